@@ -1,0 +1,56 @@
+# Third-party packages: libtorch from the pinned PyPI wheel (scripts/deps.txt), the rest from
+# Debian 12. Every version pin lives in scripts/deps.txt; this file reads the torch pin from it.
+
+# The torch version scripts/setup installs, for the env test.
+file(STRINGS "${CMAKE_SOURCE_DIR}/scripts/deps.txt" _probaudit_torch_pin REGEX "^venv torch==")
+string(REGEX REPLACE "^venv torch==([^ ]+).*$" "\\1" PROBAUDIT_TORCH_PIN "${_probaudit_torch_pin}")
+
+# Locate libtorch through the wheel's own answer (torch.utils.cmake_prefix_path).
+if(NOT PROBAUDIT_PYTHON)
+    if(EXISTS "${CMAKE_SOURCE_DIR}/.venv/bin/python")
+        set(PROBAUDIT_PYTHON "${CMAKE_SOURCE_DIR}/.venv/bin/python")
+    else()
+        find_program(PROBAUDIT_PYTHON NAMES python3 REQUIRED)
+    endif()
+endif()
+execute_process(
+    COMMAND "${PROBAUDIT_PYTHON}" -c
+            "import os, torch; print(torch.utils.cmake_prefix_path); print(os.path.dirname(os.path.dirname(torch.__file__)))"
+    OUTPUT_VARIABLE _probaudit_torch_paths
+    RESULT_VARIABLE _probaudit_torch_rc
+    OUTPUT_STRIP_TRAILING_WHITESPACE)
+if(NOT _probaudit_torch_rc EQUAL 0)
+    message(FATAL_ERROR "No torch in ${PROBAUDIT_PYTHON}: run ./scripts/setup first "
+                        "(or pass -DPROBAUDIT_PYTHON=/path/to/python with torch installed)")
+endif()
+string(REPLACE "\n" ";" _probaudit_torch_paths "${_probaudit_torch_paths}")
+list(GET _probaudit_torch_paths 0 _probaudit_torch_prefix)
+list(GET _probaudit_torch_paths 1 PROBAUDIT_SITE_PACKAGES)
+list(APPEND CMAKE_PREFIX_PATH "${_probaudit_torch_prefix}")
+
+# A CUDA build of the wheel needs the CUDA toolkit to configure; its shared libraries must
+# still be the wheel's own (nvidia/*/lib), never the toolkit's, or the engine would audit a
+# different cuBLAS/cuDNN than the one torch ships. Those directories go first in every RPATH.
+set(PROBAUDIT_TORCH_RPATH "")
+foreach(_d torch/lib nvidia/cu13/lib nvidia/cudnn/lib nvidia/nccl/lib nvidia/cusparselt/lib
+           nvidia/nvshmem/lib)
+    if(EXISTS "${PROBAUDIT_SITE_PACKAGES}/${_d}")
+        list(APPEND PROBAUDIT_TORCH_RPATH "${PROBAUDIT_SITE_PACKAGES}/${_d}")
+    endif()
+endforeach()
+set(CMAKE_BUILD_RPATH "${PROBAUDIT_TORCH_RPATH}")
+
+# torch's CMake config would otherwise try to run a program on the local GPU to pick the
+# architectures; build machines have none. Match kernels/ (Ampere and Hopper).
+if(NOT TORCH_CUDA_ARCH_LIST)
+    set(TORCH_CUDA_ARCH_LIST "8.0;9.0")
+endif()
+find_package(Torch REQUIRED)
+set(Torch_VERSION_STRING "${Torch_VERSION}")
+
+find_package(nlohmann_json 3.11 REQUIRED)
+find_package(CLI11 REQUIRED)
+
+if(PROBAUDIT_BUILD_GUI OR PROBAUDIT_BUILD_TESTS)
+    find_package(Qt6 6.4 REQUIRED COMPONENTS Core Gui Widgets Charts Test LinguistTools)
+endif()

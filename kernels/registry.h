@@ -1,0 +1,17 @@
+#pragma once
+// What the kernels/ library was built with: reported in the environment fingerprint.
+#include <string>
+#include <vector>
+
+namespace probaudit::kernels {
+
+struct KernelBuildInfo {
+    bool cuda_compiled = false;               // CUDA sources were compiled in
+    std::vector<std::string> cuda_archs;      // e.g. {"sm_80", "sm_90"}
+    std::vector<std::string> cuda_kernels;    // CUDA kernels present in this binary
+    std::vector<std::string> cpu_references;  // CPU reference kernels (always present)
+};
+
+KernelBuildInfo kernelBuildInfo();
+
+} // namespace probaudit::kernels

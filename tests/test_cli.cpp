@@ -1,0 +1,168 @@
+// The `probaudit` CLI: --version, --help, errors, and the environment fingerprint.
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTest>
+
+namespace {
+
+struct Result {
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+Result runCli(const QStringList& args, const QProcessEnvironment& env =
+                                           QProcessEnvironment::systemEnvironment()) {
+    QProcess p;
+    p.setProcessEnvironment(env);
+    p.start(QStringLiteral(PROBAUDIT_CLI), args);
+    if (!p.waitForFinished(120000)) {
+        p.kill();
+        return {};
+    }
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
+            QString::fromUtf8(p.readAllStandardOutput()),
+            QString::fromUtf8(p.readAllStandardError())};
+}
+
+QJsonObject envJson(const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment()) {
+    const Result r = runCli({QStringLiteral("env"), QStringLiteral("--json")}, env);
+    if (r.exitCode != 0) {
+        qWarning("env --json failed: %s", qPrintable(r.err));
+        return {};
+    }
+    QJsonParseError e{};
+    const auto doc = QJsonDocument::fromJson(r.out.toUtf8(), &e);
+    if (e.error != QJsonParseError::NoError) {
+        qWarning("not JSON: %s", qPrintable(e.errorString()));
+    }
+    return doc.object();
+}
+
+} // namespace
+
+class TestCli : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void version() {
+        const Result r = runCli({QStringLiteral("--version")});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.startsWith(QStringLiteral("probaudit " PROBAUDIT_VERSION " (commit ")),
+                 qPrintable(r.out));
+    }
+
+    void help() {
+        const Result r = runCli({QStringLiteral("--help")});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.out.contains(QStringLiteral("env")));
+        QVERIFY(r.out.contains(QStringLiteral("--version")));
+    }
+
+    void unknownCommandFails() {
+        const Result r = runCli({QStringLiteral("no-such-command")});
+        QVERIFY(r.exitCode != 0);
+        QVERIFY(!r.err.trimmed().isEmpty());
+    }
+
+    // Every field of the fingerprint (DESIGN.md glossary, issue "Foundation") is present and
+    // typed, and the libtorch version is the pinned one from scripts/deps.txt.
+    void fingerprintFields() {
+        const QJsonObject env = envJson();
+        QVERIFY(!env.isEmpty());
+        QCOMPARE(env[u"schema"].toInt(), 1);
+
+        const QJsonObject engine = env[u"engine"].toObject();
+        QCOMPARE(engine[u"version"].toString(), QStringLiteral(PROBAUDIT_VERSION));
+        QVERIFY(QRegularExpression(QStringLiteral("^([0-9a-f]{40}|unknown)$"))
+                    .match(engine[u"commit"].toString())
+                    .hasMatch());
+        QVERIFY(engine[u"dirty"].isBool());
+
+        const QJsonObject torch = env[u"torch"].toObject();
+        QCOMPARE(torch[u"version"].toString(), QStringLiteral(PROBAUDIT_TORCH_PIN));
+        for (QStringView key : std::initializer_list<QStringView>{u"cuda_build", u"cudnn_build", u"blas", u"mkl_version",
+                         u"onednn_version", u"openmp_version"}) {
+            QVERIFY2(torch[key].isString(), qPrintable(key.toString()));
+        }
+        QVERIFY(torch[u"build_settings"].toObject().contains(u"TORCH_VERSION"));
+        QCOMPARE(torch[u"build_settings"].toObject()[u"TORCH_VERSION"].toString(),
+                 QStringLiteral(PROBAUDIT_TORCH_PIN));
+
+        const QJsonObject cuda = env[u"cuda"].toObject();
+        QVERIFY(cuda[u"available"].isBool());
+        QVERIFY(cuda[u"gpus"].isArray());
+        for (QStringView key : std::initializer_list<QStringView>{u"runtime_version", u"cudnn_version", u"cublas_version",
+                         u"driver_version", u"driver_api_version"}) {
+            QVERIFY2(cuda[key].isString(), qPrintable(key.toString()));
+        }
+        // The wheel is a CUDA build: its runtime and cuDNN versions are known without a GPU.
+        if (!torch[u"cuda_build"].toString().isEmpty()) {
+            QCOMPARE(cuda[u"runtime_version"].toString(), torch[u"cuda_build"].toString());
+            QVERIFY(!cuda[u"cudnn_version"].toString().isEmpty());
+        }
+
+        const QJsonObject cpu = env[u"cpu"].toObject();
+        QVERIFY(!cpu[u"model"].toString().isEmpty());
+        QVERIFY(cpu[u"logical_cores"].toInt() >= 1);
+        QVERIFY(cpu[u"isa"].isArray());
+        QVERIFY(!cpu[u"aten_capability"].toString().isEmpty());
+
+        const QJsonObject threads = env[u"threads"].toObject();
+        QVERIFY(threads[u"intra_op"].toInt() >= 1);
+        QVERIFY(threads[u"inter_op"].toInt() >= 1);
+
+        QVERIFY(env[u"env_vars"].isObject());
+        QVERIFY(env[u"env_vars_watched"].toArray().contains(QStringLiteral("ATEN_")));
+
+        const QJsonObject kernels = env[u"kernels"].toObject();
+        QVERIFY(kernels[u"cuda_compiled"].isBool());
+        QVERIFY(kernels[u"cpu_references"].toArray().contains(QStringLiteral("row_hash")));
+        if (kernels[u"cuda_compiled"].toBool()) {
+            QVERIFY(kernels[u"cuda_architectures"].toArray().contains(QStringLiteral("sm_90")));
+            QVERIFY(kernels[u"cuda_kernels"].toArray().contains(QStringLiteral("row_hash")));
+        }
+
+        // The numerics libraries really loaded: at least libtorch_cpu and libc10.
+        QStringList libs;
+        for (const auto& l : env[u"libraries"].toArray()) {
+            libs << l.toObject()[u"name"].toString();
+        }
+        QVERIFY2(libs.contains(QStringLiteral("libtorch_cpu.so")), qPrintable(libs.join(u' ')));
+        QVERIFY(libs.contains(QStringLiteral("libc10.so")));
+        QVERIFY(env[u"os"].toObject()[u"system"].toString() == QStringLiteral("Linux"));
+    }
+
+    // The fingerprint reports what the process really runs with, not constants: the thread
+    // count and the CPU kernel capability follow the environment the engine starts in.
+    void fingerprintFollowsTheEnvironment() {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("OMP_NUM_THREADS"), QStringLiteral("1"));
+        env.insert(QStringLiteral("ATEN_CPU_CAPABILITY"), QStringLiteral("default"));
+        const QJsonObject one = envJson(env);
+        QCOMPARE(one[u"threads"].toObject()[u"intra_op"].toInt(), 1);
+        QCOMPARE(one[u"cpu"].toObject()[u"aten_capability"].toString(),
+                 QStringLiteral("DEFAULT"));
+        const QJsonObject vars = one[u"env_vars"].toObject();
+        QCOMPARE(vars[u"OMP_NUM_THREADS"].toString(), QStringLiteral("1"));
+        QCOMPARE(vars[u"ATEN_CPU_CAPABILITY"].toString(), QStringLiteral("default"));
+
+        env.insert(QStringLiteral("OMP_NUM_THREADS"), QStringLiteral("2"));
+        env.remove(QStringLiteral("ATEN_CPU_CAPABILITY"));
+        const QJsonObject two = envJson(env);
+        QCOMPARE(two[u"threads"].toObject()[u"intra_op"].toInt(), 2);
+        QVERIFY(!two[u"env_vars"].toObject().contains(u"ATEN_CPU_CAPABILITY"));
+    }
+
+    void humanReadableEnv() {
+        const Result r = runCli({QStringLiteral("env")});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.out.contains(QStringLiteral("libtorch        " PROBAUDIT_TORCH_PIN)));
+        QVERIFY(r.out.contains(QStringLiteral("ATen CPU kernels")));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "test_cli.moc"

@@ -1,0 +1,82 @@
+// The architecture's dependency rules, checked on the built binaries and the sources:
+// the GUI never loads libtorch, the engine CLI never loads Qt, core/ and kernels/ include no
+// Qt headers, ui/ includes no torch headers.
+#include <QDirIterator>
+#include <QFile>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTest>
+
+namespace {
+
+QStringList loadedLibraries(const QString& binary) {
+    QProcess p;
+    p.start(QStringLiteral("ldd"), {binary});
+    p.waitForFinished(60000);
+    QStringList names;
+    const auto lines = QString::fromUtf8(p.readAllStandardOutput()).split(u'\n');
+    for (const QString& line : lines) {
+        const QString name = line.trimmed().section(u' ', 0, 0);
+        if (!name.isEmpty()) {
+            names << name;
+        }
+    }
+    return names;
+}
+
+QStringList sourcesIncluding(const QString& dir, const QRegularExpression& include) {
+    QStringList offenders;
+    QDirIterator it(QStringLiteral(PROBAUDIT_SOURCE_DIR "/") + dir,
+                    {QStringLiteral("*.h"), QStringLiteral("*.cpp"), QStringLiteral("*.cu"),
+                     QStringLiteral("*.cuh")},
+                    QDir::Files, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString path = it.next();
+        QFile f(path);
+        if (f.open(QIODevice::ReadOnly) && include.match(QString::fromUtf8(f.readAll())).hasMatch()) {
+            offenders << path;
+        }
+    }
+    return offenders;
+}
+
+} // namespace
+
+class TestLayering : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void engineLoadsTorchButNotQt() {
+        const QStringList libs = loadedLibraries(QStringLiteral(PROBAUDIT_CLI));
+        QVERIFY2(libs.contains(QStringLiteral("libtorch_cpu.so")), qPrintable(libs.join(u' ')));
+        for (const QString& l : libs) {
+            QVERIFY2(!l.startsWith(QStringLiteral("libQt")), qPrintable(l));
+        }
+    }
+
+#ifdef PROBAUDIT_WORKBENCH
+    void workbenchNeverLoadsTorch() {
+        const QStringList libs = loadedLibraries(QStringLiteral(PROBAUDIT_WORKBENCH));
+        QVERIFY2(libs.contains(QStringLiteral("libQt6Widgets.so.6")), qPrintable(libs.join(u' ')));
+        for (const QString& l : libs) {
+            QVERIFY2(!l.contains(QStringLiteral("torch")) && !l.startsWith(QStringLiteral("libc10")) &&
+                         !l.startsWith(QStringLiteral("libcu")),
+                     qPrintable(l));
+        }
+    }
+#endif
+
+    void coreAndKernelsIncludeNoQt() {
+        const QRegularExpression qt(QStringLiteral("#include\\s*[<\"](Q[A-Za-z]|qt)"));
+        QCOMPARE(sourcesIncluding(QStringLiteral("core"), qt), QStringList());
+        QCOMPARE(sourcesIncluding(QStringLiteral("kernels"), qt), QStringList());
+    }
+
+    void uiIncludesNoTorch() {
+        const QRegularExpression torch(QStringLiteral("#include\\s*[<\"](torch|ATen|c10)/"));
+        QCOMPARE(sourcesIncluding(QStringLiteral("ui"), torch), QStringList());
+        QCOMPARE(sourcesIncluding(QStringLiteral("app/workbench"), torch), QStringList());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLayering)
+#include "test_layering.moc"
