@@ -49,6 +49,7 @@ find_package(Torch REQUIRED)
 set(Torch_VERSION_STRING "${Torch_VERSION}")
 
 find_package(nlohmann_json 3.11 REQUIRED)
+find_package(OpenSSL REQUIRED COMPONENTS Crypto)
 find_package(CLI11 REQUIRED)
 
 if(PROBAUDIT_BUILD_GUI OR PROBAUDIT_BUILD_TESTS)

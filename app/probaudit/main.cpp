@@ -1,5 +1,6 @@
 // probaudit: the command-line interface and headless engine (Qt-free).
 #include "env_text.h"
+#include "inspect.h"
 
 #include "common/build_info.h"
 #include "common/error.h"
@@ -42,6 +43,14 @@ int main(int argc, char** argv) {
                "threads, numerics-relevant variables, compiled kernels, engine version");
     env->add_flag("--json", envJson, "Machine-readable JSON");
 
+    bool inspectJson = false;
+    std::string inspectPath;
+    CLI::App* inspect = app.add_subcommand(
+        "inspect", "Describe a checkpoint: format, architecture, parameter count, dtypes, "
+                   "tokenizer kind and vocabulary size");
+    inspect->add_option("PATH", inspectPath, "Hugging Face model folder")->required();
+    inspect->add_flag("--json", inspectJson, "Machine-readable JSON");
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -51,6 +60,12 @@ int main(int argc, char** argv) {
     try {
         if (env->parsed()) {
             return runEnv(envJson);
+        }
+        if (inspect->parsed()) {
+            const auto info = probaudit::app::inspectCheckpoint(inspectPath);
+            std::cout << (inspectJson ? info.dump(2) + "\n"
+                                      : probaudit::app::formatInspection(info));
+            return 0;
         }
         std::cout << app.help();
         return 0;

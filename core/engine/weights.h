@@ -1,0 +1,27 @@
+#pragma once
+// Stored tensors (torch-free views from core/model) -> libtorch tensors, in the dtype a run
+// asks for. Conversion is torch's own (at::Tensor::to), the same rounding the reference
+// implementation applies when it loads a checkpoint into another dtype.
+#include "model/dtype.h"
+#include "model/safetensors.h"
+
+#include <ATen/ATen.h>
+
+#include <optional>
+#include <string>
+
+namespace probaudit::engine {
+
+at::ScalarType toScalarType(model::DType t);
+
+// A CPU tensor holding a copy of `bytes` (stored dtype and shape), converted to `target` when
+// given. Throws probaudit::Error when the byte count does not match the shape.
+at::Tensor tensorFromBytes(std::span<const std::uint8_t> bytes, model::DType dtype,
+                           const std::vector<std::int64_t>& shape,
+                           std::optional<at::ScalarType> target);
+
+// One tensor of a safetensors checkpoint, as a CPU tensor in `target` (stored dtype if empty).
+at::Tensor loadTensor(const model::SafetensorsCheckpoint& ckpt, const std::string& name,
+                      std::optional<at::ScalarType> target = std::nullopt);
+
+} // namespace probaudit::engine

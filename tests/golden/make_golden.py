@@ -1,0 +1,195 @@
+#!/usr/bin/env python3
+"""Golden data from the reference implementation (Hugging Face transformers, tokenizers,
+safetensors, gguf-py), for ProbAudit's engine tests. Test-only: runs in the repo's .venv.
+
+    .venv/bin/python tests/golden/make_golden.py fixtures   # tiny random checkpoints
+    .venv/bin/python tests/golden/make_golden.py weights    # per-tensor digests (fixtures)
+    .venv/bin/python tests/golden/make_golden.py weights-real  # same for the demo models
+
+Everything is seeded: rerunning with the pinned versions (scripts/deps.txt) gives the same
+files. The tiny checkpoints are saved by transformers itself (save_pretrained), with
+tokenizers trained by the tokenizers library on the demo sentences, each under 2 MB.
+"""
+import hashlib
+import json
+import pathlib
+import sys
+
+import numpy as np
+import torch
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+FIXTURES = ROOT / "tests" / "fixtures"
+GOLDEN = ROOT / "tests" / "golden"
+MODELS = ROOT / ".cache" / "models"
+SENTENCES = ROOT / "resources" / "demo" / "sentiment-sentences"
+
+GPT2_SPLIT = r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
+QWEN2_SPLIT = (r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*"""
+               r"""|\s*[\r\n]+|\s+(?!\S)|\s+""")
+
+
+def training_text():
+    lines = []
+    for name in ("amazon.jsonl", "yelp.jsonl"):
+        for line in (SENTENCES / name).read_text().splitlines():
+            lines.append(json.loads(line)["text"])
+    # A few non-English lines so that the byte-level vocabularies learn multi-byte merges.
+    lines += ["Größe, Straße, Übergrößen und Ärger", "café, crème brûlée, naïve façade",
+              "안녕하세요 세계", "日本語のテキスト", "中文文本测试", "مرحبا بالعالم"]
+    return lines
+
+
+def bpe_tokenizer(split_regex, vocab_size, specials):
+    from tokenizers import Regex, Tokenizer, decoders, models, pre_tokenizers, trainers
+    tok = Tokenizer(models.BPE(byte_fallback=False))
+    tok.pre_tokenizer = pre_tokenizers.Sequence([
+        pre_tokenizers.Split(Regex(split_regex), behavior="isolated"),
+        pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False),
+    ])
+    tok.decoder = decoders.ByteLevel()
+    trainer = trainers.BpeTrainer(vocab_size=vocab_size, special_tokens=specials,
+                                  initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
+                                  show_progress=False)
+    tok.train_from_iterator(training_text(), trainer)
+    return tok
+
+
+def wordpiece_tokenizer(vocab_size):
+    from tokenizers import Tokenizer, decoders, models, normalizers, pre_tokenizers, processors, trainers
+    tok = Tokenizer(models.WordPiece(unk_token="[UNK]", max_input_chars_per_word=100))
+    tok.normalizer = normalizers.BertNormalizer(clean_text=True, handle_chinese_chars=True,
+                                                strip_accents=None, lowercase=True)
+    tok.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
+    tok.decoder = decoders.WordPiece()
+    specials = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
+    trainer = trainers.WordPieceTrainer(vocab_size=vocab_size, special_tokens=specials,
+                                        show_progress=False)
+    tok.train_from_iterator(training_text(), trainer)
+    cls, sep = tok.token_to_id("[CLS]"), tok.token_to_id("[SEP]")
+    tok.post_processor = processors.TemplateProcessing(
+        single="[CLS] $A [SEP]", pair="[CLS] $A [SEP] $B:1 [SEP]:1",
+        special_tokens=[("[CLS]", cls), ("[SEP]", sep)])
+    return tok
+
+
+def save_tokenizer(tok, folder, **special):
+    from transformers import PreTrainedTokenizerFast
+    fast = PreTrainedTokenizerFast(tokenizer_object=tok, **special)
+    fast.save_pretrained(folder)
+
+
+def make_fixtures():
+    from transformers import BertConfig, BertModel, LlamaConfig, LlamaForCausalLM, Qwen3Config, Qwen3ForCausalLM
+
+    torch.manual_seed(1234)
+    # llama: GQA, llama3 rope scaling, untied embeddings; fp32, sharded (index + 2+ files).
+    llama_tok = bpe_tokenizer(GPT2_SPLIT, 512, ["<|endoftext|>"])
+    cfg = LlamaConfig(vocab_size=llama_tok.get_vocab_size(), hidden_size=64, intermediate_size=128,
+                      num_hidden_layers=2, num_attention_heads=4, num_key_value_heads=2,
+                      max_position_embeddings=256, rms_norm_eps=1e-5, tie_word_embeddings=False,
+                      bos_token_id=0, eos_token_id=0,
+                      rope_parameters={"rope_type": "llama3", "rope_theta": 10000.0, "factor": 8.0,
+                                       "low_freq_factor": 1.0, "high_freq_factor": 4.0,
+                                       "original_max_position_embeddings": 64})
+    model = LlamaForCausalLM(cfg).eval()
+    out = FIXTURES / "tiny-llama"
+    model.save_pretrained(out, max_shard_size="200KB")
+    save_tokenizer(llama_tok, out, eos_token="<|endoftext|>", bos_token="<|endoftext|>")
+
+    # qwen3: qk-norm, explicit head_dim != hidden/heads, tied embeddings; bfloat16.
+    qwen_tok = bpe_tokenizer(QWEN2_SPLIT, 600, ["<|endoftext|>", "<|im_start|>", "<|im_end|>"])
+    cfg = Qwen3Config(vocab_size=qwen_tok.get_vocab_size(), hidden_size=64, intermediate_size=128,
+                      num_hidden_layers=2, num_attention_heads=4, num_key_value_heads=2,
+                      head_dim=32, max_position_embeddings=256, rms_norm_eps=1e-6,
+                      tie_word_embeddings=True, attention_bias=False,
+                      rope_parameters={"rope_type": "default", "rope_theta": 1000000.0})
+    model = Qwen3ForCausalLM(cfg).to(torch.bfloat16).eval()
+    out = FIXTURES / "tiny-qwen3"
+    model.save_pretrained(out)
+    save_tokenizer(qwen_tok, out, eos_token="<|im_end|>", pad_token="<|endoftext|>")
+
+    # bert: absolute positions, token types, post-LN, GELU; float16.
+    bert_tok = wordpiece_tokenizer(1000)
+    cfg = BertConfig(vocab_size=bert_tok.get_vocab_size(), hidden_size=64, intermediate_size=128,
+                     num_hidden_layers=2, num_attention_heads=4, max_position_embeddings=128,
+                     type_vocab_size=2, layer_norm_eps=1e-12, hidden_act="gelu")
+    model = BertModel(cfg).to(torch.float16).eval()
+    out = FIXTURES / "tiny-bert"
+    model.save_pretrained(out)
+    save_tokenizer(bert_tok, out, unk_token="[UNK]", sep_token="[SEP]", pad_token="[PAD]",
+                   cls_token="[CLS]", mask_token="[MASK]")
+
+    for d in sorted(FIXTURES.iterdir()):
+        size = sum(f.stat().st_size for f in d.rglob("*") if f.is_file())
+        assert size < 2 * 1024 * 1024, (d, size)
+        print(f"{d.relative_to(ROOT)}: {size / 1024:.0f} KiB")
+
+
+def tensor_digest(t):
+    a = t.detach().to(torch.float32).contiguous().numpy()
+    return {"shape": list(a.shape), "sha256": hashlib.sha256(a.tobytes()).hexdigest()}
+
+
+def hf_state_dict(folder):
+    from transformers import AutoConfig, AutoModel, AutoModelForCausalLM
+    cfg = AutoConfig.from_pretrained(folder)
+    cls = AutoModel if cfg.model_type == "bert" else AutoModelForCausalLM
+    model = cls.from_pretrained(folder, dtype=torch.float32)
+    # Every tensor as stored (tied weights appear once, under their stored name).
+    from safetensors import safe_open
+    stored = {}
+    for f in pathlib.Path(folder).glob("*.safetensors"):
+        with safe_open(str(f), "pt") as s:
+            for k in s.keys():
+                stored[k] = s.get_tensor(k)
+    sd = model.state_dict()
+    prefix = model.base_model_prefix + "."
+    out = {}
+    for name, raw in stored.items():
+        key = name if name in sd else (name[len(prefix):] if name.startswith(prefix) else prefix + name)
+        # Tensors the model does not use (e.g. a stored position_ids buffer) are compared with
+        # the file's content as the safetensors library reads it.
+        out[name] = sd[key] if key in sd else raw
+    return out
+
+
+def make_weight_digests(folders, out_name):
+    result = {}
+    for folder in folders:
+        sd = hf_state_dict(folder)
+        result[folder.name] = {k: tensor_digest(v) for k, v in sorted(sd.items())}
+        print(f"{folder.name}: {len(sd)} tensors")
+    (GOLDEN / out_name).write_text(json.dumps(result, indent=1, sort_keys=True) + "\n")
+
+
+def gguf_state_dict(path):
+    """The tensors transformers builds from a GGUF file, with HF names and fp32 values."""
+    from transformers import AutoModelForCausalLM
+    model = AutoModelForCausalLM.from_pretrained(str(path.parent), gguf_file=path.name,
+                                                 dtype=torch.float32)
+    return dict(model.state_dict())
+
+
+def main(what):
+    if what == "fixtures":
+        make_fixtures()
+    elif what == "weights":
+        make_weight_digests(sorted(d for d in FIXTURES.iterdir() if d.is_dir()),
+                            "weights_fixtures.json")
+    elif what == "weights-real":
+        result = {}
+        minilm = MODELS / "all-MiniLM-L6-v2"
+        result["all-MiniLM-L6-v2"] = {k: tensor_digest(v)
+                                      for k, v in sorted(hf_state_dict(minilm).items())}
+        gguf = MODELS / "SmolLM2-135M-Instruct" / "SmolLM2-135M-Instruct.Q4_1.gguf"
+        result["SmolLM2-135M-Instruct"] = {k: tensor_digest(torch.as_tensor(v))
+                                           for k, v in sorted(gguf_state_dict(gguf).items())}
+        (GOLDEN / "weights_real.json").write_text(json.dumps(result, indent=1, sort_keys=True) + "\n")
+        print({k: len(v) for k, v in result.items()})
+    else:
+        sys.exit(__doc__)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1] if len(sys.argv) > 1 else "")
