@@ -45,6 +45,9 @@ set(CMAKE_BUILD_RPATH "${PROBAUDIT_TORCH_RPATH}")
 if(NOT TORCH_CUDA_ARCH_LIST)
     set(TORCH_CUDA_ARCH_LIST "8.0;9.0")
 endif()
+# ...and it warns when CMAKE_CUDA_ARCHITECTURES is set (a re-configure has it cached); the
+# project sets its own architectures after this (CMakeLists.txt).
+unset(CMAKE_CUDA_ARCHITECTURES CACHE)
 find_package(Torch REQUIRED)
 set(Torch_VERSION_STRING "${Torch_VERSION}")
 
