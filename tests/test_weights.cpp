@@ -3,6 +3,7 @@
 // tests/golden/make_golden.py computes from what transformers loads.
 #include "common/sha256.h"
 #include "engine/weights.h"
+#include "model/gguf_llama.h"
 #include "model/safetensors.h"
 
 #include <QFile>
@@ -78,6 +79,31 @@ private Q_SLOTS:
     void realMiniLM() {
         compareCheckpoint(QStringLiteral(PROBAUDIT_SOURCE_DIR "/.cache/models/all-MiniLM-L6-v2"),
                           golden("weights_real.json")[u"all-MiniLM-L6-v2"].toObject());
+    }
+
+    // The real SmolLM2-135M-Instruct GGUF (Q4_1, Q8_0, F32 tensors), dequantized and with the
+    // q/k rows put back in Hugging Face order, against what transformers loads from the file.
+    void realSmolLM2() {
+        const QJsonObject expected = golden("weights_real.json")[u"SmolLM2-135M-Instruct"].toObject();
+        const model::GgufFile f(PROBAUDIT_SOURCE_DIR
+                                "/.cache/models/SmolLM2-135M-Instruct/SmolLM2-135M-Instruct.Q4_1.gguf");
+        const model::ModelSpec spec = model::ggufLlamaSpec(f);
+        QCOMPARE(spec.num_layers, std::int64_t(30));
+        QVERIFY(spec.tie_word_embeddings);
+        const auto mappings = model::ggufLlamaTensors(f, spec);
+        // transformers lists the tied lm_head as well; it is the embedding matrix.
+        QCOMPARE(qsizetype(mappings.size()) + (spec.tie_word_embeddings ? 1 : 0), expected.size());
+        if (spec.tie_word_embeddings) {
+            QCOMPARE(expected[u"lm_head.weight"], expected[u"model.embed_tokens.weight"]);
+        }
+        for (const auto& m : mappings) {
+            const QJsonObject ref = expected[QString::fromStdString(m.hf_name)].toObject();
+            QVERIFY2(!ref.isEmpty(), m.hf_name.c_str());
+            const std::vector<float> v = model::loadGgufTensor(f, m);
+            QVERIFY2(QString::fromStdString(sha256Hex(v.data(), v.size() * 4)) ==
+                         ref[u"sha256"].toString(),
+                     m.hf_name.c_str());
+        }
     }
 };
 

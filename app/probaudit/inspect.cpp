@@ -1,6 +1,7 @@
 #include "inspect.h"
 
 #include "common/error.h"
+#include "model/gguf_llama.h"
 #include "model/model_spec.h"
 #include "model/safetensors.h"
 
@@ -48,6 +49,52 @@ json tokenizerSummary(const fs::path& dir) {
     return json{{"kind", kind}, {"vocab_size", vocab + added}};
 }
 
+json hyperparameters(const model::ModelSpec& spec) {
+    return {{"layers", spec.num_layers},
+            {"hidden_size", spec.hidden_size},
+            {"intermediate_size", spec.intermediate_size},
+            {"heads", spec.num_heads},
+            {"kv_heads", spec.num_kv_heads},
+            {"head_dim", spec.head_dim},
+            {"vocab_size", spec.vocab_size},
+            {"max_positions", spec.max_positions},
+            {"norm_eps", spec.norm_eps},
+            {"activation", spec.activation},
+            {"rope_theta", spec.rope_theta},
+            {"rope_scaling", spec.rope.type},
+            {"tied_embeddings", spec.tie_word_embeddings},
+            {"attention_bias", spec.attention_bias},
+            {"qk_norm", spec.qk_norm}};
+}
+
+json inspectGguf(const std::string& path) {
+    const model::GgufFile f(path);
+    const model::ModelSpec spec = model::ggufLlamaSpec(f);
+    std::int64_t params = 0;
+    std::map<std::string, std::int64_t> types;
+    for (const auto& t : f.header().tensors) {
+        params += t.numel();
+        ++types[model::ggmlTypeName(t.type)];
+    }
+    json info;
+    info["path"] = path;
+    info["format"] = "gguf v" + std::to_string(f.header().version);
+    info["files"] = 1;
+    info["tensors"] = f.header().tensors.size();
+    info["parameters"] = params;
+    info["dtypes"] = types;
+    info["model_type"] = spec.model_type;
+    info["architectures"] = spec.architectures;
+    info["hyperparameters"] = hyperparameters(spec);
+    const std::string kind = f.has("tokenizer.ggml.model") ? f.getString("tokenizer.ggml.model") : "none";
+    const std::size_t vocab =
+        f.has("tokenizer.ggml.tokens") ? f.getStringArray("tokenizer.ggml.tokens").size() : 0;
+    info["tokenizer"] = {{"kind", kind == "gpt2" ? "BPE (byte-level, gguf \"gpt2\")" : kind},
+                         {"vocab_size", vocab}};
+    info["ignored_config_fields"] = json::array();
+    return info;
+}
+
 } // namespace
 
 json inspectCheckpoint(const std::string& path) {
@@ -55,9 +102,12 @@ json inspectCheckpoint(const std::string& path) {
     if (!fs::exists(p)) {
         throw Error(path, "no such file or directory");
     }
+    if (fs::is_regular_file(p) && p.extension() == ".gguf") {
+        return inspectGguf(path);
+    }
     if (!fs::is_directory(p)) {
-        throw Error(path, "not a checkpoint directory (expected a Hugging Face folder with "
-                          "config.json and safetensors files)");
+        throw Error(path, "not a checkpoint (expected a Hugging Face folder with config.json "
+                          "and safetensors files, or a .gguf file)");
     }
     const model::ModelSpec spec = model::loadHfConfig((p / "config.json").string());
     const model::SafetensorsCheckpoint ckpt(path);
@@ -77,21 +127,7 @@ json inspectCheckpoint(const std::string& path) {
     info["dtypes"] = dtypes;
     info["model_type"] = spec.model_type;
     info["architectures"] = spec.architectures;
-    info["hyperparameters"] = {{"layers", spec.num_layers},
-                               {"hidden_size", spec.hidden_size},
-                               {"intermediate_size", spec.intermediate_size},
-                               {"heads", spec.num_heads},
-                               {"kv_heads", spec.num_kv_heads},
-                               {"head_dim", spec.head_dim},
-                               {"vocab_size", spec.vocab_size},
-                               {"max_positions", spec.max_positions},
-                               {"norm_eps", spec.norm_eps},
-                               {"activation", spec.activation},
-                               {"rope_theta", spec.rope_theta},
-                               {"rope_scaling", spec.rope.type},
-                               {"tied_embeddings", spec.tie_word_embeddings},
-                               {"attention_bias", spec.attention_bias},
-                               {"qk_norm", spec.qk_norm}};
+    info["hyperparameters"] = hyperparameters(spec);
     info["tokenizer"] = tokenizerSummary(p);
     info["ignored_config_fields"] = spec.ignored_fields;
     return info;

@@ -51,6 +51,13 @@ at::Tensor tensorFromBytes(std::span<const std::uint8_t> bytes, model::DType dty
     return t;
 }
 
+at::Tensor tensorFromFloats(const std::vector<float>& values, const std::vector<std::int64_t>& shape,
+                            std::optional<at::ScalarType> target) {
+    const std::span<const std::uint8_t> bytes(reinterpret_cast<const std::uint8_t*>(values.data()),
+                                              values.size() * sizeof(float));
+    return tensorFromBytes(bytes, model::DType::F32, shape, target);
+}
+
 at::Tensor loadTensor(const model::SafetensorsCheckpoint& ckpt, const std::string& name,
                       std::optional<at::ScalarType> target) {
     const auto& entry = ckpt.at(name);

@@ -20,6 +20,10 @@ at::Tensor tensorFromBytes(std::span<const std::uint8_t> bytes, model::DType dty
                            const std::vector<std::int64_t>& shape,
                            std::optional<at::ScalarType> target);
 
+// A CPU tensor from float32 values (e.g. dequantized GGUF), converted to `target` when given.
+at::Tensor tensorFromFloats(const std::vector<float>& values, const std::vector<std::int64_t>& shape,
+                            std::optional<at::ScalarType> target);
+
 // One tensor of a safetensors checkpoint, as a CPU tensor in `target` (stored dtype if empty).
 at::Tensor loadTensor(const model::SafetensorsCheckpoint& ckpt, const std::string& name,
                       std::optional<at::ScalarType> target = std::nullopt);

@@ -4,6 +4,7 @@ safetensors, gguf-py), for ProbAudit's engine tests. Test-only: runs in the repo
 
     .venv/bin/python tests/golden/make_golden.py fixtures   # tiny random checkpoints
     .venv/bin/python tests/golden/make_golden.py weights    # per-tensor digests (fixtures)
+    .venv/bin/python tests/golden/make_golden.py gguf       # GGUF fixture, one tensor a type
     .venv/bin/python tests/golden/make_golden.py weights-real  # same for the demo models
 
 Everything is seeded: rerunning with the pinned versions (scripts/deps.txt) gives the same
@@ -171,12 +172,48 @@ def gguf_state_dict(path):
     return dict(model.state_dict())
 
 
+def make_gguf_fixture():
+    """A small GGUF v3 file with one tensor of each type the engine dequantizes, written and
+    quantized by gguf-py (the reference llama.cpp's Python package), plus the digests of what
+    gguf-py's dequantize returns for each: the function transformers uses to load GGUF."""
+    import gguf
+    from gguf import GGMLQuantizationType as Q
+    rng = np.random.default_rng(7)
+    out = FIXTURES / "tiny-gguf"
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / "types.gguf"
+    w = gguf.GGUFWriter(str(path), arch="llama")
+    w.add_string("probaudit.fixture", "one tensor per dequantized type")
+    values = {}
+    for qtype in (Q.F32, Q.F16, Q.BF16, Q.Q8_0, Q.Q4_0, Q.Q4_1):
+        x = (rng.standard_normal((6, 64)) * 0.5).astype(np.float32)
+        x[0, :3] = [0.0, -0.0, 1e-6]  # zero, negative zero, a subnormal in half precision
+        data = gguf.quants.quantize(x, qtype)
+        name = f"t_{qtype.name.lower()}"
+        w.add_tensor(name, data, raw_dtype=None if qtype in (Q.F32, Q.F16) else qtype)
+    w.write_header_to_file()
+    w.write_kv_data_to_file()
+    w.write_tensors_to_file()
+    w.close()
+    r = gguf.GGUFReader(str(path))
+    for t in r.tensors:
+        deq = gguf.quants.dequantize(t.data, t.tensor_type).astype(np.float32)
+        shape = [int(d) for d in reversed(t.shape)]
+        deq = np.ascontiguousarray(deq.reshape(shape))
+        values[t.name] = {"type": t.tensor_type.name, "shape": shape,
+                          "sha256": hashlib.sha256(deq.tobytes()).hexdigest()}
+    (GOLDEN / "gguf_types.json").write_text(json.dumps(values, indent=1, sort_keys=True) + "\n")
+    print(f"{path.relative_to(ROOT)}: {path.stat().st_size} bytes, {len(values)} tensors")
+
+
 def main(what):
     if what == "fixtures":
         make_fixtures()
     elif what == "weights":
         make_weight_digests(sorted(d for d in FIXTURES.iterdir() if d.is_dir()),
                             "weights_fixtures.json")
+    elif what == "gguf":
+        make_gguf_fixture()
     elif what == "weights-real":
         result = {}
         minilm = MODELS / "all-MiniLM-L6-v2"
