@@ -53,6 +53,9 @@ set(Torch_VERSION_STRING "${Torch_VERSION}")
 
 find_package(nlohmann_json 3.11 REQUIRED)
 find_package(OpenSSL REQUIRED COMPONENTS Crypto)
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(PCRE2 REQUIRED IMPORTED_TARGET libpcre2-8)
+pkg_check_modules(UTF8PROC REQUIRED IMPORTED_TARGET libutf8proc)
 find_package(CLI11 REQUIRED)
 
 if(PROBAUDIT_BUILD_GUI OR PROBAUDIT_BUILD_TESTS)

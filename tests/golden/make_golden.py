@@ -4,6 +4,7 @@ safetensors, gguf-py), for ProbAudit's engine tests. Test-only: runs in the repo
 
     .venv/bin/python tests/golden/make_golden.py fixtures   # tiny random checkpoints
     .venv/bin/python tests/golden/make_golden.py weights    # per-tensor digests (fixtures)
+    .venv/bin/python tests/golden/make_golden.py tokens     # reference token ids, corpus.py
     .venv/bin/python tests/golden/make_golden.py gguf       # GGUF fixture, one tensor a type
     .venv/bin/python tests/golden/make_golden.py weights-real  # same for the demo models
 
@@ -206,12 +207,44 @@ def make_gguf_fixture():
     print(f"{path.relative_to(ROOT)}: {path.stat().st_size} bytes, {len(values)} tensors")
 
 
+TOKENIZERS = {
+    "tiny-llama": lambda: (FIXTURES / "tiny-llama", {}),
+    "tiny-qwen3": lambda: (FIXTURES / "tiny-qwen3", {}),
+    "tiny-bert": lambda: (FIXTURES / "tiny-bert", {}),
+    "all-MiniLM-L6-v2": lambda: (MODELS / "all-MiniLM-L6-v2", {}),
+    "SmolLM2-135M-Instruct": lambda: (MODELS / "SmolLM2-135M-Instruct",
+                                      {"gguf_file": "SmolLM2-135M-Instruct.Q4_1.gguf"}),
+}
+
+
+def make_tokens():
+    """Reference token ids (transformers' AutoTokenizer, add_special_tokens=True, no truncation)
+    for every corpus string and tokenizer, and truncated ids (max_length 8) for a sample."""
+    from transformers import AutoTokenizer
+    sys.path.insert(0, str(GOLDEN))
+    from corpus import corpus
+    strings = corpus()
+    (GOLDEN / "tokenizer_corpus.json").write_text(json.dumps(strings, ensure_ascii=False, indent=0) + "\n")
+    result = {}
+    for name, where in TOKENIZERS.items():
+        folder, kwargs = where()
+        tok = AutoTokenizer.from_pretrained(str(folder), **kwargs)
+        ids = [tok(s, add_special_tokens=True)["input_ids"] for s in strings]
+        truncated = [tok(s, add_special_tokens=True, truncation=True, max_length=8)["input_ids"]
+                     for s in strings[:60]]
+        result[name] = {"ids": ids, "truncated_8": truncated}
+        print(f"{name}: {len(ids)} strings, {sum(map(len, ids))} tokens")
+    (GOLDEN / "tokens.json").write_text(json.dumps(result, separators=(",", ":")) + "\n")
+
+
 def main(what):
     if what == "fixtures":
         make_fixtures()
     elif what == "weights":
         make_weight_digests(sorted(d for d in FIXTURES.iterdir() if d.is_dir()),
                             "weights_fixtures.json")
+    elif what == "tokens":
+        make_tokens()
     elif what == "gguf":
         make_gguf_fixture()
     elif what == "weights-real":

@@ -1,0 +1,164 @@
+// Tokenization against the reference (transformers' AutoTokenizer): every corpus string of
+// tests/golden/tokenizer_corpus.json must give exactly the golden ids, for every tokenizer.
+#include "common/error.h"
+#include "model/gguf.h"
+#include "tokenizer/tokenizer.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTest>
+
+using namespace probaudit;
+using tokenizer::Tokenizer;
+
+namespace {
+
+QJsonDocument readJson(const QString& path) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        qFatal("cannot read %s", qPrintable(path));
+    }
+    return QJsonDocument::fromJson(f.readAll());
+}
+
+std::vector<std::int32_t> toIds(const QJsonArray& a) {
+    std::vector<std::int32_t> out;
+    for (const auto& v : a) {
+        out.push_back(v.toInt());
+    }
+    return out;
+}
+
+QString show(const std::vector<std::int32_t>& ids) {
+    QStringList s;
+    for (auto i : ids) {
+        s << QString::number(i);
+    }
+    return s.join(u' ');
+}
+
+Tokenizer load(const QString& name) {
+    const QString src = QStringLiteral(PROBAUDIT_SOURCE_DIR);
+    if (name == QStringLiteral("SmolLM2-135M-Instruct")) {
+        const model::GgufFile f((src + QStringLiteral("/.cache/models/SmolLM2-135M-Instruct/"
+                                                      "SmolLM2-135M-Instruct.Q4_1.gguf")).toStdString());
+        return Tokenizer::fromGguf(f);
+    }
+    const QString dir = name.startsWith(QStringLiteral("tiny-")) ? src + QStringLiteral("/tests/fixtures/")
+                                                                 : src + QStringLiteral("/.cache/models/");
+    return Tokenizer::fromFile((dir + name + QStringLiteral("/tokenizer.json")).toStdString());
+}
+
+void compareCorpus(const QString& name) {
+    const QJsonArray corpus = readJson(QStringLiteral(PROBAUDIT_SOURCE_DIR "/tests/golden/tokenizer_corpus.json")).array();
+    const QJsonObject golden = readJson(QStringLiteral(PROBAUDIT_SOURCE_DIR "/tests/golden/tokens.json")).object()[name].toObject();
+    const QJsonArray ids = golden[u"ids"].toArray();
+    QCOMPARE(ids.size(), corpus.size());
+    QVERIFY(corpus.size() >= 500);
+    const Tokenizer tok = load(name);
+    int mismatches = 0;
+    QString first;
+    for (qsizetype i = 0; i < corpus.size(); ++i) {
+        const std::string text = corpus[i].toString().toStdString();
+        const auto got = tok.encode(text).ids;
+        const auto want = toIds(ids[i].toArray());
+        if (got != want) {
+            if (mismatches++ < 5) {
+                first += QStringLiteral("\n  %1: got [%2] want [%3]")
+                             .arg(corpus[i].toString().left(60), show(got), show(want));
+            }
+        }
+    }
+    QVERIFY2(mismatches == 0, qPrintable(QStringLiteral("%1 of %2 strings differ:%3")
+                                             .arg(mismatches).arg(corpus.size()).arg(first)));
+    // Truncation to 8 tokens, special tokens included.
+    const QJsonArray truncated = golden[u"truncated_8"].toArray();
+    for (qsizetype i = 0; i < truncated.size(); ++i) {
+        const auto enc = tok.encode(corpus[i].toString().toStdString(), true, 8);
+        const auto want = toIds(truncated[i].toArray());
+        QVERIFY2(enc.ids == want, qPrintable(corpus[i].toString()));
+        QCOMPARE(enc.truncated, enc.full_length > 8);
+    }
+}
+
+} // namespace
+
+class TestTokenizer : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void fixtures_data() {
+        QTest::addColumn<QString>("name");
+        QTest::newRow("tiny-llama (byte-level BPE, GPT-2 split)") << QStringLiteral("tiny-llama");
+        QTest::newRow("tiny-qwen3 (byte-level BPE, Qwen2 split)") << QStringLiteral("tiny-qwen3");
+        QTest::newRow("tiny-bert (WordPiece, BERT normalizer)") << QStringLiteral("tiny-bert");
+    }
+    void fixtures() {
+        QFETCH(QString, name);
+        compareCorpus(name);
+    }
+
+    void realModels_data() {
+        QTest::addColumn<QString>("name");
+        QTest::newRow("all-MiniLM-L6-v2 (tokenizer.json)") << QStringLiteral("all-MiniLM-L6-v2");
+        QTest::newRow("SmolLM2-135M-Instruct (GGUF metadata)") << QStringLiteral("SmolLM2-135M-Instruct");
+    }
+    void realModels() {
+        QFETCH(QString, name);
+        compareCorpus(name);
+    }
+
+    void decodeRoundTrips() {
+        const Tokenizer tok = load(QStringLiteral("tiny-llama"));
+        const std::string text = "Größe 42 — 안녕 👍🏽\n\tend";
+        QCOMPARE(tok.decode(tok.encode(text).ids), text);
+    }
+
+    void refusesBadInput_data() {
+        QTest::addColumn<QByteArray>("json");
+        QTest::addColumn<QString>("problem");
+        QTest::newRow("not JSON") << QByteArray("{\"model\": ") << "invalid JSON";
+        QTest::newRow("no model") << QByteArray("{}") << "no \"model\" object";
+        QTest::newRow("unknown model") << QByteArray("{\"model\":{\"type\":\"Unigram\",\"vocab\":[]}}")
+                                       << "tokenizer model \"Unigram\" is not supported";
+        QTest::newRow("unknown pre-tokenizer")
+            << QByteArray("{\"pre_tokenizer\":{\"type\":\"Metaspace\"},\"model\":{\"type\":\"WordPiece\",\"vocab\":{\"[UNK]\":0}}}")
+            << "pre-tokenizer \"Metaspace\"";
+        QTest::newRow("merge outside vocabulary")
+            << QByteArray("{\"model\":{\"type\":\"BPE\",\"vocab\":{\"a\":0},\"merges\":[\"a b\"]}}")
+            << "missing from the vocabulary";
+        QTest::newRow("dropout") << QByteArray("{\"model\":{\"type\":\"BPE\",\"dropout\":0.1,\"vocab\":{},\"merges\":[]}}")
+                                 << "dropout";
+        QTest::newRow("vocab of wrong type")
+            << QByteArray("{\"model\":{\"type\":\"WordPiece\",\"vocab\":[1,2]}}") << "vocab is not an object";
+        QTest::newRow("bad split regex")
+            << QByteArray("{\"pre_tokenizer\":{\"type\":\"Split\",\"pattern\":{\"Regex\":\"((\"},\"behavior\":\"Isolated\"},"
+                          "\"model\":{\"type\":\"WordPiece\",\"vocab\":{\"[UNK]\":0}}}")
+            << "invalid split regex";
+    }
+    void refusesBadInput() {
+        QFETCH(QByteArray, json);
+        QFETCH(QString, problem);
+        try {
+            Tokenizer::fromJson(json.toStdString(), "/m/tokenizer.json");
+            QFAIL("accepted");
+        } catch (const Error& e) {
+            const QString msg = QString::fromStdString(e.what());
+            QVERIFY2(msg.startsWith(QStringLiteral("/m/tokenizer.json: ")) && msg.contains(problem), qPrintable(msg));
+        }
+    }
+
+    void refusesInvalidUtf8() {
+        const Tokenizer tok = load(QStringLiteral("tiny-bert"));
+        try {
+            tok.encode(std::string("ok \xC3\x28 bad", 8));
+            QFAIL("accepted invalid UTF-8");
+        } catch (const Error& e) {
+            QVERIFY2(QString::fromLatin1(e.what()).contains(QStringLiteral("not valid UTF-8 at byte 3")), e.what());
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTokenizer)
+#include "test_tokenizer.moc"
