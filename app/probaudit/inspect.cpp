@@ -1,53 +1,25 @@
 #include "inspect.h"
 
+#include "engine/model_loader.h"
 #include "common/error.h"
-#include "model/gguf_llama.h"
-#include "model/model_spec.h"
-#include "model/safetensors.h"
+#include "model/checkpoint.h"
+#include "tokenizer/unicode.h"
 
-#include <filesystem>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <cstdio>
+
+#include <chrono>
 #include <fstream>
 #include <map>
 #include <sstream>
 
 namespace probaudit::app {
 
-namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace {
-
-json tokenizerSummary(const fs::path& dir) {
-    const fs::path p = dir / "tokenizer.json";
-    if (!fs::exists(p)) {
-        return json{{"kind", "none"}, {"vocab_size", 0}};
-    }
-    std::ifstream in(p, std::ios::binary);
-    json t;
-    try {
-        t = json::parse(in);
-    } catch (const json::exception& e) {
-        throw Error(p.string(), std::string("invalid JSON: ") + e.what());
-    }
-    if (!t.is_object() || !t.contains("model") || !t["model"].is_object()) {
-        throw Error(p.string(), "no \"model\" object");
-    }
-    const json& m = t["model"];
-    const std::string kind = m.value("type", "");
-    std::size_t vocab = m.contains("vocab") && (m["vocab"].is_object() || m["vocab"].is_array())
-                            ? m["vocab"].size()
-                            : 0;
-    std::size_t added = 0;
-    if (t.contains("added_tokens") && t["added_tokens"].is_array()) {
-        for (const auto& a : t["added_tokens"]) {
-            if (a.is_object() && a.contains("content") && m.contains("vocab") &&
-                m["vocab"].is_object() && !m["vocab"].contains(a["content"].get<std::string>())) {
-                ++added;
-            }
-        }
-    }
-    return json{{"kind", kind}, {"vocab_size", vocab + added}};
-}
 
 json hyperparameters(const model::ModelSpec& spec) {
     return {{"layers", spec.num_layers},
@@ -67,69 +39,78 @@ json hyperparameters(const model::ModelSpec& spec) {
             {"qk_norm", spec.qk_norm}};
 }
 
-json inspectGguf(const std::string& path) {
-    const model::GgufFile f(path);
-    const model::ModelSpec spec = model::ggufLlamaSpec(f);
-    std::int64_t params = 0;
-    std::map<std::string, std::int64_t> types;
-    for (const auto& t : f.header().tensors) {
-        params += t.numel();
-        ++types[model::ggmlTypeName(t.type)];
+// Resident memory now (MiB), from /proc/self/statm.
+double currentRssMiB() {
+    long pages = 0;
+    long resident = 0;
+    if (FILE* f = std::fopen("/proc/self/statm", "r")) {
+        if (std::fscanf(f, "%ld %ld", &pages, &resident) != 2) {
+            resident = 0;
+        }
+        std::fclose(f);
     }
-    json info;
-    info["path"] = path;
-    info["format"] = "gguf v" + std::to_string(f.header().version);
-    info["files"] = 1;
-    info["tensors"] = f.header().tensors.size();
-    info["parameters"] = params;
-    info["dtypes"] = types;
-    info["model_type"] = spec.model_type;
-    info["architectures"] = spec.architectures;
-    info["hyperparameters"] = hyperparameters(spec);
-    const std::string kind = f.has("tokenizer.ggml.model") ? f.getString("tokenizer.ggml.model") : "none";
-    const std::size_t vocab =
-        f.has("tokenizer.ggml.tokens") ? f.getStringArray("tokenizer.ggml.tokens").size() : 0;
-    info["tokenizer"] = {{"kind", kind == "gpt2" ? "BPE (byte-level, gguf \"gpt2\")" : kind},
-                         {"vocab_size", vocab}};
-    info["ignored_config_fields"] = json::array();
-    return info;
+    return double(resident) * double(sysconf(_SC_PAGESIZE)) / (1024.0 * 1024.0);
+}
+
+double peakRssMiB() {
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    return double(u.ru_maxrss) / 1024.0; // Linux reports KiB
 }
 
 } // namespace
 
-json inspectCheckpoint(const std::string& path) {
-    const fs::path p(path);
-    if (!fs::exists(p)) {
-        throw Error(path, "no such file or directory");
+json inspectCheckpoint(const std::string& path, bool load) {
+    // What the process (libtorch and its CUDA libraries) holds before the model is touched.
+    const double baselineMiB = currentRssMiB();
+    const auto t0 = std::chrono::steady_clock::now();
+    const model::Checkpoint ckpt = model::Checkpoint::open(path);
+    const tokenizer::Tokenizer tok = ckpt.loadTokenizer();
+    std::map<std::string, std::int64_t> dtypes; // stored type -> number of tensors
+    std::size_t tensors = 0;
+    std::size_t files = 1;
+    std::string format;
+    if (const auto* g = ckpt.gguf()) {
+        format = "gguf v" + std::to_string(g->header().version);
+        for (const auto& t : g->header().tensors) {
+            ++dtypes[model::ggmlTypeName(t.type)];
+        }
+        tensors = g->header().tensors.size();
+    } else {
+        format = "safetensors";
+        for (const auto& [name, entry] : ckpt.safetensors()->tensors()) {
+            ++dtypes[model::dtypeName(entry.info->dtype)];
+        }
+        tensors = ckpt.safetensors()->tensors().size();
+        files = ckpt.safetensors()->files().size();
     }
-    if (fs::is_regular_file(p) && p.extension() == ".gguf") {
-        return inspectGguf(path);
-    }
-    if (!fs::is_directory(p)) {
-        throw Error(path, "not a checkpoint (expected a Hugging Face folder with config.json "
-                          "and safetensors files, or a .gguf file)");
-    }
-    const model::ModelSpec spec = model::loadHfConfig((p / "config.json").string());
-    const model::SafetensorsCheckpoint ckpt(path);
-
-    std::int64_t params = 0;
-    std::map<std::string, std::int64_t> dtypes; // dtype -> number of tensors
-    for (const auto& [name, entry] : ckpt.tensors()) {
-        params += entry.info->numel();
-        ++dtypes[model::dtypeName(entry.info->dtype)];
-    }
+    const auto& spec = ckpt.spec();
     json info;
     info["path"] = path;
-    info["format"] = "safetensors";
-    info["files"] = ckpt.files().size();
-    info["tensors"] = ckpt.tensors().size();
-    info["parameters"] = params;
+    info["format"] = format;
+    info["files"] = files;
+    info["tensors"] = tensors;
+    info["parameters"] = ckpt.parameterCount();
     info["dtypes"] = dtypes;
     info["model_type"] = spec.model_type;
     info["architectures"] = spec.architectures;
     info["hyperparameters"] = hyperparameters(spec);
-    info["tokenizer"] = tokenizerSummary(p);
+    info["tokenizer"] = {{"kind", tok.kind()}, {"vocab_size", tok.vocabSize()},
+                         {"special_tokens_added", tok.specialTokenCount()}};
     info["ignored_config_fields"] = spec.ignored_fields;
+    if (load) {
+        const auto weights = engine::loadWeights(ckpt, at::kFloat);
+        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        std::int64_t bytes = 0;
+        for (const auto& [name, t] : weights.tensors) {
+            bytes += static_cast<std::int64_t>(t.nbytes());
+        }
+        info["load"] = {{"seconds", seconds},
+                        {"float32_weight_mib", double(bytes) / (1024.0 * 1024.0)},
+                        {"peak_rss_mib", peakRssMiB()},
+                        {"baseline_rss_mib", baselineMiB},
+                        {"peak_rss_increase_mib", peakRssMiB() - baselineMiB}};
+    }
     return info;
 }
 
@@ -146,24 +127,75 @@ std::string formatInspection(const json& info) {
     }
     o << "\n";
     o << "Parameters     " << info.at("parameters").get<std::int64_t>() << "\n";
-    o << "Dtypes        ";
+    o << "Stored types  ";
     for (const auto& [d, n] : info.at("dtypes").items()) {
         o << " " << d << " x" << n.get<std::int64_t>();
     }
     o << "\n";
     o << "Layers         " << h.at("layers").get<std::int64_t>() << ", hidden "
       << h.at("hidden_size").get<std::int64_t>() << ", heads " << h.at("heads").get<std::int64_t>()
-      << " (kv " << h.at("kv_heads").get<std::int64_t>() << ", dim "
-      << h.at("head_dim").get<std::int64_t>() << "), ffn " << h.at("intermediate_size").get<std::int64_t>()
-      << ", " << h.at("activation").get<std::string>() << "\n";
+      << " (kv " << h.at("kv_heads").get<std::int64_t>() << ", dim " << h.at("head_dim").get<std::int64_t>()
+      << "), ffn " << h.at("intermediate_size").get<std::int64_t>() << ", "
+      << h.at("activation").get<std::string>() << "\n";
     o << "Tokenizer      " << info.at("tokenizer").at("kind").get<std::string>() << ", vocabulary "
-      << info.at("tokenizer").at("vocab_size").get<std::size_t>() << "\n";
+      << info.at("tokenizer").at("vocab_size").get<std::size_t>() << ", "
+      << info.at("tokenizer").at("special_tokens_added").get<std::size_t>()
+      << " special token(s) added per input\n";
     if (!info.at("ignored_config_fields").empty()) {
         o << "Warning        config fields not used by the engine:";
         for (const auto& f : info.at("ignored_config_fields")) {
             o << " " << f.get<std::string>();
         }
         o << "\n";
+    }
+    if (info.contains("load")) {
+        const auto& l = info.at("load");
+        char buf[160];
+        std::snprintf(buf, sizeof buf,
+                      "Load (float32) %.2f s, weights %.0f MiB; peak memory %.0f MiB, of which "
+                      "%.0f MiB for the model (%.2fx the weights)\n",
+                      l.at("seconds").get<double>(), l.at("float32_weight_mib").get<double>(),
+                      l.at("peak_rss_mib").get<double>(), l.at("peak_rss_increase_mib").get<double>(),
+                      l.at("peak_rss_increase_mib").get<double>() / l.at("float32_weight_mib").get<double>());
+        o << buf;
+    }
+    return o.str();
+}
+
+json tokenizeText(const std::string& path, const std::string& text, bool addSpecial, std::size_t maxLength) {
+    const model::Checkpoint ckpt = model::Checkpoint::open(path);
+    const tokenizer::Tokenizer tok = ckpt.loadTokenizer();
+    const auto enc = tok.encode(text, addSpecial, maxLength);
+    json pieces = json::array();
+    for (auto id : enc.ids) {
+        pieces.push_back(tok.token(id));
+    }
+    return {{"ids", enc.ids},
+            {"pieces", pieces},
+            {"count", enc.ids.size()},
+            {"truncated", enc.truncated},
+            {"full_length", enc.full_length}};
+}
+
+std::string readUtf8File(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        throw Error(path, "cannot open");
+    }
+    std::string text((std::istreambuf_iterator<char>(in)), {});
+    if (const auto bad = tokenizer::findInvalidUtf8(text); bad != std::string::npos) {
+        throw Error(path, "not valid UTF-8 at byte " + std::to_string(bad));
+    }
+    return text;
+}
+
+std::string formatTokens(const json& t) {
+    std::ostringstream o;
+    o << t.at("count").get<std::size_t>() << " tokens\n";
+    const auto& ids = t.at("ids");
+    const auto& pieces = t.at("pieces");
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+        o << ids[i].get<std::int32_t>() << "\t" << json(pieces[i].get<std::string>()).dump() << "\n";
     }
     return o.str();
 }

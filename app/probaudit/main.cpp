@@ -48,8 +48,28 @@ int main(int argc, char** argv) {
     CLI::App* inspect = app.add_subcommand(
         "inspect", "Describe a checkpoint: format, architecture, parameter count, dtypes, "
                    "tokenizer kind and vocabulary size");
-    inspect->add_option("PATH", inspectPath, "Hugging Face model folder")->required();
+    bool inspectLoad = false;
+    inspect->add_option("PATH", inspectPath, "Hugging Face model folder or .gguf file")->required();
     inspect->add_flag("--json", inspectJson, "Machine-readable JSON");
+    inspect->add_flag("--load", inspectLoad,
+                      "Also load every weight in float32 and report load time and peak memory");
+
+    std::string tokenizePath;
+    std::string tokenizeText;
+    bool tokenizeJson = false;
+    bool tokenizeNoSpecial = false;
+    CLI::App* tokenize = app.add_subcommand(
+        "tokenize", "Print the token ids and pieces the model's tokenizer gives a text");
+    tokenize->add_option("PATH", tokenizePath, "Hugging Face model folder or .gguf file")->required();
+    std::string tokenizeFile;
+    auto* textOpt = tokenize->add_option("--text", tokenizeText, "Text to tokenize (UTF-8)");
+    auto* fileOpt = tokenize->add_option("--text-file", tokenizeFile, "Read the text from a file (UTF-8)");
+    textOpt->excludes(fileOpt);
+    tokenize->add_flag("--no-special", tokenizeNoSpecial, "Do not add the template's special tokens");
+    std::size_t tokenizeMax = 0;
+    tokenize->add_option("--max-length", tokenizeMax,
+                         "Truncate to this many tokens, special tokens included (warns when it does)");
+    tokenize->add_flag("--json", tokenizeJson, "Machine-readable JSON");
 
     try {
         app.parse(argc, argv);
@@ -62,9 +82,24 @@ int main(int argc, char** argv) {
             return runEnv(envJson);
         }
         if (inspect->parsed()) {
-            const auto info = probaudit::app::inspectCheckpoint(inspectPath);
+            const auto info = probaudit::app::inspectCheckpoint(inspectPath, inspectLoad);
             std::cout << (inspectJson ? info.dump(2) + "\n"
                                       : probaudit::app::formatInspection(info));
+            return 0;
+        }
+        if (tokenize->parsed()) {
+            if (!tokenizeFile.empty()) {
+                tokenizeText = probaudit::app::readUtf8File(tokenizeFile);
+            } else if (textOpt->count() == 0) {
+                throw probaudit::Error("tokenize needs --text or --text-file");
+            }
+            const auto t =
+                probaudit::app::tokenizeText(tokenizePath, tokenizeText, !tokenizeNoSpecial, tokenizeMax);
+            if (t.at("truncated").get<bool>()) {
+                std::cerr << "probaudit: warning: input truncated from " << t.at("full_length").get<std::size_t>()
+                          << " to " << t.at("count").get<std::size_t>() << " tokens\n";
+            }
+            std::cout << (tokenizeJson ? t.dump() + "\n" : probaudit::app::formatTokens(t));
             return 0;
         }
         std::cout << app.help();

@@ -56,6 +56,7 @@ public:
     const GgufHeader& header() const { return m_header; }
     const GgufTensorInfo* find(const std::string& name) const;
     std::span<const std::uint8_t> bytes(const GgufTensorInfo& t) const;
+    void dropPages(const GgufTensorInfo& t) const { m_file.dropPages(m_header.data_start + t.offset, t.nbytes); }
 
     // Metadata accessors; throw probaudit::Error naming the file when the key is missing or
     // of another type.

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <algorithm>
 #include <cstring>
 #include <utility>
 
@@ -37,6 +38,19 @@ MappedFile::MappedFile(std::string path) : m_path(std::move(path)) {
 }
 
 MappedFile::~MappedFile() { release(); }
+
+void MappedFile::dropPages(std::size_t offset, std::size_t length) const {
+    if (m_data == nullptr || offset >= m_size) {
+        return;
+    }
+    const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+    const std::size_t end = std::min(m_size, offset + length);
+    const std::size_t first = (offset + page - 1) / page * page;
+    const std::size_t last = end / page * page;
+    if (last > first) {
+        ::madvise(const_cast<std::uint8_t*>(m_data) + first, last - first, MADV_DONTNEED);
+    }
+}
 
 MappedFile::MappedFile(MappedFile&& other) noexcept
     : m_path(std::move(other.m_path)), m_data(std::exchange(other.m_data, nullptr)),

@@ -20,6 +20,10 @@ public:
     const std::uint8_t* data() const { return m_data; }
     std::size_t size() const { return m_size; }
     const std::string& path() const { return m_path; }
+    // Tells the kernel the pages wholly inside [offset, offset + length) are no longer needed:
+    // they leave this process's resident set (the file stays in the page cache) and are read
+    // again on the next access. Lets a loader copy tensors out without holding the file twice.
+    void dropPages(std::size_t offset, std::size_t length) const;
 
 private:
     void release() noexcept;

@@ -205,6 +205,10 @@ std::span<const std::uint8_t> SafetensorsFile::bytes(const TensorInfo& t) const 
     return {m_file.data() + m_header.data_start + t.begin, t.nbytes};
 }
 
+void SafetensorsFile::dropPages(const TensorInfo& t) const {
+    m_file.dropPages(m_header.data_start + t.begin, t.nbytes);
+}
+
 SafetensorsCheckpoint::SafetensorsCheckpoint(const std::string& pathOrDir)
     : m_location(pathOrDir) {
     const fs::path p(pathOrDir);

@@ -49,6 +49,8 @@ public:
     const std::map<std::string, std::string>& metadata() const { return m_header.metadata; }
     const TensorInfo* find(const std::string& name) const;
     std::span<const std::uint8_t> bytes(const TensorInfo& t) const;
+    // The tensor's pages leave the resident set (see MappedFile::dropPages).
+    void dropPages(const TensorInfo& t) const;
 
 private:
     MappedFile m_file;

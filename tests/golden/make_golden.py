@@ -9,7 +9,10 @@ safetensors, gguf-py), for ProbAudit's engine tests. Test-only: runs in the repo
     .venv/bin/python tests/golden/make_golden.py weights-real  # same for the demo models
 
 Everything is seeded: rerunning with the pinned versions (scripts/deps.txt) gives the same
-files. The tiny checkpoints are saved by transformers itself (save_pretrained), with
+files, with one exception: the tokenizers library's WordPiece trainer iterates a hash map, so
+tiny-bert's tokenizer.json comes out with another id order each time. The committed fixture is
+the reference; after `fixtures`, run `tokens` and `weights` again so the golden data follows
+whatever fixtures are committed. The tiny checkpoints are saved by transformers itself (save_pretrained), with
 tokenizers trained by the tokenizers library on the demo sentences, each under 2 MB.
 """
 import hashlib
@@ -42,9 +45,13 @@ def training_text():
     return lines
 
 
-def bpe_tokenizer(split_regex, vocab_size, specials):
+LLAMA3_SPLIT = (r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}"""
+                r"""| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+""")
+
+
+def bpe_tokenizer(split_regex, vocab_size, specials, ignore_merges=False):
     from tokenizers import Regex, Tokenizer, decoders, models, pre_tokenizers, trainers
-    tok = Tokenizer(models.BPE(byte_fallback=False))
+    tok = Tokenizer(models.BPE(byte_fallback=False, ignore_merges=ignore_merges))
     tok.pre_tokenizer = pre_tokenizers.Sequence([
         pre_tokenizers.Split(Regex(split_regex), behavior="isolated"),
         pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False),
@@ -121,6 +128,18 @@ def make_fixtures():
     model.save_pretrained(out)
     save_tokenizer(bert_tok, out, unk_token="[UNK]", sep_token="[SEP]", pad_token="[PAD]",
                    cls_token="[CLS]", mask_token="[MASK]")
+
+    # A Llama 3 style tokenizer alone (no model): Llama 3's split regex (digits in runs of up
+    # to three) and ignore_merges, with a BOS template like Llama 3's.
+    from tokenizers import processors
+    l3 = bpe_tokenizer(LLAMA3_SPLIT, 700, ["<|begin_of_text|>", "<|end_of_text|>"], ignore_merges=True)
+    bos = l3.token_to_id("<|begin_of_text|>")
+    l3.post_processor = processors.TemplateProcessing(
+        single="<|begin_of_text|> $A", pair="<|begin_of_text|> $A <|begin_of_text|> $B:1",
+        special_tokens=[("<|begin_of_text|>", bos)])
+    out = FIXTURES / "tok-llama3"
+    out.mkdir(parents=True, exist_ok=True)
+    save_tokenizer(l3, out, bos_token="<|begin_of_text|>", eos_token="<|end_of_text|>")
 
     for d in sorted(FIXTURES.iterdir()):
         size = sum(f.stat().st_size for f in d.rglob("*") if f.is_file())
@@ -211,6 +230,7 @@ TOKENIZERS = {
     "tiny-llama": lambda: (FIXTURES / "tiny-llama", {}),
     "tiny-qwen3": lambda: (FIXTURES / "tiny-qwen3", {}),
     "tiny-bert": lambda: (FIXTURES / "tiny-bert", {}),
+    "tok-llama3": lambda: (FIXTURES / "tok-llama3", {}),
     "all-MiniLM-L6-v2": lambda: (MODELS / "all-MiniLM-L6-v2", {}),
     "SmolLM2-135M-Instruct": lambda: (MODELS / "SmolLM2-135M-Instruct",
                                       {"gguf_file": "SmolLM2-135M-Instruct.Q4_1.gguf"}),
