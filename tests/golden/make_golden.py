@@ -5,6 +5,8 @@ safetensors, gguf-py), for ProbAudit's engine tests. Test-only: runs in the repo
     .venv/bin/python tests/golden/make_golden.py fixtures   # tiny random checkpoints
     .venv/bin/python tests/golden/make_golden.py weights    # per-tensor digests (fixtures)
     .venv/bin/python tests/golden/make_golden.py tokens     # reference token ids, corpus.py
+    .venv/bin/python tests/golden/make_golden.py forward    # reference forward passes (fixtures)
+    .venv/bin/python tests/golden/make_golden.py forward-real  # same for the demo models
     .venv/bin/python tests/golden/make_golden.py gguf       # GGUF fixture, one tensor a type
     .venv/bin/python tests/golden/make_golden.py weights-real  # same for the demo models
 
@@ -257,6 +259,113 @@ def make_tokens():
     (GOLDEN / "tokens.json").write_text(json.dumps(result, separators=(",", ":")) + "\n")
 
 
+FORWARD_MODELS = {
+    # name: (loader kwargs, full per-token capture?)
+    "tiny-llama": (lambda: (FIXTURES / "tiny-llama", {}), True),
+    "tiny-qwen3": (lambda: (FIXTURES / "tiny-qwen3", {}), True),
+    "tiny-bert": (lambda: (FIXTURES / "tiny-bert", {}), True),
+    "all-MiniLM-L6-v2": (lambda: (MODELS / "all-MiniLM-L6-v2", {}), False),
+    "SmolLM2-135M-Instruct": (lambda: (MODELS / "SmolLM2-135M-Instruct",
+                                       {"gguf_file": "SmolLM2-135M-Instruct.Q4_1.gguf"}), False),
+}
+
+
+def forward_inputs():
+    """32 inputs: demo sentences of varied length plus multilingual and punctuation-heavy ones."""
+    sys.path.insert(0, str(GOLDEN))
+    from corpus import sentences
+    pool = sentences(40)
+    picked = pool[:12] + pool[40:52]
+    picked += ["Größe, Straße, Übergrößen!", "안녕하세요, 세계!", "日本語のテキストです。",
+               "don't stop believing", "3.14159 and 1,000,000", "a", "Wow... Loved this place.",
+               "The food was great but the service was slow, rude and expensive." * 2]
+    assert len(picked) == 32
+    return picked
+
+
+def make_forward(names):
+    """Reference forward passes (float32, eager attention) for the forward-pass tests: every
+    layer's hidden states (hidden_states[0] = embeddings, [i] = after layer i; for the llama
+    family the last entry is after the final norm, as transformers returns them), logits, and
+    the BERT pooler output; unbatched, and in batches of 8 with right and with left padding.
+    Padding follows generate(): attention_mask marks real tokens and position_ids count them
+    (cumsum(mask) - 1, pads at 0), so that a padded item means the same as an unpadded one.
+    Fixtures keep every token; the real models keep summaries (first/last/mean rows and 64
+    selected logits) so the files stay small."""
+    from safetensors.torch import save_file
+    from transformers import AutoModel, AutoModelForCausalLM, AutoTokenizer
+    texts = forward_inputs()
+    (GOLDEN / "forward_inputs.json").write_text(json.dumps(texts, ensure_ascii=False, indent=0) + "\n")
+    for name in names:
+        where, full = FORWARD_MODELS[name]
+        folder, kwargs = where()
+        tok = AutoTokenizer.from_pretrained(str(folder), **kwargs)
+        is_bert = (folder / "config.json").exists() and json.loads((folder / "config.json").read_text())["model_type"] == "bert"
+        cls = AutoModel if is_bert else AutoModelForCausalLM
+        model = cls.from_pretrained(str(folder), dtype=torch.float32, attn_implementation="eager", **kwargs).eval()
+        ids = [tok(t, add_special_tokens=True)["input_ids"] for t in texts]
+        out = {}
+        sel = None
+        if not is_bert and not full:
+            vocab = model.config.vocab_size
+            sel = torch.tensor(sorted({tok.convert_tokens_to_ids(t) for t in ("ĠYes", "ĠNo", "Yes", "No")}
+                                      | set(range(0, vocab, vocab // 60))), dtype=torch.int64)[:64]
+            out["logit_ids"] = sel
+        for i, seq in enumerate(ids):
+            out[f"ids.{i}"] = torch.tensor(seq, dtype=torch.int64)
+
+        def record(mode, i, hidden, logits, pooler, n):
+            # hidden: tuple of [T, H] (real tokens only), logits [T, V] or None
+            last = len(hidden) - 1
+            for l, h in enumerate(hidden):
+                if full:
+                    out[f"{mode}.{i}.h{l}"] = h.contiguous()
+                    continue
+                # Real models: every layer unbatched, three layers batched; the decision rows
+                # (BERT: [CLS] and the mean over real tokens; llama: the last real token).
+                if mode != "single" and l not in (0, last // 2, last):
+                    continue
+                if is_bert:
+                    out[f"{mode}.{i}.h{l}.first"] = h[0].contiguous()
+                    out[f"{mode}.{i}.h{l}.mean"] = h.mean(0).contiguous()
+                else:
+                    out[f"{mode}.{i}.h{l}.last"] = h[n - 1].contiguous()
+            if logits is not None:
+                # The decision position (last real token): all logits for fixtures, 64 for real models.
+                out[f"{mode}.{i}.logits"] = logits[n - 1].contiguous() if full else logits[n - 1, sel].contiguous()
+            if pooler is not None:
+                out[f"{mode}.{i}.pooler"] = pooler.contiguous()
+
+        with torch.inference_mode():
+            for i, seq in enumerate(ids):
+                x = torch.tensor([seq])
+                r = model(input_ids=x, output_hidden_states=True)
+                record("single", i, [h[0] for h in r.hidden_states],
+                       None if is_bert else r.logits[0], r.pooler_output[0] if is_bert else None, len(seq))
+            for side in ("right", "left"):
+                for b in range(0, len(ids), 8):
+                    group = ids[b:b + 8]
+                    L = max(map(len, group))
+                    pad = tok.pad_token_id if tok.pad_token_id is not None else 0
+                    inp = torch.full((len(group), L), pad, dtype=torch.int64)
+                    mask = torch.zeros((len(group), L), dtype=torch.int64)
+                    for j, seq in enumerate(group):
+                        o = 0 if side == "right" else L - len(seq)
+                        inp[j, o:o + len(seq)] = torch.tensor(seq)
+                        mask[j, o:o + len(seq)] = 1
+                    pos = (mask.cumsum(-1) - 1).clamp(min=0) * mask
+                    r = model(input_ids=inp, attention_mask=mask, position_ids=pos, output_hidden_states=True)
+                    for j, seq in enumerate(group):
+                        o = 0 if side == "right" else L - len(seq)
+                        sl = slice(o, o + len(seq))
+                        record(f"batch8_{side}", b + j, [h[j, sl] for h in r.hidden_states],
+                               None if is_bert else r.logits[j, sl],
+                               r.pooler_output[j] if is_bert else None, len(seq))
+        path = GOLDEN / f"forward_{name}.safetensors"
+        save_file(out, str(path))
+        print(f"{path.relative_to(ROOT)}: {path.stat().st_size / 1e6:.1f} MB, {len(out)} tensors")
+
+
 def main(what):
     if what == "fixtures":
         make_fixtures()
@@ -265,6 +374,10 @@ def main(what):
                             "weights_fixtures.json")
     elif what == "tokens":
         make_tokens()
+    elif what == "forward":
+        make_forward([n for n in FORWARD_MODELS if n.startswith("tiny-")])
+    elif what == "forward-real":
+        make_forward([n for n in FORWARD_MODELS if not n.startswith("tiny-")])
     elif what == "gguf":
         make_gguf_fixture()
     elif what == "weights-real":

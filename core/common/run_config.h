@@ -1,0 +1,47 @@
+#pragma once
+// A runtime configuration (DESIGN.md): every setting that can change the numbers without
+// changing the model. It has one canonical JSON form (every field, sorted keys, no spaces) and
+// a stable hash of it, so two runs with the same hash ran with the same settings.
+// Capture level and head are not part of it: they do not change numerics.
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace probaudit {
+
+struct RunConfig {
+    std::string device = "cpu";            // cpu | cuda:N
+    std::string dtype = "float32";         // float32 | bfloat16 | float16
+    std::int64_t batch_size = 1;
+    std::string padding_side = "right";    // right | left
+    std::string pad_to = "longest";        // longest | multiple | fixed
+    std::int64_t pad_to_n = 0;             // N for multiple / fixed
+    std::string order = "as_given";        // as_given | shuffled | by_length
+    std::uint64_t order_seed = 0;          // for shuffled
+    std::string attention = "math";        // math | sdpa | batch_invariant
+    std::string kernels = "default";       // default | batch_invariant
+    std::int64_t threads = 1;              // CPU intra-op threads
+    bool deterministic = false;            // torch deterministic algorithms
+    bool tf32 = false;                     // TF32 matmul on CUDA
+    bool cudnn_benchmark = false;
+    std::string cpu_capability;            // "" (ATen's choice) | default | avx2 | avx512
+    std::int64_t max_length = 0;           // truncate inputs to this many tokens (0: model max)
+
+    nlohmann::json toJson() const;
+    std::string canonical() const; // compact JSON with sorted keys
+    std::string hash() const;      // first 16 hex digits of SHA-256(canonical())
+
+    // Reads a config, starting from the defaults. Every problem found is appended to `errors`
+    // as "PATH: problem" (PATH like "$.configs.bs8.batch_size"); returns what could be read.
+    static RunConfig fromJson(const nlohmann::json& j, const std::string& path,
+                              std::vector<std::string>& errors);
+    // Same, throwing probaudit::Error with all problems joined when there is any.
+    static RunConfig fromJson(const nlohmann::json& j);
+
+    // Names of the fields whose values differ (for "which axes differ from the reference").
+    std::vector<std::string> differences(const RunConfig& other) const;
+};
+
+} // namespace probaudit

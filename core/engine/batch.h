@@ -1,0 +1,30 @@
+#pragma once
+// A padded batch: token ids, attention mask and position ids laid out as the reference does
+// them, so that a padded item means exactly what it means alone (only the arithmetic may
+// differ): pads are masked out as keys, and positions count real tokens only (cumsum of the
+// mask minus one, as generate() does for left padding), with pad positions at 0.
+#include <ATen/ATen.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace probaudit::engine {
+
+struct Batch {
+    at::Tensor input_ids;      // I64 [B, L]
+    at::Tensor attention_mask; // I64 [B, L], 1 = real token
+    at::Tensor position_ids;   // I64 [B, L]
+    std::vector<std::int64_t> start;  // first real position of each row
+    std::vector<std::int64_t> length; // real tokens of each row
+    std::int64_t rows() const { return static_cast<std::int64_t>(length.size()); }
+    // Index of the row's last real token (the decision token of a causal model).
+    std::int64_t last(std::int64_t row) const { return start[std::size_t(row)] + length[std::size_t(row)] - 1; }
+};
+
+// padTo: "longest" (the longest row), "multiple" (rounded up to a multiple of padToN) or
+// "fixed" (exactly padToN; a longer row is an error). paddingSide: "right" or "left".
+Batch makeBatch(const std::vector<std::vector<std::int32_t>>& rows, const std::string& paddingSide,
+                const std::string& padTo, std::int64_t padToN, std::int32_t padId);
+
+} // namespace probaudit::engine

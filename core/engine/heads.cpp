@@ -1,0 +1,304 @@
+#include "engine/heads.h"
+
+#include "common/error.h"
+#include "engine/weights.h"
+#include "model/checkpoint.h"
+
+#include <filesystem>
+#include <fstream>
+#include <limits>
+
+namespace probaudit::engine {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+HeadSpec HeadSpec::fromJson(const json& j, const std::string& where) {
+    if (!j.is_object()) {
+        throw Error(where, "a head must be a JSON object");
+    }
+    try {
+        HeadSpec s;
+        s.kind = j.at("kind").get<std::string>();
+        s.name = j.value("name", s.kind);
+        if (s.kind == "label_tokens") {
+            s.template_text = j.value("template", std::string("{text}"));
+            if (s.template_text.find("{text}") == std::string::npos) {
+                throw Error(where, "the label_tokens template has no {text}");
+            }
+            s.labels = j.at("labels").get<std::vector<std::string>>();
+            if (s.labels.size() < 2) {
+                throw Error(where, "label_tokens needs at least two label words");
+            }
+        } else if (s.kind == "adapter") {
+            s.adapter_path = j.at("path").get<std::string>();
+            s.pooling = j.value("pooling", std::string());
+            s.normalize = j.value("normalize", false);
+            s.labels = j.value("labels", std::vector<std::string>());
+        } else if (s.kind == "classifier") {
+            s.labels = j.value("labels", std::vector<std::string>());
+        } else {
+            throw Error(where, "unknown head kind \"" + s.kind + "\" (label_tokens, adapter, classifier)");
+        }
+        if (!s.pooling.empty() && s.pooling != "cls" && s.pooling != "mean" && s.pooling != "last") {
+            throw Error(where, "unknown pooling \"" + s.pooling + "\" (cls, mean, last)");
+        }
+        s.threshold = j.value("threshold", -1.0);
+        return s;
+    } catch (const json::exception& e) {
+        throw Error(where, std::string("malformed head: ") + e.what());
+    }
+}
+
+HeadSpec HeadSpec::parse(const std::string& jsonOrPath) {
+    const auto first = jsonOrPath.find_first_not_of(" \t\n");
+    if (first != std::string::npos && jsonOrPath[first] == '{') {
+        json j;
+        try {
+            j = json::parse(jsonOrPath);
+        } catch (const json::exception& e) {
+            throw Error(std::string("head: invalid JSON: ") + e.what());
+        }
+        return fromJson(j, "head");
+    }
+    std::ifstream in(jsonOrPath);
+    if (!in) {
+        throw Error(jsonOrPath, "cannot open head file");
+    }
+    json j;
+    try {
+        j = json::parse(in);
+    } catch (const json::exception& e) {
+        throw Error(jsonOrPath, std::string("invalid JSON: ") + e.what());
+    }
+    HeadSpec s = fromJson(j, jsonOrPath);
+    if (!s.adapter_path.empty() && fs::path(s.adapter_path).is_relative()) {
+        s.adapter_path = (fs::path(jsonOrPath).parent_path() / s.adapter_path).string();
+    }
+    return s;
+}
+
+json HeadSpec::toJson() const {
+    json j{{"kind", kind}, {"name", name}, {"labels", labels}};
+    if (kind == "label_tokens") {
+        j["template"] = template_text;
+    }
+    if (kind == "adapter") {
+        j["path"] = adapter_path;
+        j["pooling"] = pooling;
+        j["normalize"] = normalize;
+    }
+    if (threshold >= 0) {
+        j["threshold"] = threshold;
+    }
+    return j;
+}
+
+namespace {
+
+// Rows of hidden [B, L, H] at one position per row -> [B, H].
+at::Tensor rowsAt(const at::Tensor& hidden, const std::vector<std::int64_t>& pos) {
+    const at::Tensor idx = at::tensor(pos, at::kLong);
+    return hidden.index({at::arange(hidden.size(0), at::kLong), idx});
+}
+
+std::vector<std::int64_t> lastPositions(const Batch& b) {
+    std::vector<std::int64_t> p;
+    for (std::int64_t r = 0; r < b.rows(); ++r) {
+        p.push_back(b.last(r));
+    }
+    return p;
+}
+
+at::Tensor meanPool(const Batch& b, const at::Tensor& hidden) {
+    const at::Tensor mask = b.attention_mask.to(at::kFloat).unsqueeze(-1);
+    return (hidden.to(at::kFloat) * mask).sum(1) / mask.sum(1).clamp_min(1e-9);
+}
+
+class LabelTokens final : public Head {
+public:
+    LabelTokens(HeadSpec s, const TransformerModel& model, const tokenizer::Tokenizer& tok) : Head(std::move(s)) {
+        if (!model.hasLmHead()) {
+            throw Error("a label_tokens head needs a model with a language-model head");
+        }
+        for (const auto& word : m_spec.labels) {
+            const auto enc = tok.encode(word, false);
+            if (enc.ids.size() != 1) {
+                std::string pieces;
+                for (auto id : enc.ids) {
+                    pieces += (pieces.empty() ? "" : " ") + nlohmann::json(tok.token(id)).dump();
+                }
+                throw Error("label word " + nlohmann::json(word).dump() + " is " + std::to_string(enc.ids.size()) +
+                            " tokens (" + pieces + "); a label must be exactly one token");
+            }
+            m_ids.push_back(enc.ids[0]);
+        }
+    }
+    std::string prompt(const std::string& text) const override {
+        std::string p = m_spec.template_text;
+        return p.replace(p.find("{text}"), 6, text);
+    }
+    at::Tensor logits(const TransformerModel& model, const Batch& b, const ForwardResult& out) const override {
+        const at::Tensor rows = rowsAt(out.last_hidden, lastPositions(b));
+        return model.lmLogits(rows).index_select(1, at::tensor(m_ids, at::kLong)).to(at::kFloat);
+    }
+
+private:
+    std::vector<std::int64_t> m_ids;
+};
+
+class Adapter final : public Head {
+public:
+    Adapter(HeadSpec s, const TransformerModel& model) : Head(std::move(s)) {
+        const model::SafetensorsCheckpoint file(m_spec.adapter_path);
+        m_w = loadTensor(file, "weight", at::kFloat);
+        m_b = loadTensor(file, "bias", at::kFloat);
+        const auto& meta = file.files().front()->metadata();
+        const auto H = model.spec().hidden_size;
+        if (m_w.dim() != 2 || m_w.size(1) != H) {
+            throw Error(m_spec.adapter_path, "adapter weight is [" + std::to_string(m_w.size(0)) + ", " +
+                                                 std::to_string(m_w.dim() == 2 ? m_w.size(1) : -1) +
+                                                 "] but the model's hidden size is " + std::to_string(H));
+        }
+        if (m_b.dim() != 1 || m_b.size(0) != m_w.size(0)) {
+            throw Error(m_spec.adapter_path, "adapter bias does not have one value per class");
+        }
+        if (m_spec.pooling.empty()) {
+            const auto it = meta.find("pooling");
+            if (it == meta.end()) {
+                throw Error(m_spec.adapter_path, "no pooling given (head \"pooling\" or file metadata)");
+            }
+            m_spec.pooling = it->second;
+        }
+        if (auto it = meta.find("normalize"); it != meta.end() && it->second == "true") {
+            m_spec.normalize = true;
+        }
+        if (m_spec.labels.empty()) {
+            if (auto it = meta.find("labels"); it != meta.end()) {
+                m_spec.labels = json::parse(it->second).get<std::vector<std::string>>();
+            }
+        }
+        if (m_spec.labels.empty()) {
+            for (std::int64_t c = 0; c < m_w.size(0); ++c) {
+                m_spec.labels.push_back(std::to_string(c));
+            }
+        }
+        if (static_cast<std::int64_t>(m_spec.labels.size()) != m_w.size(0)) {
+            throw Error(m_spec.adapter_path, "the adapter has " + std::to_string(m_w.size(0)) + " classes but " +
+                                                 std::to_string(m_spec.labels.size()) + " labels");
+        }
+    }
+    at::Tensor decisionVector(const Batch& b, const at::Tensor& hidden) const override {
+        if (m_spec.pooling == "mean") {
+            return meanPool(b, hidden);
+        }
+        return rowsAt(hidden, m_spec.pooling == "cls" ? b.start : lastPositions(b)).to(at::kFloat);
+    }
+    at::Tensor logits(const TransformerModel&, const Batch& b, const ForwardResult& out) const override {
+        at::Tensor pooled = decisionVector(b, out.last_hidden);
+        if (m_spec.normalize) {
+            pooled = pooled / pooled.norm(2, {-1}, true).clamp_min(1e-12);
+        }
+        return at::linear(pooled, m_w, m_b);
+    }
+
+private:
+    at::Tensor m_w, m_b;
+};
+
+class Classifier final : public Head {
+public:
+    Classifier(HeadSpec s, const TransformerModel& model) : Head(std::move(s)) {
+        m_bert = model.spec().family == model::Family::Bert;
+        m_w = model.weight(m_bert ? "classifier.weight" : "score.weight");
+        m_b = model.weight(m_bert ? "classifier.bias" : "score.bias");
+        if (!m_w.defined()) {
+            throw Error("the checkpoint has no sequence-classification head (" +
+                        std::string(m_bert ? "classifier.weight" : "score.weight") + ")");
+        }
+        if (m_w.size(1) != model.spec().hidden_size) {
+            throw Error("the classification head does not match the model's hidden size");
+        }
+        if (m_spec.labels.empty()) {
+            for (std::int64_t c = 0; c < m_w.size(0); ++c) {
+                const auto it = model.spec().id2label.find(c);
+                m_spec.labels.push_back(it != model.spec().id2label.end() ? it->second : std::to_string(c));
+            }
+        }
+    }
+    at::Tensor decisionVector(const Batch& b, const at::Tensor& hidden) const override {
+        return rowsAt(hidden, m_bert ? b.start : lastPositions(b)).to(at::kFloat);
+    }
+    at::Tensor logits(const TransformerModel&, const Batch& b, const ForwardResult& out) const override {
+        if (m_bert) {
+            if (!out.pooler.defined()) {
+                throw Error("the checkpoint has a classifier but no pooler");
+            }
+            return at::linear(out.pooler, m_w, m_b.defined() ? c10::optional<at::Tensor>(m_b) : c10::nullopt)
+                .to(at::kFloat);
+        }
+        const at::Tensor rows = rowsAt(out.last_hidden, lastPositions(b));
+        return at::linear(rows, m_w, m_b.defined() ? c10::optional<at::Tensor>(m_b) : c10::nullopt).to(at::kFloat);
+    }
+
+private:
+    bool m_bert = false;
+    at::Tensor m_w, m_b;
+};
+
+} // namespace
+
+at::Tensor Head::decisionVector(const Batch& b, const at::Tensor& hidden) const {
+    return rowsAt(hidden, lastPositions(b)).to(at::kFloat);
+}
+
+HeadOutput Head::decide(const at::Tensor& row) const {
+    HeadOutput o;
+    const at::Tensor l = row.to(at::kFloat).contiguous();
+    o.logits.assign(l.data_ptr<float>(), l.data_ptr<float>() + l.numel());
+    const at::Tensor p = at::softmax(l, -1);
+    o.probs.assign(p.data_ptr<float>(), p.data_ptr<float>() + p.numel());
+    for (float v : o.logits) {
+        if (!std::isfinite(v)) {
+            o.nonfinite = true;
+        }
+    }
+    if (o.nonfinite) {
+        o.margin = std::numeric_limits<float>::quiet_NaN();
+        return o;
+    }
+    int best = 0;
+    for (int c = 1; c < static_cast<int>(o.logits.size()); ++c) {
+        if (o.logits[std::size_t(c)] > o.logits[std::size_t(best)]) {
+            best = c;
+        }
+    }
+    float second = -std::numeric_limits<float>::infinity();
+    for (int c = 0; c < static_cast<int>(o.logits.size()); ++c) {
+        if (c != best) {
+            second = std::max(second, o.logits[std::size_t(c)]);
+        }
+    }
+    o.margin = o.logits.size() > 1 ? o.logits[std::size_t(best)] - second : std::abs(o.logits[0]);
+    o.decision = best;
+    if (m_spec.threshold >= 0 && o.probs.size() == 2) {
+        o.decision = o.probs[1] >= m_spec.threshold ? 1 : 0;
+    }
+    return o;
+}
+
+std::unique_ptr<Head> Head::create(const HeadSpec& spec, const TransformerModel& model,
+                                   const tokenizer::Tokenizer& tok, const model::Checkpoint&) {
+    if (spec.kind == "label_tokens") {
+        return std::make_unique<LabelTokens>(spec, model, tok);
+    }
+    if (spec.kind == "adapter") {
+        return std::make_unique<Adapter>(spec, model);
+    }
+    if (spec.kind == "classifier") {
+        return std::make_unique<Classifier>(spec, model);
+    }
+    throw Error("unknown head kind \"" + spec.kind + "\"");
+}
+
+} // namespace probaudit::engine

@@ -1,0 +1,71 @@
+#pragma once
+// Decision heads (DESIGN.md): how a model turns an item into class probabilities.
+//   label_tokens  an LLM's next-token logits at the last real token, restricted to the label
+//                 words' token ids, softmaxed (each label word must be exactly one token)
+//   adapter       a linear head file (weight [C, H], bias [C]) on a pooled hidden state
+//                 (cls, mean over real tokens, or last real token; optionally L2-normalized)
+//   classifier    the checkpoint's own sequence-classification head (llama-type score.weight
+//                 on the last real token; BERT pooler + classifier)
+#include "engine/batch.h"
+#include "engine/transformer.h"
+#include "tokenizer/tokenizer.h"
+
+#include <nlohmann/json.hpp>
+
+#include <ATen/ATen.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace probaudit::engine {
+
+struct HeadSpec {
+    std::string kind;                   // label_tokens | adapter | classifier
+    std::string name;                   // variant name (studies compare head variants)
+    std::string template_text = "{text}"; // label_tokens: prompt with {text}
+    std::vector<std::string> labels;    // class names (label_tokens: the label words)
+    std::string adapter_path;           // adapter: safetensors file
+    std::string pooling;                // adapter: cls | mean | last ("" = the file's)
+    bool normalize = false;             // adapter: L2-normalize the pooled vector
+    double threshold = -1;              // binary heads: decide class 1 when p1 >= threshold
+
+    // From JSON (a string that is JSON, or the path of a JSON file). Throws probaudit::Error.
+    static HeadSpec parse(const std::string& jsonOrPath);
+    static HeadSpec fromJson(const nlohmann::json& j, const std::string& where);
+    nlohmann::json toJson() const;
+};
+
+// What a head gives for one item.
+struct HeadOutput {
+    std::vector<float> logits; // decision-class logits (float32 values of the computed ones)
+    std::vector<float> probs;  // softmax of the logits, float32
+    int decision = -1;         // -1 when the logits are not finite
+    float margin = 0;          // top-1 minus top-2 logit
+    bool nonfinite = false;    // NaN or Inf in the logits: recorded, never a decision
+};
+
+class Head {
+public:
+    virtual ~Head() = default;
+    // The text the model reads for an item.
+    virtual std::string prompt(const std::string& text) const { return text; }
+    // Decision-class logits [B, C] (float32) for the rows of a batch.
+    virtual at::Tensor logits(const TransformerModel& model, const Batch& batch,
+                              const ForwardResult& out) const = 0;
+    // The per-layer "decision vector" of each row of hidden [B, L, H] -> [B, H] float32.
+    virtual at::Tensor decisionVector(const Batch& batch, const at::Tensor& hidden) const;
+    int classes() const { return static_cast<int>(m_spec.labels.size()); }
+    const HeadSpec& spec() const { return m_spec; }
+
+    HeadOutput decide(const at::Tensor& logitsRow) const;
+
+    static std::unique_ptr<Head> create(const HeadSpec& spec, const TransformerModel& model,
+                                        const tokenizer::Tokenizer& tok, const model::Checkpoint& ckpt);
+
+protected:
+    explicit Head(HeadSpec s) : m_spec(std::move(s)) {}
+    HeadSpec m_spec;
+};
+
+} // namespace probaudit::engine

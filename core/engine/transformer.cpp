@@ -1,0 +1,359 @@
+// Llama-family and BERT forward passes. Each operation mirrors the reference implementation's
+// (transformers, eager attention) sequence of ATen calls, including where it computes in
+// float32 (RMSNorm, RoPE tables, llama's softmax), so that float32 results agree with it to
+// rounding and the same configuration always runs the same kernels.
+#include "engine/transformer.h"
+
+#include "common/error.h"
+
+#include <cmath>
+#include <limits>
+
+namespace probaudit::engine {
+
+namespace {
+
+using model::Family;
+using model::ModelSpec;
+
+class Weights {
+public:
+    explicit Weights(LoadedWeights w) : m_w(std::move(w)) {}
+    const at::Tensor& get(const std::string& name) const {
+        const auto it = m_w.tensors.find(name);
+        if (it == m_w.tensors.end()) {
+            throw Error("checkpoint has no tensor \"" + name + "\"");
+        }
+        return it->second;
+    }
+    at::Tensor optional(const std::string& name) const {
+        const auto it = m_w.tensors.find(name);
+        return it == m_w.tensors.end() ? at::Tensor() : it->second;
+    }
+    bool has(const std::string& name) const { return m_w.tensors.count(name) != 0; }
+    at::ScalarType dtype() const { return m_w.dtype; }
+
+private:
+    LoadedWeights m_w;
+};
+
+// Additive attention mask [B, 1, L, L]: 0 where a query may attend a key (the key is a real
+// token, and for causal models not in the future), the dtype's lowest value elsewhere.
+at::Tensor additiveMask(const Batch& b, bool causal, at::ScalarType dtype, bool asBool) {
+    const auto L = b.input_ids.size(1);
+    at::Tensor allowed = b.attention_mask.to(at::kBool).unsqueeze(1).unsqueeze(1); // [B,1,1,L]
+    if (causal) {
+        const at::Tensor tri = at::ones({L, L}, at::kBool).tril();
+        allowed = allowed.logical_and(tri.unsqueeze(0).unsqueeze(0)); // [B,1,L,L]
+    } else {
+        allowed = allowed.expand({b.rows(), 1, L, L});
+    }
+    if (asBool) {
+        return allowed.contiguous();
+    }
+    const double lowest = dtype == at::kFloat    ? double(std::numeric_limits<float>::lowest())
+                          : dtype == at::kHalf   ? -65504.0
+                                                 : -3.3895313892515355e38; // bfloat16
+    return at::zeros(allowed.sizes(), at::TensorOptions().dtype(dtype))
+        .masked_fill(allowed.logical_not(), lowest);
+}
+
+at::Tensor dense(const at::Tensor& x, const at::Tensor& w, const at::Tensor& b = {}) {
+    return at::linear(x, w, b.defined() ? c10::optional<at::Tensor>(b) : c10::nullopt);
+}
+
+// ---- llama family ----------------------------------------------------------------------------
+
+at::Tensor rmsNorm(const at::Tensor& x, const at::Tensor& weight, double eps) {
+    at::Tensor h = x.to(at::kFloat);
+    const at::Tensor variance = h.pow(2).mean(-1, true);
+    h = h * at::rsqrt(variance + eps);
+    return weight * h.to(x.scalar_type());
+}
+
+at::Tensor rotateHalf(const at::Tensor& x) {
+    const auto half = x.size(-1) / 2;
+    return at::cat({x.slice(-1, half).neg(), x.slice(-1, 0, half)}, -1);
+}
+
+// inv_freq as transformers computes it (rope_init_fn), float32 [head_dim / 2].
+at::Tensor ropeInvFreq(const ModelSpec& s) {
+    const auto dim = s.head_dim;
+    const at::Tensor exponent = at::arange(0, dim, 2, at::kLong).to(at::kFloat) / double(dim);
+    at::Tensor inv = at::reciprocal(at::pow(at::Scalar(s.rope_theta), exponent)) * 1.0;
+    if (s.rope.type == "linear") {
+        inv = inv / s.rope.factor;
+    } else if (s.rope.type == "llama3") {
+        const double factor = s.rope.factor;
+        const double low = s.rope.low_freq_factor;
+        const double high = s.rope.high_freq_factor;
+        const double oldLen = double(s.rope.original_max_positions);
+        const double lowWavelen = oldLen / low;
+        const double highWavelen = oldLen / high;
+        const at::Tensor wavelen = at::reciprocal(inv) * (2 * M_PI);
+        at::Tensor llama = at::where(wavelen > lowWavelen, inv / factor, inv);
+        const at::Tensor smooth = (at::reciprocal(wavelen) * oldLen - low) / (high - low);
+        const at::Tensor smoothed = at::rsub(smooth, 1) * llama / factor + smooth * llama;
+        const at::Tensor medium = (wavelen < highWavelen).logical_not() * (wavelen > lowWavelen).logical_not();
+        llama = at::where(medium, smoothed, llama);
+        inv = llama;
+    }
+    return inv;
+}
+
+class Llama final : public TransformerModel {
+public:
+    Llama(const ModelSpec& spec, LoadedWeights w) : TransformerModel(spec, w.dtype), m_w(std::move(w)) {
+        m_invFreq = ropeInvFreq(spec);
+        m_embed = m_w.get("model.embed_tokens.weight");
+        m_lmHead = m_w.has("lm_head.weight") ? m_w.get("lm_head.weight") : at::Tensor();
+        if (!m_lmHead.defined() && spec.tie_word_embeddings) {
+            m_lmHead = m_embed;
+        }
+        for (std::int64_t l = 0; l < spec.num_layers; ++l) {
+            const std::string p = "model.layers." + std::to_string(l) + ".";
+            Layer L;
+            L.in_norm = m_w.get(p + "input_layernorm.weight");
+            L.post_norm = m_w.get(p + "post_attention_layernorm.weight");
+            L.q = m_w.get(p + "self_attn.q_proj.weight");
+            L.k = m_w.get(p + "self_attn.k_proj.weight");
+            L.v = m_w.get(p + "self_attn.v_proj.weight");
+            L.o = m_w.get(p + "self_attn.o_proj.weight");
+            if (spec.attention_bias) {
+                L.qb = m_w.get(p + "self_attn.q_proj.bias");
+                L.kb = m_w.get(p + "self_attn.k_proj.bias");
+                L.vb = m_w.get(p + "self_attn.v_proj.bias");
+            }
+            if (spec.attention_out_bias) {
+                L.ob = m_w.get(p + "self_attn.o_proj.bias");
+            }
+            if (spec.qk_norm) {
+                L.q_norm = m_w.get(p + "self_attn.q_norm.weight");
+                L.k_norm = m_w.get(p + "self_attn.k_norm.weight");
+            }
+            L.gate = m_w.get(p + "mlp.gate_proj.weight");
+            L.up = m_w.get(p + "mlp.up_proj.weight");
+            L.down = m_w.get(p + "mlp.down_proj.weight");
+            if (spec.mlp_bias) {
+                L.gate_b = m_w.get(p + "mlp.gate_proj.bias");
+                L.up_b = m_w.get(p + "mlp.up_proj.bias");
+                L.down_b = m_w.get(p + "mlp.down_proj.bias");
+            }
+            m_layers.push_back(std::move(L));
+        }
+        m_norm = m_w.get("model.norm.weight");
+    }
+
+    bool hasLmHead() const override { return m_lmHead.defined(); }
+    at::Tensor weight(const std::string& name) const override { return m_w.optional(name); }
+    at::Tensor lmLogits(const at::Tensor& rows) const override {
+        if (!m_lmHead.defined()) {
+            throw Error("this checkpoint has no language-model head");
+        }
+        return dense(rows, m_lmHead);
+    }
+
+    ForwardResult forward(const Batch& b, const ForwardOptions& opt) const override {
+        const auto& s = m_spec;
+        const auto B = b.rows();
+        const auto L = b.input_ids.size(1);
+        if (s.sliding_window > 0 && L > s.sliding_window) {
+            // Sliding-window attention is not implemented: refuse rather than compute another thing.
+            throw Error("a batch of " + std::to_string(L) + " positions exceeds the model's sliding window (" +
+                        std::to_string(s.sliding_window) + ")");
+        }
+        at::Tensor h = at::embedding(m_embed, b.input_ids);
+        // RoPE tables for these positions (float32, then the compute dtype).
+        const at::Tensor invExp = m_invFreq.unsqueeze(0).unsqueeze(-1).expand({B, -1, 1});
+        const at::Tensor posExp = b.position_ids.unsqueeze(1).to(at::kFloat);
+        const at::Tensor freqs = at::matmul(invExp, posExp).transpose(1, 2);
+        const at::Tensor emb = at::cat({freqs, freqs}, -1);
+        const at::Tensor cos = (emb.cos() * 1.0).to(m_dtype).unsqueeze(1);
+        const at::Tensor sin = (emb.sin() * 1.0).to(m_dtype).unsqueeze(1);
+        const bool sdpa = opt.attention == "sdpa";
+        const at::Tensor mask = additiveMask(b, true, m_dtype, sdpa);
+        const double scaling = std::pow(double(s.head_dim), -0.5);
+        const auto rep = s.num_heads / s.num_kv_heads;
+
+        if (opt.onHidden) {
+            opt.onHidden(0, h);
+        }
+        for (std::size_t l = 0; l < m_layers.size(); ++l) {
+            const Layer& w = m_layers[l];
+            at::Tensor residual = h;
+            at::Tensor x = rmsNorm(h, w.in_norm, s.norm_eps);
+            at::Tensor q = dense(x, w.q, w.qb).view({B, L, -1, s.head_dim});
+            at::Tensor k = dense(x, w.k, w.kb).view({B, L, -1, s.head_dim});
+            at::Tensor v = dense(x, w.v, w.vb).view({B, L, -1, s.head_dim}).transpose(1, 2);
+            if (s.qk_norm) {
+                q = rmsNorm(q, w.q_norm, s.norm_eps);
+                k = rmsNorm(k, w.k_norm, s.norm_eps);
+            }
+            q = q.transpose(1, 2);
+            k = k.transpose(1, 2);
+            q = (q * cos) + (rotateHalf(q) * sin);
+            k = (k * cos) + (rotateHalf(k) * sin);
+            if (rep > 1) {
+                k = k.unsqueeze(2).expand({B, s.num_kv_heads, rep, L, s.head_dim}).reshape({B, s.num_heads, L, s.head_dim});
+                v = v.unsqueeze(2).expand({B, s.num_kv_heads, rep, L, s.head_dim}).reshape({B, s.num_heads, L, s.head_dim});
+            }
+            at::Tensor attn;
+            if (sdpa) {
+                attn = at::scaled_dot_product_attention(q, k, v, mask, 0.0, false, scaling);
+            } else {
+                at::Tensor scores = at::matmul(q, k.transpose(2, 3)) * scaling;
+                scores = scores + mask;
+                scores = at::softmax(scores, -1, at::kFloat).to(q.scalar_type());
+                attn = at::matmul(scores, v);
+            }
+            attn = attn.transpose(1, 2).contiguous().reshape({B, L, -1});
+            h = residual + dense(attn, w.o, w.ob);
+            residual = h;
+            x = rmsNorm(h, w.post_norm, s.norm_eps);
+            x = dense(at::silu(dense(x, w.gate, w.gate_b)) * dense(x, w.up, w.up_b), w.down, w.down_b);
+            h = residual + x;
+            if (opt.onHidden && l + 1 < m_layers.size()) {
+                opt.onHidden(static_cast<int>(l + 1), h);
+            }
+        }
+        h = rmsNorm(h, m_norm, s.norm_eps);
+        if (opt.onHidden) {
+            opt.onHidden(static_cast<int>(m_layers.size()), h);
+        }
+        return ForwardResult{h, at::Tensor()};
+    }
+
+private:
+    struct Layer {
+        at::Tensor in_norm, post_norm, q, k, v, o, qb, kb, vb, ob, q_norm, k_norm;
+        at::Tensor gate, up, down, gate_b, up_b, down_b;
+    };
+    Weights m_w;
+    at::Tensor m_invFreq, m_embed, m_lmHead, m_norm;
+    std::vector<Layer> m_layers;
+};
+
+// ---- BERT ----------------------------------------------------------------------------------
+
+at::Tensor activation(const std::string& name, const at::Tensor& x) {
+    if (name == "gelu") {
+        return at::gelu(x);
+    }
+    if (name == "gelu_pytorch_tanh") {
+        return at::gelu(x, "tanh");
+    }
+    if (name == "gelu_new") { // NewGELUActivation, written out as the reference does
+        return 0.5 * x * (1.0 + at::tanh(std::sqrt(2.0 / M_PI) * (x + 0.044715 * at::pow(x, 3.0))));
+    }
+    if (name == "relu") {
+        return at::relu(x);
+    }
+    if (name == "silu") {
+        return at::silu(x);
+    }
+    throw Error("activation \"" + name + "\" is not supported");
+}
+
+class Bert final : public TransformerModel {
+public:
+    Bert(const ModelSpec& spec, LoadedWeights w) : TransformerModel(spec, w.dtype), m_w(std::move(w)) {
+        m_prefix = m_w.has("bert.embeddings.word_embeddings.weight") ? "bert." : "";
+        const std::string e = m_prefix + "embeddings.";
+        m_word = m_w.get(e + "word_embeddings.weight");
+        m_pos = m_w.get(e + "position_embeddings.weight");
+        m_type = m_w.get(e + "token_type_embeddings.weight");
+        m_embNormW = m_w.get(e + "LayerNorm.weight");
+        m_embNormB = m_w.get(e + "LayerNorm.bias");
+        for (std::int64_t l = 0; l < spec.num_layers; ++l) {
+            const std::string p = m_prefix + "encoder.layer." + std::to_string(l) + ".";
+            Layer L;
+            const std::pair<at::Tensor*, const char*> parts[] = {
+                {L.q, "attention.self.query"}, {L.k, "attention.self.key"},
+                {L.v, "attention.self.value"}, {L.ao, "attention.output.dense"},
+                {L.inter, "intermediate.dense"}, {L.out, "output.dense"}};
+            for (const auto& [dst, name] : parts) {
+                dst[0] = m_w.get(p + name + ".weight");
+                dst[1] = m_w.get(p + name + ".bias");
+            }
+            L.aln[0] = m_w.get(p + "attention.output.LayerNorm.weight");
+            L.aln[1] = m_w.get(p + "attention.output.LayerNorm.bias");
+            L.oln[0] = m_w.get(p + "output.LayerNorm.weight");
+            L.oln[1] = m_w.get(p + "output.LayerNorm.bias");
+            m_layers.push_back(std::move(L));
+        }
+        m_poolW = m_w.optional(m_prefix + "pooler.dense.weight");
+        m_poolB = m_w.optional(m_prefix + "pooler.dense.bias");
+    }
+
+    bool hasLmHead() const override { return false; }
+    at::Tensor weight(const std::string& name) const override {
+        at::Tensor t = m_w.optional(name);
+        return t.defined() ? t : m_w.optional(m_prefix + name);
+    }
+    at::Tensor lmLogits(const at::Tensor&) const override {
+        throw Error("BERT models have no language-model head here");
+    }
+
+    ForwardResult forward(const Batch& b, const ForwardOptions& opt) const override {
+        const auto& s = m_spec;
+        const auto B = b.rows();
+        const auto L = b.input_ids.size(1);
+        const std::vector<std::int64_t> normShape{s.hidden_size};
+        at::Tensor h = at::embedding(m_word, b.input_ids);
+        h = h + at::embedding(m_type, at::zeros_like(b.input_ids));
+        h = h + at::embedding(m_pos, b.position_ids);
+        h = at::layer_norm(h, normShape, m_embNormW, m_embNormB, s.norm_eps);
+        const bool sdpa = opt.attention == "sdpa";
+        const at::Tensor mask = additiveMask(b, false, m_dtype, sdpa);
+        const double scaling = std::pow(double(s.head_dim), -0.5);
+        if (opt.onHidden) {
+            opt.onHidden(0, h);
+        }
+        for (std::size_t l = 0; l < m_layers.size(); ++l) {
+            const Layer& w = m_layers[l];
+            const at::Tensor q = dense(h, w.q[0], w.q[1]).view({B, L, -1, s.head_dim}).transpose(1, 2);
+            const at::Tensor k = dense(h, w.k[0], w.k[1]).view({B, L, -1, s.head_dim}).transpose(1, 2);
+            const at::Tensor v = dense(h, w.v[0], w.v[1]).view({B, L, -1, s.head_dim}).transpose(1, 2);
+            at::Tensor attn;
+            if (sdpa) {
+                attn = at::scaled_dot_product_attention(q, k, v, mask, 0.0, false, scaling);
+            } else {
+                at::Tensor scores = at::matmul(q, k.transpose(2, 3)) * scaling;
+                scores = scores + mask;
+                attn = at::matmul(at::softmax(scores, -1), v);
+            }
+            attn = attn.transpose(1, 2).contiguous().reshape({B, L, -1}).contiguous();
+            const at::Tensor a = at::layer_norm(dense(attn, w.ao[0], w.ao[1]) + h, normShape, w.aln[0], w.aln[1], s.norm_eps);
+            const at::Tensor inter = activation(s.activation, dense(a, w.inter[0], w.inter[1]));
+            h = at::layer_norm(dense(inter, w.out[0], w.out[1]) + a, normShape, w.oln[0], w.oln[1], s.norm_eps);
+            if (opt.onHidden) {
+                opt.onHidden(static_cast<int>(l + 1), h);
+            }
+        }
+        at::Tensor pooler;
+        if (m_poolW.defined()) {
+            pooler = at::tanh(dense(h.select(1, 0), m_poolW, m_poolB));
+        }
+        return ForwardResult{h, pooler};
+    }
+
+private:
+    struct Layer {
+        at::Tensor q[2], k[2], v[2], ao[2], inter[2], out[2], aln[2], oln[2];
+    };
+    Weights m_w;
+    std::string m_prefix;
+    at::Tensor m_word, m_pos, m_type, m_embNormW, m_embNormB, m_poolW, m_poolB;
+    std::vector<Layer> m_layers;
+};
+
+} // namespace
+
+std::unique_ptr<TransformerModel> TransformerModel::create(const ModelSpec& spec, LoadedWeights weights) {
+    if (spec.family == Family::Bert) {
+        return std::make_unique<Bert>(spec, std::move(weights));
+    }
+    return std::make_unique<Llama>(spec, std::move(weights));
+}
+
+} // namespace probaudit::engine

@@ -1,0 +1,52 @@
+#pragma once
+// Forward passes of the supported families (llama: llama/mistral/qwen2/qwen3; BERT), in
+// inference mode, numerically following the reference implementation (transformers' eager
+// attention for "math"; libtorch's scaled_dot_product_attention for "sdpa").
+#include "engine/batch.h"
+#include "engine/model_loader.h"
+#include "model/model_spec.h"
+
+#include <ATen/ATen.h>
+
+#include <functional>
+#include <memory>
+#include <string>
+
+namespace probaudit::engine {
+
+struct ForwardOptions {
+    std::string attention = "math"; // math | sdpa
+    // Called with every hidden state the reference reports (index 0 = embeddings, i = after
+    // layer i; for the llama family the last one is after the final norm), [B, L, H].
+    std::function<void(int index, const at::Tensor& hidden)> onHidden;
+};
+
+struct ForwardResult {
+    at::Tensor last_hidden; // [B, L, H]: what heads read (llama: after the final norm)
+    at::Tensor pooler;      // BERT only: tanh(dense(h[:, 0])) [B, H]; undefined otherwise
+};
+
+class TransformerModel {
+public:
+    virtual ~TransformerModel() = default;
+    virtual ForwardResult forward(const Batch& batch, const ForwardOptions& options) const = 0;
+    // Language-model logits of chosen rows of `hidden` [B, L, H] at positions [B] -> [B, V]
+    // (llama family; the tied embedding matrix when the checkpoint ties them).
+    virtual at::Tensor lmLogits(const at::Tensor& hiddenRows) const = 0;
+    virtual bool hasLmHead() const = 0;
+    // A checkpoint tensor by Hugging Face name (e.g. a classification head), or undefined.
+    virtual at::Tensor weight(const std::string& name) const = 0;
+    const model::ModelSpec& spec() const { return m_spec; }
+    at::ScalarType dtype() const { return m_dtype; }
+    // Number of hidden states reported through onHidden (layers + 1).
+    int hiddenCount() const { return static_cast<int>(m_spec.num_layers) + 1; }
+
+    static std::unique_ptr<TransformerModel> create(const model::ModelSpec& spec, LoadedWeights weights);
+
+protected:
+    TransformerModel(model::ModelSpec spec, at::ScalarType dtype) : m_spec(std::move(spec)), m_dtype(dtype) {}
+    model::ModelSpec m_spec;
+    at::ScalarType m_dtype;
+};
+
+} // namespace probaudit::engine
