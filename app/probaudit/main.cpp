@@ -1,6 +1,7 @@
 // probaudit: the command-line interface and headless engine (Qt-free).
 #include "env_text.h"
 #include "inspect.h"
+#include "predict.h"
 
 #include "common/build_info.h"
 #include "common/error.h"
@@ -71,6 +72,22 @@ int main(int argc, char** argv) {
                          "Truncate to this many tokens, special tokens included (warns when it does)");
     tokenize->add_flag("--json", tokenizeJson, "Machine-readable JSON");
 
+    std::string predictModel;
+    std::string predictHead;
+    std::string predictText;
+    std::string predictConfig;
+    bool predictJson = false;
+    CLI::App* predict = app.add_subcommand(
+        "predict", "Run one input: class probabilities, decision, margin and per-layer norms");
+    predict->add_option("MODEL", predictModel, "Hugging Face model folder or .gguf file")->required();
+    predict->add_option("--head", predictHead,
+                        "Decision head: JSON or a JSON file, e.g. "
+                        "'{\"kind\":\"label_tokens\",\"template\":\"{text} Positive?\",\"labels\":[\" No\",\" Yes\"]}'")
+        ->required();
+    predict->add_option("--text", predictText, "Input text (UTF-8)")->required();
+    predict->add_option("--config", predictConfig, "Runtime configuration as JSON (defaults otherwise)");
+    predict->add_flag("--json", predictJson, "Machine-readable JSON");
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -85,6 +102,12 @@ int main(int argc, char** argv) {
             const auto info = probaudit::app::inspectCheckpoint(inspectPath, inspectLoad);
             std::cout << (inspectJson ? info.dump(2) + "\n"
                                       : probaudit::app::formatInspection(info));
+            return 0;
+        }
+        if (predict->parsed()) {
+            probaudit::app::ensureCpuCapability(predictConfig, argc, argv);
+            const auto p = probaudit::app::predict(predictModel, predictHead, predictText, predictConfig);
+            std::cout << (predictJson ? p.dump(2) + "\n" : probaudit::app::formatPrediction(p));
             return 0;
         }
         if (tokenize->parsed()) {

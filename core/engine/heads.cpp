@@ -98,8 +98,9 @@ namespace {
 
 // Rows of hidden [B, L, H] at one position per row -> [B, H].
 at::Tensor rowsAt(const at::Tensor& hidden, const std::vector<std::int64_t>& pos) {
-    const at::Tensor idx = at::tensor(pos, at::kLong);
-    return hidden.index({at::arange(hidden.size(0), at::kLong), idx});
+    const auto opts = at::TensorOptions().dtype(at::kLong).device(hidden.device());
+    const at::Tensor idx = at::tensor(pos, at::kLong).to(hidden.device());
+    return hidden.index({at::arange(hidden.size(0), opts), idx});
 }
 
 std::vector<std::int64_t> lastPositions(const Batch& b) {
@@ -140,7 +141,8 @@ public:
     }
     at::Tensor logits(const TransformerModel& model, const Batch& b, const ForwardResult& out) const override {
         const at::Tensor rows = rowsAt(out.last_hidden, lastPositions(b));
-        return model.lmLogits(rows).index_select(1, at::tensor(m_ids, at::kLong)).to(at::kFloat);
+        const at::Tensor logits = model.lmLogits(rows);
+        return logits.index_select(1, at::tensor(m_ids, at::kLong).to(logits.device())).to(at::kFloat);
     }
 
 private:
@@ -151,8 +153,11 @@ class Adapter final : public Head {
 public:
     Adapter(HeadSpec s, const TransformerModel& model) : Head(std::move(s)) {
         const model::SafetensorsCheckpoint file(m_spec.adapter_path);
-        m_w = loadTensor(file, "weight", at::kFloat);
-        m_b = loadTensor(file, "bias", at::kFloat);
+        const auto dev = model.weight(model.spec().family == model::Family::Bert ? "embeddings.word_embeddings.weight"
+                                                                                   : "model.embed_tokens.weight")
+                             .device();
+        m_w = loadTensor(file, "weight", at::kFloat).to(dev);
+        m_b = loadTensor(file, "bias", at::kFloat).to(dev);
         const auto& meta = file.files().front()->metadata();
         const auto H = model.spec().hidden_size;
         if (m_w.dim() != 2 || m_w.size(1) != H) {

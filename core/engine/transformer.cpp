@@ -41,9 +41,10 @@ private:
 // token, and for causal models not in the future), the dtype's lowest value elsewhere.
 at::Tensor additiveMask(const Batch& b, bool causal, at::ScalarType dtype, bool asBool) {
     const auto L = b.input_ids.size(1);
+    const auto dev = b.input_ids.device();
     at::Tensor allowed = b.attention_mask.to(at::kBool).unsqueeze(1).unsqueeze(1); // [B,1,1,L]
     if (causal) {
-        const at::Tensor tri = at::ones({L, L}, at::kBool).tril();
+        const at::Tensor tri = at::ones({L, L}, at::TensorOptions().dtype(at::kBool).device(dev)).tril();
         allowed = allowed.logical_and(tri.unsqueeze(0).unsqueeze(0)); // [B,1,L,L]
     } else {
         allowed = allowed.expand({b.rows(), 1, L, L});
@@ -54,7 +55,7 @@ at::Tensor additiveMask(const Batch& b, bool causal, at::ScalarType dtype, bool 
     const double lowest = dtype == at::kFloat    ? double(std::numeric_limits<float>::lowest())
                           : dtype == at::kHalf   ? -65504.0
                                                  : -3.3895313892515355e38; // bfloat16
-    return at::zeros(allowed.sizes(), at::TensorOptions().dtype(dtype))
+    return at::zeros(allowed.sizes(), at::TensorOptions().dtype(dtype).device(dev))
         .masked_fill(allowed.logical_not(), lowest);
 }
 
@@ -104,8 +105,8 @@ at::Tensor ropeInvFreq(const ModelSpec& s) {
 class Llama final : public TransformerModel {
 public:
     Llama(const ModelSpec& spec, LoadedWeights w) : TransformerModel(spec, w.dtype), m_w(std::move(w)) {
-        m_invFreq = ropeInvFreq(spec);
         m_embed = m_w.get("model.embed_tokens.weight");
+        m_invFreq = ropeInvFreq(spec).to(m_embed.device());
         m_lmHead = m_w.has("lm_head.weight") ? m_w.get("lm_head.weight") : at::Tensor();
         if (!m_lmHead.defined() && spec.tie_word_embeddings) {
             m_lmHead = m_embed;

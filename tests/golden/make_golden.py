@@ -7,6 +7,7 @@ safetensors, gguf-py), for ProbAudit's engine tests. Test-only: runs in the repo
     .venv/bin/python tests/golden/make_golden.py tokens     # reference token ids, corpus.py
     .venv/bin/python tests/golden/make_golden.py forward    # reference forward passes (fixtures)
     .venv/bin/python tests/golden/make_golden.py forward-real  # same for the demo models
+    .venv/bin/python tests/golden/make_golden.py heads      # reference decision probabilities
     .venv/bin/python tests/golden/make_golden.py gguf       # GGUF fixture, one tensor a type
     .venv/bin/python tests/golden/make_golden.py weights-real  # same for the demo models
 
@@ -366,6 +367,59 @@ def make_forward(names):
         print(f"{path.relative_to(ROOT)}: {path.stat().st_size / 1e6:.1f} MB, {len(out)} tensors")
 
 
+SMOLLM_TEMPLATE = ("<|im_start|>user\nIs the sentiment of this review positive? Answer Yes or No.\n"
+                   "Review: {text}<|im_end|>\n<|im_start|>assistant\n")
+
+
+def make_heads():
+    """Reference decision probabilities for the head tests (float32, eager attention):
+    an adapter (seeded random weights, mean pooling) on all-MiniLM-L6-v2 and on tiny-bert, and
+    label tokens "No"/"Yes" on SmolLM2 and " a"/" b" on tiny-llama, for the 32 forward inputs."""
+    from safetensors.torch import save_file
+    from transformers import AutoModel, AutoModelForCausalLM, AutoTokenizer
+    texts = forward_inputs()
+    adapters = FIXTURES / "adapters"
+    adapters.mkdir(exist_ok=True)
+    result = {}
+    for name, folder, hidden in (("all-MiniLM-L6-v2", MODELS / "all-MiniLM-L6-v2", 384),
+                                 ("tiny-bert", FIXTURES / "tiny-bert", 64)):
+        g = torch.Generator().manual_seed(11)
+        w = (torch.randn(2, hidden, generator=g) * 0.5).contiguous()
+        b = torch.tensor([0.1, -0.1])
+        path = adapters / f"{name}-mean.safetensors"
+        save_file({"weight": w, "bias": b}, str(path),
+                  metadata={"pooling": "mean", "labels": json.dumps(["negative", "positive"])})
+        tok = AutoTokenizer.from_pretrained(str(folder))
+        model = AutoModel.from_pretrained(str(folder), dtype=torch.float32, attn_implementation="eager").eval()
+        probs = []
+        with torch.inference_mode():
+            for t in texts:
+                x = torch.tensor([tok(t)["input_ids"]])
+                h = model(input_ids=x).last_hidden_state[0]
+                pooled = h.mean(0)
+                probs.append(torch.softmax(pooled @ w.T + b, -1).tolist())
+        result[name] = {"head": {"kind": "adapter", "path": str(path.relative_to(ROOT))}, "probs": probs}
+        print(name, "adapter done")
+    for name, folder, kwargs, template, labels in (
+            ("SmolLM2-135M-Instruct", MODELS / "SmolLM2-135M-Instruct",
+             {"gguf_file": "SmolLM2-135M-Instruct.Q4_1.gguf"}, SMOLLM_TEMPLATE, ["No", "Yes"]),
+            ("tiny-llama", FIXTURES / "tiny-llama", {}, "Review: {text} Verdict:", [" a", " b"])):
+        tok = AutoTokenizer.from_pretrained(str(folder), **kwargs)
+        ids = [tok(l, add_special_tokens=False)["input_ids"] for l in labels]
+        assert all(len(i) == 1 for i in ids), ids
+        model = AutoModelForCausalLM.from_pretrained(str(folder), dtype=torch.float32,
+                                                     attn_implementation="eager", **kwargs).eval()
+        probs = []
+        with torch.inference_mode():
+            for t in texts:
+                x = torch.tensor([tok(template.replace("{text}", t))["input_ids"]])
+                logits = model(input_ids=x).logits[0, -1]
+                probs.append(torch.softmax(logits[[i[0] for i in ids]], -1).tolist())
+        result[name] = {"head": {"kind": "label_tokens", "template": template, "labels": labels}, "probs": probs}
+        print(name, "label tokens done")
+    (GOLDEN / "heads.json").write_text(json.dumps(result, indent=1) + "\n")
+
+
 def main(what):
     if what == "fixtures":
         make_fixtures()
@@ -378,6 +432,8 @@ def main(what):
         make_forward([n for n in FORWARD_MODELS if n.startswith("tiny-")])
     elif what == "forward-real":
         make_forward([n for n in FORWARD_MODELS if not n.startswith("tiny-")])
+    elif what == "heads":
+        make_heads()
     elif what == "gguf":
         make_gguf_fixture()
     elif what == "weights-real":

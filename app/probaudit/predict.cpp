@@ -1,0 +1,108 @@
+#include "predict.h"
+
+#include "common/error.h"
+#include "common/run_config.h"
+#include "engine/engine.h"
+
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <sstream>
+
+namespace probaudit::app {
+
+using nlohmann::json;
+
+json predict(const std::string& modelPath, const std::string& head, const std::string& text,
+             const std::string& configJson) {
+    RunConfig config;
+    if (!configJson.empty()) {
+        json j;
+        try {
+            j = json::parse(configJson);
+        } catch (const json::exception& e) {
+            throw Error(std::string("--config: invalid JSON: ") + e.what());
+        }
+        config = RunConfig::fromJson(j);
+    }
+    engine::Engine eng(modelPath, engine::HeadSpec::parse(head));
+    const auto records = eng.run({engine::Item{"input", text, std::nullopt}}, config, engine::Capture::Vectors);
+    const engine::ItemRecord& r = records.at(0);
+    json norms = json::array();
+    for (const auto& v : r.layer_vectors) {
+        double s = 0;
+        for (float x : v) {
+            s += double(x) * double(x);
+        }
+        norms.push_back(std::sqrt(s));
+    }
+    const auto& labels = eng.head().spec().labels;
+    json classes = json::array();
+    for (std::size_t c = 0; c < labels.size(); ++c) {
+        classes.push_back({{"label", labels[c]}, {"probability", r.head.probs[c]}, {"logit", r.head.logits[c]}});
+    }
+    return json{{"model", modelPath},
+                {"head", eng.head().spec().toJson()},
+                {"config", config.toJson()},
+                {"config_hash", config.hash()},
+                {"tokens", r.tokens},
+                {"truncated", r.truncated},
+                {"classes", classes},
+                {"decision", r.head.decision >= 0 ? json(labels[std::size_t(r.head.decision)]) : json(nullptr)},
+                {"margin", r.head.nonfinite ? json(nullptr) : json(r.head.margin)},
+                {"nonfinite", r.head.nonfinite},
+                {"layer_norms", norms}};
+}
+
+void ensureCpuCapability(const std::string& configJson, int /*argc*/, char** argv) {
+    if (configJson.empty()) {
+        return;
+    }
+    const RunConfig c = RunConfig::fromJson(json::parse(configJson));
+    if (c.cpu_capability.empty()) {
+        return;
+    }
+    const char* current = std::getenv("ATEN_CPU_CAPABILITY");
+    if (current != nullptr && c.cpu_capability == current) {
+        return;
+    }
+    if (std::getenv("PROBAUDIT_REEXEC") != nullptr) {
+        throw Error("could not start the engine with ATEN_CPU_CAPABILITY=" + c.cpu_capability);
+    }
+    setenv("ATEN_CPU_CAPABILITY", c.cpu_capability.c_str(), 1);
+    setenv("PROBAUDIT_REEXEC", "1", 1);
+    execv("/proc/self/exe", argv);
+    throw Error("could not re-execute the engine to set ATEN_CPU_CAPABILITY");
+}
+
+std::string formatPrediction(const json& p) {
+    std::ostringstream o;
+    char buf[256];
+    o << "Tokens          " << p.at("tokens").get<std::int64_t>()
+      << (p.at("truncated").get<bool>() ? " (truncated to the model's maximum)" : "") << "\n";
+    for (const auto& c : p.at("classes")) {
+        std::snprintf(buf, sizeof buf, "  %-14s p = %.6f   logit %.6f\n",
+                      json(c.at("label").get<std::string>()).dump().c_str(), c.at("probability").get<double>(),
+                      c.at("logit").get<double>());
+        o << buf;
+    }
+    if (p.at("nonfinite").get<bool>()) {
+        o << "Decision        none: the logits are not finite (NaN or Inf)\n";
+    } else {
+        std::snprintf(buf, sizeof buf, "Decision        %s (margin %.6f logits)\n",
+                      p.at("decision").get<std::string>().c_str(), p.at("margin").get<double>());
+        o << buf;
+    }
+    o << "Config          " << p.at("config_hash").get<std::string>() << " " << p.at("config").dump() << "\n";
+    o << "Layer norms    ";
+    int i = 0;
+    for (const auto& n : p.at("layer_norms")) {
+        std::snprintf(buf, sizeof buf, " %d:%.3f", i++, n.get<double>());
+        o << buf;
+    }
+    o << "\n";
+    return o.str();
+}
+
+} // namespace probaudit::app

@@ -1,0 +1,248 @@
+#include "engine/engine.h"
+
+#include "common/error.h"
+#include "engine/batch.h"
+#include "engine/model_loader.h"
+#include "kernels/row_hash.h"
+
+#include <ATen/Context.h>
+#include <ATen/Parallel.h>
+#include <c10/core/InferenceMode.h>
+
+#include <algorithm>
+#include <chrono>
+#include <numeric>
+#include <random>
+
+namespace probaudit::engine {
+
+Capture parseCapture(const std::string& s) {
+    if (s == "none") return Capture::None;
+    if (s == "hashes") return Capture::Hashes;
+    if (s == "vectors") return Capture::Vectors;
+    if (s == "full") return Capture::Full;
+    throw Error("unknown capture level \"" + s + "\" (none, hashes, vectors, full)");
+}
+
+const char* captureName(Capture c) {
+    switch (c) {
+    case Capture::None: return "none";
+    case Capture::Hashes: return "hashes";
+    case Capture::Vectors: return "vectors";
+    case Capture::Full: return "full";
+    }
+    return "?";
+}
+
+namespace {
+
+at::ScalarType scalarType(const std::string& dtype) {
+    if (dtype == "float32") return at::kFloat;
+    if (dtype == "bfloat16") return at::kBFloat16;
+    if (dtype == "float16") return at::kHalf;
+    throw Error("unknown dtype \"" + dtype + "\"");
+}
+
+bool blank(const std::string& s) {
+    return std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isspace(c) != 0; });
+}
+
+} // namespace
+
+Engine::Engine(const std::string& modelPath, const HeadSpec& head)
+    : m_ckpt(model::Checkpoint::open(modelPath)), m_tok(m_ckpt.loadTokenizer()), m_headSpec(head) {}
+
+void Engine::applyProcessSettings(const RunConfig& c) {
+    at::set_num_threads(static_cast<int>(c.threads));
+    at::globalContext().setDeterministicAlgorithms(c.deterministic, false);
+    at::globalContext().setAllowTF32CuBLAS(c.tf32);
+    at::globalContext().setAllowTF32CuDNN(c.tf32);
+    at::globalContext().setBenchmarkCuDNN(c.cudnn_benchmark);
+}
+
+void Engine::ensureModel(const RunConfig& c) {
+    const std::string key = c.dtype + "@" + c.device;
+    if (m_model && m_loadedKey == key) {
+        return;
+    }
+    m_model.reset();
+    m_head.reset();
+    LoadedWeights w = loadWeights(m_ckpt, scalarType(c.dtype));
+    if (c.device != "cpu") {
+        if (!at::hasCUDA()) {
+            throw Error("device " + c.device + " requested but CUDA is not available");
+        }
+        const at::Device dev(c.device);
+        for (auto& [name, t] : w.tensors) {
+            t = t.to(dev);
+        }
+    }
+    m_model = TransformerModel::create(m_ckpt.spec(), std::move(w));
+    m_head = Head::create(m_headSpec, *m_model, m_tok, m_ckpt);
+    m_loadedKey = key;
+}
+
+tokenizer::Encoding Engine::encode(const Item& item, std::int64_t maxLength) const {
+    if (blank(item.text)) {
+        throw Error("item " + item.id + ": empty text");
+    }
+    const std::string prompt = m_headSpec.kind == "label_tokens"
+                                   ? [&] {
+                                         std::string p = m_headSpec.template_text;
+                                         return p.replace(p.find("{text}"), 6, item.text);
+                                     }()
+                                   : item.text;
+    const std::int64_t limit = maxLength > 0 ? std::min(maxLength, m_ckpt.spec().max_positions)
+                                             : m_ckpt.spec().max_positions;
+    try {
+        return m_tok.encode(prompt, true, static_cast<std::size_t>(limit));
+    } catch (const Error& e) {
+        throw Error("item " + item.id + ": " + e.what());
+    }
+}
+
+RunPlan Engine::plan(const std::vector<std::int64_t>& lengths, const RunConfig& c) {
+    std::vector<std::size_t> order(lengths.size());
+    std::iota(order.begin(), order.end(), 0);
+    if (c.order == "shuffled") {
+        // Fisher-Yates with a fixed generator: the same seed gives the same order everywhere.
+        std::mt19937_64 gen(c.order_seed);
+        for (std::size_t i = order.size(); i > 1; --i) {
+            const std::size_t j = static_cast<std::size_t>(gen() % i);
+            std::swap(order[i - 1], order[j]);
+        }
+    } else if (c.order == "by_length") {
+        std::stable_sort(order.begin(), order.end(),
+                         [&](std::size_t a, std::size_t b) { return lengths[a] < lengths[b]; });
+    }
+    RunPlan p;
+    for (std::size_t i = 0; i < order.size(); i += static_cast<std::size_t>(c.batch_size)) {
+        const std::size_t end = std::min(order.size(), i + static_cast<std::size_t>(c.batch_size));
+        p.batches.emplace_back(order.begin() + std::ptrdiff_t(i), order.begin() + std::ptrdiff_t(end));
+    }
+    return p;
+}
+
+std::vector<ItemRecord> Engine::run(const std::vector<Item>& items, const RunConfig& c, Capture capture,
+                                    const RunProgress& progress, const BatchSink& sink,
+                                    const std::vector<bool>& skip) {
+    if (c.attention == "batch_invariant" || c.kernels == "batch_invariant") {
+        throw Error("the batch-invariant kernels are not available in this engine version");
+    }
+    applyProcessSettings(c);
+    ensureModel(c);
+    c10::InferenceMode guard;
+
+    std::vector<tokenizer::Encoding> enc;
+    std::size_t total = 0;
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        enc.push_back(encode(items[i], c.max_length));
+        total += (skip.empty() || !skip[i]) ? 1 : 0;
+    }
+    // The plan is made over all items, so a resumed run batches exactly as the first attempt.
+    std::vector<std::int64_t> allLengths;
+    for (const auto& e : enc) {
+        allLengths.push_back(static_cast<std::int64_t>(e.ids.size()));
+    }
+    const RunPlan plan = Engine::plan(allLengths, c);
+
+    const std::int32_t padId = m_ckpt.spec().pad_token_id >= 0 ? static_cast<std::int32_t>(m_ckpt.spec().pad_token_id) : 0;
+    const at::Device device = c.device == "cpu" ? at::Device(at::kCPU) : at::Device(c.device);
+    std::vector<ItemRecord> records(items.size());
+    std::vector<bool> have(items.size(), false);
+    std::size_t done = 0;
+    m_cancelled = false;
+    m_trace = KernelTrace();
+    m_trace.start();
+    try {
+        for (std::size_t bi = 0; bi < plan.batches.size(); ++bi) {
+            const auto& members = plan.batches[bi];
+            if (!skip.empty() && std::all_of(members.begin(), members.end(), [&](std::size_t i) { return skip[i]; })) {
+                continue;
+            }
+            std::vector<std::vector<std::int32_t>> rows;
+            for (std::size_t i : members) {
+                rows.push_back(enc[i].ids);
+            }
+            const auto t0 = std::chrono::steady_clock::now();
+            Batch b = makeBatch(rows, c.padding_side, c.pad_to, c.pad_to_n, padId);
+            if (device.is_cuda()) {
+                b.input_ids = b.input_ids.to(device);
+                b.attention_mask = b.attention_mask.to(device);
+                b.position_ids = b.position_ids.to(device);
+            }
+            std::vector<ItemRecord> batchRecords(members.size());
+            ForwardOptions opt;
+            opt.attention = c.attention;
+            if (capture != Capture::None) {
+                opt.onHidden = [&](int, const at::Tensor& h) {
+                    const at::Tensor hc = h.to(at::kCPU);
+                    at::Tensor vectors;
+                    if (capture != Capture::Hashes) {
+                        vectors = m_head->decisionVector(b, h).to(at::kCPU).contiguous();
+                    }
+                    for (std::int64_t r = 0; r < b.rows(); ++r) {
+                        const at::Tensor real = hc[r].narrow(0, b.start[std::size_t(r)], b.length[std::size_t(r)]).contiguous();
+                        auto& rec = batchRecords[std::size_t(r)];
+                        rec.layer_hashes.push_back(kernels::hashBytes(real.data_ptr(), std::size_t(real.nbytes())));
+                        if (capture != Capture::Hashes) {
+                            const float* v = vectors[r].data_ptr<float>();
+                            rec.layer_vectors.emplace_back(v, v + vectors.size(1));
+                        }
+                        if (capture == Capture::Full) {
+                            rec.layer_full.push_back(real.to(at::kFloat).clone());
+                        }
+                    }
+                };
+            }
+            const ForwardResult out = m_model->forward(b, opt);
+            const at::Tensor logits = m_head->logits(*m_model, b, out).to(at::kCPU);
+            const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            for (std::size_t r = 0; r < members.size(); ++r) {
+                ItemRecord& rec = batchRecords[r];
+                const std::size_t i = members[r];
+                rec.item = i;
+                rec.tokens = static_cast<std::int64_t>(enc[i].ids.size());
+                rec.truncated = enc[i].truncated;
+                rec.head = m_head->decide(logits[std::int64_t(r)]);
+                rec.batch = static_cast<std::int64_t>(bi);
+                rec.row = static_cast<std::int64_t>(r);
+                rec.padded_length = b.input_ids.size(1);
+                rec.batch_seconds = seconds;
+            }
+            // Items already recorded in an interrupted attempt ride along for the arithmetic
+            // (their neighbours must see the same batch) but are not reported again.
+            std::vector<ItemRecord> fresh;
+            for (auto& rec : batchRecords) {
+                if (skip.empty() || !skip[rec.item]) {
+                    fresh.push_back(rec);
+                }
+            }
+            if (sink) {
+                sink(fresh);
+            }
+            for (auto& rec : fresh) {
+                have[rec.item] = true;
+                records[rec.item] = std::move(rec);
+                ++done;
+            }
+            if (progress && !progress(done, total)) {
+                m_cancelled = true;
+                break;
+            }
+        }
+    } catch (...) {
+        m_trace.stop();
+        throw;
+    }
+    m_trace.stop();
+    std::vector<ItemRecord> out;
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        if (have[i]) {
+            out.push_back(std::move(records[i]));
+        }
+    }
+    return out;
+}
+
+} // namespace probaudit::engine

@@ -1,0 +1,96 @@
+#pragma once
+// The engine: one model, its tokenizer and a decision head, run over items under a runtime
+// configuration, producing one record per item (probabilities, decision-class logits,
+// decision, margin, and per-layer capture) plus the run's kernel trace.
+#include "common/run_config.h"
+#include "engine/heads.h"
+#include "engine/kernel_trace.h"
+#include "engine/transformer.h"
+#include "model/checkpoint.h"
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace probaudit::engine {
+
+struct Item {
+    std::string id;
+    std::string text;
+    std::optional<int> label;
+};
+
+enum class Capture { None, Hashes, Vectors, Full };
+Capture parseCapture(const std::string& s); // none | hashes | vectors | full
+const char* captureName(Capture c);
+
+struct ItemRecord {
+    std::size_t item = 0;           // index into the items
+    std::int64_t tokens = 0;        // tokens the model read
+    bool truncated = false;         // the text was cut to the maximum length
+    HeadOutput head;
+    std::vector<std::uint64_t> layer_hashes;       // hashes+: per hidden state, real tokens
+    std::vector<std::vector<float>> layer_vectors; // vectors+: decision vector per hidden state
+    std::vector<at::Tensor> layer_full;            // full: [T, H] float32 per hidden state
+    std::int64_t batch = 0;          // batch index in the run's plan
+    std::int64_t row = 0;            // row inside the batch
+    std::int64_t padded_length = 0;  // L of its batch
+    double batch_seconds = 0;        // wall time of its batch (forward + head)
+};
+
+struct RunPlan {
+    std::vector<std::vector<std::size_t>> batches; // item indices per batch, in run order
+};
+
+// progress(done, total) returns false to cancel after the current batch.
+using RunProgress = std::function<bool(std::size_t done, std::size_t total)>;
+// Called after every batch with its records (the ledger writes one transaction per batch).
+using BatchSink = std::function<void(const std::vector<ItemRecord>& batch)>;
+
+class Engine {
+public:
+    Engine(const std::string& modelPath, const HeadSpec& head);
+
+    const model::Checkpoint& checkpoint() const { return m_ckpt; }
+    const tokenizer::Tokenizer& tokenizer() const { return m_tok; }
+
+    // Token ids the model reads for an item (head prompt, truncation to maxLength or the
+    // model's maximum positions). Throws probaudit::Error naming the item for empty text.
+    tokenizer::Encoding encode(const Item& item, std::int64_t maxLength) const;
+
+    // Batches in run order (order, batch size).
+    static RunPlan plan(const std::vector<std::int64_t>& lengths, const RunConfig& config);
+
+    // Runs `items` under `config`; records come back in item order. The model is loaded (or
+    // converted) for the config's dtype and device on first use. `skip` lists items already
+    // recorded (a resumed run). Cancelling returns the records of the finished batches.
+    std::vector<ItemRecord> run(const std::vector<Item>& items, const RunConfig& config, Capture capture,
+                                const RunProgress& progress = {}, const BatchSink& sink = {},
+                                const std::vector<bool>& skip = {});
+
+    const KernelTrace& lastTrace() const { return m_trace; }
+    const Head& head() const { return *m_head; }
+    const TransformerModel& model() const { return *m_model; }
+    bool cancelled() const { return m_cancelled; }
+
+    // Applies a config's process-wide settings (threads, deterministic algorithms, TF32,
+    // cuDNN benchmark). ATEN_CPU_CAPABILITY cannot change here (see the CLI).
+    static void applyProcessSettings(const RunConfig& config);
+
+private:
+    void ensureModel(const RunConfig& config);
+
+    model::Checkpoint m_ckpt;
+    tokenizer::Tokenizer m_tok;
+    HeadSpec m_headSpec;
+    std::unique_ptr<TransformerModel> m_model;
+    std::unique_ptr<Head> m_head;
+    std::string m_loadedKey; // dtype + device of m_model
+    KernelTrace m_trace;
+    bool m_cancelled = false;
+};
+
+} // namespace probaudit::engine

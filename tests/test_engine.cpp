@@ -1,0 +1,301 @@
+// The engine end to end: decision probabilities against the reference, the same config twice
+// giving the same bits, capture that does not change numerics, the kernel trace, batch
+// planning and resuming, and every kind of bad input.
+#include "common/error.h"
+#include "common/run_config.h"
+#include "engine/engine.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cstring>
+
+using namespace probaudit;
+using engine::Capture;
+using engine::Engine;
+using engine::HeadSpec;
+using engine::Item;
+using engine::ItemRecord;
+
+namespace {
+
+const std::string kSrc = PROBAUDIT_SOURCE_DIR;
+
+QJsonObject heads() {
+    QFile f(QString::fromStdString(kSrc + "/tests/golden/heads.json"));
+    if (!f.open(QIODevice::ReadOnly)) {
+        qFatal("no heads.json");
+    }
+    return QJsonDocument::fromJson(f.readAll()).object();
+}
+
+std::vector<Item> forwardItems() {
+    QFile f(QString::fromStdString(kSrc + "/tests/golden/forward_inputs.json"));
+    f.open(QIODevice::ReadOnly);
+    std::vector<Item> items;
+    int i = 0;
+    for (const auto& v : QJsonDocument::fromJson(f.readAll()).array()) {
+        items.push_back(Item{"item-" + std::to_string(i++), v.toString().toStdString(), std::nullopt});
+    }
+    return items;
+}
+
+HeadSpec headFor(const QString& name) {
+    QJsonObject h = heads()[name].toObject()[u"head"].toObject();
+    if (h.contains(u"path")) {
+        h[u"path"] = QString::fromStdString(kSrc + "/") + h[u"path"].toString();
+    }
+    return HeadSpec::parse(QJsonDocument(h).toJson().toStdString());
+}
+
+std::string modelDir(const QString& name) {
+    if (name == QStringLiteral("SmolLM2-135M-Instruct")) {
+        return kSrc + "/.cache/models/SmolLM2-135M-Instruct/SmolLM2-135M-Instruct.Q4_1.gguf";
+    }
+    if (name.startsWith(QStringLiteral("tiny-"))) {
+        return kSrc + "/tests/fixtures/" + name.toStdString();
+    }
+    return kSrc + "/.cache/models/" + name.toStdString();
+}
+
+RunConfig config(const char* json) { return RunConfig::fromJson(nlohmann::json::parse(json)); }
+
+bool sameBits(const std::vector<ItemRecord>& a, const std::vector<ItemRecord>& b, bool hashes) {
+    if (a.size() != b.size()) {
+        return false;
+    }
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        const auto& x = a[i].head;
+        const auto& y = b[i].head;
+        if (x.logits.size() != y.logits.size() ||
+            std::memcmp(x.logits.data(), y.logits.data(), x.logits.size() * 4) != 0 ||
+            std::memcmp(x.probs.data(), y.probs.data(), x.probs.size() * 4) != 0 || x.decision != y.decision) {
+            return false;
+        }
+        if (hashes && a[i].layer_hashes != b[i].layer_hashes) {
+            return false;
+        }
+    }
+    return true;
+}
+
+void compareWithReference(const QString& name, double tol) {
+    Engine eng(modelDir(name), headFor(name));
+    const auto items = forwardItems();
+    const QJsonArray ref = heads()[name].toObject()[u"probs"].toArray();
+    for (const char* cfg : {"{\"batch_size\":1}", "{\"batch_size\":8,\"padding_side\":\"left\"}",
+                            "{\"batch_size\":8,\"padding_side\":\"right\",\"attention\":\"sdpa\"}"}) {
+        const auto records = eng.run(items, config(cfg), Capture::None);
+        QCOMPARE(records.size(), items.size());
+        double worst = 0;
+        for (std::size_t i = 0; i < records.size(); ++i) {
+            const QJsonArray p = ref[qsizetype(i)].toArray();
+            for (qsizetype c = 0; c < p.size(); ++c) {
+                worst = std::max(worst, std::abs(double(records[i].head.probs[std::size_t(c)]) - p[c].toDouble()));
+            }
+        }
+        QVERIFY2(worst <= tol, qPrintable(QStringLiteral("%1 %2: max |dp| %3").arg(name, QString::fromLatin1(cfg)).arg(worst)));
+    }
+}
+
+} // namespace
+
+class TestEngine : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    // Decision probabilities within 1e-5 of the reference (float32), alone and batched.
+    void fixtureHeadsMatchReference_data() {
+        QTest::addColumn<QString>("name");
+        QTest::newRow("adapter on tiny-bert") << QStringLiteral("tiny-bert");
+        QTest::newRow("label tokens on tiny-llama") << QStringLiteral("tiny-llama");
+    }
+    void fixtureHeadsMatchReference() {
+        QFETCH(QString, name);
+        compareWithReference(name, 1e-5);
+    }
+    void realHeadsMatchReference_data() {
+        QTest::addColumn<QString>("name");
+        QTest::newRow("adapter on all-MiniLM-L6-v2") << QStringLiteral("all-MiniLM-L6-v2");
+        QTest::newRow("label tokens on SmolLM2") << QStringLiteral("SmolLM2-135M-Instruct");
+    }
+    void realHeadsMatchReference() {
+        QFETCH(QString, name);
+        compareWithReference(name, 1e-5);
+    }
+
+    // Invariance sanity: the same config run twice gives bit-identical records.
+    void sameConfigTwiceIsBitIdentical_data() {
+        QTest::addColumn<QString>("cfg");
+        QTest::newRow("batch 1") << QStringLiteral("{\"batch_size\":1}");
+        QTest::newRow("batch 8 left, pad to 128") << QStringLiteral("{\"batch_size\":8,\"padding_side\":\"left\",\"pad_to\":\"fixed\",\"pad_to_n\":128}");
+        QTest::newRow("bfloat16 sdpa shuffled") << QStringLiteral("{\"batch_size\":4,\"dtype\":\"bfloat16\",\"attention\":\"sdpa\",\"order\":\"shuffled\",\"order_seed\":3}");
+        QTest::newRow("2 threads") << QStringLiteral("{\"batch_size\":3,\"threads\":2}");
+    }
+    void sameConfigTwiceIsBitIdentical() {
+        QFETCH(QString, cfg);
+        Engine eng(modelDir(QStringLiteral("tiny-llama")), headFor(QStringLiteral("tiny-llama")));
+        const auto items = forwardItems();
+        const auto a = eng.run(items, config(cfg.toLatin1().constData()), Capture::Hashes);
+        Engine other(modelDir(QStringLiteral("tiny-llama")), headFor(QStringLiteral("tiny-llama")));
+        const auto b = other.run(items, config(cfg.toLatin1().constData()), Capture::Hashes);
+        QVERIFY(sameBits(a, b, true));
+        QCOMPARE(a.front().layer_hashes.size(), size_t(3)); // embeddings + 2 layers
+    }
+
+    // Capture is observation only: none, hashes, vectors and full give the same bits.
+    void captureDoesNotChangeNumerics() {
+        Engine eng(modelDir(QStringLiteral("tiny-bert")), headFor(QStringLiteral("tiny-bert")));
+        const auto items = forwardItems();
+        const RunConfig c = config("{\"batch_size\":8,\"padding_side\":\"left\"}");
+        const auto none = eng.run(items, c, Capture::None);
+        const auto hashes = eng.run(items, c, Capture::Hashes);
+        const auto vectors = eng.run(items, c, Capture::Vectors);
+        const auto full = eng.run(items, c, Capture::Full);
+        QVERIFY(none.front().layer_hashes.empty());
+        QVERIFY(sameBits(none, hashes, false));
+        QVERIFY(sameBits(hashes, vectors, true));
+        QVERIFY(sameBits(vectors, full, true));
+        QCOMPARE(vectors.front().layer_vectors.size(), size_t(3));
+        QCOMPARE(qint64(full.front().layer_full.front().size(0)), qint64(full.front().tokens));
+    }
+
+    // The kernel trace is evidence of the path: switching the attention implementation
+    // shows up in it.
+    void kernelTraceShowsTheAttentionPath() {
+        Engine eng(modelDir(QStringLiteral("tiny-llama")), headFor(QStringLiteral("tiny-llama")));
+        const auto items = forwardItems();
+        eng.run(items, config("{\"batch_size\":8}"), Capture::None);
+        const auto math = eng.lastTrace().ops();
+        eng.run(items, config("{\"batch_size\":8,\"attention\":\"sdpa\"}"), Capture::None);
+        const auto sdpa = eng.lastTrace().ops();
+        QVERIFY(math.count("aten::softmax") && !math.count("aten::scaled_dot_product_attention"));
+        QVERIFY(sdpa.count("aten::scaled_dot_product_attention"));
+        QCOMPARE(sdpa.at("aten::scaled_dot_product_attention"), 4 * 2); // 4 batches x 2 layers
+        QVERIFY(math.at("aten::linear") > 0);
+    }
+
+    void planOrdersAndBatches() {
+        const std::vector<std::int64_t> lengths{5, 1, 4, 2, 3};
+        RunConfig c = config("{\"batch_size\":2,\"order\":\"by_length\"}");
+        auto p = Engine::plan(lengths, c);
+        QCOMPARE(p.batches.size(), size_t(3));
+        QCOMPARE(p.batches[0], (std::vector<std::size_t>{1, 3}));
+        QCOMPARE(p.batches[2], (std::vector<std::size_t>{0}));
+        c = config("{\"batch_size\":5,\"order\":\"shuffled\",\"order_seed\":7}");
+        const auto s1 = Engine::plan(lengths, c).batches[0];
+        QCOMPARE(Engine::plan(lengths, c).batches[0], s1); // same seed, same order
+        c.order_seed = 8;
+        QVERIFY(Engine::plan(lengths, c).batches[0] != s1);
+    }
+
+    // A resumed run (items already recorded are skipped) gives the same bits for the rest,
+    // because batches are planned over all items and keep their neighbours.
+    void resumedRunMatches() {
+        Engine eng(modelDir(QStringLiteral("tiny-llama")), headFor(QStringLiteral("tiny-llama")));
+        const auto items = forwardItems();
+        const RunConfig c = config("{\"batch_size\":8,\"padding_side\":\"left\"}");
+        const auto all = eng.run(items, c, Capture::Hashes);
+        std::vector<bool> skip(items.size(), false);
+        for (std::size_t i = 0; i < 12; ++i) {
+            skip[i] = true;
+        }
+        const auto rest = eng.run(items, c, Capture::Hashes, {}, {}, skip);
+        QCOMPARE(rest.size(), items.size() - 12);
+        QVERIFY(sameBits(std::vector<ItemRecord>(all.begin() + 12, all.end()), rest, true));
+    }
+
+    void cancelKeepsFinishedBatches() {
+        Engine eng(modelDir(QStringLiteral("tiny-llama")), headFor(QStringLiteral("tiny-llama")));
+        std::size_t sunk = 0;
+        const auto got = eng.run(forwardItems(), config("{\"batch_size\":8}"), Capture::None,
+                                 [](std::size_t done, std::size_t) { return done < 16; },
+                                 [&](const std::vector<ItemRecord>& b) { sunk += b.size(); });
+        QVERIFY(eng.cancelled());
+        QCOMPARE(got.size(), size_t(16));
+        QCOMPARE(sunk, size_t(16));
+    }
+
+    void emptyTextIsAnError() {
+        Engine eng(modelDir(QStringLiteral("tiny-bert")), headFor(QStringLiteral("tiny-bert")));
+        try {
+            eng.run({Item{"a", "fine", {}}, Item{"b7", "  \n", {}}}, RunConfig(), Capture::None);
+            QFAIL("accepted empty text");
+        } catch (const Error& e) {
+            QVERIFY2(QString::fromLatin1(e.what()).contains(QStringLiteral("item b7: empty text")), e.what());
+        }
+    }
+
+    void longTextIsTruncatedWithAFlag() {
+        Engine eng(modelDir(QStringLiteral("tiny-bert")), headFor(QStringLiteral("tiny-bert")));
+        std::string longText;
+        for (int i = 0; i < 300; ++i) {
+            longText += "word ";
+        }
+        const auto r = eng.run({Item{"long", longText, {}}, Item{"short", "fine", {}}}, RunConfig(), Capture::None);
+        QVERIFY(r[0].truncated);
+        QCOMPARE(r[0].tokens, std::int64_t(128)); // tiny-bert's max_position_embeddings
+        QVERIFY(!r[1].truncated);
+        const auto capped = eng.run({Item{"long", longText, {}}}, config("{\"max_length\":16}"), Capture::None);
+        QCOMPARE(capped[0].tokens, std::int64_t(16));
+    }
+
+    void labelWordsMustBeSingleTokens() {
+        const HeadSpec h = HeadSpec::parse("{\"kind\":\"label_tokens\",\"template\":\"{text}\",\"labels\":[\" a\",\" positively\"]}");
+        Engine eng(modelDir(QStringLiteral("tiny-llama")), h);
+        try {
+            eng.run({Item{"x", "hello", {}}}, RunConfig(), Capture::None);
+            QFAIL("accepted a multi-token label");
+        } catch (const Error& e) {
+            QVERIFY2(QString::fromLatin1(e.what()).contains(QStringLiteral("a label must be exactly one token")), e.what());
+        }
+    }
+
+    void headShapeMustMatchTheModel() {
+        // The MiniLM adapter (hidden 384) on tiny-bert (hidden 64).
+        const HeadSpec h = HeadSpec::parse(
+            "{\"kind\":\"adapter\",\"path\":\"" + kSrc + "/tests/fixtures/adapters/all-MiniLM-L6-v2-mean.safetensors\"}");
+        Engine eng(modelDir(QStringLiteral("tiny-bert")), h);
+        try {
+            eng.run({Item{"x", "hello", {}}}, RunConfig(), Capture::None);
+            QFAIL("accepted a mismatched head");
+        } catch (const Error& e) {
+            QVERIFY2(QString::fromLatin1(e.what()).contains(QStringLiteral("hidden size is 64")), e.what());
+        }
+    }
+
+    // NaN logits are recorded and flagged, never turned into a decision.
+    void nonFiniteLogitsAreFlagged() {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath(QStringLiteral("nan.safetensors")).toStdString();
+        {
+            const std::string header = "{\"weight\":{\"dtype\":\"F32\",\"shape\":[2,64],\"data_offsets\":[0,512]},"
+                                       "\"bias\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[512,520]},"
+                                       "\"__metadata__\":{\"pooling\":\"cls\"}}";
+            std::vector<float> data(130, 0.01f);
+            data[3] = std::numeric_limits<float>::quiet_NaN();
+            QFile f(QString::fromStdString(path));
+            f.open(QIODevice::WriteOnly);
+            const quint64 n = header.size();
+            f.write(reinterpret_cast<const char*>(&n), 8);
+            f.write(header.data(), qint64(header.size()));
+            f.write(reinterpret_cast<const char*>(data.data()), qint64(data.size() * 4));
+        }
+        Engine eng(modelDir(QStringLiteral("tiny-bert")),
+                   HeadSpec::parse("{\"kind\":\"adapter\",\"path\":\"" + path + "\"}"));
+        const auto r = eng.run({Item{"x", "hello", {}}}, RunConfig(), Capture::None);
+        QVERIFY(r[0].head.nonfinite);
+        QCOMPARE(r[0].head.decision, -1);
+    }
+
+    void unsupportedKernelsAreRefused() {
+        Engine eng(modelDir(QStringLiteral("tiny-bert")), headFor(QStringLiteral("tiny-bert")));
+        QVERIFY_THROWS_EXCEPTION(Error, eng.run({Item{"x", "hi", {}}}, config("{\"kernels\":\"batch_invariant\"}"), Capture::None));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestEngine)
+#include "test_engine.moc"
