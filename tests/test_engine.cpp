@@ -291,6 +291,43 @@ private Q_SLOTS:
         QCOMPARE(r[0].head.decision, -1);
     }
 
+    // The negative test: on the real models, at least one of batch 1 vs 8, padding added and
+    // threads 1 vs 2 changes some probability bits on this CPU (so that invariance tests can
+    // fail). Prints which ones do.
+    void defaultPathDiffersSomewhere_data() {
+        QTest::addColumn<QString>("name");
+        QTest::newRow("all-MiniLM-L6-v2") << QStringLiteral("all-MiniLM-L6-v2");
+        QTest::newRow("SmolLM2-135M-Instruct") << QStringLiteral("SmolLM2-135M-Instruct");
+    }
+    void defaultPathDiffersSomewhere() {
+        QFETCH(QString, name);
+        Engine eng(modelDir(name), headFor(name));
+        const auto items = forwardItems();
+        struct Probe {
+            const char* what;
+            const char* base;
+            const char* cfg;
+        };
+        const Probe probes[] = {
+            {"batch 1 vs 8", "{\"batch_size\":1}", "{\"batch_size\":8}"},
+            {"padding added (pad to 128)", "{\"batch_size\":1}",
+             "{\"batch_size\":1,\"pad_to\":\"fixed\",\"pad_to_n\":128}"},
+            {"threads 1 vs 2 (batch 8)", "{\"batch_size\":8}", "{\"batch_size\":8,\"threads\":2}"}};
+        int differing = 0;
+        for (const auto& p : probes) {
+            const auto ref = eng.run(items, config(p.base), Capture::None);
+            const auto other = eng.run(items, config(p.cfg), Capture::None);
+            int changed = 0;
+            for (std::size_t i = 0; i < items.size(); ++i) {
+                changed += std::memcmp(ref[i].head.probs.data(), other[i].head.probs.data(),
+                                       ref[i].head.probs.size() * 4) != 0;
+            }
+            qInfo("%s, %s: %d of %zu items changed probability bits", qPrintable(name), p.what, changed, items.size());
+            differing += changed > 0;
+        }
+        QVERIFY2(differing > 0, "no shape or thread change moved any probability bit on this CPU");
+    }
+
     void unsupportedKernelsAreRefused() {
         Engine eng(modelDir(QStringLiteral("tiny-bert")), headFor(QStringLiteral("tiny-bert")));
         QVERIFY_THROWS_EXCEPTION(Error, eng.run({Item{"x", "hi", {}}}, config("{\"kernels\":\"batch_invariant\"}"), Capture::None));
