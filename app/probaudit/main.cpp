@@ -2,6 +2,7 @@
 #include "env_text.h"
 #include "inspect.h"
 #include "predict.h"
+#include "score.h"
 
 #include "common/build_info.h"
 #include "common/error.h"
@@ -88,6 +89,21 @@ int main(int argc, char** argv) {
     predict->add_option("--config", predictConfig, "Runtime configuration as JSON (defaults otherwise)");
     predict->add_flag("--json", predictJson, "Machine-readable JSON");
 
+    probaudit::app::ScoreOptions scoreOpt;
+    bool scoreJson = false;
+    CLI::App* score = app.add_subcommand(
+        "score", "Run the engine over a JSONL file of items (text, label, id) without a study: "
+                 "accuracy, decisions, throughput; optional per-item records");
+    score->add_option("MODEL", scoreOpt.model, "Hugging Face model folder or .gguf file")->required();
+    score->add_option("--head", scoreOpt.head, "Decision head: JSON or a JSON file")->required();
+    score->add_option("--input", scoreOpt.input, "Items, one JSON object a line")->required();
+    score->add_option("--config", scoreOpt.config, "Runtime configuration as JSON");
+    score->add_option("--capture", scoreOpt.capture, "none | hashes | vectors | full");
+    score->add_option("--limit", scoreOpt.limit, "Only the first N items");
+    score->add_option("--output", scoreOpt.output, "Write per-item records (JSONL)");
+    score->add_option("--warmup", scoreOpt.warmup, "Batches to run once, untimed, before the measured run");
+    score->add_flag("--json", scoreJson, "Machine-readable JSON");
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -102,6 +118,12 @@ int main(int argc, char** argv) {
             const auto info = probaudit::app::inspectCheckpoint(inspectPath, inspectLoad);
             std::cout << (inspectJson ? info.dump(2) + "\n"
                                       : probaudit::app::formatInspection(info));
+            return 0;
+        }
+        if (score->parsed()) {
+            probaudit::app::ensureCpuCapability(scoreOpt.config, argc, argv);
+            const auto s = probaudit::app::score(scoreOpt);
+            std::cout << (scoreJson ? s.dump(2) + "\n" : probaudit::app::formatScore(s));
             return 0;
         }
         if (predict->parsed()) {

@@ -18,6 +18,15 @@ struct Batch {
     std::vector<std::int64_t> start;  // first real position of each row
     std::vector<std::int64_t> length; // real tokens of each row
     std::int64_t rows() const { return static_cast<std::int64_t>(length.size()); }
+    // No row has padding (every row fills the padded length).
+    bool unpadded() const {
+        for (auto n : length) {
+            if (n != input_ids.size(1)) {
+                return false;
+            }
+        }
+        return true;
+    }
     // Index of the row's last real token (the decision token of a causal model).
     std::int64_t last(std::int64_t row) const { return start[std::size_t(row)] + length[std::size_t(row)] - 1; }
 };

@@ -60,6 +60,11 @@ void Engine::applyProcessSettings(const RunConfig& c) {
     at::globalContext().setBenchmarkCuDNN(c.cudnn_benchmark);
 }
 
+void Engine::prepare(const RunConfig& c) {
+    applyProcessSettings(c);
+    ensureModel(c);
+}
+
 void Engine::ensureModel(const RunConfig& c) {
     const std::string key = c.dtype + "@" + c.device;
     if (m_model && m_loadedKey == key) {
@@ -129,8 +134,7 @@ std::vector<ItemRecord> Engine::run(const std::vector<Item>& items, const RunCon
     if (c.attention == "batch_invariant" || c.kernels == "batch_invariant") {
         throw Error("the batch-invariant kernels are not available in this engine version");
     }
-    applyProcessSettings(c);
-    ensureModel(c);
+    prepare(c);
     c10::InferenceMode guard;
 
     std::vector<tokenizer::Encoding> enc;

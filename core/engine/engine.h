@@ -71,6 +71,10 @@ public:
                                 const RunProgress& progress = {}, const BatchSink& sink = {},
                                 const std::vector<bool>& skip = {});
 
+    // Loads (or converts) the model for a config's dtype and device and applies its process
+    // settings; run() does this itself, callers that time run() call it first.
+    void prepare(const RunConfig& config);
+
     const KernelTrace& lastTrace() const { return m_trace; }
     const Head& head() const { return *m_head; }
     const TransformerModel& model() const { return *m_model; }

@@ -172,7 +172,9 @@ public:
         const at::Tensor cos = (emb.cos() * 1.0).to(m_dtype).unsqueeze(1);
         const at::Tensor sin = (emb.sin() * 1.0).to(m_dtype).unsqueeze(1);
         const bool sdpa = opt.attention == "sdpa";
-        const at::Tensor mask = additiveMask(b, true, m_dtype, sdpa);
+        // SDPA without padding takes the reference's maskless causal path (is_causal).
+        const bool maskless = sdpa && b.unpadded();
+        const at::Tensor mask = maskless ? at::Tensor() : additiveMask(b, true, m_dtype, sdpa);
         const double scaling = std::pow(double(s.head_dim), -0.5);
         const auto rep = s.num_heads / s.num_kv_heads;
 
@@ -194,18 +196,23 @@ public:
             k = k.transpose(1, 2);
             q = (q * cos) + (rotateHalf(q) * sin);
             k = (k * cos) + (rotateHalf(k) * sin);
-            if (rep > 1) {
-                k = k.unsqueeze(2).expand({B, s.num_kv_heads, rep, L, s.head_dim}).reshape({B, s.num_heads, L, s.head_dim});
-                v = v.unsqueeze(2).expand({B, s.num_kv_heads, rep, L, s.head_dim}).reshape({B, s.num_heads, L, s.head_dim});
-            }
             at::Tensor attn;
-            if (sdpa) {
-                attn = at::scaled_dot_product_attention(q, k, v, mask, 0.0, false, scaling);
+            if (maskless) {
+                // As the reference: grouped heads go to SDPA as they are (enable_gqa).
+                attn = at::scaled_dot_product_attention(q, k, v, c10::nullopt, 0.0, L > 1, scaling, rep > 1);
             } else {
-                at::Tensor scores = at::matmul(q, k.transpose(2, 3)) * scaling;
-                scores = scores + mask;
-                scores = at::softmax(scores, -1, at::kFloat).to(q.scalar_type());
-                attn = at::matmul(scores, v);
+                if (rep > 1) {
+                    k = k.unsqueeze(2).expand({B, s.num_kv_heads, rep, L, s.head_dim}).reshape({B, s.num_heads, L, s.head_dim});
+                    v = v.unsqueeze(2).expand({B, s.num_kv_heads, rep, L, s.head_dim}).reshape({B, s.num_heads, L, s.head_dim});
+                }
+                if (sdpa) {
+                    attn = at::scaled_dot_product_attention(q, k, v, mask, 0.0, false, scaling);
+                } else {
+                    at::Tensor scores = at::matmul(q, k.transpose(2, 3)) * scaling;
+                    scores = scores + mask;
+                    scores = at::softmax(scores, -1, at::kFloat).to(q.scalar_type());
+                    attn = at::matmul(scores, v);
+                }
             }
             attn = attn.transpose(1, 2).contiguous().reshape({B, L, -1});
             h = residual + dense(attn, w.o, w.ob);
@@ -305,7 +312,8 @@ public:
         h = h + at::embedding(m_pos, b.position_ids);
         h = at::layer_norm(h, normShape, m_embNormW, m_embNormB, s.norm_eps);
         const bool sdpa = opt.attention == "sdpa";
-        const at::Tensor mask = additiveMask(b, false, m_dtype, sdpa);
+        const bool maskless = sdpa && b.unpadded();
+        const at::Tensor mask = maskless ? at::Tensor() : additiveMask(b, false, m_dtype, sdpa);
         const double scaling = std::pow(double(s.head_dim), -0.5);
         if (opt.onHidden) {
             opt.onHidden(0, h);
@@ -317,7 +325,8 @@ public:
             const at::Tensor v = dense(h, w.v[0], w.v[1]).view({B, L, -1, s.head_dim}).transpose(1, 2);
             at::Tensor attn;
             if (sdpa) {
-                attn = at::scaled_dot_product_attention(q, k, v, mask, 0.0, false, scaling);
+                attn = at::scaled_dot_product_attention(q, k, v, maskless ? c10::optional<at::Tensor>() : mask, 0.0,
+                                                        false, scaling);
             } else {
                 at::Tensor scores = at::matmul(q, k.transpose(2, 3)) * scaling;
                 scores = scores + mask;

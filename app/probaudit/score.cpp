@@ -1,0 +1,128 @@
+#include "score.h"
+
+#include "common/error.h"
+#include "common/run_config.h"
+#include "engine/engine.h"
+
+#include <chrono>
+#include <fstream>
+#include <sstream>
+
+namespace probaudit::app {
+
+using nlohmann::json;
+
+namespace {
+
+std::vector<engine::Item> readItems(const std::string& path, std::size_t limit) {
+    std::ifstream in(path);
+    if (!in) {
+        throw Error(path, "cannot open");
+    }
+    std::vector<engine::Item> items;
+    std::string line;
+    for (std::size_t n = 1; std::getline(in, line); ++n) {
+        if (line.find_first_not_of(" \t\r") == std::string::npos) {
+            continue;
+        }
+        json j;
+        try {
+            j = json::parse(line);
+        } catch (const json::exception& e) {
+            throw Error(path, "line " + std::to_string(n) + ": invalid JSON");
+        }
+        if (!j.is_object() || !j.contains("text") || !j["text"].is_string()) {
+            throw Error(path, "line " + std::to_string(n) + ": no \"text\" string");
+        }
+        engine::Item it;
+        it.id = j.contains("id") ? (j["id"].is_string() ? j["id"].get<std::string>() : j["id"].dump())
+                                 : std::to_string(n);
+        it.text = j["text"].get<std::string>();
+        if (j.contains("label") && j["label"].is_number_integer()) {
+            it.label = j["label"].get<int>();
+        }
+        items.push_back(std::move(it));
+        if (limit > 0 && items.size() >= limit) {
+            break;
+        }
+    }
+    return items;
+}
+
+} // namespace
+
+json score(const ScoreOptions& o) {
+    RunConfig config;
+    if (!o.config.empty()) {
+        config = RunConfig::fromJson(json::parse(o.config));
+    }
+    const auto capture = engine::parseCapture(o.capture);
+    const auto items = readItems(o.input, o.limit);
+    engine::Engine eng(o.model, engine::HeadSpec::parse(o.head));
+    eng.prepare(config); // model loading is not part of the measured time
+    if (o.warmup > 0 && !items.empty()) {
+        // Steady state, as a long run has it: first-touch page faults and allocator growth
+        // happen here, untimed. The records of the measured run are unaffected.
+        const std::size_t n = std::min(items.size(), o.warmup * static_cast<std::size_t>(config.batch_size));
+        eng.run(std::vector<engine::Item>(items.begin(), items.begin() + std::ptrdiff_t(n)), config, capture);
+    }
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto records = eng.run(items, config, capture);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::size_t labelled = 0, correct = 0, truncated = 0, nonfinite = 0;
+    double forward = 0;
+    std::int64_t lastBatch = -1;
+    for (const auto& r : records) {
+        const auto& it = items[r.item];
+        if (it.label) {
+            ++labelled;
+            correct += r.head.decision == *it.label;
+        }
+        truncated += r.truncated;
+        nonfinite += r.head.nonfinite;
+        if (r.batch != lastBatch) {
+            forward += r.batch_seconds;
+            lastBatch = r.batch;
+        }
+    }
+    if (!o.output.empty()) {
+        std::ofstream out(o.output);
+        for (const auto& r : records) {
+            json j{{"id", items[r.item].id}, {"tokens", r.tokens}, {"truncated", r.truncated},
+                   {"probs", r.head.probs}, {"logits", r.head.logits}, {"decision", r.head.decision},
+                   {"margin", r.head.margin}, {"layer_hashes", r.layer_hashes}};
+            out << j.dump() << "\n";
+        }
+    }
+    return json{{"items", records.size()},
+                {"seconds", seconds},
+                {"forward_seconds", forward},
+                {"items_per_second", double(records.size()) / seconds},
+                {"labelled", labelled},
+                {"accuracy", labelled ? json(double(correct) / double(labelled)) : json(nullptr)},
+                {"truncated", truncated},
+                {"nonfinite", nonfinite},
+                {"config", config.toJson()},
+                {"config_hash", config.hash()},
+                {"capture", o.capture},
+                {"kernel_trace", eng.lastTrace().toJson()}};
+}
+
+std::string formatScore(const json& s) {
+    std::ostringstream o;
+    char buf[200];
+    std::snprintf(buf, sizeof buf, "%zu items in %.3f s (%.1f items/s; forward and head %.3f s)\n",
+                  s.at("items").get<std::size_t>(), s.at("seconds").get<double>(),
+                  s.at("items_per_second").get<double>(), s.at("forward_seconds").get<double>());
+    o << buf;
+    if (!s.at("accuracy").is_null()) {
+        std::snprintf(buf, sizeof buf, "accuracy %.4f on %zu labelled items\n", s.at("accuracy").get<double>(),
+                      s.at("labelled").get<std::size_t>());
+        o << buf;
+    }
+    o << "truncated " << s.at("truncated").get<std::size_t>() << ", non-finite " << s.at("nonfinite").get<std::size_t>()
+      << ", config " << s.at("config_hash").get<std::string>() << "\n";
+    return o.str();
+}
+
+} // namespace probaudit::app

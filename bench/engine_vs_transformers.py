@@ -1,0 +1,159 @@
+#!/usr/bin/env python3
+"""Forward throughput of the ProbAudit engine against Hugging Face transformers, in one run on
+one machine: same model, same items, float32, same thread count, batch sizes 1 and 8, each
+side's own default attention path (engine: libtorch SDPA, which we select; transformers:
+its default, SDPA). Times include tokenization and the decision head, not model loading; both sides are measured
+in steady state (the engine runs one untimed batch in its process first, as transformers has
+run the warm-up in its own).
+
+The sides alternate (A B A B ...) after one warm-up each; the ratio is engine items/s over
+transformers items/s, reported as the median with min and max over the repetitions.
+
+    .venv/bin/python bench/engine_vs_transformers.py [--reps 5] [--items 64] [--threads 2]
+    [--capture]   also measure the engine's capture overhead (none vs hashes vs vectors)
+"""
+import argparse
+import json
+import pathlib
+import statistics
+import subprocess
+import sys
+import time
+
+import torch
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+ENGINE = ROOT / "build" / "default" / "bin" / "probaudit"
+MODELS = ROOT / ".cache" / "models"
+ITEMS = ROOT / "resources" / "demo" / "sentiment-sentences" / "yelp.jsonl"
+sys.path.insert(0, str(ROOT / "tests" / "golden"))
+from make_golden import SMOLLM_TEMPLATE  # noqa: E402
+
+MINILM_ADAPTER = ROOT / "tests" / "fixtures" / "adapters" / "all-MiniLM-L6-v2-mean.safetensors"
+CASES = {
+    "all-MiniLM-L6-v2": {
+        "path": MODELS / "all-MiniLM-L6-v2",
+        "head": {"kind": "adapter", "path": str(MINILM_ADAPTER)},
+        "padding": "right",
+        "items": 256,
+    },
+    "SmolLM2-135M-Instruct": {
+        "path": MODELS / "SmolLM2-135M-Instruct" / "SmolLM2-135M-Instruct.Q4_1.gguf",
+        "head": {"kind": "label_tokens", "template": SMOLLM_TEMPLATE, "labels": ["No", "Yes"]},
+        "padding": "left",
+        "items": 96,
+    },
+}
+
+
+def engine_run(case, batch, threads, items_file, n, capture="none", attention="sdpa"):
+    cfg = {"batch_size": batch, "threads": threads, "padding_side": case["padding"], "attention": attention}
+    out = subprocess.run([str(ENGINE), "score", str(case["path"]), "--head", json.dumps(case["head"]),
+                          "--input", str(items_file), "--limit", str(n), "--config", json.dumps(cfg),
+                          "--capture", capture, "--warmup", "1", "--json"],
+                         check=True, capture_output=True, text=True)
+    r = json.loads(out.stdout)
+    return r["items"] / r["seconds"]
+
+
+class HfSide:
+    def __init__(self, name, case, threads):
+        from safetensors.torch import load_file
+        from transformers import AutoModel, AutoModelForCausalLM, AutoTokenizer
+        torch.set_num_threads(threads)
+        self.name = name
+        self.case = case
+        path = case["path"]
+        if path.suffix == ".gguf":
+            self.tok = AutoTokenizer.from_pretrained(str(path.parent), gguf_file=path.name)
+            self.model = AutoModelForCausalLM.from_pretrained(str(path.parent), gguf_file=path.name,
+                                                              dtype=torch.float32).eval()
+            self.tok.padding_side = "left"
+            if self.tok.pad_token is None:
+                self.tok.pad_token = self.tok.eos_token
+            self.label_ids = [self.tok(l, add_special_tokens=False)["input_ids"][0] for l in case["head"]["labels"]]
+        else:
+            self.tok = AutoTokenizer.from_pretrained(str(path))
+            self.model = AutoModel.from_pretrained(str(path), dtype=torch.float32).eval()
+            ad = load_file(str(MINILM_ADAPTER))
+            self.w, self.b = ad["weight"], ad["bias"]
+
+    def run(self, texts, batch):
+        t0 = time.perf_counter()
+        with torch.inference_mode():
+            for i in range(0, len(texts), batch):
+                chunk = texts[i:i + batch]
+                if hasattr(self, "label_ids"):
+                    chunk = [self.case["head"]["template"].replace("{text}", t) for t in chunk]
+                    enc = self.tok(chunk, return_tensors="pt", padding=True)
+                    logits = self.model(**enc, logits_to_keep=1).logits[:, -1]
+                    torch.softmax(logits[:, self.label_ids], -1)
+                else:
+                    enc = self.tok(chunk, return_tensors="pt", padding=True)
+                    h = self.model(**enc).last_hidden_state
+                    m = enc["attention_mask"].unsqueeze(-1).float()
+                    pooled = (h * m).sum(1) / m.sum(1).clamp(min=1e-9)
+                    torch.softmax(pooled @ self.w.T + self.b, -1)
+        return len(texts) / (time.perf_counter() - t0)
+
+
+def summary(ratios):
+    return statistics.median(ratios), min(ratios), max(ratios)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--reps", type=int, default=7)
+    ap.add_argument("--batches", default="1,8", help="batch sizes, comma-separated")
+    ap.add_argument("--items", type=int, default=0, help="items per run (default: 256 MiniLM, 96 SmolLM2)")
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--capture", action="store_true")
+    ap.add_argument("--json", type=pathlib.Path)
+    ap.add_argument("--only", help="run only this model")
+    a = ap.parse_args()
+    rows = []
+    for name, case in CASES.items():
+        if a.only and name != a.only:
+            continue
+        n = a.items or case["items"]
+        texts = [json.loads(l)["text"] for l in ITEMS.read_text().splitlines()[:n]]
+        a_items = n
+        hf = HfSide(name, case, a.threads)
+        for batch in [int(x) for x in a.batches.split(",")]:
+            engine_run(case, batch, a.threads, ITEMS, a_items)  # warm-up (page cache, CPU clocks)
+            hf.run(texts, batch)
+            ratios, eng, ref = [], [], []
+            for _ in range(a.reps):
+                time.sleep(1.0)  # let the other side's worker threads go idle first
+                e = engine_run(case, batch, a.threads, ITEMS, a_items)
+                time.sleep(1.0)
+                h = hf.run(texts, batch)
+                eng.append(e)
+                ref.append(h)
+                ratios.append(e / h)
+            med, lo, hi = summary(ratios)
+            rows.append({"what": f"{name} forward, batch {batch}", "engine_items_s": statistics.median(eng),
+                         "peer": "transformers", "peer_items_s": statistics.median(ref),
+                         "ratio_median": med, "ratio_min": lo, "ratio_max": hi})
+            print(f"| {name} | batch {batch} | engine {statistics.median(eng):.1f} items/s | "
+                  f"transformers {statistics.median(ref):.1f} items/s | {med:.2f}x ({lo:.2f}-{hi:.2f}) |",
+                  flush=True)
+        if a.capture:
+            for capture in ("hashes", "vectors"):
+                ratios = []
+                engine_run(case, 8, a.threads, ITEMS, a_items, capture)
+                for _ in range(a.reps):
+                    base = engine_run(case, 8, a.threads, ITEMS, a_items, "none")
+                    cap = engine_run(case, 8, a.threads, ITEMS, a_items, capture)
+                    ratios.append(cap / base)
+                med, lo, hi = summary(ratios)
+                rows.append({"what": f"{name} capture {capture} vs none, batch 8", "ratio_median": med,
+                             "ratio_min": lo, "ratio_max": hi})
+                print(f"| {name} | capture {capture} vs none | throughput {med:.3f}x ({lo:.3f}-{hi:.3f}) |",
+                      flush=True)
+    if a.json:
+        a.json.write_text(json.dumps(rows, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()
