@@ -9,16 +9,27 @@
 
 namespace probaudit::tokenizer {
 
+namespace {
+
+// Decodes the code point at byte i; returns its length in bytes, or 0 for invalid UTF-8.
+std::size_t nextCodepoint(std::string_view s, std::size_t i, char32_t& cp) {
+    utf8proc_int32_t c = 0;
+    const auto n = utf8proc_iterate(reinterpret_cast<const utf8proc_uint8_t*>(s.data() + i),
+                                    static_cast<utf8proc_ssize_t>(s.size() - i), &c);
+    cp = static_cast<char32_t>(c);
+    return n > 0 ? static_cast<std::size_t>(n) : 0;
+}
+
+} // namespace
+
 std::size_t findInvalidUtf8(std::string_view s) {
-    std::size_t i = 0;
-    while (i < s.size()) {
-        utf8proc_int32_t cp = 0;
-        const auto n = utf8proc_iterate(reinterpret_cast<const utf8proc_uint8_t*>(s.data() + i),
-                                        static_cast<utf8proc_ssize_t>(s.size() - i), &cp);
-        if (n <= 0) {
+    char32_t cp = 0;
+    for (std::size_t i = 0; i < s.size();) {
+        const std::size_t n = nextCodepoint(s, i, cp);
+        if (n == 0) {
             return i;
         }
-        i += static_cast<std::size_t>(n);
+        i += n;
     }
     return std::string_view::npos;
 }
@@ -26,16 +37,14 @@ std::size_t findInvalidUtf8(std::string_view s) {
 std::vector<char32_t> decodeUtf8(std::string_view s, const char* what) {
     std::vector<char32_t> out;
     out.reserve(s.size());
-    std::size_t i = 0;
-    while (i < s.size()) {
-        utf8proc_int32_t cp = 0;
-        const auto n = utf8proc_iterate(reinterpret_cast<const utf8proc_uint8_t*>(s.data() + i),
-                                        static_cast<utf8proc_ssize_t>(s.size() - i), &cp);
-        if (n <= 0) {
+    char32_t cp = 0;
+    for (std::size_t i = 0; i < s.size();) {
+        const std::size_t n = nextCodepoint(s, i, cp);
+        if (n == 0) {
             throw Error(std::string(what) + " is not valid UTF-8 at byte " + std::to_string(i));
         }
-        out.push_back(static_cast<char32_t>(cp));
-        i += static_cast<std::size_t>(n);
+        out.push_back(cp);
+        i += n;
     }
     return out;
 }
