@@ -3,8 +3,8 @@
 one machine: same model, same items, float32, same thread count, batch sizes 1 and 8, each
 side's own default attention path (engine: libtorch SDPA, which we select; transformers:
 its default, SDPA). Times include tokenization and the decision head, not model loading; both sides are measured
-in steady state (the engine runs one untimed batch in its process first, as transformers has
-run the warm-up in its own).
+in steady state: the engine first runs the whole item set once, untimed, in its process, as
+transformers runs its warm-up pass in its own.
 
 The sides alternate (A B A B ...) after one warm-up each; the ratio is engine items/s over
 transformers items/s, reported as the median with min and max over the repetitions.
@@ -50,7 +50,7 @@ def engine_run(case, batch, threads, items_file, n, capture="none", attention="s
     cfg = {"batch_size": batch, "threads": threads, "padding_side": case["padding"], "attention": attention}
     out = subprocess.run([str(ENGINE), "score", str(case["path"]), "--head", json.dumps(case["head"]),
                           "--input", str(items_file), "--limit", str(n), "--config", json.dumps(cfg),
-                          "--capture", capture, "--warmup", "1", "--json"],
+                          "--capture", capture, "--warmup", str(-(-n // batch)), "--json"],
                          check=True, capture_output=True, text=True)
     r = json.loads(out.stdout)
     return r["items"] / r["seconds"]
