@@ -91,12 +91,7 @@ tokenizer::Encoding Engine::encode(const Item& item, std::int64_t maxLength) con
     if (blank(item.text)) {
         throw Error("item " + item.id + ": empty text");
     }
-    const std::string prompt = m_headSpec.kind == "label_tokens"
-                                   ? [&] {
-                                         std::string p = m_headSpec.template_text;
-                                         return p.replace(p.find("{text}"), 6, item.text);
-                                     }()
-                                   : item.text;
+    const std::string prompt = m_headSpec.prompt(item.text);
     const std::int64_t limit = maxLength > 0 ? std::min(maxLength, m_ckpt.spec().max_positions)
                                              : m_ckpt.spec().max_positions;
     try {

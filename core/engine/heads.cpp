@@ -94,6 +94,14 @@ json HeadSpec::toJson() const {
     return j;
 }
 
+std::string HeadSpec::prompt(const std::string& text) const {
+    if (kind != "label_tokens") {
+        return text;
+    }
+    std::string p = template_text;
+    return p.replace(p.find("{text}"), 6, text);
+}
+
 namespace {
 
 // Rows of hidden [B, L, H] at one position per row -> [B, H].
@@ -134,10 +142,6 @@ public:
             }
             m_ids.push_back(enc.ids[0]);
         }
-    }
-    std::string prompt(const std::string& text) const override {
-        std::string p = m_spec.template_text;
-        return p.replace(p.find("{text}"), 6, text);
     }
     at::Tensor logits(const TransformerModel& model, const Batch& b, const ForwardResult& out) const override {
         const at::Tensor rows = rowsAt(out.last_hidden, lastPositions(b));

@@ -34,6 +34,8 @@ struct HeadSpec {
     static HeadSpec parse(const std::string& jsonOrPath);
     static HeadSpec fromJson(const nlohmann::json& j, const std::string& where);
     nlohmann::json toJson() const;
+    // The text the model reads for an item (label_tokens: the template with {text} filled in).
+    std::string prompt(const std::string& text) const;
 };
 
 // What a head gives for one item.
@@ -48,8 +50,6 @@ struct HeadOutput {
 class Head {
 public:
     virtual ~Head() = default;
-    // The text the model reads for an item.
-    virtual std::string prompt(const std::string& text) const { return text; }
     // Decision-class logits [B, C] (float32) for the rows of a batch.
     virtual at::Tensor logits(const TransformerModel& model, const Batch& batch,
                               const ForwardResult& out) const = 0;
