@@ -6,8 +6,10 @@ its default, SDPA). Times include tokenization and the decision head, not model 
 in steady state: the engine first runs the whole item set once, untimed, in its process, as
 transformers runs its warm-up pass in its own.
 
-The sides alternate (A B A B ...) after one warm-up each; the ratio is engine items/s over
-transformers items/s, reported as the median with min and max over the repetitions.
+Both sides run the same way: a fresh process per measurement that loads the model, runs the
+whole item set once untimed, then times one pass. The sides alternate (A B A B ...); the ratio
+is engine items/s over transformers items/s, reported as the median with min and max over the
+repetitions.
 
     .venv/bin/python bench/engine_vs_transformers.py [--reps 5] [--items 64] [--threads 2]
     [--capture]   also measure the engine's capture overhead (none vs hashes vs vectors)
@@ -97,6 +99,24 @@ class HfSide:
         return len(texts) / (time.perf_counter() - t0)
 
 
+def hf_run(name, batch, threads, n):
+    """The transformers side in its own fresh process, like the engine side."""
+    out = subprocess.run([sys.executable, __file__, "--hf-worker", name, "--batches", str(batch),
+                          "--threads", str(threads), "--items", str(n)],
+                         check=True, capture_output=True, text=True)
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+def hf_worker(a):
+    name = a.hf_worker
+    case = CASES[name]
+    batch = int(a.batches)
+    texts = [json.loads(l)["text"] for l in ITEMS.read_text().splitlines()[:a.items]]
+    hf = HfSide(name, case, a.threads)
+    hf.run(texts, batch)  # warm-up pass
+    print(hf.run(texts, batch))
+
+
 def summary(ratios):
     return statistics.median(ratios), min(ratios), max(ratios)
 
@@ -110,24 +130,22 @@ def main():
     ap.add_argument("--capture", action="store_true")
     ap.add_argument("--json", type=pathlib.Path)
     ap.add_argument("--only", help="run only this model")
+    ap.add_argument("--hf-worker", help=argparse.SUPPRESS)
     a = ap.parse_args()
+    if a.hf_worker:
+        hf_worker(a)
+        return
     rows = []
     for name, case in CASES.items():
         if a.only and name != a.only:
             continue
         n = a.items or case["items"]
-        texts = [json.loads(l)["text"] for l in ITEMS.read_text().splitlines()[:n]]
         a_items = n
-        hf = HfSide(name, case, a.threads)
         for batch in [int(x) for x in a.batches.split(",")]:
-            engine_run(case, batch, a.threads, ITEMS, a_items)  # warm-up (page cache, CPU clocks)
-            hf.run(texts, batch)
             ratios, eng, ref = [], [], []
             for _ in range(a.reps):
-                time.sleep(1.0)  # let the other side's worker threads go idle first
                 e = engine_run(case, batch, a.threads, ITEMS, a_items)
-                time.sleep(1.0)
-                h = hf.run(texts, batch)
+                h = hf_run(name, batch, a.threads, a_items)
                 eng.append(e)
                 ref.append(h)
                 ratios.append(e / h)
