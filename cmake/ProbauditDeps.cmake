@@ -61,3 +61,9 @@ find_package(CLI11 REQUIRED)
 if(PROBAUDIT_BUILD_GUI OR PROBAUDIT_BUILD_TESTS)
     find_package(Qt6 6.4 REQUIRED COMPONENTS Core Gui Widgets Charts Test LinguistTools)
 endif()
+
+# The ledger: SQLite through SQLiteCpp (Debian libsqlitecpp-dev); datasets: libcsv (libcsv-dev).
+find_package(SQLite3 REQUIRED)
+find_package(SQLiteCpp REQUIRED)
+find_path(PROBAUDIT_CSV_INCLUDE csv.h REQUIRED)
+find_library(PROBAUDIT_CSV_LIB csv REQUIRED)

@@ -1,8 +1,12 @@
 // probaudit: the command-line interface and headless engine (Qt-free).
+#include "engine_server.h"
 #include "env_text.h"
+#include "events.h"
 #include "inspect.h"
+#include "ledger_cmds.h"
 #include "predict.h"
 #include "score.h"
+#include "study_run.h"
 
 #include "common/build_info.h"
 #include "common/error.h"
@@ -10,12 +14,25 @@
 
 #include <CLI/CLI.hpp>
 
+#include <atomic>
+#include <csignal>
 #include <exception>
 #include <iostream>
 
 namespace {
 
 constexpr int kExitError = 1;
+
+std::atomic<bool> g_stop{false};
+
+// SIGINT/SIGTERM: finish the current batch, commit it, mark the run interrupted, exit 130.
+// A second signal ends the process at once (the ledger keeps every committed batch).
+extern "C" void onStopSignal(int sig) {
+    if (g_stop.exchange(true)) {
+        std::signal(sig, SIG_DFL);
+        std::raise(sig);
+    }
+}
 
 int runEnv(bool asJson) {
     const nlohmann::json env = probaudit::engine::collectEnvironment();
@@ -33,10 +50,9 @@ int main(int argc, char** argv) {
     CLI::App app{"ProbAudit: do decisions and decision probabilities reproduce across runtime "
                  "configurations?",
                  "probaudit"};
-    app.set_version_flag("--version",
-                         std::string("probaudit ") + probaudit::engineVersion() + " (commit " +
-                             probaudit::gitCommit() + (probaudit::gitDirty() ? ", modified" : "") +
-                             ")");
+    app.set_version_flag("--version", std::string("probaudit ") + probaudit::engineVersion() +
+                                          " (commit " + probaudit::gitCommit() +
+                                          (probaudit::gitDirty() ? ", modified" : "") + ")");
     app.require_subcommand(0, 1);
 
     bool envJson = false;
@@ -62,15 +78,19 @@ int main(int argc, char** argv) {
     bool tokenizeNoSpecial = false;
     CLI::App* tokenize = app.add_subcommand(
         "tokenize", "Print the token ids and pieces the model's tokenizer gives a text");
-    tokenize->add_option("PATH", tokenizePath, "Hugging Face model folder or .gguf file")->required();
+    tokenize->add_option("PATH", tokenizePath, "Hugging Face model folder or .gguf file")
+        ->required();
     std::string tokenizeFile;
     auto* textOpt = tokenize->add_option("--text", tokenizeText, "Text to tokenize (UTF-8)");
-    auto* fileOpt = tokenize->add_option("--text-file", tokenizeFile, "Read the text from a file (UTF-8)");
+    auto* fileOpt =
+        tokenize->add_option("--text-file", tokenizeFile, "Read the text from a file (UTF-8)");
     textOpt->excludes(fileOpt);
-    tokenize->add_flag("--no-special", tokenizeNoSpecial, "Do not add the template's special tokens");
+    tokenize->add_flag("--no-special", tokenizeNoSpecial,
+                       "Do not add the template's special tokens");
     std::size_t tokenizeMax = 0;
-    tokenize->add_option("--max-length", tokenizeMax,
-                         "Truncate to this many tokens, special tokens included (warns when it does)");
+    tokenize->add_option(
+        "--max-length", tokenizeMax,
+        "Truncate to this many tokens, special tokens included (warns when it does)");
     tokenize->add_flag("--json", tokenizeJson, "Machine-readable JSON");
 
     std::string predictModel;
@@ -80,13 +100,17 @@ int main(int argc, char** argv) {
     bool predictJson = false;
     CLI::App* predict = app.add_subcommand(
         "predict", "Run one input: class probabilities, decision, margin and per-layer norms");
-    predict->add_option("MODEL", predictModel, "Hugging Face model folder or .gguf file")->required();
-    predict->add_option("--head", predictHead,
-                        "Decision head: JSON or a JSON file, e.g. "
-                        "'{\"kind\":\"label_tokens\",\"template\":\"{text} Positive?\",\"labels\":[\" No\",\" Yes\"]}'")
+    predict->add_option("MODEL", predictModel, "Hugging Face model folder or .gguf file")
+        ->required();
+    predict
+        ->add_option("--head", predictHead,
+                     "Decision head: JSON or a JSON file, e.g. "
+                     "'{\"kind\":\"label_tokens\",\"template\":\"{text} Positive?\",\"labels\":[\" "
+                     "No\",\" Yes\"]}'")
         ->required();
     predict->add_option("--text", predictText, "Input text (UTF-8)")->required();
-    predict->add_option("--config", predictConfig, "Runtime configuration as JSON (defaults otherwise)");
+    predict->add_option("--config", predictConfig,
+                        "Runtime configuration as JSON (defaults otherwise)");
     predict->add_flag("--json", predictJson, "Machine-readable JSON");
 
     probaudit::app::ScoreOptions scoreOpt;
@@ -94,15 +118,69 @@ int main(int argc, char** argv) {
     CLI::App* score = app.add_subcommand(
         "score", "Run the engine over a JSONL file of items (text, label, id) without a study: "
                  "accuracy, decisions, throughput; optional per-item records");
-    score->add_option("MODEL", scoreOpt.model, "Hugging Face model folder or .gguf file")->required();
+    score->add_option("MODEL", scoreOpt.model, "Hugging Face model folder or .gguf file")
+        ->required();
     score->add_option("--head", scoreOpt.head, "Decision head: JSON or a JSON file")->required();
     score->add_option("--input", scoreOpt.input, "Items, one JSON object a line")->required();
     score->add_option("--config", scoreOpt.config, "Runtime configuration as JSON");
     score->add_option("--capture", scoreOpt.capture, "none | hashes | vectors | full");
     score->add_option("--limit", scoreOpt.limit, "Only the first N items");
     score->add_option("--output", scoreOpt.output, "Write per-item records (JSONL)");
-    score->add_option("--warmup", scoreOpt.warmup, "Batches to run once, untimed, before the measured run");
+    score->add_option("--warmup", scoreOpt.warmup,
+                      "Batches to run once, untimed, before the measured run");
+    score->add_option(
+        "--repeat", scoreOpt.repeat,
+        "Time the pass this many times and report the fastest (all are listed in --json)");
     score->add_flag("--json", scoreJson, "Machine-readable JSON");
+
+    probaudit::app::RunOptions runOpt;
+    std::string runEvents;
+    CLI::App* run = app.add_subcommand(
+        "run", "Run a study: its head variants under its configurations, every record into the "
+               "study's ledger; resumes an unfinished run where it stopped");
+    run->add_option("STUDY", runOpt.study, "Study file (*.study.json)")->required();
+    run->add_option("--config", runOpt.configs, "Config name to run (repeatable)");
+    run->add_flag("--all", runOpt.all, "Run every config, the reference first");
+    run->add_option("--head", runOpt.heads, "Head variant to run (repeatable; default: all)");
+    run->add_option("--ledger", runOpt.ledger,
+                    "Ledger file (default: next to the study, NAME.ledger)");
+    run->add_flag("--again", runOpt.again,
+                  "Record configs that already have a finished run once more");
+    run->add_flag("--skip-bad-lines", runOpt.skipBadLines,
+                  "Skip malformed dataset lines with a warning");
+    run->add_option("--events", runEvents,
+                    "jsonl: one JSON event per line on stdout (for the workbench)")
+        ->check(CLI::IsMember({"jsonl"}));
+
+    std::string ledgerPath;
+    bool runsJson = false;
+    CLI::App* runs =
+        app.add_subcommand("runs", "List a ledger's runs: config, environment, status, counts");
+    runs->add_option("LEDGER", ledgerPath, "Ledger file")->required();
+    runs->add_flag("--json", runsJson, "Machine-readable JSON");
+
+    long long exportRunId = 0;
+    std::string exportFormat = "jsonl";
+    std::string exportOutput;
+    CLI::App* exportCmd =
+        app.add_subcommand("export", "Write one run's per-item records (exact floats)");
+    exportCmd->add_option("LEDGER", ledgerPath, "Ledger file")->required();
+    exportCmd->add_option("--run", exportRunId, "Run id (see `probaudit runs`)")->required();
+    exportCmd->add_option("--format", exportFormat, "csv | jsonl")
+        ->check(CLI::IsMember({"csv", "jsonl"}));
+    exportCmd->add_option("--output", exportOutput, "File to write (default: stdout)");
+
+    bool verifyJson = false;
+    CLI::App* verify = app.add_subcommand(
+        "verify",
+        "Recompute every sealed run's hash chain; names the first run whose records or row changed "
+        "(exit 2)");
+    verify->add_option("LEDGER", ledgerPath, "Ledger file")->required();
+    verify->add_flag("--json", verifyJson, "Machine-readable JSON");
+
+    CLI::App* engineCmd = app.add_subcommand(
+        "engine",
+        "Serve requests as JSON lines on stdin/stdout (the workbench's engine; works over ssh)");
 
     try {
         app.parse(argc, argv);
@@ -113,6 +191,24 @@ int main(int argc, char** argv) {
     try {
         if (env->parsed()) {
             return runEnv(envJson);
+        }
+        if (run->parsed()) {
+            std::signal(SIGINT, onStopSignal);
+            std::signal(SIGTERM, onStopSignal);
+            const auto events = probaudit::app::makeEvents(runEvents);
+            return probaudit::app::runStudy(runOpt, *events, g_stop);
+        }
+        if (runs->parsed()) {
+            return probaudit::app::listRuns(ledgerPath, runsJson);
+        }
+        if (exportCmd->parsed()) {
+            return probaudit::app::exportRun(ledgerPath, exportRunId, exportFormat, exportOutput);
+        }
+        if (verify->parsed()) {
+            return probaudit::app::verifyLedger(ledgerPath, verifyJson);
+        }
+        if (engineCmd->parsed()) {
+            return probaudit::app::serveEngine();
         }
         if (inspect->parsed()) {
             const auto info = probaudit::app::inspectCheckpoint(inspectPath, inspectLoad);
@@ -128,7 +224,8 @@ int main(int argc, char** argv) {
         }
         if (predict->parsed()) {
             probaudit::app::ensureCpuCapability(predictConfig, argc, argv);
-            const auto p = probaudit::app::predict(predictModel, predictHead, predictText, predictConfig);
+            const auto p =
+                probaudit::app::predict(predictModel, predictHead, predictText, predictConfig);
             std::cout << (predictJson ? p.dump(2) + "\n" : probaudit::app::formatPrediction(p));
             return 0;
         }
@@ -138,11 +235,12 @@ int main(int argc, char** argv) {
             } else if (textOpt->count() == 0) {
                 throw probaudit::Error("tokenize needs --text or --text-file");
             }
-            const auto t =
-                probaudit::app::tokenizeText(tokenizePath, tokenizeText, !tokenizeNoSpecial, tokenizeMax);
+            const auto t = probaudit::app::tokenizeText(tokenizePath, tokenizeText,
+                                                        !tokenizeNoSpecial, tokenizeMax);
             if (t.at("truncated").get<bool>()) {
-                std::cerr << "probaudit: warning: input truncated from " << t.at("full_length").get<std::size_t>()
-                          << " to " << t.at("count").get<std::size_t>() << " tokens\n";
+                std::cerr << "probaudit: warning: input truncated from "
+                          << t.at("full_length").get<std::size_t>() << " to "
+                          << t.at("count").get<std::size_t>() << " tokens\n";
             }
             std::cout << (tokenizeJson ? t.dump() + "\n" : probaudit::app::formatTokens(t));
             return 0;

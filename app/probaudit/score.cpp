@@ -4,6 +4,7 @@
 #include "common/run_config.h"
 #include "engine/engine.h"
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <sstream>
@@ -35,8 +36,9 @@ std::vector<engine::Item> readItems(const std::string& path, std::size_t limit) 
             throw Error(path, "line " + std::to_string(n) + ": no \"text\" string");
         }
         engine::Item it;
-        it.id = j.contains("id") ? (j["id"].is_string() ? j["id"].get<std::string>() : j["id"].dump())
-                                 : std::to_string(n);
+        it.id = j.contains("id")
+                    ? (j["id"].is_string() ? j["id"].get<std::string>() : j["id"].dump())
+                    : std::to_string(n);
         it.text = j["text"].get<std::string>();
         if (j.contains("label") && j["label"].is_number_integer()) {
             it.label = j["label"].get<int>();
@@ -63,12 +65,25 @@ json score(const ScoreOptions& o) {
     if (o.warmup > 0 && !items.empty()) {
         // Steady state, as a long run has it: first-touch page faults and allocator growth
         // happen here, untimed. The records of the measured run are unaffected.
-        const std::size_t n = std::min(items.size(), o.warmup * static_cast<std::size_t>(config.batch_size));
-        eng.run(std::vector<engine::Item>(items.begin(), items.begin() + std::ptrdiff_t(n)), config, capture);
+        const std::size_t n =
+            std::min(items.size(), o.warmup * static_cast<std::size_t>(config.batch_size));
+        eng.run(std::vector<engine::Item>(items.begin(), items.begin() + std::ptrdiff_t(n)), config,
+                capture);
     }
-    const auto t0 = std::chrono::steady_clock::now();
-    const auto records = eng.run(items, config, capture);
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    // The measured pass, repeated: on a shared machine interference only ever slows a pass
+    // down, so the fastest of several passes is the steady-state figure; all are reported.
+    std::vector<engine::ItemRecord> records;
+    std::vector<double> passes;
+    for (std::size_t pass = 0; pass < std::max<std::size_t>(1, o.repeat); ++pass) {
+        const auto t0 = std::chrono::steady_clock::now();
+        auto r = eng.run(items, config, capture);
+        passes.push_back(
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+        if (pass == 0) {
+            records = std::move(r);
+        }
+    }
+    const double seconds = *std::min_element(passes.begin(), passes.end());
     std::size_t labelled = 0, correct = 0, truncated = 0, nonfinite = 0;
     double forward = 0;
     std::int64_t lastBatch = -1;
@@ -88,14 +103,16 @@ json score(const ScoreOptions& o) {
     if (!o.output.empty()) {
         std::ofstream out(o.output);
         for (const auto& r : records) {
-            json j{{"id", items[r.item].id}, {"tokens", r.tokens}, {"truncated", r.truncated},
-                   {"probs", r.head.probs}, {"logits", r.head.logits}, {"decision", r.head.decision},
-                   {"margin", r.head.margin}, {"layer_hashes", r.layer_hashes}};
+            json j{{"id", items[r.item].id},   {"tokens", r.tokens},
+                   {"truncated", r.truncated}, {"probs", r.head.probs},
+                   {"logits", r.head.logits},  {"decision", r.head.decision},
+                   {"margin", r.head.margin},  {"layer_hashes", r.layer_hashes}};
             out << j.dump() << "\n";
         }
     }
     return json{{"items", records.size()},
                 {"seconds", seconds},
+                {"pass_seconds", passes},
                 {"forward_seconds", forward},
                 {"items_per_second", double(records.size()) / seconds},
                 {"labelled", labelled},
@@ -116,12 +133,13 @@ std::string formatScore(const json& s) {
                   s.at("items_per_second").get<double>(), s.at("forward_seconds").get<double>());
     o << buf;
     if (!s.at("accuracy").is_null()) {
-        std::snprintf(buf, sizeof buf, "accuracy %.4f on %zu labelled items\n", s.at("accuracy").get<double>(),
-                      s.at("labelled").get<std::size_t>());
+        std::snprintf(buf, sizeof buf, "accuracy %.4f on %zu labelled items\n",
+                      s.at("accuracy").get<double>(), s.at("labelled").get<std::size_t>());
         o << buf;
     }
-    o << "truncated " << s.at("truncated").get<std::size_t>() << ", non-finite " << s.at("nonfinite").get<std::size_t>()
-      << ", config " << s.at("config_hash").get<std::string>() << "\n";
+    o << "truncated " << s.at("truncated").get<std::size_t>() << ", non-finite "
+      << s.at("nonfinite").get<std::size_t>() << ", config "
+      << s.at("config_hash").get<std::string>() << "\n";
     return o.str();
 }
 

@@ -12,6 +12,7 @@ struct ScoreOptions {
     std::string model, head, input, config, capture = "none", output;
     std::size_t limit = 0;
     std::size_t warmup = 0; // batches run once, untimed, before the measured run
+    std::size_t repeat = 1; // measured passes; the fastest is reported
 };
 
 nlohmann::json score(const ScoreOptions& o);

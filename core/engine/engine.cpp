@@ -17,19 +17,27 @@
 namespace probaudit::engine {
 
 Capture parseCapture(const std::string& s) {
-    if (s == "none") return Capture::None;
-    if (s == "hashes") return Capture::Hashes;
-    if (s == "vectors") return Capture::Vectors;
-    if (s == "full") return Capture::Full;
+    if (s == "none")
+        return Capture::None;
+    if (s == "hashes")
+        return Capture::Hashes;
+    if (s == "vectors")
+        return Capture::Vectors;
+    if (s == "full")
+        return Capture::Full;
     throw Error("unknown capture level \"" + s + "\" (none, hashes, vectors, full)");
 }
 
 const char* captureName(Capture c) {
     switch (c) {
-    case Capture::None: return "none";
-    case Capture::Hashes: return "hashes";
-    case Capture::Vectors: return "vectors";
-    case Capture::Full: return "full";
+    case Capture::None:
+        return "none";
+    case Capture::Hashes:
+        return "hashes";
+    case Capture::Vectors:
+        return "vectors";
+    case Capture::Full:
+        return "full";
     }
     return "?";
 }
@@ -37,9 +45,12 @@ const char* captureName(Capture c) {
 namespace {
 
 at::ScalarType scalarType(const std::string& dtype) {
-    if (dtype == "float32") return at::kFloat;
-    if (dtype == "bfloat16") return at::kBFloat16;
-    if (dtype == "float16") return at::kHalf;
+    if (dtype == "float32")
+        return at::kFloat;
+    if (dtype == "bfloat16")
+        return at::kBFloat16;
+    if (dtype == "float16")
+        return at::kHalf;
     throw Error("unknown dtype \"" + dtype + "\"");
 }
 
@@ -118,24 +129,32 @@ RunPlan Engine::plan(const std::vector<std::int64_t>& lengths, const RunConfig& 
     RunPlan p;
     for (std::size_t i = 0; i < order.size(); i += static_cast<std::size_t>(c.batch_size)) {
         const std::size_t end = std::min(order.size(), i + static_cast<std::size_t>(c.batch_size));
-        p.batches.emplace_back(order.begin() + std::ptrdiff_t(i), order.begin() + std::ptrdiff_t(end));
+        p.batches.emplace_back(order.begin() + std::ptrdiff_t(i),
+                               order.begin() + std::ptrdiff_t(end));
     }
     return p;
 }
 
-std::vector<ItemRecord> Engine::run(const std::vector<Item>& items, const RunConfig& c, Capture capture,
-                                    const RunProgress& progress, const BatchSink& sink,
-                                    const std::vector<bool>& skip) {
+std::vector<ItemRecord> Engine::run(const std::vector<Item>& items, const RunConfig& c,
+                                    Capture capture, const RunProgress& progress,
+                                    const BatchSink& sink, const std::vector<bool>& skip) {
+    std::vector<tokenizer::Encoding> enc;
+    for (const Item& item : items) {
+        enc.push_back(encode(item, c.max_length));
+    }
+    return run(enc, c, capture, progress, sink, skip);
+}
+
+std::vector<ItemRecord> Engine::run(const std::vector<tokenizer::Encoding>& enc, const RunConfig& c,
+                                    Capture capture, const RunProgress& progress,
+                                    const BatchSink& sink, const std::vector<bool>& skip) {
     if (c.attention == "batch_invariant" || c.kernels == "batch_invariant") {
         throw Error("the batch-invariant kernels are not available in this engine version");
     }
     prepare(c);
     c10::InferenceMode guard;
-
-    std::vector<tokenizer::Encoding> enc;
     std::size_t total = 0;
-    for (std::size_t i = 0; i < items.size(); ++i) {
-        enc.push_back(encode(items[i], c.max_length));
+    for (std::size_t i = 0; i < enc.size(); ++i) {
         total += (skip.empty() || !skip[i]) ? 1 : 0;
     }
     // The plan is made over all items, so a resumed run batches exactly as the first attempt.
@@ -145,10 +164,11 @@ std::vector<ItemRecord> Engine::run(const std::vector<Item>& items, const RunCon
     }
     const RunPlan plan = Engine::plan(allLengths, c);
 
-    const std::int32_t padId = m_ckpt.spec().pad_token_id >= 0 ? static_cast<std::int32_t>(m_ckpt.spec().pad_token_id) : 0;
+    const std::int32_t padId =
+        m_ckpt.spec().pad_token_id >= 0 ? static_cast<std::int32_t>(m_ckpt.spec().pad_token_id) : 0;
     const at::Device device = c.device == "cpu" ? at::Device(at::kCPU) : at::Device(c.device);
-    std::vector<ItemRecord> records(items.size());
-    std::vector<bool> have(items.size(), false);
+    std::vector<ItemRecord> records(enc.size());
+    std::vector<bool> have(enc.size(), false);
     std::size_t done = 0;
     m_cancelled = false;
     m_trace = KernelTrace();
@@ -156,7 +176,8 @@ std::vector<ItemRecord> Engine::run(const std::vector<Item>& items, const RunCon
     try {
         for (std::size_t bi = 0; bi < plan.batches.size(); ++bi) {
             const auto& members = plan.batches[bi];
-            if (!skip.empty() && std::all_of(members.begin(), members.end(), [&](std::size_t i) { return skip[i]; })) {
+            if (!skip.empty() && std::all_of(members.begin(), members.end(),
+                                             [&](std::size_t i) { return skip[i]; })) {
                 continue;
             }
             std::vector<std::vector<std::int32_t>> rows;
@@ -181,9 +202,13 @@ std::vector<ItemRecord> Engine::run(const std::vector<Item>& items, const RunCon
                         vectors = m_head->decisionVector(b, h).to(at::kCPU).contiguous();
                     }
                     for (std::int64_t r = 0; r < b.rows(); ++r) {
-                        const at::Tensor real = hc[r].narrow(0, b.start[std::size_t(r)], b.length[std::size_t(r)]).contiguous();
+                        const at::Tensor real =
+                            hc[r]
+                                .narrow(0, b.start[std::size_t(r)], b.length[std::size_t(r)])
+                                .contiguous();
                         auto& rec = batchRecords[std::size_t(r)];
-                        rec.layer_hashes.push_back(kernels::hashBytes(real.data_ptr(), std::size_t(real.nbytes())));
+                        rec.layer_hashes.push_back(
+                            kernels::hashBytes(real.data_ptr(), std::size_t(real.nbytes())));
                         if (capture != Capture::Hashes) {
                             const float* v = vectors[r].data_ptr<float>();
                             rec.layer_vectors.emplace_back(v, v + vectors.size(1));
@@ -196,7 +221,8 @@ std::vector<ItemRecord> Engine::run(const std::vector<Item>& items, const RunCon
             }
             const ForwardResult out = m_model->forward(b, opt);
             const at::Tensor logits = m_head->logits(*m_model, b, out).to(at::kCPU);
-            const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            const double seconds =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
             for (std::size_t r = 0; r < members.size(); ++r) {
                 ItemRecord& rec = batchRecords[r];
                 const std::size_t i = members[r];
@@ -236,7 +262,7 @@ std::vector<ItemRecord> Engine::run(const std::vector<Item>& items, const RunCon
     }
     m_trace.stop();
     std::vector<ItemRecord> out;
-    for (std::size_t i = 0; i < items.size(); ++i) {
+    for (std::size_t i = 0; i < enc.size(); ++i) {
         if (have[i]) {
             out.push_back(std::move(records[i]));
         }

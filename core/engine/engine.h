@@ -28,17 +28,17 @@ Capture parseCapture(const std::string& s); // none | hashes | vectors | full
 const char* captureName(Capture c);
 
 struct ItemRecord {
-    std::size_t item = 0;           // index into the items
-    std::int64_t tokens = 0;        // tokens the model read
-    bool truncated = false;         // the text was cut to the maximum length
+    std::size_t item = 0;    // index into the items
+    std::int64_t tokens = 0; // tokens the model read
+    bool truncated = false;  // the text was cut to the maximum length
     HeadOutput head;
     std::vector<std::uint64_t> layer_hashes;       // hashes+: per hidden state, real tokens
     std::vector<std::vector<float>> layer_vectors; // vectors+: decision vector per hidden state
     std::vector<at::Tensor> layer_full;            // full: [T, H] float32 per hidden state
-    std::int64_t batch = 0;          // batch index in the run's plan
-    std::int64_t row = 0;            // row inside the batch
-    std::int64_t padded_length = 0;  // L of its batch
-    double batch_seconds = 0;        // wall time of its batch (forward + head)
+    std::int64_t batch = 0;                        // batch index in the run's plan
+    std::int64_t row = 0;                          // row inside the batch
+    std::int64_t padded_length = 0;                // L of its batch
+    double batch_seconds = 0;                      // wall time of its batch (forward + head)
 };
 
 struct RunPlan {
@@ -67,7 +67,13 @@ public:
     // Runs `items` under `config`; records come back in item order. The model is loaded (or
     // converted) for the config's dtype and device on first use. `skip` lists items already
     // recorded (a resumed run). Cancelling returns the records of the finished batches.
-    std::vector<ItemRecord> run(const std::vector<Item>& items, const RunConfig& config, Capture capture,
+    std::vector<ItemRecord> run(const std::vector<Item>& items, const RunConfig& config,
+                                Capture capture, const RunProgress& progress = {},
+                                const BatchSink& sink = {}, const std::vector<bool>& skip = {});
+    // The same over items tokenized beforehand with encode() (a study tokenizes once and runs
+    // many configs); `encodings` must come from this engine's head and the config's max_length.
+    std::vector<ItemRecord> run(const std::vector<tokenizer::Encoding>& encodings,
+                                const RunConfig& config, Capture capture,
                                 const RunProgress& progress = {}, const BatchSink& sink = {},
                                 const std::vector<bool>& skip = {});
 

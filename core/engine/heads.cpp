@@ -4,103 +4,11 @@
 #include "engine/weights.h"
 #include "model/checkpoint.h"
 
-#include <filesystem>
-#include <fstream>
 #include <limits>
 
 namespace probaudit::engine {
 
-namespace fs = std::filesystem;
 using nlohmann::json;
-
-HeadSpec HeadSpec::fromJson(const json& j, const std::string& where) {
-    if (!j.is_object()) {
-        throw Error(where, "a head must be a JSON object");
-    }
-    try {
-        HeadSpec s;
-        s.kind = j.at("kind").get<std::string>();
-        s.name = j.value("name", s.kind);
-        if (s.kind == "label_tokens") {
-            s.template_text = j.value("template", std::string("{text}"));
-            if (s.template_text.find("{text}") == std::string::npos) {
-                throw Error(where, "the label_tokens template has no {text}");
-            }
-            s.labels = j.at("labels").get<std::vector<std::string>>();
-            if (s.labels.size() < 2) {
-                throw Error(where, "label_tokens needs at least two label words");
-            }
-        } else if (s.kind == "adapter") {
-            s.adapter_path = j.at("path").get<std::string>();
-            s.pooling = j.value("pooling", std::string());
-            s.normalize = j.value("normalize", false);
-            s.labels = j.value("labels", std::vector<std::string>());
-        } else if (s.kind == "classifier") {
-            s.labels = j.value("labels", std::vector<std::string>());
-        } else {
-            throw Error(where, "unknown head kind \"" + s.kind + "\" (label_tokens, adapter, classifier)");
-        }
-        if (!s.pooling.empty() && s.pooling != "cls" && s.pooling != "mean" && s.pooling != "last") {
-            throw Error(where, "unknown pooling \"" + s.pooling + "\" (cls, mean, last)");
-        }
-        s.threshold = j.value("threshold", -1.0);
-        return s;
-    } catch (const json::exception& e) {
-        throw Error(where, std::string("malformed head: ") + e.what());
-    }
-}
-
-HeadSpec HeadSpec::parse(const std::string& jsonOrPath) {
-    const auto first = jsonOrPath.find_first_not_of(" \t\n");
-    if (first != std::string::npos && jsonOrPath[first] == '{') {
-        json j;
-        try {
-            j = json::parse(jsonOrPath);
-        } catch (const json::exception& e) {
-            throw Error(std::string("head: invalid JSON: ") + e.what());
-        }
-        return fromJson(j, "head");
-    }
-    std::ifstream in(jsonOrPath);
-    if (!in) {
-        throw Error(jsonOrPath, "cannot open head file");
-    }
-    json j;
-    try {
-        j = json::parse(in);
-    } catch (const json::exception& e) {
-        throw Error(jsonOrPath, std::string("invalid JSON: ") + e.what());
-    }
-    HeadSpec s = fromJson(j, jsonOrPath);
-    if (!s.adapter_path.empty() && fs::path(s.adapter_path).is_relative()) {
-        s.adapter_path = (fs::path(jsonOrPath).parent_path() / s.adapter_path).string();
-    }
-    return s;
-}
-
-json HeadSpec::toJson() const {
-    json j{{"kind", kind}, {"name", name}, {"labels", labels}};
-    if (kind == "label_tokens") {
-        j["template"] = template_text;
-    }
-    if (kind == "adapter") {
-        j["path"] = adapter_path;
-        j["pooling"] = pooling;
-        j["normalize"] = normalize;
-    }
-    if (threshold >= 0) {
-        j["threshold"] = threshold;
-    }
-    return j;
-}
-
-std::string HeadSpec::prompt(const std::string& text) const {
-    if (kind != "label_tokens") {
-        return text;
-    }
-    std::string p = template_text;
-    return p.replace(p.find("{text}"), 6, text);
-}
 
 namespace {
 
@@ -126,7 +34,8 @@ at::Tensor meanPool(const Batch& b, const at::Tensor& hidden) {
 
 class LabelTokens final : public Head {
 public:
-    LabelTokens(HeadSpec s, const TransformerModel& model, const tokenizer::Tokenizer& tok) : Head(std::move(s)) {
+    LabelTokens(HeadSpec s, const TransformerModel& model, const tokenizer::Tokenizer& tok)
+        : Head(std::move(s)) {
         if (!model.hasLmHead()) {
             throw Error("a label_tokens head needs a model with a language-model head");
         }
@@ -137,16 +46,19 @@ public:
                 for (auto id : enc.ids) {
                     pieces += (pieces.empty() ? "" : " ") + nlohmann::json(tok.token(id)).dump();
                 }
-                throw Error("label word " + nlohmann::json(word).dump() + " is " + std::to_string(enc.ids.size()) +
-                            " tokens (" + pieces + "); a label must be exactly one token");
+                throw Error("label word " + nlohmann::json(word).dump() + " is " +
+                            std::to_string(enc.ids.size()) + " tokens (" + pieces +
+                            "); a label must be exactly one token");
             }
             m_ids.push_back(enc.ids[0]);
         }
     }
-    at::Tensor logits(const TransformerModel& model, const Batch& b, const ForwardResult& out) const override {
+    at::Tensor logits(const TransformerModel& model, const Batch& b,
+                      const ForwardResult& out) const override {
         const at::Tensor rows = rowsAt(out.last_hidden, lastPositions(b));
         const at::Tensor logits = model.lmLogits(rows);
-        return logits.index_select(1, at::tensor(m_ids, at::kLong).to(logits.device())).to(at::kFloat);
+        return logits.index_select(1, at::tensor(m_ids, at::kLong).to(logits.device()))
+            .to(at::kFloat);
     }
 
 private:
@@ -157,17 +69,20 @@ class Adapter final : public Head {
 public:
     Adapter(HeadSpec s, const TransformerModel& model) : Head(std::move(s)) {
         const model::SafetensorsCheckpoint file(m_spec.adapter_path);
-        const auto dev = model.weight(model.spec().family == model::Family::Bert ? "embeddings.word_embeddings.weight"
-                                                                                   : "model.embed_tokens.weight")
+        const auto dev = model
+                             .weight(model.spec().family == model::Family::Bert
+                                         ? "embeddings.word_embeddings.weight"
+                                         : "model.embed_tokens.weight")
                              .device();
         m_w = loadTensor(file, "weight", at::kFloat).to(dev);
         m_b = loadTensor(file, "bias", at::kFloat).to(dev);
         const auto& meta = file.files().front()->metadata();
         const auto H = model.spec().hidden_size;
         if (m_w.dim() != 2 || m_w.size(1) != H) {
-            throw Error(m_spec.adapter_path, "adapter weight is [" + std::to_string(m_w.size(0)) + ", " +
-                                                 std::to_string(m_w.dim() == 2 ? m_w.size(1) : -1) +
-                                                 "] but the model's hidden size is " + std::to_string(H));
+            throw Error(m_spec.adapter_path,
+                        "adapter weight is [" + std::to_string(m_w.size(0)) + ", " +
+                            std::to_string(m_w.dim() == 2 ? m_w.size(1) : -1) +
+                            "] but the model's hidden size is " + std::to_string(H));
         }
         if (m_b.dim() != 1 || m_b.size(0) != m_w.size(0)) {
             throw Error(m_spec.adapter_path, "adapter bias does not have one value per class");
@@ -175,7 +90,8 @@ public:
         if (m_spec.pooling.empty()) {
             const auto it = meta.find("pooling");
             if (it == meta.end()) {
-                throw Error(m_spec.adapter_path, "no pooling given (head \"pooling\" or file metadata)");
+                throw Error(m_spec.adapter_path,
+                            "no pooling given (head \"pooling\" or file metadata)");
             }
             m_spec.pooling = it->second;
         }
@@ -193,7 +109,8 @@ public:
             }
         }
         if (static_cast<std::int64_t>(m_spec.labels.size()) != m_w.size(0)) {
-            throw Error(m_spec.adapter_path, "the adapter has " + std::to_string(m_w.size(0)) + " classes but " +
+            throw Error(m_spec.adapter_path, "the adapter has " + std::to_string(m_w.size(0)) +
+                                                 " classes but " +
                                                  std::to_string(m_spec.labels.size()) + " labels");
         }
     }
@@ -203,7 +120,8 @@ public:
         }
         return rowsAt(hidden, m_spec.pooling == "cls" ? b.start : lastPositions(b)).to(at::kFloat);
     }
-    at::Tensor logits(const TransformerModel&, const Batch& b, const ForwardResult& out) const override {
+    at::Tensor logits(const TransformerModel&, const Batch& b,
+                      const ForwardResult& out) const override {
         at::Tensor pooled = decisionVector(b, out.last_hidden);
         if (m_spec.normalize) {
             pooled = pooled / pooled.norm(2, {-1}, true).clamp_min(1e-12);
@@ -231,23 +149,27 @@ public:
         if (m_spec.labels.empty()) {
             for (std::int64_t c = 0; c < m_w.size(0); ++c) {
                 const auto it = model.spec().id2label.find(c);
-                m_spec.labels.push_back(it != model.spec().id2label.end() ? it->second : std::to_string(c));
+                m_spec.labels.push_back(it != model.spec().id2label.end() ? it->second
+                                                                          : std::to_string(c));
             }
         }
     }
     at::Tensor decisionVector(const Batch& b, const at::Tensor& hidden) const override {
         return rowsAt(hidden, m_bert ? b.start : lastPositions(b)).to(at::kFloat);
     }
-    at::Tensor logits(const TransformerModel&, const Batch& b, const ForwardResult& out) const override {
+    at::Tensor logits(const TransformerModel&, const Batch& b,
+                      const ForwardResult& out) const override {
         if (m_bert) {
             if (!out.pooler.defined()) {
                 throw Error("the checkpoint has a classifier but no pooler");
             }
-            return at::linear(out.pooler, m_w, m_b.defined() ? c10::optional<at::Tensor>(m_b) : c10::nullopt)
+            return at::linear(out.pooler, m_w,
+                              m_b.defined() ? c10::optional<at::Tensor>(m_b) : c10::nullopt)
                 .to(at::kFloat);
         }
         const at::Tensor rows = rowsAt(out.last_hidden, lastPositions(b));
-        return at::linear(rows, m_w, m_b.defined() ? c10::optional<at::Tensor>(m_b) : c10::nullopt).to(at::kFloat);
+        return at::linear(rows, m_w, m_b.defined() ? c10::optional<at::Tensor>(m_b) : c10::nullopt)
+            .to(at::kFloat);
     }
 
 private:

@@ -6,6 +6,7 @@
 //                 (cls, mean over real tokens, or last real token; optionally L2-normalized)
 //   classifier    the checkpoint's own sequence-classification head (llama-type score.weight
 //                 on the last real token; BERT pooler + classifier)
+#include "common/head_spec.h"
 #include "engine/batch.h"
 #include "engine/transformer.h"
 #include "tokenizer/tokenizer.h"
@@ -20,23 +21,7 @@
 
 namespace probaudit::engine {
 
-struct HeadSpec {
-    std::string kind;                   // label_tokens | adapter | classifier
-    std::string name;                   // variant name (studies compare head variants)
-    std::string template_text = "{text}"; // label_tokens: prompt with {text}
-    std::vector<std::string> labels;    // class names (label_tokens: the label words)
-    std::string adapter_path;           // adapter: safetensors file
-    std::string pooling;                // adapter: cls | mean | last ("" = the file's)
-    bool normalize = false;             // adapter: L2-normalize the pooled vector
-    double threshold = -1;              // binary heads: decide class 1 when p1 >= threshold
-
-    // From JSON (a string that is JSON, or the path of a JSON file). Throws probaudit::Error.
-    static HeadSpec parse(const std::string& jsonOrPath);
-    static HeadSpec fromJson(const nlohmann::json& j, const std::string& where);
-    nlohmann::json toJson() const;
-    // The text the model reads for an item (label_tokens: the template with {text} filled in).
-    std::string prompt(const std::string& text) const;
-};
+using probaudit::HeadSpec;
 
 // What a head gives for one item.
 struct HeadOutput {
@@ -61,7 +46,8 @@ public:
     HeadOutput decide(const at::Tensor& logitsRow) const;
 
     static std::unique_ptr<Head> create(const HeadSpec& spec, const TransformerModel& model,
-                                        const tokenizer::Tokenizer& tok, const model::Checkpoint& ckpt);
+                                        const tokenizer::Tokenizer& tok,
+                                        const model::Checkpoint& ckpt);
 
 protected:
     explicit Head(HeadSpec s) : m_spec(std::move(s)) {}

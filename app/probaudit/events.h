@@ -1,0 +1,49 @@
+#pragma once
+// Where a run reports what it does: JSON-lines events on stdout (`--events jsonl`, the
+// workbench and `probaudit engine`), or a progress bar on a terminal.
+//   {"event":"started", "run", "head", "config", "config_hash", "items", "resumed_items"}
+//   {"event":"progress", "run", "done", "total", "items_per_second", "eta_seconds"}
+//   {"event":"run-finished", "run", "status", "items_done", "seconds", "forward_seconds", ...}
+//   {"event":"warning", "message"}   {"event":"error", "message"}
+#include <nlohmann/json.hpp>
+
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+
+namespace probaudit::app {
+
+class Events {
+public:
+    virtual ~Events() = default;
+    virtual void emit(const nlohmann::json& event) = 0;
+};
+
+// One JSON object per line on stdout, flushed per line; `tag` fields are added to each.
+class JsonLinesEvents : public Events {
+public:
+    explicit JsonLinesEvents(nlohmann::json tag = nlohmann::json::object())
+        : m_tag(std::move(tag)) {}
+    void emit(const nlohmann::json& event) override;
+    static std::mutex& outputMutex(); // stdout is shared by every writer of the process
+
+private:
+    nlohmann::json m_tag;
+};
+
+// Human output on stderr: a progress bar with items/s and ETA when stderr is a terminal,
+// one line per run otherwise.
+class TerminalEvents : public Events {
+public:
+    void emit(const nlohmann::json& event) override;
+
+private:
+    bool m_tty = false;
+    bool m_checked = false;
+    bool m_barShown = false;
+};
+
+std::unique_ptr<Events> makeEvents(const std::string& kind); // "" | "jsonl"
+
+} // namespace probaudit::app

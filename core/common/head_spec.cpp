@@ -1,0 +1,177 @@
+#include "common/head_spec.h"
+
+#include "common/error.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
+namespace probaudit {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+bool readString(const json& j, const char* key, std::string& out, const std::string& path,
+                std::vector<std::string>& errors, bool required) {
+    if (!j.contains(key)) {
+        if (required) {
+            errors.push_back(path + "." + key + ": missing");
+        }
+        return false;
+    }
+    if (!j[key].is_string()) {
+        errors.push_back(path + "." + key + ": must be a string");
+        return false;
+    }
+    out = j[key].get<std::string>();
+    return true;
+}
+
+void readLabels(const json& j, HeadSpec& s, const std::string& path,
+                std::vector<std::string>& errors, bool required) {
+    if (!j.contains("labels")) {
+        if (required) {
+            errors.push_back(path + ".labels: missing");
+        }
+        return;
+    }
+    const json& l = j["labels"];
+    if (!l.is_array() ||
+        !std::all_of(l.begin(), l.end(), [](const json& e) { return e.is_string(); })) {
+        errors.push_back(path + ".labels: must be an array of strings");
+        return;
+    }
+    s.labels = l.get<std::vector<std::string>>();
+}
+
+} // namespace
+
+HeadSpec HeadSpec::fromJson(const json& j, const std::string& path,
+                            std::vector<std::string>& errors) {
+    HeadSpec s;
+    if (!j.is_object()) {
+        errors.push_back(path + ": a head must be a JSON object");
+        return s;
+    }
+    static const std::vector<std::string> known{"kind", "name",    "template",  "labels",
+                                                "path", "pooling", "normalize", "threshold"};
+    for (const auto& [key, value] : j.items()) {
+        if (std::find(known.begin(), known.end(), key) == known.end()) {
+            errors.push_back(path + "." + key + ": unknown field");
+        }
+    }
+    if (!readString(j, "kind", s.kind, path, errors, true)) {
+        return s;
+    }
+    s.name = s.kind;
+    readString(j, "name", s.name, path, errors, false);
+    if (s.kind == "label_tokens") {
+        readString(j, "template", s.template_text, path, errors, false);
+        if (s.template_text.find("{text}") == std::string::npos) {
+            errors.push_back(path + ".template: has no {text}");
+        }
+        readLabels(j, s, path, errors, true);
+        if (j.contains("labels") && s.labels.size() < 2) {
+            errors.push_back(path + ".labels: label_tokens needs at least two label words");
+        }
+    } else if (s.kind == "adapter") {
+        readString(j, "path", s.adapter_path, path, errors, true);
+        readString(j, "pooling", s.pooling, path, errors, false);
+        if (!s.pooling.empty() && s.pooling != "cls" && s.pooling != "mean" &&
+            s.pooling != "last") {
+            errors.push_back(path + ".pooling: unknown value \"" + s.pooling +
+                             "\" (one of: cls, mean, last)");
+        }
+        if (j.contains("normalize")) {
+            if (!j["normalize"].is_boolean()) {
+                errors.push_back(path + ".normalize: must be true or false");
+            } else {
+                s.normalize = j["normalize"].get<bool>();
+            }
+        }
+        readLabels(j, s, path, errors, false);
+    } else if (s.kind == "classifier") {
+        readLabels(j, s, path, errors, false);
+    } else {
+        errors.push_back(path + ".kind: unknown value \"" + s.kind +
+                         "\" (one of: label_tokens, adapter, classifier)");
+    }
+    if (j.contains("threshold")) {
+        if (!j["threshold"].is_number() || j["threshold"].get<double>() < 0 ||
+            j["threshold"].get<double>() > 1) {
+            errors.push_back(path + ".threshold: must be a number in [0, 1]");
+        } else {
+            s.threshold = j["threshold"].get<double>();
+        }
+    }
+    return s;
+}
+
+HeadSpec HeadSpec::fromJson(const json& j, const std::string& where) {
+    std::vector<std::string> errors;
+    HeadSpec s = fromJson(j, "$", errors);
+    if (!errors.empty()) {
+        std::string all;
+        for (const auto& e : errors) {
+            all += (all.empty() ? "" : "; ") + e;
+        }
+        throw Error(where, all);
+    }
+    return s;
+}
+
+HeadSpec HeadSpec::parse(const std::string& jsonOrPath) {
+    const auto first = jsonOrPath.find_first_not_of(" \t\n");
+    if (first != std::string::npos && jsonOrPath[first] == '{') {
+        json j;
+        try {
+            j = json::parse(jsonOrPath);
+        } catch (const json::exception& e) {
+            throw Error(std::string("head: invalid JSON: ") + e.what());
+        }
+        return fromJson(j, "head");
+    }
+    std::ifstream in(jsonOrPath);
+    if (!in) {
+        throw Error(jsonOrPath, "cannot open head file");
+    }
+    json j;
+    try {
+        j = json::parse(in);
+    } catch (const json::exception& e) {
+        throw Error(jsonOrPath, std::string("invalid JSON: ") + e.what());
+    }
+    HeadSpec s = fromJson(j, jsonOrPath);
+    if (!s.adapter_path.empty() && fs::path(s.adapter_path).is_relative()) {
+        s.adapter_path = (fs::path(jsonOrPath).parent_path() / s.adapter_path).string();
+    }
+    return s;
+}
+
+json HeadSpec::toJson() const {
+    json j{{"kind", kind}, {"name", name}, {"labels", labels}};
+    if (kind == "label_tokens") {
+        j["template"] = template_text;
+    }
+    if (kind == "adapter") {
+        j["path"] = adapter_path;
+        j["pooling"] = pooling;
+        j["normalize"] = normalize;
+    }
+    if (threshold >= 0) {
+        j["threshold"] = threshold;
+    }
+    return j;
+}
+
+std::string HeadSpec::prompt(const std::string& text) const {
+    if (kind != "label_tokens") {
+        return text;
+    }
+    std::string p = template_text;
+    return p.replace(p.find("{text}"), 6, text);
+}
+
+} // namespace probaudit

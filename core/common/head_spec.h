@@ -1,0 +1,37 @@
+#pragma once
+// What a decision head is (DESIGN.md), as the user writes it: torch-free, so studies can be
+// validated, shown and stored without the engine. engine/heads.h builds the head from it.
+//   label_tokens  an LLM's next-token logits at the last real token, restricted to the label
+//                 words' token ids, softmaxed (each label word must be exactly one token)
+//   adapter       a linear head file (weight [C, H], bias [C]) on a pooled hidden state
+//   classifier    the checkpoint's own sequence-classification head
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+namespace probaudit {
+
+struct HeadSpec {
+    std::string kind;                     // label_tokens | adapter | classifier
+    std::string name;                     // variant name (studies compare head variants)
+    std::string template_text = "{text}"; // label_tokens: prompt with {text}
+    std::vector<std::string> labels;      // class names (label_tokens: the label words)
+    std::string adapter_path;             // adapter: safetensors file
+    std::string pooling;                  // adapter: cls | mean | last ("" = the file's)
+    bool normalize = false;               // adapter: L2-normalize the pooled vector
+    double threshold = -1;                // binary heads: decide class 1 when p1 >= threshold
+
+    // From JSON (a string that is JSON, or the path of a JSON file). Throws probaudit::Error.
+    static HeadSpec parse(const std::string& jsonOrPath);
+    // Every problem found is appended to `errors` as "PATH: problem"; returns what could be read.
+    static HeadSpec fromJson(const nlohmann::json& j, const std::string& path,
+                             std::vector<std::string>& errors);
+    // Same, throwing probaudit::Error with the problems joined.
+    static HeadSpec fromJson(const nlohmann::json& j, const std::string& where);
+    nlohmann::json toJson() const;
+    // The text the model reads for an item (label_tokens: the template with {text} filled in).
+    std::string prompt(const std::string& text) const;
+};
+
+} // namespace probaudit

@@ -1,0 +1,823 @@
+#include "ledger/ledger.h"
+
+#include "common/build_info.h"
+#include "common/error.h"
+#include "common/sha256.h"
+
+#include <SQLiteCpp/SQLiteCpp.h>
+#include <sqlite3.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <fcntl.h>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace probaudit::ledger {
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+const char* statusName(RunStatus s) {
+    switch (s) {
+    case RunStatus::Running:
+        return "running";
+    case RunStatus::Interrupted:
+        return "interrupted";
+    case RunStatus::Finished:
+        return "finished";
+    case RunStatus::Failed:
+        return "failed";
+    }
+    return "?";
+}
+
+namespace {
+
+RunStatus parseStatus(const std::string& s) {
+    if (s == "finished") {
+        return RunStatus::Finished;
+    }
+    if (s == "interrupted") {
+        return RunStatus::Interrupted;
+    }
+    if (s == "failed") {
+        return RunStatus::Failed;
+    }
+    return RunStatus::Running;
+}
+
+// Schema steps: kMigrations[v] takes a ledger from version v to v + 1. Never edit a step that
+// has shipped; add the next one and raise kSchemaVersion.
+const char* const kMigrations[] = {
+    // 0 -> 1
+    R"sql(
+CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE study(id INTEGER PRIMARY KEY CHECK (id = 1), name TEXT NOT NULL, json TEXT NOT NULL,
+                   dataset_sha256 TEXT NOT NULL, created TEXT NOT NULL);
+CREATE TABLE items(idx INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, text TEXT NOT NULL, label INTEGER,
+                   line INTEGER NOT NULL);
+CREATE TABLE configs(hash TEXT PRIMARY KEY, name TEXT NOT NULL, json TEXT NOT NULL);
+CREATE TABLE environments(hash TEXT PRIMARY KEY, json TEXT NOT NULL);
+CREATE TABLE runs(id INTEGER PRIMARY KEY, head TEXT NOT NULL, head_json TEXT NOT NULL,
+                  config_name TEXT NOT NULL, config_hash TEXT NOT NULL REFERENCES configs(hash),
+                  env_hash TEXT NOT NULL REFERENCES environments(hash), capture TEXT NOT NULL,
+                  status TEXT NOT NULL, items_total INTEGER NOT NULL, items_done INTEGER NOT NULL DEFAULT 0,
+                  started TEXT NOT NULL, finished TEXT, message TEXT, kernel_trace TEXT,
+                  chain_seq INTEGER UNIQUE, records_sha256 TEXT, prev_sha256 TEXT, chain_sha256 TEXT);
+CREATE TABLE records(run INTEGER NOT NULL REFERENCES runs(id), item INTEGER NOT NULL REFERENCES items(idx),
+                     tokens INTEGER NOT NULL, truncated INTEGER NOT NULL, decision INTEGER NOT NULL,
+                     margin REAL NOT NULL, nonfinite INTEGER NOT NULL, probs BLOB NOT NULL, logits BLOB NOT NULL,
+                     batch INTEGER NOT NULL, row INTEGER NOT NULL, padded_length INTEGER NOT NULL,
+                     batch_seconds REAL NOT NULL, PRIMARY KEY (run, item)) WITHOUT ROWID;
+CREATE TABLE layers(run INTEGER NOT NULL, item INTEGER NOT NULL, hashes BLOB, hidden INTEGER NOT NULL,
+                    vectors BLOB, full_tokens INTEGER NOT NULL, full BLOB,
+                    PRIMARY KEY (run, item)) WITHOUT ROWID;
+)sql",
+};
+static_assert(sizeof(kMigrations) / sizeof(kMigrations[0]) == kSchemaVersion);
+
+// The process holding an flock on this descriptor's file, from /proc/locks (Linux); 0 when
+// it cannot be told.
+long flockHolder(int fd) {
+    struct stat st {};
+    if (::fstat(fd, &st) != 0) {
+        return 0;
+    }
+    std::ifstream locks("/proc/locks");
+    std::string line;
+    while (std::getline(locks, line)) {
+        std::istringstream in(line);
+        std::string id, kind, mode, access, dev;
+        long pid = 0;
+        if (!(in >> id >> kind) || kind != "FLOCK" || !(in >> mode >> access >> pid >> dev)) {
+            continue;
+        }
+        const auto colon = dev.rfind(':');
+        if (colon != std::string::npos && dev.substr(colon + 1) == std::to_string(st.st_ino)) {
+            return pid;
+        }
+    }
+    return 0;
+}
+
+std::string nowUtc() {
+    const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+    std::tm tm{};
+    gmtime_r(&t, &tm);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return buf;
+}
+
+template <typename T> void bindVector(SQLite::Statement& st, int index, const std::vector<T>& v) {
+    if (v.empty()) {
+        st.bind(index); // NULL
+    } else {
+        st.bindNoCopy(index, v.data(), static_cast<int>(v.size() * sizeof(T)));
+    }
+}
+
+template <typename T> std::vector<T> blobVector(const SQLite::Column& c) {
+    std::vector<T> v(static_cast<std::size_t>(c.getBytes()) / sizeof(T));
+    if (!v.empty()) {
+        std::memcpy(v.data(), c.getBlob(), v.size() * sizeof(T));
+    }
+    return v;
+}
+
+// The bytes a record is sealed with: every field in a fixed order, blobs length-prefixed.
+void hashRecord(Sha256& h, const Record& r) {
+    auto i64 = [&](std::int64_t v) { h.update(&v, sizeof v); };
+    auto blob = [&](const void* p, std::size_t n) {
+        i64(static_cast<std::int64_t>(n));
+        h.update(p, n);
+    };
+    i64(r.item);
+    i64(r.tokens);
+    i64(r.truncated);
+    i64(r.decision);
+    h.update(&r.margin, sizeof r.margin);
+    i64(r.nonfinite);
+    blob(r.probs.data(), r.probs.size() * sizeof(float));
+    blob(r.logits.data(), r.logits.size() * sizeof(float));
+    i64(r.batch);
+    i64(r.row);
+    i64(r.padded_length);
+    h.update(&r.batch_seconds, sizeof r.batch_seconds);
+    blob(r.layer_hashes.data(), r.layer_hashes.size() * sizeof(std::uint64_t));
+    i64(r.hidden);
+    blob(r.layer_vectors.data(), r.layer_vectors.size() * sizeof(float));
+    i64(r.full_tokens);
+    blob(r.layer_full.data(), r.layer_full.size() * sizeof(float));
+}
+
+} // namespace
+
+struct Ledger::Impl {
+    std::unique_ptr<SQLite::Database> db;
+    int lockFd = -1;
+    bool writer = false;
+    // Prepared once: appendBatch runs once per batch, tens of thousands of times a run.
+    std::unique_ptr<SQLite::Statement> insRecord, insLayer, addDone;
+
+    [[noreturn]] void fail(const std::string& path, const std::exception& e) const {
+        const auto* se = dynamic_cast<const SQLite::Exception*>(&e);
+        if (se != nullptr && (se->getErrorCode() == SQLITE_FULL)) {
+            throw Error(path, "the disk is full (or the ledger reached its size limit); finished "
+                              "batches are kept, "
+                              "free space and run again to resume");
+        }
+        if (se != nullptr && (se->getErrorCode() == SQLITE_READONLY)) {
+            throw Error(path, "the ledger is read-only");
+        }
+        if (se != nullptr &&
+            (se->getErrorCode() == SQLITE_CORRUPT || se->getErrorCode() == SQLITE_NOTADB)) {
+            throw Error(path, "not a ledger or a damaged one (" + std::string(e.what()) + ")");
+        }
+        throw Error(path, std::string("ledger error: ") + e.what());
+    }
+};
+
+Ledger::Ledger(const std::string& path, Mode mode) : m(std::make_unique<Impl>()), m_path(path) {
+    const bool exists = fs::exists(path);
+    if (mode == Mode::Read && !exists) {
+        throw Error(path, "no such ledger");
+    }
+    if (mode == Mode::Write) {
+        // Read-only: not writable for us, or marked read-only for everyone (an archived,
+        // signed-off ledger stays as it is even for root).
+        struct stat st {};
+        if (exists && (::access(path.c_str(), W_OK) != 0 ||
+                       (::stat(path.c_str(), &st) == 0 && (st.st_mode & 0222) == 0))) {
+            throw Error(path, "the ledger is read-only; nothing was written");
+        }
+        const fs::path dir = fs::absolute(path).parent_path();
+        if (!exists && ::access(dir.c_str(), W_OK) != 0) {
+            throw Error(path, "cannot create the ledger: the folder is not writable");
+        }
+    }
+    try {
+        const int flags = mode == Mode::Write ? SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE
+                                              : SQLite::OPEN_READONLY;
+        m->db = std::make_unique<SQLite::Database>(path, flags, 5000);
+        // Our own descriptor of the file, kept until SQLite has closed it (closing any
+        // descriptor of a file drops the process's POSIX locks on it, SQLite's included).
+        // The writer lock is flock on it: independent of SQLite's locks, and released when the
+        // process ends however it ends (kill -9 included).
+        m->lockFd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+        if (m->lockFd < 0) {
+            throw Error(path, std::string("cannot open: ") + std::strerror(errno));
+        }
+        if (mode == Mode::Write) {
+            if (::flock(m->lockFd, LOCK_EX | LOCK_NB) != 0) {
+                const long pid = flockHolder(m->lockFd);
+                throw Error(
+                    path, "the ledger is being written by another run" +
+                              (pid > 0 ? " (process " + std::to_string(pid) + ")" : std::string()) +
+                              "; wait for it to finish or stop it");
+            }
+            m->writer = true;
+        }
+        const int version = m->db->execAndGet("PRAGMA user_version").getInt();
+        if (version > kSchemaVersion) {
+            throw Error(path, "the ledger has schema version " + std::to_string(version) +
+                                  ", newer than this ProbAudit's (" +
+                                  std::to_string(kSchemaVersion) +
+                                  "); open it with a newer ProbAudit");
+        }
+        if (mode == Mode::Read) {
+            if (version < kSchemaVersion) {
+                throw Error(
+                    path,
+                    version == 0
+                        ? "not a ProbAudit ledger"
+                        : "the ledger has an older schema; open it for writing once to migrate");
+            }
+            return;
+        }
+        m->db->exec("PRAGMA journal_mode = WAL");
+        m->db->exec("PRAGMA synchronous = NORMAL");
+        m->db->exec("PRAGMA foreign_keys = ON");
+        if (const char* pages = std::getenv("PROBAUDIT_LEDGER_MAX_PAGES")) {
+            // Simulates a full disk in tests: SQLite refuses to grow the file past this.
+            m->db->exec("PRAGMA max_page_count = " + std::to_string(std::atoll(pages)));
+        }
+        if (version < kSchemaVersion) {
+            SQLite::Transaction t(*m->db);
+            for (int v = version; v < kSchemaVersion; ++v) {
+                m->db->exec(kMigrations[v]);
+            }
+            m->db->exec("PRAGMA user_version = " + std::to_string(kSchemaVersion));
+            SQLite::Statement st(*m->db,
+                                 "INSERT OR IGNORE INTO meta(key, value) VALUES ('created_by', ?)");
+            st.bind(1,
+                    std::string("probaudit ") + engineVersion() + " (commit " + gitCommit() + ")");
+            st.exec();
+            t.commit();
+        }
+    } catch (const Error&) {
+        m->db.reset();
+        if (m->lockFd >= 0) {
+            ::close(m->lockFd);
+        }
+        throw;
+    } catch (const std::exception& e) {
+        m->db.reset();
+        if (m->lockFd >= 0) {
+            ::close(m->lockFd);
+        }
+        m->fail(path, e);
+    }
+}
+
+Ledger::~Ledger() {
+    m->insRecord.reset();
+    m->insLayer.reset();
+    m->addDone.reset();
+    m->db.reset(); // close SQLite first: closing any descriptor of the file drops its POSIX locks
+    if (m->lockFd >= 0) {
+        ::close(m->lockFd);
+    }
+}
+
+int Ledger::schemaVersion() const {
+    return m->db->execAndGet("PRAGMA user_version").getInt();
+}
+
+bool Ledger::hasStudy() const {
+    SQLite::Statement st(*m->db, "SELECT COUNT(*) FROM study");
+    st.executeStep();
+    return st.getColumn(0).getInt() > 0;
+}
+
+json Ledger::study() const {
+    SQLite::Statement st(*m->db, "SELECT json FROM study WHERE id = 1");
+    if (!st.executeStep()) {
+        throw Error(m_path, "the ledger has no study yet");
+    }
+    return json::parse(st.getColumn(0).getString());
+}
+
+std::string Ledger::datasetSha256() const {
+    SQLite::Statement st(*m->db, "SELECT dataset_sha256 FROM study WHERE id = 1");
+    return st.executeStep() ? st.getColumn(0).getString() : std::string();
+}
+
+void Ledger::initStudy(const json& study, const std::string& datasetSha256,
+                       const std::vector<Item>& items) {
+    try {
+        SQLite::Transaction t(*m->db);
+        SQLite::Statement s(
+            *m->db,
+            "INSERT INTO study(id, name, json, dataset_sha256, created) VALUES (1, ?, ?, ?, ?)");
+        s.bind(1, study.value("name", std::string()));
+        s.bind(2, study.dump());
+        s.bind(3, datasetSha256);
+        s.bind(4, nowUtc());
+        s.exec();
+        SQLite::Statement ins(
+            *m->db, "INSERT INTO items(idx, id, text, label, line) VALUES (?, ?, ?, ?, ?)");
+        for (const auto& it : items) {
+            ins.bind(1, it.idx);
+            ins.bind(2, it.id);
+            ins.bind(3, it.text);
+            if (it.label) {
+                ins.bind(4, *it.label);
+            } else {
+                ins.bind(4);
+            }
+            ins.bind(5, it.line);
+            ins.exec();
+            ins.reset();
+        }
+        t.commit();
+    } catch (const Error&) {
+        throw;
+    } catch (const std::exception& e) {
+        m->fail(m_path, e);
+    }
+}
+
+std::vector<Item> Ledger::items() const {
+    std::vector<Item> out;
+    SQLite::Statement st(*m->db, "SELECT idx, id, text, label, line FROM items ORDER BY idx");
+    while (st.executeStep()) {
+        Item it;
+        it.idx = st.getColumn(0).getInt64();
+        it.id = st.getColumn(1).getString();
+        it.text = st.getColumn(2).getString();
+        if (!st.getColumn(3).isNull()) {
+            it.label = st.getColumn(3).getInt();
+        }
+        it.line = st.getColumn(4).getInt64();
+        out.push_back(std::move(it));
+    }
+    return out;
+}
+
+void Ledger::putConfig(const std::string& hash, const std::string& name, const json& config) {
+    try {
+        SQLite::Statement st(*m->db,
+                             "INSERT OR IGNORE INTO configs(hash, name, json) VALUES (?, ?, ?)");
+        st.bind(1, hash);
+        st.bind(2, name);
+        st.bind(3, config.dump());
+        st.exec();
+    } catch (const std::exception& e) {
+        m->fail(m_path, e);
+    }
+}
+
+json Ledger::config(const std::string& hash) const {
+    SQLite::Statement st(*m->db, "SELECT json FROM configs WHERE hash = ?");
+    st.bind(1, hash);
+    return st.executeStep() ? json::parse(st.getColumn(0).getString()) : json();
+}
+
+std::string Ledger::putEnvironment(const json& fingerprint) {
+    const std::string text = fingerprint.dump();
+    const std::string hash = sha256Hex(text.data(), text.size()).substr(0, 16);
+    try {
+        SQLite::Statement st(*m->db,
+                             "INSERT OR IGNORE INTO environments(hash, json) VALUES (?, ?)");
+        st.bind(1, hash);
+        st.bind(2, text);
+        st.exec();
+    } catch (const std::exception& e) {
+        m->fail(m_path, e);
+    }
+    return hash;
+}
+
+json Ledger::environment(const std::string& hash) const {
+    SQLite::Statement st(*m->db, "SELECT json FROM environments WHERE hash = ?");
+    st.bind(1, hash);
+    return st.executeStep() ? json::parse(st.getColumn(0).getString()) : json();
+}
+
+std::int64_t Ledger::beginRun(const std::string& head, const json& headJson,
+                              const std::string& configName, const std::string& configHash,
+                              const std::string& envHash, const std::string& capture,
+                              std::int64_t itemsTotal) {
+    try {
+        SQLite::Statement st(
+            *m->db,
+            "INSERT INTO runs(head, head_json, config_name, config_hash, env_hash, capture, "
+            "status, items_total, started) VALUES (?, ?, ?, ?, ?, ?, 'running', ?, ?)");
+        st.bind(1, head);
+        st.bind(2, headJson.dump());
+        st.bind(3, configName);
+        st.bind(4, configHash);
+        st.bind(5, envHash);
+        st.bind(6, capture);
+        st.bind(7, itemsTotal);
+        st.bind(8, nowUtc());
+        st.exec();
+        return m->db->getLastInsertRowid();
+    } catch (const std::exception& e) {
+        m->fail(m_path, e);
+    }
+}
+
+namespace {
+
+const char* const kRunColumns =
+    "id, head, head_json, config_name, config_hash, env_hash, capture, status, items_total, "
+    "items_done, started, "
+    "finished, message, kernel_trace, chain_seq, records_sha256, prev_sha256, chain_sha256";
+
+Run readRun(SQLite::Statement& st) {
+    Run r;
+    r.id = st.getColumn(0).getInt64();
+    r.head = st.getColumn(1).getString();
+    r.head_json = json::parse(st.getColumn(2).getString());
+    r.config_name = st.getColumn(3).getString();
+    r.config_hash = st.getColumn(4).getString();
+    r.env_hash = st.getColumn(5).getString();
+    r.capture = st.getColumn(6).getString();
+    r.status = parseStatus(st.getColumn(7).getString());
+    r.items_total = st.getColumn(8).getInt64();
+    r.items_done = st.getColumn(9).getInt64();
+    r.started = st.getColumn(10).getString();
+    r.finished = st.getColumn(11).getString();
+    r.message = st.getColumn(12).getString();
+    const std::string trace = st.getColumn(13).getString();
+    r.kernel_trace = trace.empty() ? json() : json::parse(trace);
+    if (!st.getColumn(14).isNull()) {
+        r.chain_seq = st.getColumn(14).getInt64();
+    }
+    r.records_sha256 = st.getColumn(15).getString();
+    r.prev_sha256 = st.getColumn(16).getString();
+    r.chain_sha256 = st.getColumn(17).getString();
+    return r;
+}
+
+} // namespace
+
+namespace {
+
+// The latest run of a head, config, environment and capture whose status is in `statuses`.
+std::optional<Run> latestRun(SQLite::Database& db, const json& headJson,
+                             const std::string& configHash, const std::string& envHash,
+                             const std::string& capture, const char* statuses) {
+    SQLite::Statement st(
+        db,
+        std::string("SELECT ") + kRunColumns +
+            " FROM runs WHERE head_json = ? AND config_hash = ? AND env_hash = ? AND capture = ? "
+            "AND status IN (" +
+            statuses + ") ORDER BY id DESC LIMIT 1");
+    st.bind(1, headJson.dump());
+    st.bind(2, configHash);
+    st.bind(3, envHash);
+    st.bind(4, capture);
+    if (st.executeStep()) {
+        return readRun(st);
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
+std::optional<Run> Ledger::findResumable(const json& headJson, const std::string& configHash,
+                                         const std::string& envHash,
+                                         const std::string& capture) const {
+    return latestRun(*m->db, headJson, configHash, envHash, capture, "'running', 'interrupted'");
+}
+
+std::optional<Run> Ledger::findFinished(const json& headJson, const std::string& configHash,
+                                        const std::string& envHash,
+                                        const std::string& capture) const {
+    return latestRun(*m->db, headJson, configHash, envHash, capture, "'finished'");
+}
+
+void Ledger::resumeRun(std::int64_t run) {
+    try {
+        SQLite::Statement st(*m->db,
+                             "UPDATE runs SET status = 'running', message = NULL WHERE id = ?");
+        st.bind(1, run);
+        st.exec();
+    } catch (const std::exception& e) {
+        m->fail(m_path, e);
+    }
+}
+
+void Ledger::appendBatch(std::int64_t run, const std::vector<Record>& records) {
+    try {
+        SQLite::Transaction t(*m->db);
+        if (!m->insRecord) {
+            m->insRecord = std::make_unique<SQLite::Statement>(
+                *m->db, "INSERT INTO records(run, item, tokens, truncated, decision, margin, "
+                        "nonfinite, probs, logits, "
+                        "batch, row, padded_length, batch_seconds) VALUES (?, ?, ?, ?, ?, ?, ?, ?, "
+                        "?, ?, ?, ?, ?)");
+            m->insLayer = std::make_unique<SQLite::Statement>(
+                *m->db, "INSERT INTO layers(run, item, hashes, hidden, vectors, full_tokens, full) "
+                        "VALUES (?, ?, ?, ?, ?, ?, ?)");
+            m->addDone = std::make_unique<SQLite::Statement>(
+                *m->db, "UPDATE runs SET items_done = items_done + ? WHERE id = ?");
+        }
+        SQLite::Statement& rec = *m->insRecord;
+        SQLite::Statement& lay = *m->insLayer;
+        SQLite::Statement& upd = *m->addDone;
+        // A failed batch leaves a statement mid-step: start each batch from a clean state.
+        rec.reset();
+        lay.reset();
+        upd.reset();
+        for (const Record& r : records) {
+            rec.bind(1, run);
+            rec.bind(2, r.item);
+            rec.bind(3, r.tokens);
+            rec.bind(4, static_cast<int>(r.truncated));
+            rec.bind(5, r.decision);
+            rec.bind(6, static_cast<double>(r.margin));
+            rec.bind(7, static_cast<int>(r.nonfinite));
+            rec.bindNoCopy(8, r.probs.data(), static_cast<int>(r.probs.size() * sizeof(float)));
+            rec.bindNoCopy(9, r.logits.data(), static_cast<int>(r.logits.size() * sizeof(float)));
+            rec.bind(10, r.batch);
+            rec.bind(11, r.row);
+            rec.bind(12, r.padded_length);
+            rec.bind(13, r.batch_seconds);
+            rec.exec();
+            rec.reset();
+            if (!r.layer_hashes.empty()) {
+                lay.bind(1, run);
+                lay.bind(2, r.item);
+                bindVector(lay, 3, r.layer_hashes);
+                lay.bind(4, r.hidden);
+                bindVector(lay, 5, r.layer_vectors);
+                lay.bind(6, r.full_tokens);
+                bindVector(lay, 7, r.layer_full);
+                lay.exec();
+                lay.reset();
+            }
+        }
+        upd.bind(1, static_cast<std::int64_t>(records.size()));
+        upd.bind(2, run);
+        upd.exec();
+        upd.reset();
+        t.commit();
+    } catch (const std::exception& e) {
+        m->fail(m_path, e);
+    }
+}
+
+void Ledger::setKernelTrace(std::int64_t run, const json& trace) {
+    try {
+        // Several attempts of a resumed run add up their operator counts.
+        json merged = this->run(run).kernel_trace;
+        if (!merged.is_object()) {
+            merged = trace;
+        } else {
+            for (const char* part : {"ops", "device_kernels"}) {
+                if (trace.contains(part)) {
+                    for (const auto& [name, n] : trace[part].items()) {
+                        merged[part][name] =
+                            merged[part].value(name, std::int64_t(0)) + n.get<std::int64_t>();
+                    }
+                }
+            }
+        }
+        SQLite::Statement st(*m->db, "UPDATE runs SET kernel_trace = ? WHERE id = ?");
+        st.bind(1, merged.dump());
+        st.bind(2, run);
+        st.exec();
+    } catch (const Error&) {
+        throw;
+    } catch (const std::exception& e) {
+        m->fail(m_path, e);
+    }
+}
+
+namespace {
+
+std::string recordsHash(const std::vector<Record>& records) {
+    Sha256 h;
+    for (const Record& r : records) {
+        hashRecord(h, r);
+    }
+    return h.hex();
+}
+
+// What a sealed run's chain hash covers besides its records: its row as written at sealing,
+// its configuration and environment as stored, and the previous run's chain hash.
+std::string chainHash(const Run& r, const json& config, const json& env,
+                      const std::string& recordsSha, const std::string& prev) {
+    const json header{{"id", r.id},
+                      {"head", r.head},
+                      {"head_json", r.head_json},
+                      {"config_name", r.config_name},
+                      {"config_hash", r.config_hash},
+                      {"config", config},
+                      {"env_hash", r.env_hash},
+                      {"environment", env},
+                      {"capture", r.capture},
+                      {"items_total", r.items_total},
+                      {"items_done", r.items_done},
+                      {"started", r.started},
+                      {"finished", r.finished},
+                      {"kernel_trace", r.kernel_trace},
+                      {"chain_seq", r.chain_seq ? json(*r.chain_seq) : json()}};
+    const std::string text = prev + "\n" + header.dump() + "\n" + recordsSha;
+    return sha256Hex(text.data(), text.size());
+}
+
+} // namespace
+
+void Ledger::finishRun(std::int64_t id) {
+    try {
+        SQLite::Transaction t(*m->db);
+        Run r = run(id);
+        const auto records = this->records(id, true);
+        if (static_cast<std::int64_t>(records.size()) != r.items_total) {
+            throw Error(m_path, "run " + std::to_string(id) + " has " +
+                                    std::to_string(records.size()) + " of " +
+                                    std::to_string(r.items_total) +
+                                    " records; it cannot be finished");
+        }
+        std::int64_t seq = 1;
+        std::string prev(64, '0');
+        {
+            SQLite::Statement st(
+                *m->db, "SELECT chain_seq, chain_sha256 FROM runs WHERE chain_seq IS NOT NULL "
+                        "ORDER BY chain_seq DESC LIMIT 1");
+            if (st.executeStep()) {
+                seq = st.getColumn(0).getInt64() + 1;
+                prev = st.getColumn(1).getString();
+            }
+        }
+        r.finished = nowUtc();
+        r.chain_seq = seq;
+        const std::string recSha = recordsHash(records);
+        const std::string chain =
+            chainHash(r, config(r.config_hash), environment(r.env_hash), recSha, prev);
+        SQLite::Statement st(
+            *m->db,
+            "UPDATE runs SET status = 'finished', finished = ?, chain_seq = ?, "
+            "records_sha256 = ?, prev_sha256 = ?, chain_sha256 = ?, message = NULL WHERE id = ?");
+        st.bind(1, r.finished);
+        st.bind(2, seq);
+        st.bind(3, recSha);
+        st.bind(4, prev);
+        st.bind(5, chain);
+        st.bind(6, id);
+        st.exec();
+        t.commit();
+    } catch (const Error&) {
+        throw;
+    } catch (const std::exception& e) {
+        m->fail(m_path, e);
+    }
+}
+
+void Ledger::markRun(std::int64_t run, RunStatus status, const std::string& message) {
+    try {
+        SQLite::Statement st(
+            *m->db,
+            "UPDATE runs SET status = ?, message = ? WHERE id = ? AND status != 'finished'");
+        st.bind(1, statusName(status));
+        st.bind(2, message);
+        st.bind(3, run);
+        st.exec();
+    } catch (const std::exception& e) {
+        m->fail(m_path, e);
+    }
+}
+
+std::vector<Run> Ledger::runs() const {
+    // A "running" run whose writer is gone (the lock is free) was cut off: it is resumable.
+    bool writerAlive = false;
+    if (!m->writer && m->lockFd >= 0) {
+        writerAlive = ::flock(m->lockFd, LOCK_SH | LOCK_NB) != 0;
+        if (!writerAlive) {
+            ::flock(m->lockFd, LOCK_UN);
+        }
+    }
+    std::vector<Run> out;
+    SQLite::Statement st(*m->db, std::string("SELECT ") + kRunColumns + " FROM runs ORDER BY id");
+    while (st.executeStep()) {
+        out.push_back(readRun(st));
+        out.back().writer_alive = out.back().status == RunStatus::Running && writerAlive;
+    }
+    return out;
+}
+
+Run Ledger::run(std::int64_t id) const {
+    SQLite::Statement st(*m->db, std::string("SELECT ") + kRunColumns + " FROM runs WHERE id = ?");
+    st.bind(1, id);
+    if (!st.executeStep()) {
+        throw Error(m_path, "no run " + std::to_string(id));
+    }
+    return readRun(st);
+}
+
+std::vector<Record> Ledger::records(std::int64_t run, bool withLayers) const {
+    std::vector<Record> out;
+    const std::string sql =
+        withLayers ? "SELECT r.item, r.tokens, r.truncated, r.decision, r.margin, r.nonfinite, "
+                     "r.probs, r.logits, "
+                     "r.batch, r.row, r.padded_length, r.batch_seconds, l.hashes, l.hidden, "
+                     "l.vectors, l.full_tokens, "
+                     "l.full FROM records r LEFT JOIN layers l ON l.run = r.run AND l.item = "
+                     "r.item WHERE r.run = ? "
+                     "ORDER BY r.item"
+                   : "SELECT item, tokens, truncated, decision, margin, nonfinite, probs, logits, "
+                     "batch, row, "
+                     "padded_length, batch_seconds FROM records WHERE run = ? ORDER BY item";
+    SQLite::Statement st(*m->db, sql);
+    st.bind(1, run);
+    while (st.executeStep()) {
+        Record r;
+        r.item = st.getColumn(0).getInt64();
+        r.tokens = st.getColumn(1).getInt64();
+        r.truncated = st.getColumn(2).getInt() != 0;
+        r.decision = st.getColumn(3).getInt();
+        r.margin = static_cast<float>(st.getColumn(4).getDouble());
+        r.nonfinite = st.getColumn(5).getInt() != 0;
+        r.probs = blobVector<float>(st.getColumn(6));
+        r.logits = blobVector<float>(st.getColumn(7));
+        r.batch = st.getColumn(8).getInt64();
+        r.row = st.getColumn(9).getInt64();
+        r.padded_length = st.getColumn(10).getInt64();
+        r.batch_seconds = st.getColumn(11).getDouble();
+        if (withLayers) {
+            r.layer_hashes = blobVector<std::uint64_t>(st.getColumn(12));
+            r.hidden = st.getColumn(13).getInt64();
+            r.layer_vectors = blobVector<float>(st.getColumn(14));
+            r.full_tokens = st.getColumn(15).getInt64();
+            r.layer_full = blobVector<float>(st.getColumn(16));
+        }
+        out.push_back(std::move(r));
+    }
+    return out;
+}
+
+std::vector<std::int64_t> Ledger::recordedItems(std::int64_t run) const {
+    std::vector<std::int64_t> out;
+    SQLite::Statement st(*m->db, "SELECT item FROM records WHERE run = ? ORDER BY item");
+    st.bind(1, run);
+    while (st.executeStep()) {
+        out.push_back(st.getColumn(0).getInt64());
+    }
+    return out;
+}
+
+VerifyResult Ledger::verify() const {
+    VerifyResult v;
+    std::string prev(64, '0');
+    std::int64_t expectSeq = 1;
+    std::vector<Run> sealed;
+    for (Run& r : runs()) {
+        if (r.chain_seq) {
+            sealed.push_back(std::move(r));
+        } else {
+            if (r.status == RunStatus::Finished) {
+                v.ok = false;
+                v.first_bad = r.id;
+                v.problem = "run " + std::to_string(r.id) +
+                            " says finished but carries no seal (its row was edited)";
+                return v;
+            }
+            v.unsealed.push_back(r.id);
+        }
+    }
+    std::sort(sealed.begin(), sealed.end(),
+              [](const Run& a, const Run& b) { return *a.chain_seq < *b.chain_seq; });
+    for (const Run& r : sealed) {
+        auto bad = [&](const std::string& problem) {
+            v.ok = false;
+            v.first_bad = r.id;
+            v.problem = "run " + std::to_string(r.id) + " (" + r.head + ", " + r.config_name +
+                        "): " + problem;
+            return v;
+        };
+        if (*r.chain_seq != expectSeq || r.prev_sha256 != prev) {
+            return bad(
+                "the chain is broken before it (a sealed run was removed or its seal edited)");
+        }
+        if (r.status != RunStatus::Finished) {
+            return bad("its status was changed after it was sealed");
+        }
+        const std::string recSha = recordsHash(records(r.id, true));
+        if (recSha != r.records_sha256) {
+            return bad("its records changed after it was sealed");
+        }
+        if (chainHash(r, config(r.config_hash), environment(r.env_hash), recSha, prev) !=
+            r.chain_sha256) {
+            return bad("its run row, configuration or environment changed after it was sealed");
+        }
+        prev = r.chain_sha256;
+        ++expectSeq;
+        ++v.sealed;
+    }
+    return v;
+}
+
+} // namespace probaudit::ledger

@@ -1,0 +1,133 @@
+#pragma once
+// The ledger (DESIGN.md): one SQLite file per study holding its items, configurations,
+// environment fingerprints, runs, per-item records and per-layer records (compact BLOBs), and
+// each run's kernel trace. WAL mode; one transaction per batch; a schema version with forward
+// migrations. A finished run is sealed: its row carries the SHA-256 of its records and of the
+// previous sealed run (a hash chain), so verify() finds any later edit. One writer at a time.
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace probaudit::ledger {
+
+inline constexpr int kSchemaVersion = 1;
+
+struct Item {
+    std::int64_t idx = 0; // position in the study's item list
+    std::string id;
+    std::string text;
+    std::optional<int> label;
+    std::int64_t line = 0; // line in the dataset file
+};
+
+// One item's record in one run. Exact floats: stored as their float32 bytes.
+struct Record {
+    std::int64_t item = 0;
+    std::int64_t tokens = 0;
+    bool truncated = false;
+    std::vector<float> probs;  // F32 [C]
+    std::vector<float> logits; // F32 [C], decision-class logits
+    int decision = -1;
+    float margin = 0;
+    bool nonfinite = false;
+    std::int64_t batch = 0, row = 0, padded_length = 0;
+    double batch_seconds = 0;
+    std::vector<std::uint64_t> layer_hashes; // [layers + 1], empty at capture none
+    std::int64_t hidden = 0;                 // H of layer_vectors / layer_full
+    std::vector<float> layer_vectors;        // F32 [layers + 1, H], vectors and full only
+    std::int64_t full_tokens = 0;            // T of layer_full
+    std::vector<float> layer_full;           // F32 [layers + 1, T, H], full only
+};
+
+enum class RunStatus { Running, Interrupted, Finished, Failed };
+const char* statusName(RunStatus s);
+
+struct Run {
+    std::int64_t id = 0;
+    std::string head; // head variant name
+    nlohmann::json head_json;
+    std::string config_name;
+    std::string config_hash;
+    std::string env_hash;
+    std::string capture;
+    RunStatus status = RunStatus::Running;
+    bool writer_alive = false; // Running and another process holds the ledger
+    std::int64_t items_total = 0, items_done = 0;
+    std::string started, finished, message;
+    nlohmann::json kernel_trace;
+    std::optional<std::int64_t> chain_seq;
+    std::string records_sha256, prev_sha256, chain_sha256;
+};
+
+struct VerifyResult {
+    bool ok = true;
+    std::int64_t sealed = 0;               // finished runs checked
+    std::optional<std::int64_t> first_bad; // run id
+    std::string problem;                   // one sentence about first_bad
+    std::vector<std::int64_t> unsealed;    // runs not finished (nothing to check yet)
+};
+
+class Ledger {
+public:
+    enum class Mode { Read, Write };
+    // Write creates the file when missing, takes the writer lock (a second writer gets a clear
+    // refusal naming the process that holds it) and migrates an older schema. Read never
+    // changes the file. Throws probaudit::Error naming the file.
+    Ledger(const std::string& path, Mode mode);
+    ~Ledger();
+    Ledger(const Ledger&) = delete;
+    Ledger& operator=(const Ledger&) = delete;
+
+    const std::string& path() const { return m_path; }
+    int schemaVersion() const;
+
+    // --- study and items (written once; a later run must bring the same study items)
+    bool hasStudy() const;
+    nlohmann::json study() const;
+    std::string datasetSha256() const;
+    void initStudy(const nlohmann::json& study, const std::string& datasetSha256,
+                   const std::vector<Item>& items);
+    std::vector<Item> items() const;
+
+    // --- configs and environments (content-addressed)
+    void putConfig(const std::string& hash, const std::string& name, const nlohmann::json& config);
+    nlohmann::json config(const std::string& hash) const;
+    std::string putEnvironment(const nlohmann::json& fingerprint); // returns its hash
+    nlohmann::json environment(const std::string& hash) const;
+
+    // --- runs
+    std::int64_t beginRun(const std::string& head, const nlohmann::json& headJson,
+                          const std::string& configName, const std::string& configHash,
+                          const std::string& envHash, const std::string& capture,
+                          std::int64_t itemsTotal);
+    // An unfinished run (running but abandoned, or interrupted) with the same key.
+    std::optional<Run> findResumable(const nlohmann::json& headJson, const std::string& configHash,
+                                     const std::string& envHash, const std::string& capture) const;
+    std::optional<Run> findFinished(const nlohmann::json& headJson, const std::string& configHash,
+                                    const std::string& envHash, const std::string& capture) const;
+    void resumeRun(std::int64_t run);
+    // One transaction: the batch's records and the run's progress.
+    void appendBatch(std::int64_t run, const std::vector<Record>& records);
+    void setKernelTrace(std::int64_t run, const nlohmann::json& trace);
+    // Seals the run: records hash, chain hash, status finished.
+    void finishRun(std::int64_t run);
+    void markRun(std::int64_t run, RunStatus status, const std::string& message);
+
+    std::vector<Run> runs() const;
+    Run run(std::int64_t id) const;
+    std::vector<Record> records(std::int64_t run, bool withLayers = true) const;
+    std::vector<std::int64_t> recordedItems(std::int64_t run) const;
+
+    VerifyResult verify() const;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> m;
+    std::string m_path;
+};
+
+} // namespace probaudit::ledger

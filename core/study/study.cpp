@@ -1,0 +1,278 @@
+#include "study/study.h"
+
+#include "common/error.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+
+namespace probaudit::study {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using nlohmann::ordered_json;
+
+namespace {
+
+std::string resolve(const std::string& p, const std::string& baseDir) {
+    const fs::path path(p);
+    return (path.is_relative() ? fs::path(baseDir) / path : path).lexically_normal().string();
+}
+
+void unknownFields(const ordered_json& j, const std::set<std::string>& known,
+                   const std::string& path, std::vector<std::string>& errors) {
+    for (const auto& [key, value] : j.items()) {
+        if (!known.count(key)) {
+            errors.push_back(path + "." + key + ": unknown field");
+        }
+    }
+}
+
+bool stringField(const ordered_json& j, const char* key, std::string& out, const std::string& path,
+                 std::vector<std::string>& errors, bool required) {
+    if (!j.contains(key)) {
+        if (required) {
+            errors.push_back(path + "." + key + ": missing");
+        }
+        return false;
+    }
+    if (!j[key].is_string() || j[key].get<std::string>().empty()) {
+        errors.push_back(path + "." + key + ": must be a non-empty string");
+        return false;
+    }
+    out = j[key].get<std::string>();
+    return true;
+}
+
+void mustExist(const std::string& file, const std::string& path, std::vector<std::string>& errors) {
+    std::error_code ec;
+    if (!fs::exists(file, ec)) {
+        errors.push_back(path + ": no such file or folder: " + file);
+    }
+}
+
+} // namespace
+
+Study Study::fromJson(const ordered_json& j, const std::string& baseDir,
+                      std::vector<std::string>& errors) {
+    Study s;
+    if (!j.is_object()) {
+        errors.push_back("$: a study must be a JSON object");
+        return s;
+    }
+    s.source = json::parse(j.dump());
+    unknownFields(
+        j, {"$comment", "name", "model", "heads", "dataset", "capture", "configs", "reference"},
+        "$", errors);
+    stringField(j, "name", s.name, "$", errors, true);
+
+    // model
+    if (!j.contains("model") || !j["model"].is_object()) {
+        errors.push_back("$.model: missing (an object with \"path\")");
+    } else {
+        const auto& m = j["model"];
+        unknownFields(m, {"path", "format"}, "$.model", errors);
+        if (stringField(m, "path", s.model_path, "$.model", errors, true)) {
+            s.model_path = resolve(s.model_path, baseDir);
+            mustExist(s.model_path, "$.model.path", errors);
+        }
+        s.model_format = fs::path(s.model_path).extension() == ".gguf" ? "gguf" : "hf";
+        std::string format;
+        if (stringField(m, "format", format, "$.model", errors, false)) {
+            if (format != "hf" && format != "gguf") {
+                errors.push_back("$.model.format: unknown value \"" + format +
+                                 "\" (one of: hf, gguf)");
+            } else if (format != s.model_format) {
+                errors.push_back("$.model.format: \"" + format + "\" does not match the path (" +
+                                 s.model_format + ")");
+            }
+        }
+    }
+
+    // heads: an object of name -> head
+    if (!j.contains("heads") || !j["heads"].is_object() || j["heads"].empty()) {
+        errors.push_back("$.heads: missing (an object: variant name -> head)");
+    } else {
+        for (const auto& [name, h] : j["heads"].items()) {
+            const std::string path = "$.heads." + name;
+            HeadSpec spec = HeadSpec::fromJson(json::parse(h.dump()), path, errors);
+            spec.name = name;
+            if (!spec.adapter_path.empty()) {
+                spec.adapter_path = resolve(spec.adapter_path, baseDir);
+                mustExist(spec.adapter_path, path + ".path", errors);
+            }
+            s.heads.push_back(std::move(spec));
+        }
+    }
+
+    // dataset
+    if (!j.contains("dataset") || !j["dataset"].is_object()) {
+        errors.push_back("$.dataset: missing (an object with \"path\")");
+    } else {
+        const auto& d = j["dataset"];
+        const std::string p = "$.dataset";
+        unknownFields(
+            d,
+            {"path", "format", "text_field", "label_field", "id_field", "labels", "limit", "seed"},
+            p, errors);
+        // "path": one file, or an array of files read in order.
+        if (!d.contains("path")) {
+            errors.push_back(p + ".path: missing");
+        } else if (d["path"].is_string() && !d["path"].get<std::string>().empty()) {
+            s.dataset.paths.push_back(resolve(d["path"].get<std::string>(), baseDir));
+            mustExist(s.dataset.paths.back(), p + ".path", errors);
+        } else if (d["path"].is_array() && !d["path"].empty()) {
+            for (std::size_t i = 0; i < d["path"].size(); ++i) {
+                const std::string where = p + ".path[" + std::to_string(i) + "]";
+                if (!d["path"][i].is_string() || d["path"][i].get<std::string>().empty()) {
+                    errors.push_back(where + ": must be a non-empty string");
+                    continue;
+                }
+                s.dataset.paths.push_back(resolve(d["path"][i].get<std::string>(), baseDir));
+                mustExist(s.dataset.paths.back(), where, errors);
+            }
+        } else {
+            errors.push_back(p + ".path: must be a file name or an array of file names");
+        }
+        if (stringField(d, "format", s.dataset.format, p, errors, false) &&
+            s.dataset.format != "jsonl" && s.dataset.format != "csv") {
+            errors.push_back(p + ".format: unknown value \"" + s.dataset.format +
+                             "\" (one of: jsonl, csv)");
+        }
+        stringField(d, "text_field", s.dataset.text_field, p, errors, false);
+        if (d.contains("label_field") && d["label_field"].is_string()) {
+            s.dataset.label_field = d["label_field"].get<std::string>(); // "" = no labels
+        } else {
+            stringField(d, "label_field", s.dataset.label_field, p, errors, false);
+        }
+        stringField(d, "id_field", s.dataset.id_field, p, errors, false);
+        if (d.contains("labels")) {
+            if (!d["labels"].is_array() ||
+                !std::all_of(d["labels"].begin(), d["labels"].end(),
+                             [](const ordered_json& e) { return e.is_string(); })) {
+                errors.push_back(p + ".labels: must be an array of strings");
+            } else {
+                s.dataset.labels = d["labels"].get<std::vector<std::string>>();
+            }
+        }
+        if (d.contains("limit")) {
+            if (!d["limit"].is_number_unsigned() || d["limit"].get<std::uint64_t>() == 0) {
+                errors.push_back(p + ".limit: must be an integer >= 1");
+            } else {
+                s.dataset.limit = d["limit"].get<std::size_t>();
+            }
+        }
+        if (d.contains("seed")) {
+            if (!d["seed"].is_number_unsigned()) {
+                errors.push_back(p + ".seed: must be an integer >= 0");
+            } else {
+                s.dataset.seed = d["seed"].get<std::uint64_t>();
+            }
+        }
+    }
+
+    // capture
+    if (j.contains("capture")) {
+        static const std::set<std::string> levels{"none", "hashes", "vectors", "full"};
+        if (!j["capture"].is_string() || !levels.count(j["capture"].get<std::string>())) {
+            errors.push_back("$.capture: must be one of: none, hashes, vectors, full");
+        } else {
+            s.capture = j["capture"].get<std::string>();
+        }
+    }
+
+    // configs: an object of name -> config (every axis optional, defaults from RunConfig)
+    if (!j.contains("configs") || !j["configs"].is_object() || j["configs"].empty()) {
+        errors.push_back("$.configs: missing (an object: config name -> runtime configuration)");
+    } else {
+        std::map<std::string, std::string> byHash;
+        for (const auto& [name, c] : j["configs"].items()) {
+            const std::string path = "$.configs." + name;
+            NamedConfig nc{name, RunConfig::fromJson(json::parse(c.dump()), path, errors)};
+            const auto [it, fresh] = byHash.emplace(nc.config.hash(), name);
+            if (!fresh) {
+                errors.push_back(path + ": the same configuration as \"" + it->second + "\"");
+            }
+            s.configs.push_back(std::move(nc));
+        }
+    }
+    if (stringField(j, "reference", s.reference, "$", errors, true) &&
+        s.config(s.reference) == nullptr) {
+        errors.push_back("$.reference: \"" + s.reference + "\" is not one of the configs");
+    }
+    return s;
+}
+
+Study Study::load(const std::string& path) {
+    std::ifstream in(path);
+    if (!in) {
+        throw Error(path, "cannot open the study file");
+    }
+    ordered_json j;
+    try {
+        j = ordered_json::parse(in, nullptr, true, /*ignore_comments=*/true);
+    } catch (const json::exception& e) {
+        throw Error(path, std::string("invalid JSON: ") + e.what());
+    }
+    const std::string abs = fs::absolute(path).lexically_normal().string();
+    std::vector<std::string> errors;
+    Study s = fromJson(j, fs::path(abs).parent_path().string(), errors);
+    if (!errors.empty()) {
+        std::string all = std::to_string(errors.size()) + " problem" +
+                          (errors.size() == 1 ? "" : "s") + " in the study:";
+        for (const auto& e : errors) {
+            all += "\n  " + e;
+        }
+        throw Error(path, all);
+    }
+    s.file = abs;
+    return s;
+}
+
+const NamedConfig* Study::config(const std::string& name) const {
+    for (const auto& c : configs) {
+        if (c.name == name) {
+            return &c;
+        }
+    }
+    return nullptr;
+}
+
+const HeadSpec* Study::head(const std::string& name) const {
+    for (const auto& h : heads) {
+        if (h.name == name) {
+            return &h;
+        }
+    }
+    return nullptr;
+}
+
+json Study::resolvedJson() const {
+    json heads = json::object();
+    for (const auto& h : this->heads) {
+        heads[h.name] = h.toJson();
+    }
+    json configs = json::object();
+    for (const auto& c : this->configs) {
+        configs[c.name] = c.config.toJson();
+    }
+    json d{{"path", dataset.paths},
+           {"format", dataset.format},
+           {"text_field", dataset.text_field},
+           {"label_field", dataset.label_field},
+           {"id_field", dataset.id_field},
+           {"labels", dataset.labels},
+           {"limit", dataset.limit}};
+    if (dataset.seed) {
+        d["seed"] = *dataset.seed;
+    }
+    return json{
+        {"name", name},          {"model", {{"path", model_path}, {"format", model_format}}},
+        {"heads", heads},        {"dataset", d},
+        {"capture", capture},    {"configs", configs},
+        {"reference", reference}};
+}
+
+} // namespace probaudit::study

@@ -1,0 +1,46 @@
+#pragma once
+// A study (DESIGN.md): one model, one or more decision-head variants, one dataset, named
+// runtime configurations, one of them the reference, and the capture level. The file format
+// is documented with a commented example in docs/study-file.md.
+#include "common/head_spec.h"
+#include "common/run_config.h"
+#include "study/dataset.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+namespace probaudit::study {
+
+struct NamedConfig {
+    std::string name;
+    RunConfig config;
+};
+
+struct Study {
+    std::string file; // the study file (absolute)
+    std::string name;
+    std::string model_path;           // absolute
+    std::string model_format;         // hf | gguf
+    std::vector<HeadSpec> heads;      // variants, in file order; names are unique
+    DatasetSpec dataset;              // path absolute
+    std::string capture = "hashes";   // none | hashes | vectors | full
+    std::vector<NamedConfig> configs; // in file order
+    std::string reference;            // a config name
+    nlohmann::json source;            // the file as written
+
+    // Loads and validates everything up front; throws probaudit::Error whose message lists
+    // every problem found, one per line, each with its JSON path ("$.configs.bs8.dtype: ...").
+    static Study load(const std::string& path);
+    // Validation without throwing: problems are appended to `errors`.
+    static Study fromJson(const nlohmann::ordered_json& j, const std::string& baseDir,
+                          std::vector<std::string>& errors);
+
+    const NamedConfig* config(const std::string& name) const;
+    const HeadSpec* head(const std::string& name) const;
+    // The study as stored in a ledger: resolved paths, every default written out.
+    nlohmann::json resolvedJson() const;
+};
+
+} // namespace probaudit::study

@@ -1,0 +1,301 @@
+// The ledger: records round-trip bit for bit, the hash chain finds edits, the schema guards,
+// one writer at a time, a full disk loses nothing already committed.
+#include "common/error.h"
+#include "ledger/ledger.h"
+
+#include <sqlite3.h>
+
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <sys/stat.h>
+
+using namespace probaudit;
+using ledger::Ledger;
+using ledger::Record;
+
+namespace {
+
+std::vector<ledger::Item> someItems(int n) {
+    std::vector<ledger::Item> items;
+    for (int i = 0; i < n; ++i) {
+        items.push_back({i, "id" + std::to_string(i), "text " + std::to_string(i), i % 2, i + 1});
+    }
+    return items;
+}
+
+Record someRecord(std::int64_t item, int layers, int hidden, std::uint64_t salt) {
+    Record r;
+    r.item = item;
+    r.tokens = 5 + item;
+    r.probs = {0.25f + float(item) * 1e-3f, 0.75f - float(item) * 1e-3f};
+    r.logits = {-1.5f, std::nextafter(2.0f, 3.0f)};
+    r.decision = 1;
+    r.margin = r.logits[1] - r.logits[0];
+    r.batch = item / 4;
+    r.row = item % 4;
+    r.padded_length = 12;
+    r.batch_seconds = 0.125;
+    for (int l = 0; l <= layers; ++l) {
+        r.layer_hashes.push_back(0x9e3779b97f4a7c15ULL * std::uint64_t(l + 1) ^ salt ^
+                                 std::uint64_t(item));
+    }
+    if (hidden > 0) {
+        r.hidden = hidden;
+        for (int i = 0; i < (layers + 1) * hidden; ++i) {
+            r.layer_vectors.push_back(float(i) * 0.5f - float(item));
+        }
+    }
+    return r;
+}
+
+// A run of `n` items recorded in batches of 4 and sealed.
+std::int64_t recordRun(Ledger& led, const std::string& config, int n, std::uint64_t salt,
+                       bool finish = true) {
+    led.putConfig(config, config, nlohmann::json{{"batch_size", 4}});
+    const std::string env = led.putEnvironment(nlohmann::json{{"cpu", "test"}});
+    const auto run = led.beginRun("h", nlohmann::json{{"kind", "classifier"}}, config, config, env,
+                                  "vectors", n);
+    for (int b = 0; b < n; b += 4) {
+        std::vector<Record> batch;
+        for (int i = b; i < std::min(n, b + 4); ++i) {
+            batch.push_back(someRecord(i, 3, 4, salt));
+        }
+        led.appendBatch(run, batch);
+    }
+    if (finish) {
+        led.finishRun(run);
+    }
+    return run;
+}
+
+void sql(const QString& path, const char* statement) {
+    sqlite3* db = nullptr;
+    QCOMPARE(sqlite3_open(path.toUtf8().constData(), &db), SQLITE_OK);
+    char* err = nullptr;
+    const int rc = sqlite3_exec(db, statement, nullptr, nullptr, &err);
+    const QString msg = err != nullptr ? QString::fromUtf8(err) : QString();
+    sqlite3_free(err);
+    sqlite3_close(db);
+    QVERIFY2(rc == SQLITE_OK, qPrintable(msg));
+}
+
+QString errorOf(const std::function<void()>& f) {
+    try {
+        f();
+    } catch (const Error& e) {
+        return QString::fromStdString(e.what());
+    }
+    return {};
+}
+
+} // namespace
+
+class TestLedger : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void recordsRoundTripBitForBit() {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("a.ledger").toStdString();
+        std::int64_t run = 0;
+        {
+            Ledger led(path, Ledger::Mode::Write);
+            led.initStudy(nlohmann::json{{"name", "s"}}, "abc", someItems(10));
+            run = recordRun(led, "c1", 10, 1);
+        }
+        const Ledger led(path, Ledger::Mode::Read);
+        QCOMPARE(led.schemaVersion(), ledger::kSchemaVersion);
+        QCOMPARE(led.items().size(), std::size_t(10));
+        QCOMPARE(led.items()[3].label.value(), 1);
+        const auto recs = led.records(run);
+        QCOMPARE(recs.size(), std::size_t(10));
+        for (const Record& r : recs) {
+            const Record want = someRecord(r.item, 3, 4, 1);
+            QCOMPARE(std::memcmp(r.probs.data(), want.probs.data(), 8), 0);
+            QCOMPARE(std::memcmp(r.logits.data(), want.logits.data(), 8), 0);
+            QCOMPARE(std::memcmp(&r.margin, &want.margin, 4), 0);
+            QCOMPARE(r.layer_hashes, want.layer_hashes);
+            QCOMPARE(r.layer_vectors, want.layer_vectors);
+            QCOMPARE(r.hidden, want.hidden);
+            QCOMPARE(r.batch, want.batch);
+        }
+        const auto info = led.run(run);
+        QCOMPARE(info.status, ledger::RunStatus::Finished);
+        QCOMPARE(info.records_sha256.size(), std::size_t(64));
+        QCOMPARE(info.prev_sha256, std::string(64, '0'));
+        QVERIFY(led.verify().ok);
+    }
+
+    void verifyNamesTheEditedRun_data() {
+        QTest::addColumn<QString>("edit");
+        QTest::addColumn<int>("badRun");
+        QTest::addColumn<QString>("problem");
+        QTest::newRow("a probability")
+            << "UPDATE records SET probs = x'0000803e0000403f' WHERE run = 2 AND item = 3" << 2
+            << "records changed";
+        QTest::newRow("a layer hash")
+            << "UPDATE layers SET hashes = zeroblob(32) WHERE run = 3 AND item = 0" << 3
+            << "records changed";
+        QTest::newRow("a decision") << "UPDATE records SET decision = 0 WHERE run = 1 AND item = 7"
+                                    << 1 << "records changed";
+        QTest::newRow("a deleted record")
+            << "DELETE FROM records WHERE run = 2 AND item = 9" << 2 << "records changed";
+        QTest::newRow("the run's config")
+            << "UPDATE configs SET json = '{\"batch_size\":8}' WHERE hash = 'c3'" << 3
+            << "configuration or environment changed";
+        QTest::newRow("a removed run")
+            << "DELETE FROM records WHERE run = 2; DELETE FROM layers WHERE run = 2; "
+               "DELETE FROM runs WHERE id = 2"
+            << 3 << "chain is broken";
+        QTest::newRow("a status") << "UPDATE runs SET status = 'failed' WHERE id = 1" << 1
+                                  << "status was changed";
+    }
+    void verifyNamesTheEditedRun() {
+        QFETCH(QString, edit);
+        QFETCH(int, badRun);
+        QFETCH(QString, problem);
+        QTemporaryDir dir;
+        const QString path = dir.filePath("a.ledger");
+        {
+            Ledger led(path.toStdString(), Ledger::Mode::Write);
+            led.initStudy(nlohmann::json{{"name", "s"}}, "abc", someItems(12));
+            for (int i = 1; i <= 3; ++i) {
+                recordRun(led, "c" + std::to_string(i), 12, std::uint64_t(i));
+            }
+            recordRun(led, "c4", 12, 4, false); // unfinished: not sealed, not checked
+        }
+        {
+            const auto v = Ledger(path.toStdString(), Ledger::Mode::Read).verify();
+            QVERIFY(v.ok);
+            QCOMPARE(v.sealed, std::int64_t(3));
+            QCOMPARE(v.unsealed, std::vector<std::int64_t>{4});
+        }
+        sql(path, edit.toUtf8().constData());
+        const auto v = Ledger(path.toStdString(), Ledger::Mode::Read).verify();
+        QVERIFY(!v.ok);
+        QCOMPARE(v.first_bad.value(), std::int64_t(badRun));
+        QVERIFY2(QString::fromStdString(v.problem).contains(problem), v.problem.c_str());
+    }
+
+    void newerSchemaIsRefused() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("a.ledger");
+        { Ledger led(path.toStdString(), Ledger::Mode::Write); }
+        sql(path, "PRAGMA user_version = 99");
+        for (auto mode : {Ledger::Mode::Read, Ledger::Mode::Write}) {
+            const QString msg = errorOf([&] { Ledger(path.toStdString(), mode); });
+            QVERIFY2(msg.contains("schema version 99, newer than this ProbAudit's"),
+                     qPrintable(msg));
+        }
+        QFile f(dir.filePath("not.ledger"));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(
+            "this is not a database at all, just some text long enough to look like a header....");
+        f.close();
+        QVERIFY(errorOf([&] {
+                    Ledger(dir.filePath("not.ledger").toStdString(), Ledger::Mode::Read);
+                }).contains("not a ledger"));
+    }
+
+    void readOnlyLedgerIsRefusedForWriting() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("a.ledger");
+        {
+            Ledger led(path.toStdString(), Ledger::Mode::Write);
+            led.initStudy(nlohmann::json{{"name", "s"}}, "abc", someItems(4));
+            recordRun(led, "c1", 4, 1);
+        }
+        QVERIFY(::chmod(path.toUtf8().constData(), 0444) == 0); // refused even for root
+        const QString msg = errorOf([&] { Ledger(path.toStdString(), Ledger::Mode::Write); });
+        QVERIFY2(msg.contains("read-only"), qPrintable(msg));
+        QCOMPARE(Ledger(path.toStdString(), Ledger::Mode::Read).runs().size(), std::size_t(1));
+    }
+
+    void secondWriterIsRefused() {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("a.ledger").toStdString();
+        Ledger first(path, Ledger::Mode::Write);
+        const QString msg = errorOf([&] { Ledger(path, Ledger::Mode::Write); });
+        QVERIFY2(msg.contains("being written by another run (process " +
+                              QString::number(::getpid()) + ")"),
+                 qPrintable(msg));
+        // Readers are welcome while it writes.
+        first.initStudy(nlohmann::json{{"name", "s"}}, "abc", someItems(4));
+        const auto run = recordRun(first, "c1", 4, 1, false);
+        const auto runs = Ledger(path, Ledger::Mode::Read).runs();
+        QCOMPARE(runs.size(), std::size_t(1));
+        QCOMPARE(runs[0].id, run);
+        QVERIFY(runs[0].writer_alive);
+    }
+
+    void fullDiskKeepsCommittedBatches() {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("a.ledger").toStdString();
+        {
+            Ledger led(path, Ledger::Mode::Write);
+            led.initStudy(nlohmann::json{{"name", "s"}}, "abc", someItems(400));
+            recordRun(led, "c1", 400, 1);
+        }
+        const auto pages = [&] {
+            sqlite3* db = nullptr;
+            sqlite3_open(path.c_str(), &db);
+            sqlite3_stmt* st = nullptr;
+            sqlite3_prepare_v2(db, "PRAGMA page_count", -1, &st, nullptr);
+            sqlite3_step(st);
+            const int n = sqlite3_column_int(st, 0);
+            sqlite3_finalize(st);
+            sqlite3_close(db);
+            return n;
+        }();
+        qputenv("PROBAUDIT_LEDGER_MAX_PAGES", QByteArray::number(pages + 3));
+        std::int64_t run = 0;
+        QString msg;
+        {
+            Ledger led(path, Ledger::Mode::Write);
+            led.putConfig("c2", "c2", nlohmann::json::object());
+            run = led.beginRun("h", nlohmann::json{{"kind", "classifier"}}, "c2", "c2",
+                               led.putEnvironment(nlohmann::json{{"cpu", "test"}}), "vectors", 400);
+            std::int64_t committed = 0;
+            msg = errorOf([&] {
+                for (int b = 0; b < 400; b += 4) {
+                    std::vector<Record> batch;
+                    for (int i = b; i < b + 4; ++i) {
+                        batch.push_back(someRecord(i, 3, 4, 2));
+                    }
+                    led.appendBatch(run, batch);
+                    committed += 4;
+                }
+            });
+            QVERIFY(committed < 400);
+        }
+        qunsetenv("PROBAUDIT_LEDGER_MAX_PAGES");
+        QVERIFY2(msg.contains("the disk is full"), qPrintable(msg));
+        const Ledger led(path, Ledger::Mode::Read);
+        QVERIFY(led.verify().ok); // the sealed run is intact
+        const auto info = led.run(run);
+        QCOMPARE(info.status, ledger::RunStatus::Running); // unfinished, never reported finished
+        const auto recs = led.records(run);
+        QCOMPARE(std::int64_t(recs.size()), info.items_done); // whole batches only
+        QCOMPARE(recs.size() % 4, std::size_t(0));
+    }
+
+    void finishingAnIncompleteRunIsRefused() {
+        QTemporaryDir dir;
+        Ledger led(dir.filePath("a.ledger").toStdString(), Ledger::Mode::Write);
+        led.initStudy(nlohmann::json{{"name", "s"}}, "abc", someItems(8));
+        led.putConfig("c", "c", nlohmann::json::object());
+        const auto run = led.beginRun("h", nlohmann::json::object(), "c", "c",
+                                      led.putEnvironment({{"x", 1}}), "hashes", 8);
+        led.appendBatch(run, {someRecord(0, 2, 0, 0)});
+        QVERIFY(errorOf([&] { led.finishRun(run); }).contains("has 1 of 8 records"));
+        QCOMPARE(led.run(run).status, ledger::RunStatus::Running);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestLedger)
+#include "test_ledger.moc"

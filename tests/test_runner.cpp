@@ -1,0 +1,423 @@
+// `probaudit run` end to end on the tiny fixtures: events, resume after kill -9 and after
+// SIGINT (bit-identical to an uninterrupted run), one writer at a time, bad input that leaves
+// the ledger as it was, the JSON-lines engine, and configs that need another CPU capability.
+#include <QCryptographicHash>
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <csignal>
+
+namespace {
+
+const QString kCli = QStringLiteral(PROBAUDIT_CLI);
+const QString kFixtures = QStringLiteral(PROBAUDIT_SOURCE_DIR "/tests/fixtures");
+
+void write(const QString& path, const QByteArray& bytes) {
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly)) {
+        qFatal("cannot write %s", qPrintable(path));
+    }
+    f.write(bytes);
+}
+
+QByteArray fileSha(const QString& path) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        return {};
+    }
+    return QCryptographicHash::hash(f.readAll(), QCryptographicHash::Sha256).toHex();
+}
+
+// `n` items with varied lengths (so padding differs between batches) and labels.
+void writeDataset(const QString& path, int n) {
+    QByteArray data;
+    const char* words[] = {"good",  "bad",   "food",  "service", "slow",
+                           "great", "never", "again", "loved",   "it"};
+    for (int i = 0; i < n; ++i) {
+        QByteArray text;
+        for (int w = 0; w <= (i * 7) % 13; ++w) {
+            text += QByteArray(words[(i + w * 3) % 10]) + ' ';
+        }
+        text += QByteArray::number(i);
+        data += "{\"id\":\"item-" + QByteArray::number(i) + "\",\"text\":\"" + text +
+                "\",\"label\":" + QByteArray::number(i % 2) + "}\n";
+    }
+    write(path, data);
+}
+
+QString writeStudy(const QDir& dir, int items, const QString& extraConfigs = QString(),
+                   const QString& capture = QStringLiteral("vectors")) {
+    writeDataset(dir.filePath("data.jsonl"), items);
+    const QString study = dir.filePath("t.study.json");
+    write(study, QStringLiteral("{\"name\":\"t\",\"model\":{\"path\":\"%1/tiny-bert\"},"
+                                "\"heads\":{\"mean\":{\"kind\":\"adapter\",\"path\":\"%1/adapters/"
+                                "tiny-bert-mean.safetensors\"}},"
+                                "\"dataset\":{\"path\":\"data.jsonl\"},\"capture\":\"%3\","
+                                "\"configs\":{\"ref\":{\"batch_size\":1},\"b4\":{\"batch_size\":4,"
+                                "\"order\":\"shuffled\","
+                                "\"order_seed\":5}%2},\"reference\":\"ref\"}")
+                     .arg(kFixtures, extraConfigs, capture)
+                     .toUtf8());
+    return study;
+}
+
+struct Result {
+    int code = -1;
+    QByteArray out, err;
+    QList<QJsonObject> events;
+};
+
+QList<QJsonObject> parseEvents(const QByteArray& out) {
+    QList<QJsonObject> events;
+    for (const QByteArray& line : out.split('\n')) {
+        if (!line.trimmed().isEmpty()) {
+            events.push_back(QJsonDocument::fromJson(line).object());
+        }
+    }
+    return events;
+}
+
+Result cli(const QStringList& args,
+           const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment()) {
+    QProcess p;
+    p.setProcessEnvironment(env);
+    p.start(kCli, args);
+    p.waitForFinished(240000);
+    Result r;
+    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.out = p.readAllStandardOutput();
+    r.err = p.readAllStandardError();
+    r.events = parseEvents(r.out);
+    return r;
+}
+
+// Starts a run with events and stops it the way `stop` says once some batches are committed.
+Result runAndStop(const QStringList& args, const std::function<void(QProcess&)>& stop) {
+    QProcess p;
+    p.start(kCli, args);
+    QByteArray out;
+    bool stopped = false;
+    while (p.state() != QProcess::NotRunning || p.bytesAvailable() > 0) {
+        p.waitForReadyRead(100);
+        while (p.canReadLine()) {
+            const QByteArray line = p.readLine();
+            out += line;
+            const QJsonObject e = QJsonDocument::fromJson(line).object();
+            if (!stopped && e.value("event").toString() == "progress" &&
+                e.value("done").toInt() >= 40) {
+                stop(p);
+                stopped = true;
+            }
+        }
+        if (p.state() == QProcess::NotRunning && !p.canReadLine()) {
+            out += p.readAll();
+            break;
+        }
+    }
+    p.waitForFinished(60000);
+    Result r;
+    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.out = out;
+    r.err = p.readAllStandardError();
+    r.events = parseEvents(out);
+    if (!stopped) {
+        qWarning("the run ended before it could be stopped");
+    }
+    return r;
+}
+
+QJsonArray runsOf(const QString& ledger) {
+    const Result r = cli({"runs", ledger, "--json"});
+    return QJsonDocument::fromJson(r.out).array();
+}
+
+// Export without the wall-time column: what must be bit-identical between two runs.
+QList<QJsonObject> numerics(const QString& ledger, int run) {
+    const Result r = cli({"export", ledger, "--run", QString::number(run), "--format", "jsonl"});
+    QList<QJsonObject> rows = parseEvents(r.out);
+    for (auto& o : rows) {
+        o.remove("batch_seconds");
+        o.remove("run");
+    }
+    return rows;
+}
+
+QJsonObject lastEvent(const Result& r, const QString& kind) {
+    QJsonObject found;
+    for (const auto& e : r.events) {
+        if (e.value("event").toString() == kind) {
+            found = e;
+        }
+    }
+    return found;
+}
+
+} // namespace
+
+class TestRunner : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void runsEveryConfigWithEvents() {
+        QTemporaryDir dir;
+        const QString study = writeStudy(QDir(dir.path()), 60);
+        const Result none = cli({"run", study});
+        QCOMPARE(none.code, 1);
+        QVERIFY(none.err.contains("--all"));
+
+        const Result r = cli({"run", study, "--all", "--events", "jsonl"});
+        QVERIFY2(r.code == 0, r.out + r.err);
+        QStringList kinds;
+        for (const auto& e : r.events) {
+            kinds << e.value("event").toString();
+        }
+        QCOMPARE(kinds.count("started"), 2);
+        QCOMPARE(kinds.count("run-finished"), 2);
+        QVERIFY(kinds.count("progress") >= 2);
+        QCOMPARE(kinds.last(), QStringLiteral("done"));
+        QCOMPARE(r.events.first().value("config").toString(),
+                 QStringLiteral("ref")); // the reference first
+        const QJsonObject fin = lastEvent(r, "run-finished");
+        QCOMPARE(fin.value("status").toString(), QStringLiteral("finished"));
+        QCOMPARE(fin.value("items_done").toInt(), 60);
+        QVERIFY(fin.value("forward_seconds").toDouble() > 0);
+
+        const QString ledger = dir.filePath("t.ledger");
+        const QJsonArray runs = runsOf(ledger);
+        QCOMPARE(runs.size(), 2);
+        for (const auto& v : runs) {
+            QCOMPARE(v.toObject().value("status").toString(), QStringLiteral("finished"));
+            QCOMPARE(v.toObject().value("items_done").toInt(), 60);
+        }
+        QCOMPARE(cli({"verify", ledger}).code, 0);
+        // Records: one per item, every layer hashed, the decision vector kept.
+        const auto rows = numerics(ledger, 2);
+        QCOMPARE(rows.size(), 60);
+        QCOMPARE(rows[0].value("id").toString(), QStringLiteral("item-0"));
+        QVERIFY(rows[0].value("layer_hashes").toArray().size() >= 2);
+        QVERIFY(rows[0].value("layer_vectors").toArray().size() > 0);
+        const Result csv = cli({"export", ledger, "--run", "1", "--format", "csv"});
+        QCOMPARE(csv.out.count('\n'), 61);
+        // A second invocation records nothing twice.
+        const Result again = cli({"run", study, "--all", "--events", "jsonl"});
+        QCOMPARE(again.code, 0);
+        int skipped = 0;
+        for (const auto& e : again.events) {
+            skipped += e.value("event").toString() == "skipped";
+        }
+        QCOMPARE(skipped, 2);
+        QCOMPARE(runsOf(ledger).size(), 2);
+    }
+
+    void killedRunResumesBitIdentical() {
+        QTemporaryDir dir;
+        const QString study = writeStudy(QDir(dir.path()), 1500);
+        const QString ledger = dir.filePath("killed.ledger");
+        const Result killed =
+            runAndStop({"run", study, "--config", "b4", "--ledger", ledger, "--events", "jsonl"},
+                       [](QProcess& p) { p.kill(); }); // SIGKILL
+        QCOMPARE(killed.code, -1);
+        QJsonArray runs = runsOf(ledger);
+        QCOMPARE(runs.size(), 1);
+        QCOMPARE(runs[0].toObject().value("status").toString(), QStringLiteral("unfinished"));
+        const int partial = runs[0].toObject().value("items_done").toInt();
+        QVERIFY2(partial > 0 && partial < 1500, QByteArray::number(partial));
+        QCOMPARE(partial % 4, 0); // whole batches only
+        QCOMPARE(cli({"verify", ledger}).code, 0);
+
+        const Result resumed =
+            cli({"run", study, "--config", "b4", "--ledger", ledger, "--events", "jsonl"});
+        QVERIFY2(resumed.code == 0, resumed.out + resumed.err);
+        QCOMPARE(lastEvent(resumed, "started").value("run").toInt(), 1); // the same run, continued
+        QCOMPARE(lastEvent(resumed, "started").value("resumed_items").toInt(), partial);
+        QCOMPARE(runsOf(ledger).size(), 1);
+
+        const QString clean = dir.filePath("clean.ledger");
+        QCOMPARE(cli({"run", study, "--config", "b4", "--ledger", clean}).code, 0);
+        const auto a = numerics(ledger, 1);
+        const auto b = numerics(clean, 1);
+        QCOMPARE(a.size(), 1500);
+        QVERIFY(a == b); // every probability, logit, margin, layer hash and vector
+        QCOMPARE(cli({"verify", ledger}).code, 0);
+    }
+
+    void sigintFinishesTheBatchAndExits130() {
+        QTemporaryDir dir;
+        const QString study = writeStudy(QDir(dir.path()), 1500);
+        const QString ledger = dir.filePath("t.ledger");
+        const Result r = runAndStop({"run", study, "--config", "b4", "--events", "jsonl"},
+                                    [](QProcess& p) { ::kill(pid_t(p.processId()), SIGINT); });
+        QCOMPARE(r.code, 130);
+        const QJsonObject fin = lastEvent(r, "run-finished");
+        QCOMPARE(fin.value("status").toString(), QStringLiteral("interrupted"));
+        const QJsonObject run = runsOf(ledger)[0].toObject();
+        QCOMPARE(run.value("status").toString(), QStringLiteral("interrupted"));
+        QCOMPARE(run.value("items_done").toInt(),
+                 fin.value("items_done").toInt()); // committed, all of it
+        QCOMPARE(cli({"run", study, "--config", "b4"}).code, 0);
+        QCOMPARE(runsOf(ledger)[0].toObject().value("status").toString(),
+                 QStringLiteral("finished"));
+    }
+
+    void anotherEnvironmentStartsANewRun() {
+        QTemporaryDir dir;
+        const QString study = writeStudy(QDir(dir.path()), 1500);
+        const QString ledger = dir.filePath("t.ledger");
+        runAndStop({"run", study, "--config", "b4", "--events", "jsonl"},
+                   [](QProcess& p) { p.kill(); });
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("OMP_DISPLAY_ENV",
+                   "FALSE"); // a watched variable: a different environment fingerprint
+        const Result r = cli({"run", study, "--config", "b4", "--events", "jsonl"}, env);
+        QCOMPARE(r.code, 0);
+        QCOMPARE(lastEvent(r, "started").value("run").toInt(), 2);
+        QCOMPARE(lastEvent(r, "started").value("resumed_items").toInt(), 0);
+        const QJsonArray runs = runsOf(ledger);
+        QCOMPARE(runs[0].toObject().value("status").toString(), QStringLiteral("unfinished"));
+        QVERIFY(runs[0].toObject().value("environment") != runs[1].toObject().value("environment"));
+    }
+
+    void secondWriterIsRefused() {
+        QTemporaryDir dir;
+        const QString study = writeStudy(QDir(dir.path()), 1500);
+        Result second;
+        runAndStop({"run", study, "--config", "b4", "--events", "jsonl"}, [&](QProcess& p) {
+            ::kill(pid_t(p.processId()), SIGSTOP); // paused mid-run, still holding the ledger
+            second = cli({"run", study, "--config", "ref"});
+            p.kill();
+        });
+        QCOMPARE(second.code, 1);
+        QVERIFY2(second.err.contains("being written by another run (process"), second.err);
+    }
+
+    void badInputLeavesTheLedgerAsItWas_data() {
+        QTest::addColumn<QString>("change");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("bad dataset line") << "badline"
+                                          << "data.jsonl: line 3: missing field \"text\"";
+        QTest::newRow("invalid UTF-8 line") << "utf8"
+                                            << "data.jsonl: line 2: not valid UTF-8";
+        QTest::newRow("duplicate id") << "dup"
+                                      << "line 4: duplicate id \"item-0\"";
+        QTest::newRow("unknown axis value") << "axis"
+                                            << "$.configs.b4.attention: unknown value \"flash\"";
+        QTest::newRow("missing dataset") << "nodata"
+                                         << "$.dataset.path: no such file or folder";
+        QTest::newRow("dataset changed") << "changed"
+                                         << "the study's items differ from the ones in this ledger";
+    }
+    void badInputLeavesTheLedgerAsItWas() {
+        QFETCH(QString, change);
+        QFETCH(QString, expected);
+        QTemporaryDir dir;
+        const QString study = writeStudy(QDir(dir.path()), 20);
+        const QString ledger = dir.filePath("t.ledger");
+        QCOMPARE(cli({"run", study, "--config", "ref"}).code, 0);
+        const QByteArray before = fileSha(ledger);
+        const QString data = dir.filePath("data.jsonl");
+        QFile f(data);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QList<QByteArray> lines = f.readAll().split('\n');
+        f.close();
+        if (change == "badline") {
+            lines[2] = "{\"id\":\"x\"}";
+        } else if (change == "utf8") {
+            lines[1] = "{\"id\":\"y\",\"text\":\"caf\xe9\"}";
+        } else if (change == "dup") {
+            lines[3] = "{\"id\":\"item-0\",\"text\":\"twin\"}";
+        } else if (change == "changed") {
+            lines[5] = "{\"id\":\"item-5\",\"text\":\"edited text\"}";
+        }
+        write(data, lines.join('\n'));
+        if (change == "axis") {
+            QFile s(study);
+            QVERIFY(s.open(QIODevice::ReadOnly));
+            QByteArray text =
+                s.readAll().replace("\"order_seed\":5", "\"order_seed\":5,\"attention\":\"flash\"");
+            s.close();
+            write(study, text);
+        } else if (change == "nodata") {
+            QFile::remove(data);
+        }
+        const Result r = cli({"run", study, "--all"});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains(expected.toUtf8()), r.err);
+        QCOMPARE(fileSha(ledger), before);
+        if (change == "badline") { // --skip-bad-lines goes on, but not into a ledger of other items
+            const Result skip = cli({"run", study, "--all", "--skip-bad-lines", "--ledger",
+                                     dir.filePath("new.ledger"), "--events", "jsonl"});
+            QCOMPARE(skip.code, 0);
+            QVERIFY(lastEvent(skip, "warning").value("message").toString().contains("line 3"));
+            QCOMPARE(runsOf(dir.filePath("new.ledger"))[0].toObject().value("items_total").toInt(),
+                     19);
+        }
+    }
+
+    void engineServesJsonLines() {
+        QTemporaryDir dir;
+        const QString study = writeStudy(QDir(dir.path()), 30);
+        QProcess p;
+        p.start(kCli, {"engine"});
+        QVERIFY(p.waitForStarted());
+        p.write("not json\n");
+        p.write("{\"id\":1,\"method\":\"env\"}\n");
+        p.write(QStringLiteral(
+                    "{\"id\":2,\"method\":\"run\",\"params\":{\"study\":\"%1\",\"all\":true}}\n")
+                    .arg(study)
+                    .toUtf8());
+        QList<QJsonObject> events;
+        bool runDone = false;
+        QElapsedTimer t;
+        t.start();
+        while (!runDone && t.elapsed() < 120000) {
+            p.waitForReadyRead(200);
+            while (p.canReadLine()) {
+                const QJsonObject e = QJsonDocument::fromJson(p.readLine()).object();
+                events.push_back(e);
+                runDone = runDone ||
+                          (e.value("id").toInt() == 2 && e.value("event").toString() == "result");
+            }
+        }
+        p.write("{\"id\":3,\"method\":\"shutdown\"}\n");
+        QVERIFY(p.waitForFinished(30000));
+        QCOMPARE(p.exitCode(), 0);
+        QVERIFY(runDone);
+        QCOMPARE(events[0].value("event").toString(), QStringLiteral("ready"));
+        QCOMPARE(events[1].value("event").toString(),
+                 QStringLiteral("error")); // the bad line, and it goes on
+        QCOMPARE(events[2].value("id").toInt(), 1);
+        QVERIFY(events[2].value("result").toObject().contains("torch"));
+        int finished = 0;
+        for (const auto& e : events) {
+            finished += e.value("id").toInt() == 2 && e.value("event").toString() == "run-finished";
+        }
+        QCOMPARE(finished, 2);
+        QCOMPARE(events.last().value("result").toObject().value("exit").toInt(), 0);
+        QCOMPARE(runsOf(dir.filePath("t.ledger")).size(), 2);
+    }
+
+    void configWithAnotherCpuCapabilityRunsInItsOwnProcess() {
+        QTemporaryDir dir;
+        const QString study =
+            writeStudy(QDir(dir.path()), 12, ",\"generic\":{\"cpu_capability\":\"default\"}");
+        const Result r = cli({"run", study, "--config", "generic", "--events", "jsonl"});
+        QVERIFY2(r.code == 0, r.out + r.err);
+        QCOMPARE(lastEvent(r, "run-finished").value("status").toString(),
+                 QStringLiteral("finished"));
+        const QString ledger = dir.filePath("t.ledger");
+        QCOMPARE(cli({"verify", ledger}).code, 0);
+        // The run's stored environment says which kernels ran.
+        const QJsonObject run = runsOf(ledger)[0].toObject();
+        QCOMPARE(run.value("config").toString(), QStringLiteral("generic"));
+        QCOMPARE(run.value("status").toString(), QStringLiteral("finished"));
+        QCOMPARE(run.value("capability").toString(), QStringLiteral("DEFAULT"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestRunner)
+#include "test_runner.moc"

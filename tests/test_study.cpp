@@ -1,0 +1,263 @@
+// Study files and datasets: every problem reported up front with its JSON path or line number.
+#include "common/error.h"
+#include "study/dataset.h"
+#include "study/study.h"
+
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace probaudit;
+
+namespace {
+
+QString write(const QString& path, const QByteArray& bytes) {
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly)) {
+        qFatal("cannot write %s", qPrintable(path));
+    }
+    f.write(bytes);
+    return path;
+}
+
+const char* const kGoodStudy =
+    "{\n"
+    "  // comments are allowed\n"
+    "  \"name\": \"t\",\n"
+    "  \"model\": {\"path\": \"" PROBAUDIT_SOURCE_DIR "/tests/fixtures/tiny-bert\"},\n"
+    "  \"heads\": {\"a\": {\"kind\": \"adapter\", \"path\": \"" PROBAUDIT_SOURCE_DIR
+    "/tests/fixtures/adapters/tiny-bert-mean.safetensors\"},\n"
+    "            \"b\": {\"kind\": \"classifier\"}},\n"
+    "  \"dataset\": {\"path\": \"data.jsonl\", \"limit\": 3, \"seed\": 7},\n"
+    "  \"capture\": \"vectors\",\n"
+    "  \"configs\": {\"ref\": {}, \"bs8\": {\"batch_size\": 8, \"padding_side\": \"left\"}},\n"
+    "  \"reference\": \"ref\"\n"
+    "}\n";
+
+std::string message(const std::function<void()>& f) {
+    try {
+        f();
+    } catch (const Error& e) {
+        return e.what();
+    }
+    return {};
+}
+
+} // namespace
+
+class TestStudy : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void loadsAValidStudy() {
+        QTemporaryDir dir;
+        write(dir.filePath("data.jsonl"),
+              "{\"text\":\"a\"}\n{\"text\":\"b\"}\n{\"text\":\"c\"}\n{\"text\":\"d\"}\n");
+        const auto s =
+            study::Study::load(write(dir.filePath("s.study.json"), kGoodStudy).toStdString());
+        QCOMPARE(s.name, std::string("t"));
+        QCOMPARE(s.model_format, std::string("hf"));
+        QCOMPARE(s.heads.size(), std::size_t(2));
+        QCOMPARE(s.heads[0].name, std::string("a")); // file order, names from the keys
+        QCOMPARE(s.heads[1].kind, std::string("classifier"));
+        QCOMPARE(s.dataset.paths,
+                 std::vector<std::string>{
+                     dir.filePath("data.jsonl").toStdString()}); // relative to the study
+        QCOMPARE(s.configs.size(), std::size_t(2));
+        QCOMPARE(s.configs[1].name, std::string("bs8"));
+        QCOMPARE(s.configs[1].config.batch_size, std::int64_t(8));
+        QCOMPARE(s.configs[1].config.padding_side, std::string("left"));
+        QCOMPARE(s.reference, std::string("ref"));
+        QCOMPARE(s.capture, std::string("vectors"));
+    }
+
+    void reportsEveryProblemWithItsPath_data() {
+        QTest::addColumn<QByteArray>("study");
+        QTest::addColumn<QStringList>("expected");
+        QTest::newRow("many at once")
+            << QByteArray("{\"name\":\"x\",\"model\":{\"path\":\"nope\"},"
+                          "\"heads\":{\"h\":{\"kind\":\"adapter\"}, \"g\":{\"kind\":\"magic\"}},"
+                          "\"dataset\":{\"path\":\"missing.jsonl\",\"limit\":0},"
+                          "\"capture\":\"everything\","
+                          "\"configs\":{\"a\":{\"dtype\":\"float8\",\"batch_size\":0},\"b\":{"
+                          "\"colour\":1}},"
+                          "\"reference\":\"c\",\"extra\":1}")
+            << QStringList{"$.model.path: no such file or folder",
+                           "$.heads.h.path: missing",
+                           "$.heads.g.kind: unknown value \"magic\"",
+                           "$.dataset.path: no such file or folder",
+                           "$.dataset.limit: must be an integer >= 1",
+                           "$.capture: must be one of",
+                           "$.configs.a.dtype: unknown value \"float8\"",
+                           "$.configs.a.batch_size: must be an integer >= 1",
+                           "$.configs.b.colour: unknown",
+                           "$.reference: \"c\" is not one of the configs",
+                           "$.extra: unknown field"};
+        QTest::newRow("missing sections")
+            << QByteArray("{\"name\":\"x\"}")
+            << QStringList{"$.model: missing", "$.heads: missing", "$.dataset: missing",
+                           "$.configs: missing", "$.reference: missing"};
+        QTest::newRow("same config twice")
+            << QByteArray("{\"name\":\"x\",\"model\":{\"path\":\".\"},\"heads\":{\"c\":{\"kind\":"
+                          "\"classifier\"}},"
+                          "\"dataset\":{\"path\":\".\"},\"configs\":{\"a\":{\"batch_size\":2},"
+                          "\"b\":{\"batch_size\":2}},"
+                          "\"reference\":\"a\"}")
+            << QStringList{"$.configs.b: the same configuration as \"a\""};
+        QTest::newRow("malformed JSON") << QByteArray("{\"name\": ") << QStringList{"invalid JSON"};
+    }
+    void reportsEveryProblemWithItsPath() {
+        QFETCH(QByteArray, study);
+        QFETCH(QStringList, expected);
+        QTemporaryDir dir;
+        const QString path = write(dir.filePath("bad.study.json"), study);
+        const QString msg =
+            QString::fromStdString(message([&] { study::Study::load(path.toStdString()); }));
+        QVERIFY2(msg.startsWith(path), qPrintable(msg)); // names the file
+        for (const QString& e : expected) {
+            QVERIFY2(msg.contains(e), qPrintable("missing \"" + e + "\" in:\n" + msg));
+        }
+        if (expected.size() > 1) {
+            QVERIFY(msg.contains(QString::number(expected.size()) + " problems") ||
+                    msg.count(QStringLiteral("\n  ")) >= expected.size());
+        }
+    }
+
+    void datasetBadLinesNameTheirLine() {
+        QTemporaryDir dir;
+        QByteArray data = "{\"id\":\"a\",\"text\":\"fine\",\"label\":1}\n"
+                          "{\"id\":\"b\"}\n"                             // 2: no text
+                          "not json\n"                                   // 3
+                          "{\"id\":\"c\",\"text\":\"bad \xff byte\"}\n"  // 4: invalid UTF-8
+                          "{\"id\":\"a\",\"text\":\"again\"}\n"          // 5: duplicate id
+                          "{\"id\":\"d\",\"text\":\"\"}\n"               // 6: empty text
+                          "{\"id\":\"e\",\"text\":\"ok\",\"label\":7}\n" // 7: label out of range
+                          "\n"
+                          "{\"id\":\"f\",\"text\":\"also fine\",\"label\":\"pos\"}\n";
+        study::DatasetSpec spec;
+        spec.paths = {write(dir.filePath("d.jsonl"), data).toStdString()};
+        spec.labels = {"neg", "pos"};
+        const QString msg =
+            QString::fromStdString(message([&] { study::loadDataset(spec, false); }));
+        for (const char* e :
+             {"line 2: missing field \"text\"", "line 3: invalid JSON",
+              "line 4: not valid UTF-8 (byte 22)", "line 5: duplicate id \"a\" (first on line 1)",
+              "line 6: empty text", "line 7: label 7 is not a class index", "6 bad lines"}) {
+            QVERIFY2(msg.contains(QString::fromUtf8(e)),
+                     qPrintable(QString::fromUtf8(e) + " not in:\n" + msg));
+        }
+        const auto d = study::loadDataset(spec, true);
+        QCOMPARE(d.items.size(), std::size_t(2));
+        QCOMPARE(d.items[1].id, std::string("f"));
+        QCOMPARE(d.items[1].label.value(), 1); // "pos" -> class 1
+        QCOMPARE(d.items[1].line, std::int64_t(9));
+        QCOMPARE(d.warnings.size(), std::size_t(6));
+    }
+
+    void csvWithQuotesAndHeader() {
+        QTemporaryDir dir;
+        study::DatasetSpec spec;
+        spec.paths = {
+            write(dir.filePath("d.csv"),
+                  "id,sentence,y\n1,\"a, quoted \"\"text\"\"\",0\n2,\"two\nlines\",1\n3,plain,\n")
+                .toStdString()};
+        spec.text_field = "sentence";
+        spec.label_field = "y";
+        const auto d = study::loadDataset(spec, false);
+        QCOMPARE(d.items.size(), std::size_t(3));
+        QCOMPARE(d.items[0].text, std::string("a, quoted \"text\""));
+        QCOMPARE(d.items[1].text, std::string("two\nlines"));
+        QCOMPARE(d.items[1].label.value(), 1);
+        QVERIFY(!d.items[2].label.has_value());
+        spec.paths = {
+            write(dir.filePath("e.csv"), "id,sentence\n1,ok\n2,\"unclosed\n").toStdString()};
+        QVERIFY(QString::fromStdString(message([&] {
+                    study::loadDataset(spec, false);
+                })).contains("malformed CSV"));
+        spec.paths = {write(dir.filePath("f.csv"), "id,text\n1,ok\n").toStdString()};
+        QVERIFY(QString::fromStdString(message([&] {
+                    study::loadDataset(spec, false);
+                })).contains("the header has no column \"sentence\""));
+    }
+
+    void severalFilesReadInOrder() {
+        QTemporaryDir dir;
+        study::DatasetSpec spec;
+        spec.paths = {
+            write(dir.filePath("a.jsonl"),
+                  "{\"id\":\"x\",\"text\":\"one\"}\n{\"id\":\"y\",\"text\":\"two\"}\n")
+                .toStdString(),
+            write(dir.filePath("b.jsonl"), "{\"id\":\"z\",\"text\":\"three\"}\n").toStdString()};
+        const auto d = study::loadDataset(spec, false);
+        QCOMPARE(d.items.size(), std::size_t(3));
+        QCOMPARE(d.items[2].id, std::string("z"));
+        QCOMPARE(d.items[2].file, std::size_t(1));
+        QCOMPARE(d.items[2].line, std::int64_t(1));
+        write(dir.filePath("b.jsonl"),
+              "{\"id\":\"z\",\"text\":\"three\"}\n{\"id\":\"x\",\"text\":\"again\"}\n");
+        const QString msg =
+            QString::fromStdString(message([&] { study::loadDataset(spec, false); }));
+        QVERIFY2(msg.contains(dir.filePath("b.jsonl") +
+                              ": line 2: duplicate id \"x\" (first on line 1 of " +
+                              dir.filePath("a.jsonl")),
+                 qPrintable(msg));
+        spec.paths.pop_back();
+        QVERIFY(study::loadDataset(spec, false).sha256 != d.sha256); // the digest covers every file
+    }
+
+    // `model` label: the documented example points at the real demo model.
+    void documentedExampleLoads() {
+        const std::string path = PROBAUDIT_SOURCE_DIR "/docs/examples/sentiment-ab.study.json";
+        const auto s = study::Study::load(path);
+        QCOMPARE(s.heads.size(), std::size_t(2));
+        QCOMPARE(s.configs.size(), std::size_t(5));
+        QCOMPARE(s.config("generic-kernels")->config.cpu_capability, std::string("default"));
+        const auto d = study::loadDataset(s.dataset, false);
+        QCOMPARE(d.items.size(), std::size_t(500));
+        QVERIFY(d.items.front().id.rfind("amazon-", 0) == 0 &&
+                d.items.back().id.rfind("yelp-", 0) == 0);
+        // The documentation shows this very file.
+        QFile doc(QStringLiteral(PROBAUDIT_SOURCE_DIR "/docs/study-file.md"));
+        QFile example(QString::fromStdString(path));
+        QVERIFY(doc.open(QIODevice::ReadOnly) && example.open(QIODevice::ReadOnly));
+        QVERIFY(doc.readAll().contains(example.readAll()));
+    }
+
+    void seededSampleIsStableAndInFileOrder() {
+        QTemporaryDir dir;
+        QByteArray data;
+        for (int i = 0; i < 100; ++i) {
+            data += "{\"id\":\"i" + QByteArray::number(i) + "\",\"text\":\"t" +
+                    QByteArray::number(i) + "\"}\n";
+        }
+        study::DatasetSpec spec;
+        spec.paths = {write(dir.filePath("d.jsonl"), data).toStdString()};
+        spec.limit = 10;
+        const auto first = study::loadDataset(spec, false);
+        QCOMPARE(first.items.front().id, std::string("i0"));
+        QCOMPARE(first.items.back().id, std::string("i9"));
+        spec.seed = 42;
+        const auto a = study::loadDataset(spec, false);
+        const auto b = study::loadDataset(spec, false);
+        QCOMPARE(a.items.size(), std::size_t(10));
+        std::vector<std::string> ida, idb;
+        for (const auto& it : a.items)
+            ida.push_back(it.id);
+        for (const auto& it : b.items)
+            idb.push_back(it.id);
+        QCOMPARE(ida, idb);
+        QVERIFY(ida != std::vector<std::string>(
+                           {"i0", "i1", "i2", "i3", "i4", "i5", "i6", "i7", "i8", "i9"}));
+        for (std::size_t i = 1; i < a.items.size(); ++i) {
+            QVERIFY(a.items[i - 1].line < a.items[i].line);
+        }
+        spec.seed = 43;
+        std::vector<std::string> idc;
+        for (const auto& it : study::loadDataset(spec, false).items)
+            idc.push_back(it.id);
+        QVERIFY(idc != ida);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestStudy)
+#include "test_study.moc"
