@@ -1,9 +1,11 @@
 // Ledger throughput (issue bars): inserting item records with `hashes` capture of a 32-layer
 // model (33 hidden states: embeddings + 32 layers), one transaction per batch as the runner
-// writes them, then sealing the run, then reading two runs of N items back into memory.
+// writes them, then sealing the run, then reading two runs of N items back into memory, then
+// a full comparison of the two (reading included, as `probaudit compare` does it).
 // Synthetic records of the real size; prints one JSON object.
 //
 //   build/default/bin/ledger_bench [--items 100000] [--batch 8] [--layers 32] [--classes 2]
+#include "analysis/compare.h"
 #include "ledger/ledger.h"
 
 #include <nlohmann/json.hpp>
@@ -106,14 +108,17 @@ int main(int argc, char** argv) {
         const auto a = led.records(1, true);
         const auto b = led.records(2, true);
         const double read = since(t0);
-        std::size_t flips = 0;
-        for (std::size_t i = 0; i < a.size(); ++i) {
-            flips += a[i].decision != b[i].decision;
-        }
+        // What `probaudit compare` does: read both runs and compare them in full.
+        const auto t1 = Clock::now();
+        const auto items = led.items();
+        analysis::RunData ra{led.run(1), led.records(1, true)};
+        analysis::RunData rb{led.run(2), led.records(2, true)};
+        const auto cmp = analysis::compare(ra, rb, items);
+        out["compare_two_runs_seconds"] = since(t1);
+        out["compare_flips"] = cmp.flips;
         out["read_two_runs_seconds"] = read;
         out["read_records"] = a.size() + b.size();
         out["file_mib"] = double(std::filesystem::file_size(path)) / (1 << 20);
-        (void)flips;
     }
     std::filesystem::remove_all(dir);
     std::cout << out.dump(2) << std::endl;

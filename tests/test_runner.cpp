@@ -4,6 +4,7 @@
 #include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -203,6 +204,19 @@ private Q_SLOTS:
         QVERIFY(rows[0].value("layer_vectors").toArray().size() > 0);
         const Result csv = cli({"export", ledger, "--run", "1", "--format", "csv"});
         QCOMPARE(csv.out.count('\n'), 61);
+        // compare: the same items, both sides; itself reproduces at every level.
+        const QJsonObject cmp =
+            QJsonDocument::fromJson(cli({"compare", ledger, "1", "2", "--json"}).out).object();
+        QCOMPARE(cmp.value("items").toInt(), 60);
+        QCOMPARE(cmp.value("item_diffs").toArray().size(), 60);
+        QCOMPARE(cmp.value("layers").toArray().size(),
+                 rows[0].value("layer_hashes").toArray().size());
+        const QJsonObject self =
+            QJsonDocument::fromJson(cli({"compare", ledger, "2", "2", "--json"}).out).object();
+        QCOMPARE(self.value("bit_identical_share").toDouble(), 1.0);
+        QVERIFY(self.value("verdict").toObject().value("probabilities").toBool());
+        QCOMPARE(cli({"compare", ledger, "1", "2", "--csv"}).out.count('\n'), 61);
+        QVERIFY(cli({"compare", ledger, "1", "2"}).out.contains("verdict: accuracy"));
         // A second invocation records nothing twice.
         const Result again = cli({"run", study, "--all", "--events", "jsonl"});
         QCOMPARE(again.code, 0);
@@ -280,6 +294,37 @@ private Q_SLOTS:
         const QJsonArray runs = runsOf(ledger);
         QCOMPARE(runs[0].toObject().value("status").toString(), QStringLiteral("unfinished"));
         QVERIFY(runs[0].toObject().value("environment") != runs[1].toObject().value("environment"));
+    }
+
+    void fullDiskStopsAndResumes() {
+        QTemporaryDir dir;
+        const QString study = writeStudy(QDir(dir.path()), 600);
+        const QString ledger = dir.filePath("t.ledger");
+        QCOMPARE(cli({"run", study, "--config", "ref"}).code, 0); // a first, sealed run
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        // SQLite refuses to grow the file past this: room for a part of the second run.
+        env.insert("PROBAUDIT_LEDGER_MAX_PAGES",
+                   QString::number(QFileInfo(ledger).size() / 4096 + 12));
+        const Result full = cli({"run", study, "--config", "b4", "--events", "jsonl"}, env);
+        QCOMPARE(full.code, 1);
+        QVERIFY2(lastEvent(full, "error").value("message").toString().contains("the disk is full"),
+                 full.out);
+        QJsonArray runs = runsOf(ledger);
+        QCOMPARE(runs.size(), 2);
+        const QJsonObject cut = runs[1].toObject();
+        QVERIFY(cut.value("status").toString() !=
+                QStringLiteral("finished")); // never reported finished
+        QVERIFY2(cut.value("items_done").toInt() > 0 && cut.value("items_done").toInt() < 600,
+                 QByteArray::number(cut.value("items_done").toInt()));
+        QCOMPARE(cut.value("items_done").toInt() % 4, 0);
+        QCOMPARE(cli({"verify", ledger}).code, 0); // the sealed run is intact
+        const Result resumed = cli({"run", study, "--config", "b4", "--events", "jsonl"});
+        QCOMPARE(resumed.code, 0);
+        QCOMPARE(lastEvent(resumed, "started").value("run").toInt(), 2);
+        QCOMPARE(lastEvent(resumed, "started").value("resumed_items").toInt(),
+                 cut.value("items_done").toInt());
+        QCOMPARE(runsOf(ledger)[1].toObject().value("status").toString(),
+                 QStringLiteral("finished"));
     }
 
     void secondWriterIsRefused() {

@@ -1,4 +1,5 @@
 // probaudit: the command-line interface and headless engine (Qt-free).
+#include "compare_cmd.h"
 #include "engine_server.h"
 #include "env_text.h"
 #include "events.h"
@@ -178,6 +179,21 @@ int main(int argc, char** argv) {
     verify->add_option("LEDGER", ledgerPath, "Ledger file")->required();
     verify->add_flag("--json", verifyJson, "Machine-readable JSON");
 
+    probaudit::app::CompareOptions cmpOpt;
+    CLI::App* compare = app.add_subcommand(
+        "compare",
+        "Compare two runs: three-level verdict, accuracy interval and McNemar test, flips, "
+        "bit-identity, Δp, first divergent layer, margin histogram, kernel-trace diff");
+    compare->add_option("LEDGER", cmpOpt.ledger, "Ledger file")->required();
+    compare->add_option("A", cmpOpt.a, "Run id (the reference side)")->required();
+    compare->add_option("B", cmpOpt.b, "Run id")->required();
+    auto* cmpJson = compare->add_flag("--json", cmpOpt.json,
+                                      "Everything as JSON, per-item differences included");
+    compare->add_flag("--csv", cmpOpt.csv, "Per-item differences as CSV")->excludes(cmpJson);
+    compare->add_option("--top", cmpOpt.top, "How many largest-Δp items to list (default 10)");
+    compare->add_option("--near-boundary", cmpOpt.nearBoundary,
+                        "Also list the K smallest-margin items");
+
     CLI::App* engineCmd = app.add_subcommand(
         "engine",
         "Serve requests as JSON lines on stdin/stdout (the workbench's engine; works over ssh)");
@@ -206,6 +222,9 @@ int main(int argc, char** argv) {
         }
         if (verify->parsed()) {
             return probaudit::app::verifyLedger(ledgerPath, verifyJson);
+        }
+        if (compare->parsed()) {
+            return probaudit::app::compareRuns(cmpOpt);
         }
         if (engineCmd->parsed()) {
             return probaudit::app::serveEngine();

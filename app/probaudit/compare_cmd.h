@@ -1,0 +1,20 @@
+#pragma once
+// `probaudit compare LEDGER A B [--json | --csv] [--top N] [--near-boundary K]`: the summary
+// of two runs (three-level verdict, accuracy with its interval and McNemar's test, flips,
+// bit-identity, Δp, first divergent layer, per-layer divergence, margin and Δp histograms,
+// kernel-trace diff), the top items by Δp, the flips, and the K smallest-margin items.
+#include <string>
+
+namespace probaudit::app {
+
+struct CompareOptions {
+    std::string ledger;
+    long long a = 0, b = 0;
+    bool json = false, csv = false;
+    int top = 10;
+    int nearBoundary = 0;
+};
+
+int compareRuns(const CompareOptions& o);
+
+} // namespace probaudit::app

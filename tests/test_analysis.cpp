@@ -1,0 +1,193 @@
+// core/analysis: statistics against scipy/numpy golden values (tests/golden/stats.json,
+// written by tests/golden/make_stats_golden.py), the bootstrap's coverage on data with a known
+// answer, and a comparison of two runs built so that every figure is known in advance.
+#include "analysis/compare.h"
+#include "analysis/stats.h"
+
+#include <nlohmann/json.hpp>
+
+#include <QTest>
+
+#include <cmath>
+#include <fstream>
+#include <random>
+
+using namespace probaudit;
+using nlohmann::json;
+
+namespace {
+
+json golden() {
+    std::ifstream in(PROBAUDIT_SOURCE_DIR "/tests/golden/stats.json");
+    return json::parse(in);
+}
+
+ledger::Record rec(std::int64_t item, float p1, int layers, std::uint64_t salt) {
+    ledger::Record r;
+    r.item = item;
+    r.probs = {1 - p1, p1};
+    r.logits = {0, std::log(p1 / (1 - p1))};
+    r.decision = p1 >= 0.5f ? 1 : 0;
+    r.margin = std::abs(r.logits[1]);
+    for (int l = 0; l <= layers; ++l) {
+        r.layer_hashes.push_back(std::uint64_t(item * 100 + l) ^ salt);
+    }
+    return r;
+}
+
+} // namespace
+
+class TestAnalysis : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void mcnemarMatchesScipy() {
+        for (const auto& c : golden()["mcnemar"]) {
+            const double p =
+                analysis::mcnemarExactP(c["b"].get<std::int64_t>(), c["c"].get<std::int64_t>());
+            const double want = c["p"].get<double>();
+            QVERIFY2(std::abs(p - want) <= 1e-12 * std::max(1e-300, want) + 1e-300,
+                     qPrintable(QString("b=%1 c=%2: %3 vs scipy %4")
+                                    .arg(c["b"].get<int>())
+                                    .arg(c["c"].get<int>())
+                                    .arg(p, 0, 'g', 17)
+                                    .arg(want, 0, 'g', 17)));
+        }
+    }
+
+    void histogramCountsMatchNumpy() {
+        const json g = golden();
+        for (const auto& [values, edges, counts] :
+             {std::tuple{"margins", "margin_edges", "margin_counts"},
+              std::tuple{"dps", "dp_edges", "dp_counts"}}) {
+            const auto e = g[edges].get<std::vector<double>>();
+            std::vector<std::int64_t> mine(e.size() - 1, 0);
+            for (double v : g[values].get<std::vector<double>>()) {
+                const int b = analysis::binOf(e, v);
+                if (b >= 0) {
+                    ++mine[std::size_t(b)];
+                }
+            }
+            QCOMPARE(mine, g[counts].get<std::vector<std::int64_t>>());
+        }
+        // The engine's edges are the ones the golden values were made with.
+        QCOMPARE(analysis::marginEdges(), g["margin_edges"].get<std::vector<double>>());
+        QCOMPARE(analysis::dpEdges(), g["dp_edges"].get<std::vector<double>>());
+    }
+
+    void quantileMatchesNumpy() {
+        const json g = golden();
+        const auto values = g["values"].get<std::vector<double>>();
+        for (const auto& [q, want] : g["quantiles"].items()) {
+            QVERIFY(std::abs(analysis::quantile(values, std::stod(q)) - want.get<double>()) <
+                    1e-12);
+        }
+    }
+
+    // A known true difference: the 95% interval must contain it about 95% of the time.
+    void bootstrapCoversTheTrueDifference() {
+        std::mt19937_64 gen(7);
+        std::uniform_real_distribution<double> u(0, 1);
+        const double pA = 0.80, pB = 0.83; // paired: B is right whenever A is, plus some more
+        const int trials = 400, n = 500;
+        int covered = 0;
+        for (int t = 0; t < trials; ++t) {
+            std::vector<std::uint8_t> a(n), b(n);
+            for (int i = 0; i < n; ++i) {
+                const double x = u(gen);
+                a[std::size_t(i)] = x < pA;
+                b[std::size_t(i)] = x < pB;
+            }
+            const auto ci = analysis::pairedBootstrapDiff(a, b, 2000, std::uint64_t(t));
+            covered += ci.low <= pB - pA && pB - pA <= ci.high;
+        }
+        const double coverage = double(covered) / trials;
+        QVERIFY2(coverage > 0.91 && coverage < 0.985, qPrintable(QString::number(coverage)));
+        // Seeded: the same data and seed give the same interval.
+        std::vector<std::uint8_t> a{1, 1, 0, 1, 0, 1, 1, 1}, b{1, 0, 0, 1, 1, 1, 1, 0};
+        const auto x = analysis::pairedBootstrapDiff(a, b, 10000, 3),
+                   y = analysis::pairedBootstrapDiff(a, b, 10000, 3);
+        QCOMPARE(x.low, y.low);
+        QCOMPARE(x.high, y.high);
+        QCOMPARE(x.estimate, -0.125);
+    }
+
+    // Ten items built so that every figure of the comparison is known.
+    void comparisonOfKnownRuns() {
+        const int layers = 4;
+        analysis::RunData a, b;
+        a.run.id = 1;
+        b.run.id = 2;
+        std::vector<ledger::Item> items;
+        for (int i = 0; i < 10; ++i) {
+            items.push_back({i, "i" + std::to_string(i), "t", i % 2, i + 1});
+            const float p =
+                0.101f + 0.08f * float(i); // 0.101 .. 0.821: decisions 0 for i <= 4, 1 for i >= 5
+            a.records.push_back(rec(i, p, layers, 0));
+            b.records.push_back(rec(i, p, layers, 0));
+        }
+        // item 3: layer 2 differs, probability moves 0.5 points, no flip
+        b.records[3] = rec(3, a.records[3].probs[1] + 0.005f, layers, 0);
+        for (int l = 2; l <= layers; ++l)
+            b.records[3].layer_hashes[std::size_t(l)] ^= 1;
+        // item 4 (p = 0.42, label 0, decision 0): flips to 1 with p = 0.52; differs from the
+        // embeddings on
+        b.records[4] = rec(4, 0.52f, layers, 0);
+        for (int l = 0; l <= layers; ++l)
+            b.records[4].layer_hashes[std::size_t(l)] ^= 1;
+        // item 7: hidden states identical, the head's output moved (1e-6): the head is where it
+        // differs
+        b.records[7].probs[1] = std::nextafter(b.records[7].probs[1], 1.0f);
+        a.run.kernel_trace = json{{"ops", {{"aten::matmul", 10}, {"aten::softmax", 5}}},
+                                  {"device_kernels", json::object()}};
+        b.run.kernel_trace =
+            json{{"ops", {{"aten::scaled_dot_product_attention", 5}, {"aten::matmul", 10}}},
+                 {"device_kernels", json::object()}};
+
+        const auto c = analysis::compare(a, b, items);
+        QCOMPARE(c.items, std::int64_t(10));
+        QCOMPARE(c.flips, std::int64_t(1));
+        QCOMPARE(c.agreement, 0.9);
+        QCOMPARE(c.bit_identical_share, 0.7);
+        QVERIFY(std::abs(c.max_dp - 9.9) < 1e-3); // item 4: 0.421 -> 0.52
+        QCOMPARE(c.dp_zero, std::int64_t(7));
+        QCOMPARE(c.first_divergent, (std::vector<std::int64_t>{1, 0, 1, 0, 0}));
+        QCOMPARE(c.no_divergent_layer, std::int64_t(8)); // item 7 among them: only the head differs
+        QCOMPARE(c.layers[0].share_different, 0.1);
+        QCOMPARE(c.layers[2].share_different, 0.2);
+        QVERIFY(!c.layers[2].rel_l2_median); // no vectors captured
+        // Accuracy: labels i % 2; A decides 0 for i <= 4 and 1 after: right on 0,2,4,5,7,9 = 0.6.
+        QCOMPARE(c.accuracy_a.value(), 0.6);
+        QCOMPARE(c.accuracy_b.value(), 0.5); // item 4 now wrong
+        QCOMPARE(c.only_a_correct, std::int64_t(1));
+        QCOMPARE(c.only_b_correct, std::int64_t(0));
+        QCOMPARE(c.mcnemar_p.value(), 1.0);
+        QVERIFY(c.verdict.accuracy);
+        QVERIFY(!c.verdict.decisions);
+        QVERIFY(!c.verdict.probabilities);
+        QCOMPARE(c.diffs[4].first_divergent_layer, 0);
+        QVERIFY(c.diffs[4].flip);
+        // Margin bins by |logit gap| in run A: item 4 (gap 0.323) is in [0.1, 1).
+        std::int64_t total = 0;
+        for (const auto& bin : c.margin_bins) {
+            total += bin.count;
+            if (bin.low == 0.1) {
+                QCOMPARE(bin.flips, std::int64_t(1));
+            } else {
+                QCOMPARE(bin.flips, std::int64_t(0));
+            }
+        }
+        QCOMPARE(total, std::int64_t(10));
+        // Kernel trace: SDPA only in B, softmax only in A, matmul the same.
+        QCOMPARE(c.kernel_diff.size(), std::size_t(2));
+        QCOMPARE(c.kernel_diff[0].name, std::string("aten::scaled_dot_product_attention"));
+        QCOMPARE(c.kernel_diff[0].count_a, std::int64_t(0));
+        QCOMPARE(c.kernel_diff[1].name, std::string("aten::softmax"));
+        // The same run against itself reproduces at all three levels.
+        const auto same = analysis::compare(a, a, items);
+        QVERIFY(same.verdict.accuracy && same.verdict.decisions && same.verdict.probabilities);
+        QCOMPARE(same.no_divergent_layer, std::int64_t(10));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestAnalysis)
+#include "test_analysis.moc"
