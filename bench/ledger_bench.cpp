@@ -110,10 +110,10 @@ int main(int argc, char** argv) {
         const double read = since(t0);
         // What `probaudit compare` does: read both runs and compare them in full.
         const auto t1 = Clock::now();
-        const auto items = led.items();
+        const auto stored = led.items();
         analysis::RunData ra{led.run(1), led.records(1, true)};
         analysis::RunData rb{led.run(2), led.records(2, true)};
-        const auto cmp = analysis::compare(ra, rb, items);
+        const auto cmp = analysis::compare(ra, rb, stored);
         out["compare_two_runs_seconds"] = since(t1);
         out["compare_flips"] = cmp.flips;
         out["read_two_runs_seconds"] = read;

@@ -202,6 +202,32 @@ private Q_SLOTS:
                 }).contains("not a ledger"));
     }
 
+    // A ledger written by schema 1 (tests/fixtures/ledgers/v1, made with the schema-1 engine):
+    // reading asks for the migration, writing migrates it, seals stay valid.
+    void olderSchemaMigratesForward() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("v1.ledger");
+        QVERIFY(QFile::copy(
+            QStringLiteral(PROBAUDIT_SOURCE_DIR "/tests/fixtures/ledgers/v1/v1.ledger"), path));
+        QFile::setPermissions(path, QFile::ReadOwner | QFile::WriteOwner);
+        const QString msg = errorOf([&] { Ledger(path.toStdString(), Ledger::Mode::Read); });
+        QVERIFY2(msg.contains("schema version 1, older than") && msg.contains("probaudit migrate"),
+                 qPrintable(msg));
+        {
+            Ledger led(path.toStdString(), Ledger::Mode::Write);
+            QCOMPARE(led.schemaVersion(), ledger::kSchemaVersion);
+        }
+        const Ledger led(path.toStdString(), Ledger::Mode::Read);
+        const auto runs = led.runs();
+        QCOMPARE(runs.size(), std::size_t(2));
+        QCOMPARE(runs[0].kind, std::string("study"));
+        QCOMPARE(runs[0].status, ledger::RunStatus::Finished);
+        QCOMPARE(led.records(runs[1].id).size(), std::size_t(6));
+        const auto v = led.verify();
+        QVERIFY2(v.ok, v.problem.c_str());
+        QCOMPARE(v.sealed, std::int64_t(2));
+    }
+
     void readOnlyLedgerIsRefusedForWriting() {
         QTemporaryDir dir;
         const QString path = dir.filePath("a.ledger");

@@ -1,6 +1,8 @@
 // `probaudit run` end to end on the tiny fixtures: events, resume after kill -9 and after
 // SIGINT (bit-identical to an uninterrupted run), one writer at a time, bad input that leaves
 // the ledger as it was, the JSON-lines engine, and configs that need another CPU capability.
+#include "cli_support.h"
+
 #include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
@@ -68,35 +70,9 @@ QString writeStudy(const QDir& dir, int items, const QString& extraConfigs = QSt
     return study;
 }
 
-struct Result {
-    int code = -1;
-    QByteArray out, err;
-    QList<QJsonObject> events;
-};
-
-QList<QJsonObject> parseEvents(const QByteArray& out) {
-    QList<QJsonObject> events;
-    for (const QByteArray& line : out.split('\n')) {
-        if (!line.trimmed().isEmpty()) {
-            events.push_back(QJsonDocument::fromJson(line).object());
-        }
-    }
-    return events;
-}
-
-Result cli(const QStringList& args,
-           const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment()) {
-    QProcess p;
-    p.setProcessEnvironment(env);
-    p.start(kCli, args);
-    p.waitForFinished(240000);
-    Result r;
-    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    r.events = parseEvents(r.out);
-    return r;
-}
+using Result = probaudit::test::CliResult;
+using probaudit::test::cli;
+using probaudit::test::parseEvents;
 
 // Starts a run with events and stops it the way `stop` says once some batches are committed.
 Result runAndStop(const QStringList& args, const std::function<void(QProcess&)>& stop) {

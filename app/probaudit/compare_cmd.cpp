@@ -5,6 +5,7 @@
 #include "ledger/ledger.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 
@@ -45,8 +46,37 @@ int compareRuns(const CompareOptions& o) {
     analysis::RunData a{led.run(o.a), led.records(o.a, true)};
     analysis::RunData b{led.run(o.b), led.records(o.b, true)};
     const analysis::Comparison c = analysis::compare(a, b, items);
+    // An A/B of two head variants under one config means something only above the runtime
+    // noise floor: the flips and Δp that configs alone cause for variant A (its other runs,
+    // probes included, against this one).
+    json noise;
+    if (a.run.head != b.run.head && a.run.config_hash == b.run.config_hash) {
+        std::int64_t floorFlips = 0;
+        double floorDp = 0;
+        json from = json::array();
+        for (const auto& r : led.runs()) {
+            if (r.id == a.run.id || r.head != a.run.head ||
+                r.status != ledger::RunStatus::Finished) {
+                continue;
+            }
+            const auto n =
+                analysis::compare(a, analysis::RunData{r, led.records(r.id, false)}, items);
+            // Flips scaled to the A/B's item count, so a probe on a sample compares fairly.
+            floorFlips = std::max<std::int64_t>(
+                floorFlips, std::llround(double(n.flips) * double(c.items) / double(n.items)));
+            floorDp = std::max(floorDp, n.max_dp);
+            from.push_back(r.id);
+        }
+        if (!from.empty()) {
+            noise = {{"flips", floorFlips},
+                     {"max_dp", floorDp},
+                     {"runs", from},
+                     {"exceeded", c.flips > floorFlips && c.max_dp > floorDp}};
+        }
+    }
     if (o.json) {
         json j = analysis::toJson(c, true);
+        j["noise_floor"] = noise;
         j["run_a_info"] = {
             {"head", a.run.head}, {"config", a.run.config_name}, {"environment", a.run.env_hash}};
         j["run_b_info"] = {
@@ -75,6 +105,27 @@ int compareRuns(const CompareOptions& o) {
                     b.run.env_hash.c_str());
     }
     std::printf("\nverdict: %s\n", c.verdict.sentence().c_str());
+    if (a.run.head != b.run.head) {
+        if (noise.is_null()) {
+            std::printf("  A/B of two head variants: no other runs of \"%s\" to measure the "
+                        "runtime noise floor "
+                        "(run more configs or `probaudit diagnose`)\n",
+                        a.run.head.c_str());
+        } else {
+            std::printf("  A/B of two head variants: %lld flips, Δp up to %.4f points; runtime "
+                        "noise floor of \"%s\" "
+                        "(configs alone, %zu runs): up to %lld flips, Δp up to %.4f points\n",
+                        static_cast<long long>(c.flips), c.max_dp, a.run.head.c_str(),
+                        noise["runs"].size(),
+                        static_cast<long long>(noise["flips"].get<std::int64_t>()),
+                        noise["max_dp"].get<double>());
+            if (!noise["exceeded"].get<bool>()) {
+                std::printf("  WARNING: the variant difference does not exceed the runtime noise "
+                            "floor; the runtime "
+                            "alone could produce it\n");
+            }
+        }
+    }
     if (c.accuracy_a) {
         std::printf("  accuracy      %.4f vs %.4f on %lld labelled items; difference %+.4f, 95%% "
                     "interval %+.4f to %+.4f\n",

@@ -7,6 +7,7 @@
 
 #include <cinttypes>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -76,6 +77,8 @@ int listRuns(const std::string& path, bool asJson) {
         for (const auto& r : runs) {
             out.push_back(
                 {{"run", r.id},
+                 {"kind", r.kind},
+                 {"label", r.label},
                  {"head", r.head},
                  {"config", r.config_name},
                  {"config_hash", r.config_hash},
@@ -105,6 +108,9 @@ int listRuns(const std::string& path, bool asJson) {
                     static_cast<long long>(r.id), r.head.c_str(), r.config_name.c_str(),
                     r.config_hash.c_str(), r.env_hash.c_str(), r.capture.c_str(),
                     statusText(r).c_str(), items, r.started.c_str());
+        if (r.kind != "study") {
+            std::printf("     %s: %s\n", r.kind.c_str(), r.label.c_str());
+        }
         if (!r.message.empty()) {
             std::printf("     %s\n", r.message.c_str());
         }
@@ -200,6 +206,15 @@ int verifyLedger(const std::string& path, bool asJson) {
         std::cerr << path << ": TAMPERED: " << v.problem << "\n";
     }
     return v.ok ? 0 : 2;
+}
+
+int migrateLedger(const std::string& path) {
+    if (!std::filesystem::exists(path)) {
+        throw Error(path, "no such ledger");
+    }
+    const Ledger led(path, Ledger::Mode::Write); // opening for writing migrates
+    std::cout << path << ": schema version " << led.schemaVersion() << "\n";
+    return 0;
 }
 
 } // namespace probaudit::app

@@ -9,5 +9,6 @@ int listRuns(const std::string& ledger, bool asJson);
 int exportRun(const std::string& ledger, long long run, const std::string& format,
               const std::string& output);
 int verifyLedger(const std::string& ledger, bool asJson);
+int migrateLedger(const std::string& ledger);
 
 } // namespace probaudit::app

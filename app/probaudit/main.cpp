@@ -1,12 +1,15 @@
 // probaudit: the command-line interface and headless engine (Qt-free).
 #include "compare_cmd.h"
+#include "diagnose.h"
 #include "engine_server.h"
 #include "env_text.h"
 #include "events.h"
 #include "inspect.h"
 #include "ledger_cmds.h"
+#include "pin.h"
 #include "predict.h"
 #include "score.h"
+#include "study/study.h"
 #include "study_run.h"
 
 #include "common/build_info.h"
@@ -194,6 +197,50 @@ int main(int argc, char** argv) {
     compare->add_option("--near-boundary", cmpOpt.nearBoundary,
                         "Also list the K smallest-margin items");
 
+    probaudit::app::DiagnoseOptions diagOpt;
+    CLI::App* diagnoseCmd =
+        app.add_subcommand("diagnose", "The diagnosis ladder: loader and repeatability, neighbour "
+                                       "interference, shape, kernels and "
+                                       "runtime, on a sample; explains each config's gap from the "
+                                       "reference and forecasts its flips");
+    diagnoseCmd->add_option("STUDY", diagOpt.run.study, "Study file")->required();
+    diagnoseCmd->add_option("--ledger", diagOpt.run.ledger,
+                            "Ledger file (default: next to the study)");
+    diagnoseCmd->add_option("--head", diagOpt.head, "Head variant (default: the first)");
+    diagnoseCmd->add_option("--sample", diagOpt.sample, "Items in the probe sample (default 32)");
+    diagnoseCmd->add_option("--batch", diagOpt.batch,
+                            "Batch size of the batch and neighbour probes (default 8)");
+    diagnoseCmd->add_option("--seed", diagOpt.seed, "Seed of the sample (default 1)");
+    diagnoseCmd->add_flag("--skip-bad-lines", diagOpt.run.skipBadLines,
+                          "Skip malformed dataset lines");
+    diagnoseCmd->add_flag("--json", diagOpt.json,
+                          "The ladder, the table and the explanations as JSON");
+
+    probaudit::app::PinOptions pinOpt;
+    CLI::App* pinCmd = app.add_subcommand("pin", "Pin a verified run: its environment fingerprint, "
+                                                 "config, head, records digest and a rerun sample");
+    pinCmd->add_option("STUDY", pinOpt.study, "Study file")->required();
+    pinCmd->add_option("--run", pinOpt.run, "Run id (a finished study run)")->required();
+    pinCmd->add_option("-o,--output", pinOpt.output, "Lock file to write, e.g. runtime.lock.json")
+        ->required();
+    pinCmd->add_option("--ledger", pinOpt.ledger, "Ledger file (default: next to the study)");
+    pinCmd->add_option("--sample", pinOpt.sample,
+                       "Items rerun and stored with exact results (default 32)");
+
+    probaudit::app::CheckOptions checkOpt;
+    CLI::App* checkCmd =
+        app.add_subcommand("check", "Compare this runtime with a lock: exit 0 identical, 3 the "
+                                    "environment differs, 4 results differ");
+    checkCmd->add_option("LOCK", checkOpt.lock, "runtime.lock.json")->required();
+    checkCmd->add_option("--study", checkOpt.study,
+                         "Also rerun the lock's sample with this study's model");
+    checkCmd->add_flag("--json", checkOpt.json, "Machine-readable JSON");
+
+    std::string migratePath;
+    CLI::App* migrateCmd =
+        app.add_subcommand("migrate", "Bring a ledger from an older ProbAudit to this schema");
+    migrateCmd->add_option("LEDGER", migratePath, "Ledger file")->required();
+
     CLI::App* engineCmd = app.add_subcommand(
         "engine",
         "Serve requests as JSON lines on stdin/stdout (the workbench's engine; works over ssh)");
@@ -222,6 +269,25 @@ int main(int argc, char** argv) {
         }
         if (verify->parsed()) {
             return probaudit::app::verifyLedger(ledgerPath, verifyJson);
+        }
+        if (diagnoseCmd->parsed()) {
+            std::signal(SIGINT, onStopSignal);
+            std::signal(SIGTERM, onStopSignal);
+            const auto st = probaudit::study::Study::load(diagOpt.run.study);
+            probaudit::app::ensureCpuCapability(st.config(st.reference)->config.toJson().dump(),
+                                                argc, argv);
+            return probaudit::app::diagnose(diagOpt, g_stop);
+        }
+        if (pinCmd->parsed()) {
+            return probaudit::app::pinRun(pinOpt);
+        }
+        if (checkCmd->parsed()) {
+            probaudit::app::ensureCpuCapability(probaudit::app::lockedConfigJson(checkOpt.lock),
+                                                argc, argv);
+            return probaudit::app::checkLock(checkOpt);
+        }
+        if (migrateCmd->parsed()) {
+            return probaudit::app::migrateLedger(migratePath);
         }
         if (compare->parsed()) {
             return probaudit::app::compareRuns(cmpOpt);

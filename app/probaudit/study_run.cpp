@@ -219,193 +219,263 @@ std::string currentCapability() {
 
 } // namespace
 
+StudySession::StudySession(const RunOptions& o, Events& events, const std::atomic<bool>& stop)
+    : m_opt(o), m_events(events), m_stop(stop),
+      m_ledgerPath(o.ledger.empty() ? defaultLedgerPath(o.study) : o.ledger),
+      m_study(study::Study::load(o.study)) {
+    const study::Dataset data = study::loadDataset(m_study.dataset, o.skipBadLines);
+    for (const auto& w : data.warnings) {
+        events.emit({{"event", "warning"}, {"message", "skipped " + w}});
+    }
+    std::vector<ledger::Item> ledgerItems;
+    for (const auto& d : data.items) {
+        m_items.push_back({d.id, d.text, d.label});
+        ledgerItems.push_back(
+            {static_cast<std::int64_t>(ledgerItems.size()), d.id, d.text, d.label, d.line});
+    }
+    const model::Checkpoint ckpt = model::Checkpoint::open(m_study.model_path);
+    json studyJson = m_study.resolvedJson();
+    studyJson["model"]["sha256"] = modelDigest(ckpt);
+
+    m_ledger = std::make_unique<ledger::Ledger>(m_ledgerPath, ledger::Ledger::Mode::Write);
+    if (!m_ledger->hasStudy()) {
+        m_ledger->initStudy(studyJson, data.sha256, ledgerItems);
+    } else {
+        const json stored = m_ledger->study();
+        if (stored.at("model").value("sha256", "") != studyJson["model"]["sha256"]) {
+            throw Error(m_ledgerPath,
+                        "the model's files differ from the ones this ledger was recorded with; "
+                        "start a new ledger (--ledger PATH)");
+        }
+        const auto storedItems = m_ledger->items();
+        bool same =
+            m_ledger->datasetSha256() == data.sha256 && storedItems.size() == ledgerItems.size();
+        for (std::size_t i = 0; same && i < storedItems.size(); ++i) {
+            same = storedItems[i].id == ledgerItems[i].id &&
+                   storedItems[i].text == ledgerItems[i].text;
+        }
+        if (!same) {
+            throw Error(
+                m_ledgerPath,
+                "the study's items differ from the ones in this ledger (dataset, limit, seed "
+                "or skipped lines changed); start a new ledger (--ledger PATH)");
+        }
+    }
+    for (const auto& c : m_study.configs) {
+        m_ledger->putConfig(c.config.hash(), c.name, c.config.toJson());
+    }
+}
+
+StudySession::~StudySession() = default;
+
+engine::Engine& StudySession::engine(const HeadSpec& head) {
+    auto it = m_engines.find(head.name);
+    if (it == m_engines.end()) {
+        it =
+            m_engines.emplace(head.name, std::make_unique<engine::Engine>(m_study.model_path, head))
+                .first;
+    }
+    return *it->second;
+}
+
+const std::vector<tokenizer::Encoding>& StudySession::encodings(const HeadSpec& head,
+                                                                std::int64_t maxLength) {
+    const auto key = std::make_pair(head.name, maxLength);
+    auto it = m_encodings.find(key);
+    if (it == m_encodings.end()) {
+        engine::Engine& eng = engine(head);
+        std::vector<tokenizer::Encoding> e;
+        e.reserve(m_items.size());
+        for (const auto& item : m_items) {
+            e.push_back(eng.encode(item, maxLength));
+        }
+        it = m_encodings.emplace(key, std::move(e)).first;
+    }
+    return it->second;
+}
+
+void StudySession::releaseLedger() {
+    m_ledger.reset();
+}
+
+void StudySession::reopenLedger() {
+    m_ledger = std::make_unique<ledger::Ledger>(m_ledgerPath, ledger::Ledger::Mode::Write);
+}
+
+RunOutcome StudySession::record(const RunRequest& r) {
+    RunOutcome out;
+    engine::Engine& eng = engine(*r.head);
+    const auto& all = encodings(*r.head, r.config.max_length);
+    std::vector<tokenizer::Encoding> subsetEnc;
+    const bool subset = !r.items.empty();
+    if (subset) {
+        for (std::int64_t i : r.items) {
+            subsetEnc.push_back(all.at(std::size_t(i)));
+        }
+    }
+    const std::vector<tokenizer::Encoding>& enc = subset ? subsetEnc : all;
+    const auto toLedgerItem = [&](std::size_t k) { return subset ? r.items[k] : std::int64_t(k); };
+    const engine::Capture capture = engine::parseCapture(r.capture);
+    eng.prepare(r.config);
+    const std::string envHash = m_ledger->putEnvironment(engine::collectEnvironment());
+    const json headJson = r.head->toJson();
+    const std::string configHash = r.config.hash();
+    m_ledger->putConfig(configHash, r.configName, r.config.toJson());
+    if (r.kind == "study" && !r.again) {
+        if (const auto done = m_ledger->findFinished(headJson, configHash, envHash, r.capture)) {
+            m_events.emit({{"event", "skipped"},
+                           {"run", done->id},
+                           {"head", r.head->name},
+                           {"config", r.configName},
+                           {"reason", "already recorded in this environment"}});
+            out.id = done->id;
+            out.skipped = true;
+            return out;
+        }
+    }
+    std::vector<bool> skip;
+    std::int64_t already = 0;
+    std::optional<ledger::Run> resumable;
+    if (r.kind == "study") {
+        resumable = m_ledger->findResumable(headJson, configHash, envHash, r.capture);
+    }
+    if (resumable) {
+        out.id = resumable->id;
+        m_ledger->resumeRun(out.id);
+        skip.assign(enc.size(), false);
+        for (std::int64_t i : m_ledger->recordedItems(out.id)) {
+            skip[std::size_t(i)] = true; // study runs cover every item: ledger index = position
+            ++already;
+        }
+    } else {
+        out.id =
+            m_ledger->beginRun(r.head->name, headJson, r.configName, configHash, envHash, r.capture,
+                               static_cast<std::int64_t>(enc.size()), r.kind, r.label);
+    }
+    m_currentRun = out.id;
+    json started{{"event", "started"},
+                 {"run", out.id},
+                 {"head", r.head->name},
+                 {"config", r.configName},
+                 {"config_hash", configHash},
+                 {"environment", envHash},
+                 {"items", enc.size()},
+                 {"resumed_items", already},
+                 {"kind", r.kind}};
+    if (!r.label.empty()) {
+        started["label"] = r.label;
+    }
+    m_events.emit(started);
+    const auto t0 = Clock::now();
+    auto lastEvent = t0 - std::chrono::seconds(1);
+    double forward = 0;
+    std::size_t doneHere = 0;
+    const std::size_t total = enc.size() - std::size_t(already);
+    auto progress = [&](std::size_t done, std::size_t) {
+        const auto now = Clock::now();
+        if (now - lastEvent >= std::chrono::milliseconds(200) || done == total) {
+            lastEvent = now;
+            const double secs = std::chrono::duration<double>(now - t0).count();
+            const double rate = secs > 0 ? double(done) / secs : 0;
+            m_events.emit({{"event", "progress"},
+                           {"run", out.id},
+                           {"done", std::size_t(already) + done},
+                           {"total", enc.size()},
+                           {"items_per_second", rate},
+                           {"eta_seconds", rate > 0 ? double(total - done) / rate : -1.0}});
+        }
+        return !m_stop.load();
+    };
+    auto sink = [&](const std::vector<engine::ItemRecord>& batch) {
+        std::vector<ledger::Record> recs;
+        recs.reserve(batch.size());
+        for (const auto& rec : batch) {
+            recs.push_back(toRecord(rec));
+            recs.back().item = toLedgerItem(rec.item);
+        }
+        std::sort(recs.begin(), recs.end(),
+                  [](const auto& a, const auto& b) { return a.item < b.item; });
+        if (!batch.empty()) {
+            forward += batch.front().batch_seconds;
+        }
+        m_ledger->appendBatch(out.id, recs);
+        doneHere += batch.size();
+    };
+    eng.run(enc, r.config, capture, progress, sink, skip);
+    m_ledger->setKernelTrace(out.id, eng.lastTrace().toJson());
+    const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+    json finished{{"event", "run-finished"},
+                  {"run", out.id},
+                  {"head", r.head->name},
+                  {"config", r.configName},
+                  {"kind", r.kind},
+                  {"items_done", already + std::int64_t(doneHere)},
+                  {"items", enc.size()},
+                  {"seconds", seconds},
+                  {"forward_seconds", forward}};
+    if (eng.cancelled()) {
+        m_ledger->markRun(out.id, ledger::RunStatus::Interrupted,
+                          "stopped by a signal; run again to resume");
+        finished["status"] = "interrupted";
+        m_events.emit(finished);
+        out.cancelled = true;
+        return out;
+    }
+    m_ledger->finishRun(out.id);
+    m_currentRun = 0;
+    finished["status"] = "finished";
+    finished["records_sha256"] = m_ledger->run(out.id).records_sha256;
+    m_events.emit(finished);
+    return out;
+}
+
+void StudySession::markFailed(const std::string& message) {
+    if (m_ledger && m_currentRun != 0) {
+        try {
+            m_ledger->markRun(m_currentRun, ledger::RunStatus::Interrupted,
+                              message + "; finished batches are kept, run again to resume");
+        } catch (const std::exception&) {
+            // The ledger itself failed (disk full): the run stays "running" with no writer,
+            // which is resumable all the same.
+        }
+    }
+}
+
 int runStudy(const RunOptions& o, Events& events, const std::atomic<bool>& stop) {
-    const std::string ledgerPath = o.ledger.empty() ? defaultLedgerPath(o.study) : o.ledger;
-    std::int64_t currentRun = 0; // the run being recorded (0: none)
-    std::unique_ptr<ledger::Ledger> led;
+    std::unique_ptr<StudySession> session;
     try {
-        const study::Study s = study::Study::load(o.study);
+        session = std::make_unique<StudySession>(o, events, stop);
+        const study::Study& s = session->study();
         const Selected sel = select(s, o);
-        const study::Dataset data = study::loadDataset(s.dataset, o.skipBadLines);
-        for (const auto& w : data.warnings) {
-            events.emit({{"event", "warning"}, {"message", "skipped " + w}});
-        }
-        std::vector<engine::Item> items;
-        std::vector<ledger::Item> ledgerItems;
-        for (const auto& d : data.items) {
-            items.push_back({d.id, d.text, d.label});
-            ledgerItems.push_back(
-                {static_cast<std::int64_t>(ledgerItems.size()), d.id, d.text, d.label, d.line});
-        }
-
-        const model::Checkpoint ckpt = model::Checkpoint::open(s.model_path);
-        json studyJson = s.resolvedJson();
-        studyJson["model"]["sha256"] = modelDigest(ckpt);
-
-        led = std::make_unique<ledger::Ledger>(ledgerPath, ledger::Ledger::Mode::Write);
-        if (!led->hasStudy()) {
-            led->initStudy(studyJson, data.sha256, ledgerItems);
-        } else {
-            const json stored = led->study();
-            if (stored.at("model").value("sha256", "") != studyJson["model"]["sha256"]) {
-                throw Error(ledgerPath,
-                            "the model's files differ from the ones this ledger was recorded with; "
-                            "start a new ledger (--ledger PATH)");
-            }
-            const auto storedItems = led->items();
-            bool same =
-                led->datasetSha256() == data.sha256 && storedItems.size() == ledgerItems.size();
-            for (std::size_t i = 0; same && i < storedItems.size(); ++i) {
-                same = storedItems[i].id == ledgerItems[i].id &&
-                       storedItems[i].text == ledgerItems[i].text;
-            }
-            if (!same) {
-                throw Error(
-                    ledgerPath,
-                    "the study's items differ from the ones in this ledger (dataset, limit, seed "
-                    "or skipped lines changed); start a new ledger (--ledger PATH)");
-            }
-        }
-        for (const auto& c : s.configs) {
-            led->putConfig(c.config.hash(), c.name, c.config.toJson());
-        }
-
-        const engine::Capture capture = engine::parseCapture(s.capture);
         for (const HeadSpec* head : sel.heads) {
-            std::unique_ptr<engine::Engine> eng;
-            std::map<std::int64_t, std::vector<tokenizer::Encoding>> encodings; // by max_length
             for (const study::NamedConfig* nc : sel.configs) {
                 const RunConfig& cfg = nc->config;
                 if (!cfg.cpu_capability.empty() && cfg.cpu_capability != currentCapability()) {
-                    led.reset(); // the child process writes the ledger
-                    const int rc = runInChild(o, ledgerPath, head->name, nc->name,
+                    session->releaseLedger(); // the child process writes the ledger
+                    const int rc = runInChild(o, session->ledgerPath(), head->name, nc->name,
                                               cfg.cpu_capability, events, stop);
                     if (rc != 0) {
                         return rc;
                     }
-                    led = std::make_unique<ledger::Ledger>(ledgerPath, ledger::Ledger::Mode::Write);
+                    session->reopenLedger();
                     continue;
                 }
-                if (!eng) {
-                    eng = std::make_unique<engine::Engine>(s.model_path, *head);
-                }
-                auto enc = encodings.find(cfg.max_length);
-                if (enc == encodings.end()) {
-                    std::vector<tokenizer::Encoding> e;
-                    e.reserve(items.size());
-                    for (const auto& it : items) {
-                        e.push_back(eng->encode(it, cfg.max_length));
-                    }
-                    enc = encodings.emplace(cfg.max_length, std::move(e)).first;
-                }
-                eng->prepare(cfg);
-                const std::string envHash = led->putEnvironment(engine::collectEnvironment());
-                const json headJson = head->toJson();
-                if (!o.again) {
-                    if (const auto done =
-                            led->findFinished(headJson, cfg.hash(), envHash, s.capture)) {
-                        events.emit({{"event", "skipped"},
-                                     {"run", done->id},
-                                     {"head", head->name},
-                                     {"config", nc->name},
-                                     {"reason", "already recorded in this environment"}});
-                        continue;
-                    }
-                }
-                std::vector<bool> skip;
-                std::int64_t runId = 0;
-                std::int64_t already = 0;
-                if (const auto r = led->findResumable(headJson, cfg.hash(), envHash, s.capture)) {
-                    runId = r->id;
-                    led->resumeRun(runId);
-                    skip.assign(items.size(), false);
-                    for (std::int64_t i : led->recordedItems(runId)) {
-                        skip[std::size_t(i)] = true;
-                        ++already;
-                    }
-                } else {
-                    runId = led->beginRun(head->name, headJson, nc->name, cfg.hash(), envHash,
-                                          s.capture, static_cast<std::int64_t>(items.size()));
-                }
-                currentRun = runId;
-                events.emit({{"event", "started"},
-                             {"run", runId},
-                             {"head", head->name},
-                             {"config", nc->name},
-                             {"config_hash", cfg.hash()},
-                             {"environment", envHash},
-                             {"items", items.size()},
-                             {"resumed_items", already}});
-                const auto t0 = Clock::now();
-                auto lastEvent = t0 - std::chrono::seconds(1);
-                double forward = 0;
-                std::size_t doneHere = 0;
-                const std::size_t total = items.size() - std::size_t(already);
-                auto progress = [&](std::size_t done, std::size_t) {
-                    const auto now = Clock::now();
-                    if (now - lastEvent >= std::chrono::milliseconds(200) || done == total) {
-                        lastEvent = now;
-                        const double secs = std::chrono::duration<double>(now - t0).count();
-                        const double rate = secs > 0 ? double(done) / secs : 0;
-                        events.emit(
-                            {{"event", "progress"},
-                             {"run", runId},
-                             {"done", std::size_t(already) + done},
-                             {"total", items.size()},
-                             {"items_per_second", rate},
-                             {"eta_seconds", rate > 0 ? double(total - done) / rate : -1.0}});
-                    }
-                    return !stop.load();
-                };
-                auto sink = [&](const std::vector<engine::ItemRecord>& batch) {
-                    std::vector<ledger::Record> recs;
-                    recs.reserve(batch.size());
-                    for (const auto& r : batch) {
-                        recs.push_back(toRecord(r));
-                    }
-                    if (!batch.empty()) {
-                        forward += batch.front().batch_seconds;
-                    }
-                    led->appendBatch(runId, recs);
-                    doneHere += batch.size();
-                };
-                eng->run(enc->second, cfg, capture, progress, sink, skip);
-                led->setKernelTrace(runId, eng->lastTrace().toJson());
-                const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
-                json finished{{"event", "run-finished"},
-                              {"run", runId},
-                              {"head", head->name},
-                              {"config", nc->name},
-                              {"items_done", already + std::int64_t(doneHere)},
-                              {"items", items.size()},
-                              {"seconds", seconds},
-                              {"forward_seconds", forward}};
-                if (eng->cancelled()) {
-                    led->markRun(runId, ledger::RunStatus::Interrupted,
-                                 "stopped by a signal; run again to resume");
-                    finished["status"] = "interrupted";
-                    events.emit(finished);
+                RunRequest req;
+                req.head = head;
+                req.configName = nc->name;
+                req.config = cfg;
+                req.capture = s.capture;
+                req.again = o.again;
+                if (session->record(req).cancelled) {
                     return kExitInterrupted;
                 }
-                led->finishRun(runId);
-                currentRun = 0;
-                finished["status"] = "finished";
-                finished["records_sha256"] = led->run(runId).records_sha256;
-                events.emit(finished);
             }
         }
-        events.emit({{"event", "done"}, {"ledger", ledgerPath}});
+        events.emit({{"event", "done"}, {"ledger", session->ledgerPath()}});
         return 0;
     } catch (const std::exception& e) {
-        if (led && currentRun != 0) {
-            try {
-                led->markRun(currentRun, ledger::RunStatus::Interrupted,
-                             std::string(e.what()) +
-                                 "; finished batches are kept, run again to resume");
-            } catch (const std::exception&) {
-                // The ledger itself failed (disk full): the run stays "running" with no writer,
-                // which is resumable all the same.
-            }
+        if (session) {
+            session->markFailed(e.what());
         }
         events.emit({{"event", "error"}, {"message", e.what()}});
         return 1;

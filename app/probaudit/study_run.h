@@ -4,9 +4,15 @@
 // once per head, plans the batches of each config, writes one transaction per batch, resumes
 // an unfinished run of the same head, config, capture and environment where it stopped, and
 // stops after the current batch on SIGINT/SIGTERM (exit 130).
+#include "common/run_config.h"
+#include "engine/engine.h"
 #include "events.h"
+#include "ledger/ledger.h"
+#include "study/study.h"
 
 #include <atomic>
+#include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -23,6 +29,59 @@ struct RunOptions {
 };
 
 inline constexpr int kExitInterrupted = 130;
+
+// One run to record: a study config over every item, or a probe over a sample.
+struct RunRequest {
+    const HeadSpec* head = nullptr;
+    std::string configName;
+    RunConfig config;
+    std::string capture = "hashes";
+    std::string kind = "study";      // study | probe
+    std::string label;               // probes: what the run is for
+    std::vector<std::int64_t> items; // ledger item indices, ascending; empty = every item
+    bool again = false;              // study: record even when a finished run exists
+};
+
+struct RunOutcome {
+    std::int64_t id = 0;
+    bool skipped = false;   // a finished run already existed (study runs without `again`)
+    bool cancelled = false; // stopped by a signal after a committed batch
+};
+
+// A study opened for recording: the validated study and items, its ledger (writer lock held),
+// one engine per head and the items tokenized once per head and max_length.
+class StudySession {
+public:
+    StudySession(const RunOptions& o, Events& events, const std::atomic<bool>& stop);
+    ~StudySession();
+
+    const study::Study& study() const { return m_study; }
+    const std::vector<engine::Item>& items() const { return m_items; }
+    ledger::Ledger& ledger() { return *m_ledger; }
+    const std::string& ledgerPath() const { return m_ledgerPath; }
+    engine::Engine& engine(const HeadSpec& head);
+    const std::vector<tokenizer::Encoding>& encodings(const HeadSpec& head, std::int64_t maxLength);
+
+    // Records a run (a study run resumes an unfinished one of the same key) and seals it.
+    RunOutcome record(const RunRequest& request);
+    // After an error: the run being recorded is marked interrupted (resumable).
+    void markFailed(const std::string& message);
+
+    void releaseLedger(); // a child process is about to write it
+    void reopenLedger();
+
+private:
+    RunOptions m_opt;
+    Events& m_events;
+    const std::atomic<bool>& m_stop;
+    std::string m_ledgerPath;
+    study::Study m_study;
+    std::vector<engine::Item> m_items;
+    std::unique_ptr<ledger::Ledger> m_ledger;
+    std::map<std::string, std::unique_ptr<engine::Engine>> m_engines;
+    std::map<std::pair<std::string, std::int64_t>, std::vector<tokenizer::Encoding>> m_encodings;
+    std::int64_t m_currentRun = 0;
+};
 
 // Returns the exit code: 0 done, 130 interrupted (finished batches kept), 1 error (reported as
 // an "error" event; finished batches kept). `stop` is polled between batches.

@@ -81,6 +81,11 @@ CREATE TABLE layers(run INTEGER NOT NULL, item INTEGER NOT NULL, hashes BLOB, hi
                     vectors BLOB, full_tokens INTEGER NOT NULL, full BLOB,
                     PRIMARY KEY (run, item)) WITHOUT ROWID;
 )sql",
+    // 1 -> 2: probe runs (diagnosis) beside study runs
+    R"sql(
+ALTER TABLE runs ADD COLUMN kind TEXT NOT NULL DEFAULT 'study';
+ALTER TABLE runs ADD COLUMN label TEXT NOT NULL DEFAULT '';
+)sql",
 };
 static_assert(sizeof(kMigrations) / sizeof(kMigrations[0]) == kSchemaVersion);
 
@@ -235,11 +240,12 @@ Ledger::Ledger(const std::string& path, Mode mode) : m(std::make_unique<Impl>())
         }
         if (mode == Mode::Read) {
             if (version < kSchemaVersion) {
-                throw Error(
-                    path,
-                    version == 0
-                        ? "not a ProbAudit ledger"
-                        : "the ledger has an older schema; open it for writing once to migrate");
+                throw Error(path, version == 0
+                                      ? "not a ProbAudit ledger"
+                                      : "the ledger has schema version " + std::to_string(version) +
+                                            ", older than this ProbAudit's; `probaudit migrate " +
+                                            path +
+                                            "` brings it forward (records and seals are kept)");
             }
             return;
         }
@@ -406,12 +412,14 @@ json Ledger::environment(const std::string& hash) const {
 std::int64_t Ledger::beginRun(const std::string& head, const json& headJson,
                               const std::string& configName, const std::string& configHash,
                               const std::string& envHash, const std::string& capture,
-                              std::int64_t itemsTotal) {
+                              std::int64_t itemsTotal, const std::string& kind,
+                              const std::string& label) {
     try {
         SQLite::Statement st(
             *m->db,
             "INSERT INTO runs(head, head_json, config_name, config_hash, env_hash, capture, "
-            "status, items_total, started) VALUES (?, ?, ?, ?, ?, ?, 'running', ?, ?)");
+            "status, items_total, started, kind, label) "
+            "VALUES (?, ?, ?, ?, ?, ?, 'running', ?, ?, ?, ?)");
         st.bind(1, head);
         st.bind(2, headJson.dump());
         st.bind(3, configName);
@@ -420,6 +428,8 @@ std::int64_t Ledger::beginRun(const std::string& head, const json& headJson,
         st.bind(6, capture);
         st.bind(7, itemsTotal);
         st.bind(8, nowUtc());
+        st.bind(9, kind);
+        st.bind(10, label);
         st.exec();
         return m->db->getLastInsertRowid();
     } catch (const std::exception& e) {
@@ -432,7 +442,8 @@ namespace {
 const char* const kRunColumns =
     "id, head, head_json, config_name, config_hash, env_hash, capture, status, items_total, "
     "items_done, started, "
-    "finished, message, kernel_trace, chain_seq, records_sha256, prev_sha256, chain_sha256";
+    "finished, message, kernel_trace, chain_seq, records_sha256, prev_sha256, chain_sha256, kind, "
+    "label";
 
 Run readRun(SQLite::Statement& st) {
     Run r;
@@ -457,6 +468,8 @@ Run readRun(SQLite::Statement& st) {
     r.records_sha256 = st.getColumn(15).getString();
     r.prev_sha256 = st.getColumn(16).getString();
     r.chain_sha256 = st.getColumn(17).getString();
+    r.kind = st.getColumn(18).getString();
+    r.label = st.getColumn(19).getString();
     return r;
 }
 
@@ -472,7 +485,7 @@ std::optional<Run> latestRun(SQLite::Database& db, const json& headJson,
         db,
         std::string("SELECT ") + kRunColumns +
             " FROM runs WHERE head_json = ? AND config_hash = ? AND env_hash = ? AND capture = ? "
-            "AND status IN (" +
+            "AND kind = 'study' AND status IN (" +
             statuses + ") ORDER BY id DESC LIMIT 1");
     st.bind(1, headJson.dump());
     st.bind(2, configHash);
@@ -610,21 +623,26 @@ std::string recordsHash(const std::vector<Record>& records) {
 // its configuration and environment as stored, and the previous run's chain hash.
 std::string chainHash(const Run& r, const json& config, const json& env,
                       const std::string& recordsSha, const std::string& prev) {
-    const json header{{"id", r.id},
-                      {"head", r.head},
-                      {"head_json", r.head_json},
-                      {"config_name", r.config_name},
-                      {"config_hash", r.config_hash},
-                      {"config", config},
-                      {"env_hash", r.env_hash},
-                      {"environment", env},
-                      {"capture", r.capture},
-                      {"items_total", r.items_total},
-                      {"items_done", r.items_done},
-                      {"started", r.started},
-                      {"finished", r.finished},
-                      {"kernel_trace", r.kernel_trace},
-                      {"chain_seq", r.chain_seq ? json(*r.chain_seq) : json()}};
+    json header{{"id", r.id},
+                {"head", r.head},
+                {"head_json", r.head_json},
+                {"config_name", r.config_name},
+                {"config_hash", r.config_hash},
+                {"config", config},
+                {"env_hash", r.env_hash},
+                {"environment", env},
+                {"capture", r.capture},
+                {"items_total", r.items_total},
+                {"items_done", r.items_done},
+                {"started", r.started},
+                {"finished", r.finished},
+                {"kernel_trace", r.kernel_trace},
+                {"chain_seq", r.chain_seq ? json(*r.chain_seq) : json()}};
+    if (r.kind != "study" ||
+        !r.label.empty()) { // schema 2; study runs seal as they did in schema 1
+        header["kind"] = r.kind;
+        header["label"] = r.label;
+    }
     const std::string text = prev + "\n" + header.dump() + "\n" + recordsSha;
     return sha256Hex(text.data(), text.size());
 }

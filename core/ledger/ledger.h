@@ -14,7 +14,7 @@
 
 namespace probaudit::ledger {
 
-inline constexpr int kSchemaVersion = 1;
+inline constexpr int kSchemaVersion = 2;
 
 struct Item {
     std::int64_t idx = 0; // position in the study's item list
@@ -48,7 +48,10 @@ const char* statusName(RunStatus s);
 
 struct Run {
     std::int64_t id = 0;
-    std::string head; // head variant name
+    std::string kind =
+        "study";       // study: a study config over all items; probe: a diagnosis probe on a sample
+    std::string label; // probes: what the run is for ("neighbours: shuffle 2")
+    std::string head;  // head variant name
     nlohmann::json head_json;
     std::string config_name;
     std::string config_hash;
@@ -103,8 +106,9 @@ public:
     std::int64_t beginRun(const std::string& head, const nlohmann::json& headJson,
                           const std::string& configName, const std::string& configHash,
                           const std::string& envHash, const std::string& capture,
-                          std::int64_t itemsTotal);
-    // An unfinished run (running but abandoned, or interrupted) with the same key.
+                          std::int64_t itemsTotal, const std::string& kind = "study",
+                          const std::string& label = std::string());
+    // An unfinished study run (running but abandoned, or interrupted) with the same key.
     std::optional<Run> findResumable(const nlohmann::json& headJson, const std::string& configHash,
                                      const std::string& envHash, const std::string& capture) const;
     std::optional<Run> findFinished(const nlohmann::json& headJson, const std::string& configHash,

@@ -1,0 +1,230 @@
+#include "pin.h"
+
+#include "analysis/fingerprint.h"
+#include "common/error.h"
+#include "common/sha256.h"
+#include "engine/engine.h"
+#include "engine/env_fingerprint.h"
+#include "ledger/ledger.h"
+#include "study/study.h"
+#include "study_run.h"
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <cinttypes>
+#include <cstring>
+#include <ctime>
+#include <fstream>
+#include <iostream>
+
+namespace probaudit::app {
+
+using nlohmann::json;
+
+namespace {
+
+std::string envHash(const json& env) {
+    const std::string t = env.dump();
+    return sha256Hex(t.data(), t.size()).substr(0, 16);
+}
+
+std::string hex64(std::uint64_t v) {
+    char buf[20];
+    std::snprintf(buf, sizeof buf, "%016" PRIx64, v);
+    return buf;
+}
+
+// The sample's results as exact data: float32 bit patterns in hex, layer hashes in hex.
+json sampleResults(const std::vector<engine::ItemRecord>& records,
+                   const std::vector<engine::Item>& items) {
+    json out = json::array();
+    for (const auto& r : records) {
+        auto bits = [](const std::vector<float>& v) {
+            json a = json::array();
+            for (float f : v) {
+                std::uint32_t u = 0;
+                std::memcpy(&u, &f, 4);
+                char buf[12];
+                std::snprintf(buf, sizeof buf, "%08x", u);
+                a.push_back(buf);
+            }
+            return a;
+        };
+        json hashes = json::array();
+        for (auto h : r.layer_hashes) {
+            hashes.push_back(hex64(h));
+        }
+        out.push_back({{"id", items[r.item].id},
+                       {"probs", r.head.probs},
+                       {"probs_bits", bits(r.head.probs)},
+                       {"logits_bits", bits(r.head.logits)},
+                       {"decision", r.head.decision},
+                       {"layer_hashes", hashes}});
+    }
+    return out;
+}
+
+json readJson(const std::string& path) {
+    std::ifstream in(path);
+    if (!in) {
+        throw Error(path, "cannot open");
+    }
+    try {
+        return json::parse(in);
+    } catch (const json::exception& e) {
+        throw Error(path, std::string("invalid JSON: ") + e.what());
+    }
+}
+
+} // namespace
+
+int pinRun(const PinOptions& o) {
+    const study::Study s = study::Study::load(o.study);
+    const std::string ledgerPath = o.ledger.empty() ? defaultLedgerPath(o.study) : o.ledger;
+    const ledger::Ledger led(ledgerPath, ledger::Ledger::Mode::Read);
+    const ledger::Run run = led.run(o.run);
+    if (run.status != ledger::RunStatus::Finished || run.kind != "study") {
+        throw Error(ledgerPath, "run " + std::to_string(o.run) +
+                                    " is not a finished study run; pin a finished one");
+    }
+    const RunConfig config = RunConfig::fromJson(led.config(run.config_hash));
+    const HeadSpec head =
+        HeadSpec::fromJson(run.head_json, "run " + std::to_string(o.run) + " head");
+    const json pinnedEnv = led.environment(run.env_hash);
+    engine::Engine eng(s.model_path, head);
+    eng.prepare(config);
+    const json env = engine::collectEnvironment();
+    if (envHash(env) != run.env_hash) {
+        throw Error(
+            ledgerPath,
+            "run " + std::to_string(o.run) +
+                " was recorded in another environment than this one; pin it where it was recorded");
+    }
+    // The sample: the first K items, rerun now as one group under the run's config, so that a
+    // check elsewhere reruns exactly the same batches.
+    const auto items = led.items();
+    std::vector<engine::Item> sample;
+    for (std::size_t i = 0; i < items.size() && int(sample.size()) < o.sample; ++i) {
+        sample.push_back({items[i].id, items[i].text, items[i].label});
+    }
+    const auto records = eng.run(sample, config, engine::Capture::Hashes);
+    json texts = json::array();
+    for (const auto& it : sample) {
+        texts.push_back({{"id", it.id}, {"text", it.text}});
+    }
+    const std::time_t t = std::time(nullptr);
+    char when[32];
+    std::strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+    const json lock{{"probaudit_lock", 1},
+                    {"created", when},
+                    {"study", s.name},
+                    {"ledger", ledgerPath},
+                    {"run", run.id},
+                    {"head", head.toJson()},
+                    {"config_name", run.config_name},
+                    {"config", config.toJson()},
+                    {"config_hash", run.config_hash},
+                    {"environment", pinnedEnv},
+                    {"environment_hash", run.env_hash},
+                    {"records_sha256", run.records_sha256},
+                    {"items", run.items_total},
+                    {"sample", {{"items", texts}, {"results", sampleResults(records, sample)}}}};
+    std::ofstream out(o.output);
+    if (!out) {
+        throw Error(o.output, "cannot write");
+    }
+    out << lock.dump(2) << "\n";
+    std::cout << "pinned run " << run.id << " (" << head.name << ", " << run.config_name << ") in "
+              << o.output << ": environment " << run.env_hash << ", records "
+              << run.records_sha256.substr(0, 16) << "..., " << sample.size() << "-item sample\n";
+    return 0;
+}
+
+std::string lockedConfigJson(const std::string& lockPath) {
+    return readJson(lockPath).at("config").dump();
+}
+
+int checkLock(const CheckOptions& o) {
+    const json lock = readJson(o.lock);
+    if (!lock.contains("probaudit_lock")) {
+        throw Error(o.lock, "not a ProbAudit runtime lock");
+    }
+    const RunConfig config = RunConfig::fromJson(lock.at("config"));
+    engine::Engine::applyProcessSettings(config);
+    const json current = engine::collectEnvironment();
+    const auto diffs = analysis::fingerprintDiff(lock.at("environment"), current);
+    bool envMoves = false;
+    json diffJson = json::array();
+    for (const auto& d : diffs) {
+        envMoves = envMoves || d.moves_numerics;
+        diffJson.push_back({{"what", d.path},
+                            {"pinned", d.pinned},
+                            {"current", d.current},
+                            {"can_move_numbers", d.moves_numerics},
+                            {"why", d.why}});
+    }
+    json result{{"lock", o.lock}, {"run", lock.at("run")}, {"environment_differences", diffJson}};
+    int code = envMoves ? kExitEnvironmentDiffers : 0;
+    if (!o.study.empty()) {
+        const study::Study s = study::Study::load(o.study);
+        const HeadSpec head = HeadSpec::fromJson(lock.at("head"), o.lock);
+        engine::Engine eng(s.model_path, head);
+        std::vector<engine::Item> sample;
+        for (const auto& it : lock.at("sample").at("items")) {
+            sample.push_back(
+                {it.at("id").get<std::string>(), it.at("text").get<std::string>(), std::nullopt});
+        }
+        const auto records = eng.run(sample, config, engine::Capture::Hashes);
+        const json now = sampleResults(records, sample);
+        const json& then = lock.at("sample").at("results");
+        std::int64_t changed = 0;
+        json changedIds = json::array();
+        for (std::size_t i = 0; i < then.size() && i < now.size(); ++i) {
+            if (then[i].at("probs_bits") != now[i].at("probs_bits") ||
+                then[i].at("logits_bits") != now[i].at("logits_bits") ||
+                then[i].at("layer_hashes") != now[i].at("layer_hashes")) {
+                ++changed;
+                changedIds.push_back(then[i].at("id"));
+            }
+        }
+        result["sample"] = {
+            {"items", then.size()}, {"changed", changed}, {"changed_ids", changedIds}};
+        if (changed > 0) {
+            code = kExitResultsDiffer;
+        }
+    }
+    result["exit"] = code;
+    if (o.json) {
+        std::cout << result.dump(2) << "\n";
+        return code;
+    }
+    std::cout << "runtime lock " << o.lock << " (run " << lock.at("run") << ", "
+              << lock.value("config_name", "") << ", pinned " << lock.value("created", "") << ")\n";
+    if (diffs.empty()) {
+        std::cout << "environment: identical to the pinned one\n";
+    } else {
+        std::cout << "environment: " << diffs.size() << " difference"
+                  << (diffs.size() == 1 ? "" : "s") << "\n";
+        for (const auto& d : diffs) {
+            std::cout << "  " << (d.moves_numerics ? "[can move numbers] " : "[harmless]         ")
+                      << d.path << ": " << (d.pinned.is_null() ? "(absent)" : d.pinned.dump())
+                      << " -> " << (d.current.is_null() ? "(absent)" : d.current.dump()) << "  ("
+                      << d.why << ")\n";
+        }
+    }
+    if (result.contains("sample")) {
+        const auto& sm = result["sample"];
+        std::cout << "results: " << sm["changed"].get<std::int64_t>() << " of "
+                  << sm["items"].get<std::size_t>() << " sample items differ from the pinned bits"
+                  << (sm["changed"].get<std::int64_t>() == 0 ? " (bit-identical)" : "") << "\n";
+    }
+    std::cout << (code == 0 ? "OK: this runtime matches the pin\n"
+                  : code == kExitEnvironmentDiffers
+                      ? "WARNING: the runtime differs from the pinned one in ways that can move "
+                        "numbers (exit 3)\n"
+                      : "FAILED: results differ from the pinned ones (exit 4)\n");
+    return code;
+}
+
+} // namespace probaudit::app

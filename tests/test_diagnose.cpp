@@ -1,0 +1,235 @@
+// The diagnosis ladder and runtime pinning through the CLI. `unit`: the tiny fixture model
+// (structure, probe runs in the ledger, pin/check exit codes). `model`: the real demo models,
+// where the issue's findings must hold (repeatability clean, neighbours clean, some shape
+// change moves probabilities on this CPU).
+#include "cli_support.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+namespace {
+
+const QString kCli = QStringLiteral(PROBAUDIT_CLI);
+const QString kRoot = QStringLiteral(PROBAUDIT_SOURCE_DIR);
+
+using Result = probaudit::test::CliResult;
+using probaudit::test::cli;
+
+void write(const QString& path, const QByteArray& bytes) {
+    QVERIFY(probaudit::test::writeFile(path, bytes));
+}
+
+// A study over the first `limit` demo sentences with the given model and head.
+QString writeStudy(const QDir& dir, const QString& model, const QString& head, int limit,
+                   const QString& configs) {
+    const QString path = dir.filePath("s.study.json");
+    write(path, QStringLiteral("{\"name\":\"d\",\"model\":{\"path\":\"%1\"},\"heads\":{\"h\":%2},"
+                               "\"dataset\":{\"path\":\"%3/resources/demo/sentiment-sentences/"
+                               "yelp.jsonl\",\"limit\":%4},"
+                               "\"capture\":\"hashes\",\"configs\":{%5},\"reference\":\"ref\"}")
+                    .arg(model, head, kRoot, QString::number(limit), configs)
+                    .toUtf8());
+    return path;
+}
+
+QJsonObject row(const QJsonObject& diag, const QString& startsWith) {
+    for (const auto& v : diag.value("table").toArray()) {
+        if (v.toObject().value("what").toString().startsWith(startsWith)) {
+            return v.toObject();
+        }
+    }
+    return {};
+}
+
+} // namespace
+
+class TestDiagnose : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void ladderOnTheTinyModel() {
+        QTemporaryDir dir;
+        const QString study =
+            writeStudy(QDir(dir.path()), kRoot + "/tests/fixtures/tiny-bert",
+                       "{\"kind\":\"adapter\",\"path\":\"" + kRoot +
+                           "/tests/fixtures/adapters/tiny-bert-mean.safetensors\"}",
+                       64, "\"ref\":{},\"b8\":{\"batch_size\":8}");
+        QCOMPARE(cli({"run", study, "--all"}).code, 0);
+        const Result r = cli({"diagnose", study, "--sample", "16", "--json"});
+        QVERIFY2(r.code == 0, r.err);
+        const QJsonObject d = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(d.value("sample").toInt(), 16);
+        const QJsonArray ladder = d.value("ladder").toArray();
+        QCOMPARE(ladder.size(), 4); // nothing decisive on this model: every step runs
+        QCOMPARE(ladder[0].toObject().value("step").toString(),
+                 QStringLiteral("loader and repeatability"));
+        QCOMPARE(ladder[3].toObject().value("step").toString(),
+                 QStringLiteral("kernels and runtime"));
+        QCOMPARE(row(d, "the reference config run twice").value("bit_identical").toDouble(), 1.0);
+        QVERIFY(!row(d, "padding added to one input").isEmpty());
+        QVERIFY(!row(d, "batch size 1 -> 8").isEmpty());
+        QVERIFY(!row(d, "attention sdpa").isEmpty());
+        // The study's other config is explained, with a forecast beside what was observed.
+        const QJsonObject cfg = d.value("configs").toArray()[0].toObject();
+        QCOMPARE(cfg.value("config").toString(), QStringLiteral("b8"));
+        QCOMPARE(cfg.value("suspects").toArray()[0].toString(), QStringLiteral("shape"));
+        const QJsonObject f = d.value("forecast").toArray()[0].toObject();
+        QVERIFY(f.contains("predicted_flips") && f.contains("observed_flips"));
+        // Every probe run is recorded and sealed in the ledger.
+        const QJsonArray runs =
+            QJsonDocument::fromJson(cli({"runs", dir.filePath("s.ledger"), "--json"}).out).array();
+        int probes = 0;
+        for (const auto& v : runs) {
+            probes += v.toObject().value("kind").toString() == "probe";
+        }
+        QVERIFY(probes >= 10);
+        QCOMPARE(cli({"verify", dir.filePath("s.ledger")}).code, 0);
+        // The human-readable ladder names the steps and prints the field report's table.
+        const Result text = cli({"diagnose", study, "--sample", "16"});
+        QVERIFY(text.out.contains("1. loader and repeatability"));
+        QVERIFY(text.out.contains(
+            "| what changed | largest probability gap (points) | first layer that differs |"));
+    }
+
+    // An A/B of two head variants is shown beside the runtime noise floor of variant A.
+    void abComparedWithTheNoiseFloor() {
+        QTemporaryDir dir;
+        const QString adapter = kRoot + "/tests/fixtures/adapters/tiny-bert-mean.safetensors";
+        const QString study = writeStudy(
+            QDir(dir.path()), kRoot + "/tests/fixtures/tiny-bert",
+            "{\"kind\":\"adapter\",\"path\":\"" + adapter +
+                "\",\"pooling\":\"mean\"},"
+                "\"cls\":{\"kind\":\"adapter\",\"path\":\"" +
+                adapter + "\",\"pooling\":\"cls\"}",
+            40, "\"ref\":{},\"b8\":{\"batch_size\":8},\"bf16\":{\"dtype\":\"bfloat16\"}");
+        QCOMPARE(cli({"run", study, "--all"}).code, 0);
+        // Runs: h/ref 1, h/b8 2, h/bf16 3, cls/ref 4, ...
+        const QJsonObject ab =
+            QJsonDocument::fromJson(
+                cli({"compare", dir.filePath("s.ledger"), "1", "4", "--json"}).out)
+                .object();
+        const QJsonObject floor = ab.value("noise_floor").toObject();
+        QCOMPARE(floor.value("runs").toArray().size(), 2); // h's other configs
+        QVERIFY(floor.value("max_dp").toDouble() > 0);     // bfloat16 moves probabilities
+        const bool exceeded = ab.value("flips").toInt() > floor.value("flips").toInt() &&
+                              ab.value("max_dp").toDouble() > floor.value("max_dp").toDouble();
+        QCOMPARE(floor.value("exceeded").toBool(), exceeded);
+        const Result text = cli({"compare", dir.filePath("s.ledger"), "1", "4"});
+        QVERIFY(text.out.contains("runtime noise floor of \"h\""));
+        QCOMPARE(text.out.contains("WARNING: the variant difference does not exceed"), !exceeded);
+        // Two configs of one variant are not an A/B: no noise floor.
+        QVERIFY(QJsonDocument::fromJson(
+                    cli({"compare", dir.filePath("s.ledger"), "1", "2", "--json"}).out)
+                    .object()
+                    .value("noise_floor")
+                    .isNull());
+    }
+
+    void pinAndCheck() {
+        QTemporaryDir dir;
+        const QString study =
+            writeStudy(QDir(dir.path()), kRoot + "/tests/fixtures/tiny-bert",
+                       "{\"kind\":\"adapter\",\"path\":\"" + kRoot +
+                           "/tests/fixtures/adapters/tiny-bert-mean.safetensors\"}",
+                       20, "\"ref\":{\"batch_size\":4}");
+        QCOMPARE(cli({"run", study, "--all"}).code, 0);
+        const QString lock = dir.filePath("runtime.lock.json");
+        const Result pin = cli({"pin", study, "--run", "1", "-o", lock, "--sample", "8"});
+        QVERIFY2(pin.code == 0, pin.err);
+        // Same machine, same runtime: identical.
+        Result same = cli({"check", lock, "--study", study});
+        QVERIFY2(same.code == 0, same.out + same.err);
+        QVERIFY(same.out.contains("environment: identical"));
+        QVERIFY(same.out.contains("0 of 8 sample items differ"));
+        // A numerics-relevant variable: exit 3, named.
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("OMP_NUM_THREADS", "1");
+        const Result omp = cli({"check", lock, "--json"}, env);
+        QCOMPARE(omp.code, 3);
+        bool named = false;
+        for (const auto& v :
+             QJsonDocument::fromJson(omp.out).object().value("environment_differences").toArray()) {
+            named = named || (v.toObject().value("what").toString() == "env_vars.OMP_NUM_THREADS" &&
+                              v.toObject().value("can_move_numbers").toBool());
+        }
+        QVERIFY2(named, omp.out);
+        // Another kernel set for the CPU: exit 3 naming the capability.
+        env = QProcessEnvironment::systemEnvironment();
+        env.insert("ATEN_CPU_CAPABILITY", "default");
+        const Result cap = cli({"check", lock}, env);
+        QCOMPARE(cap.code, 3);
+        QVERIFY2(cap.out.contains("cpu.aten_capability"), cap.out);
+        // Results that differ from the pinned bits: exit 4.
+        QFile f(lock);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QJsonObject o = QJsonDocument::fromJson(f.readAll()).object();
+        f.close();
+        QJsonObject sample = o.value("sample").toObject();
+        QJsonArray results = sample.value("results").toArray();
+        QJsonObject first = results[0].toObject();
+        QJsonArray bits = first.value("probs_bits").toArray();
+        bits[0] = QStringLiteral("3f000000");
+        first.insert("probs_bits", bits);
+        results[0] = first;
+        sample.insert("results", results);
+        o.insert("sample", sample);
+        write(lock, QJsonDocument(o).toJson());
+        const Result changed = cli({"check", lock, "--study", study});
+        QCOMPARE(changed.code, 4);
+        QVERIFY(changed.out.contains("1 of 8 sample items differ"));
+    }
+
+    // `model`: all-MiniLM-L6-v2 and SmolLM2 on this CPU.
+    void realModels_data() {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<QString>("head");
+        QTest::addColumn<int>("sample");
+        QTest::newRow("all-MiniLM-L6-v2")
+            << kRoot + "/.cache/models/all-MiniLM-L6-v2"
+            << "{\"kind\":\"adapter\",\"path\":\"" + kRoot +
+                   "/tests/fixtures/adapters/all-MiniLM-L6-v2-mean.safetensors\"}"
+            << 32;
+        QTest::newRow("SmolLM2-135M-Instruct")
+            << kRoot + "/.cache/models/SmolLM2-135M-Instruct/SmolLM2-135M-Instruct.Q4_1.gguf"
+            << "{\"kind\":\"label_tokens\",\"template\":\"Review: {text}\\nIs this review "
+               "positive? Answer:\","
+               "\"labels\":[\" No\",\" Yes\"]}"
+            << 16;
+    }
+    void realModels() {
+        QFETCH(QString, model);
+        QFETCH(QString, head);
+        QFETCH(int, sample);
+        QTemporaryDir dir;
+        const QString study =
+            writeStudy(QDir(dir.path()), model, head, 64, "\"ref\":{\"threads\":2}");
+        const Result r = cli({"diagnose", study, "--sample", QString::number(sample), "--json"});
+        QVERIFY2(r.code == 0, r.err);
+        const QJsonObject d = QJsonDocument::fromJson(r.out).object();
+        QVERIFY(d.value("stopped_at").isNull());
+        QCOMPARE(row(d, "the reference config run twice").value("bit_identical").toDouble(), 1.0);
+        int neighbourRows = 0;
+        double shapeGap = 0;
+        for (const auto& v : d.value("table").toArray()) {
+            const QJsonObject o = v.toObject();
+            if (o.value("step").toString() == "neighbours") {
+                ++neighbourRows;
+                QCOMPARE(o.value("bit_identical").toDouble(), 1.0); // no interference
+            }
+            if (o.value("step").toString() == "shape") {
+                shapeGap = std::max(shapeGap, o.value("max_dp").toDouble());
+            }
+        }
+        QCOMPARE(neighbourRows, 2);
+        QVERIFY2(shapeGap > 0, "no shape change moved any probability on this CPU");
+        qInfo("%s: largest shape gap %.3g points", QTest::currentDataTag(), shapeGap);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestDiagnose)
+#include "test_diagnose.moc"
