@@ -1,6 +1,7 @@
 #include "diagnose.h"
 
 #include "analysis/compare.h"
+#include "analysis/fingerprint.h"
 #include "common/error.h"
 
 #include <algorithm>
@@ -55,6 +56,15 @@ std::string points(double dp) {
     }
     std::snprintf(buf, sizeof buf, dp >= 0.01 ? "%.2f" : "%.1e", dp);
     return buf;
+}
+
+// One phrase of evidence: "bit-identical", or the largest gap and where it starts.
+std::string evidence(const analysis::Comparison& c) {
+    if (c.bit_identical_share == 1) {
+        return "bit-identical";
+    }
+    return points(c.max_dp) + " points, from " + layerRange(c) +
+           (c.flips > 0 ? ", " + std::to_string(c.flips) + " flipped" : "");
 }
 
 json rowJson(const Row& r) {
@@ -257,10 +267,8 @@ int diagnose(const DiagnoseOptions& o, const std::atomic<bool>& stop) {
                       longer));
             const double worst = std::max({a.max_dp, b.max_dp, c.max_dp});
             step("shape",
-                 "padding added: " + points(a.max_dp) + " points from " + layerRange(a) +
-                     "; batch 1 -> " + std::to_string(N) + ": " + points(b.max_dp) + " from " +
-                     layerRange(b) + "; longer padding: " + points(c.max_dp) + " from " +
-                     layerRange(c),
+                 "padding added: " + evidence(a) + "; batch 1 -> " + std::to_string(N) + ": " +
+                     evidence(b) + "; longer padding: " + evidence(c),
                  worst > 0 ? "the batch shape changes the numbers (largest gap " + points(worst) +
                                  " points)"
                            : "no shape effect on this sample");
@@ -271,8 +279,7 @@ int diagnose(const DiagnoseOptions& o, const std::atomic<bool>& stop) {
             std::string finding;
             auto vary = [&](const std::string& what, RunConfig c) {
                 const auto cmp = compareRuns("kernels", what, b1, probe("kernels: " + what, c));
-                finding +=
-                    (finding.empty() ? "" : "; ") + what + ": " + points(cmp.max_dp) + " points";
+                finding += (finding.empty() ? "" : "; ") + what + ": " + evidence(cmp);
                 std::size_t only = 0;
                 for (const auto& k : cmp.kernel_diff) {
                     only += k.count_a == 0 || k.count_b == 0;
@@ -311,8 +318,7 @@ int diagnose(const DiagnoseOptions& o, const std::atomic<bool>& stop) {
                                                  "environment " + run.env_hash + " (run " +
                                                      std::to_string(run.id) + ")",
                                                  r1, run.id);
-                    finding +=
-                        "; environment " + run.env_hash + ": " + points(cmp.max_dp) + " points";
+                    finding += "; environment " + run.env_hash + ": " + evidence(cmp);
                 }
             }
             step("kernels and runtime", finding,
@@ -358,8 +364,14 @@ int diagnose(const DiagnoseOptions& o, const std::atomic<bool>& stop) {
                 std::optional<analysis::Comparison> full;
                 if (run) {
                     full = analysis::compare(refData, load(run->id), ledgerItems);
-                    if (run->env_hash != refRun->env_hash) {
-                        row["suspects"].push_back("environment");
+                    // Another environment is a suspect of its own unless the only difference is
+                    // the thread count, which is a config axis.
+                    for (const auto& d : analysis::fingerprintDiff(
+                             led.environment(refRun->env_hash), led.environment(run->env_hash))) {
+                        if (d.moves_numerics && d.path.rfind("threads.", 0) != 0) {
+                            row["suspects"].push_back("environment");
+                            break;
+                        }
                     }
                     row.update(
                         {{"run", run->id},
