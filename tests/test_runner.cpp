@@ -233,6 +233,11 @@ private Q_SLOTS:
         const auto b = numerics(clean, 1);
         QCOMPARE(a.size(), 1500);
         QVERIFY(a == b); // every probability, logit, margin, layer hash and vector
+        QCOMPARE(runsOf(ledger)[0].toObject().value("numerics_sha256").toString(),
+                 runsOf(clean)[0].toObject().value("numerics_sha256").toString());
+        QVERIFY(runsOf(ledger)[0].toObject().value("records_sha256") !=
+                runsOf(clean)[0].toObject().value(
+                    "records_sha256")); // wall times differ, and are sealed
         QCOMPARE(cli({"verify", ledger}).code, 0);
     }
 

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 
 namespace probaudit::app {
 
@@ -238,6 +239,93 @@ int compareRuns(const CompareOptions& o) {
             near.resize(std::size_t(o.nearBoundary));
         }
         itemTable("near the boundary (smallest margins in run A)", near, items);
+    }
+    return 0;
+}
+
+int summarize(const std::string& path, const std::string& headName, bool asJson) {
+    const ledger::Ledger led(path, ledger::Ledger::Mode::Read);
+    const json study = led.study();
+    const std::string refName = study.value("reference", "");
+    const auto runs = led.runs();
+    std::string head = headName;
+    for (const auto& r : runs) {
+        if (head.empty() && r.kind == "study") {
+            head = r.head;
+        }
+    }
+    // The latest finished study run of a config for this head.
+    auto latest = [&](const std::string& config) -> std::optional<ledger::Run> {
+        std::optional<ledger::Run> found;
+        for (const auto& r : runs) {
+            if (r.kind == "study" && r.head == head && r.config_name == config &&
+                r.status == ledger::RunStatus::Finished) {
+                found = r;
+            }
+        }
+        return found;
+    };
+    const auto ref = latest(refName);
+    if (!ref) {
+        throw Error(path, "no finished run of the reference config \"" + refName +
+                              "\" for head \"" + head + "\"");
+    }
+    const auto items = led.items();
+    const analysis::RunData refData{*ref, led.records(ref->id, true)};
+    json rows = json::array();
+    for (const auto& [name, cfg] : study.at("configs").items()) {
+        const auto run = name == refName ? ref : latest(name);
+        if (!run) {
+            rows.push_back({{"config", name}, {"run", nullptr}});
+            continue;
+        }
+        const auto c =
+            analysis::compare(refData, analysis::RunData{*run, led.records(run->id, true)}, items);
+        rows.push_back({{"config", name},
+                        {"run", run->id},
+                        {"reference", name == refName},
+                        {"accuracy", c.accuracy_b ? json(*c.accuracy_b) : json()},
+                        {"agreement", c.agreement},
+                        {"flips", c.flips},
+                        {"max_dp", c.max_dp},
+                        {"bit_identical", c.bit_identical_share},
+                        {"first_layer", analysis::firstLayers(c)},
+                        {"items", c.items}});
+    }
+    // The reference first, then the other configs (the ledger keeps them sorted by name).
+    std::stable_partition(rows.begin(), rows.end(),
+                          [](const json& r) { return r.value("reference", false); });
+    if (asJson) {
+        std::cout << json{{"study", study.value("name", "")},
+                          {"head", head},
+                          {"reference_run", ref->id},
+                          {"rows", rows}}
+                         .dump(2)
+                  << "\n";
+        return 0;
+    }
+    std::printf("study \"%s\", head \"%s\": every config against the reference \"%s\" (run %lld), "
+                "%zu items\n\n",
+                study.value("name", "").c_str(), head.c_str(), refName.c_str(),
+                static_cast<long long>(ref->id), items.size());
+    std::printf("| config | accuracy | agreement with reference | flips | largest Δp (points) | "
+                "bit-identical | first "
+                "divergent layer |\n|---|---|---|---|---|---|---|\n");
+    for (const auto& r : rows) {
+        if (r["run"].is_null()) {
+            std::printf("| %s | not run yet | | | | | |\n", r["config"].get<std::string>().c_str());
+            continue;
+        }
+        const std::string acc = r["accuracy"].is_null()
+                                    ? "-"
+                                    : std::to_string(r["accuracy"].get<double>()).substr(0, 6);
+        std::printf("| %s%s | %s | %.4f | %lld | %.4g | %.1f%% | %s |\n",
+                    r["config"].get<std::string>().c_str(),
+                    r["reference"].get<bool>() && r["config"] != "reference" ? " (reference)" : "",
+                    acc.c_str(), r["agreement"].get<double>(),
+                    static_cast<long long>(r["flips"].get<std::int64_t>()),
+                    r["max_dp"].get<double>(), 100 * r["bit_identical"].get<double>(),
+                    r["reference"].get<bool>() ? "-" : r["first_layer"].get<std::string>().c_str());
     }
     return 0;
 }

@@ -17,4 +17,9 @@ struct CompareOptions {
 
 int compareRuns(const CompareOptions& o);
 
+// `probaudit summary LEDGER [--head NAME] [--json]`: the headline table of a study, one row
+// per config against the reference run: accuracy | agreement with the reference | flips |
+// largest Δp | bit-identical share | first divergent layer.
+int summarize(const std::string& ledger, const std::string& head, bool asJson);
+
 } // namespace probaudit::app

@@ -26,29 +26,6 @@ struct Row {
     std::int64_t run_a = 0, run_b = 0;
 };
 
-std::string layerRange(const analysis::Comparison& c) {
-    int lo = -1, hi = -1;
-    for (std::size_t l = 0; l < c.first_divergent.size(); ++l) {
-        if (c.first_divergent[l] > 0) {
-            lo = lo < 0 ? int(l) : lo;
-            hi = int(l);
-        }
-    }
-    auto name = [](int l) {
-        return l == 0 ? std::string("embeddings") : "layer " + std::to_string(l);
-    };
-    if (c.layers.empty()) {
-        return "not captured";
-    }
-    if (lo < 0) {
-        return c.bit_identical_share < 1 ? "none (head only)" : "none";
-    }
-    if (lo == hi) {
-        return name(lo);
-    }
-    return name(lo) + " to " + (hi == 0 ? "embeddings" : std::to_string(hi));
-}
-
 std::string points(double dp) {
     char buf[32];
     if (dp == 0) {
@@ -63,7 +40,7 @@ std::string evidence(const analysis::Comparison& c) {
     if (c.bit_identical_share == 1) {
         return "bit-identical";
     }
-    return points(c.max_dp) + " points, from " + layerRange(c) +
+    return points(c.max_dp) + " points, from " + analysis::firstLayers(c) +
            (c.flips > 0 ? ", " + std::to_string(c.flips) + " flipped" : "");
 }
 
@@ -74,7 +51,7 @@ json rowJson(const Row& r) {
             {"run_b", r.run_b},
             {"items", r.cmp.items},
             {"max_dp", r.cmp.max_dp},
-            {"first_layer", layerRange(r.cmp)},
+            {"first_layer", analysis::firstLayers(r.cmp)},
             {"flips", r.cmp.flips},
             {"bit_identical", r.cmp.bit_identical_share}};
 }
@@ -88,8 +65,29 @@ std::string suspectOf(const std::string& axis) {
 
 } // namespace
 
+namespace {
+
+// Probe runs are short: one line each on stderr ("probe 3: neighbours: shuffle 1 ... 4.4 s"),
+// warnings and errors as they come; no per-run progress bars.
+class ProbeEvents : public Events {
+public:
+    void emit(const json& e) override {
+        const std::string kind = e.value("event", "");
+        if (kind == "started") {
+            std::fprintf(stderr, "probe %lld: %s ...", static_cast<long long>(e.value("run", 0)),
+                         e.value("label", e.value("config", "")).c_str());
+        } else if (kind == "run-finished") {
+            std::fprintf(stderr, " %.1f s\n", e.value("seconds", 0.0));
+        } else if (kind == "warning" || kind == "error") {
+            std::fprintf(stderr, "%s: %s\n", kind.c_str(), e.value("message", "").c_str());
+        }
+    }
+};
+
+} // namespace
+
 int diagnose(const DiagnoseOptions& o, const std::atomic<bool>& stop) {
-    TerminalEvents events;
+    ProbeEvents events;
     try {
         StudySession session(o.run, events, stop);
         const study::Study& s = session.study();
@@ -378,7 +376,7 @@ int diagnose(const DiagnoseOptions& o, const std::atomic<bool>& stop) {
                          {"flips", full->flips},
                          {"max_dp", full->max_dp},
                          {"bit_identical", full->bit_identical_share},
-                         {"first_layer", layerRange(*full)},
+                         {"first_layer", analysis::firstLayers(*full)},
                          {"accuracy_ref", full->accuracy_a ? json(*full->accuracy_a) : json()},
                          {"accuracy", full->accuracy_b ? json(*full->accuracy_b) : json()}});
                 }
@@ -469,7 +467,7 @@ int diagnose(const DiagnoseOptions& o, const std::atomic<bool>& stop) {
                     "bit-identical |\n|---|---|---|---|---|\n");
         for (const auto& r : rows) {
             std::printf("| %s | %s | %s | %lld / %lld | %lld / %lld |\n", r.what.c_str(),
-                        points(r.cmp.max_dp).c_str(), layerRange(r.cmp).c_str(),
+                        points(r.cmp.max_dp).c_str(), analysis::firstLayers(r.cmp).c_str(),
                         static_cast<long long>(r.cmp.flips), static_cast<long long>(r.cmp.items),
                         static_cast<long long>(
                             std::llround(r.cmp.bit_identical_share * double(r.cmp.items))),

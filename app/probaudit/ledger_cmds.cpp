@@ -93,7 +93,8 @@ int listRuns(const std::string& path, bool asJson) {
                  {"started", r.started},
                  {"finished", r.finished},
                  {"message", r.message},
-                 {"records_sha256", r.records_sha256}});
+                 {"records_sha256", r.records_sha256},
+                 {"numerics_sha256", r.numerics_sha256}});
         }
         std::cout << out.dump(2) << "\n";
         return 0;

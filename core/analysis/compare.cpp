@@ -327,4 +327,27 @@ json toJson(const Comparison& c, bool withItems) {
     return j;
 }
 
+std::string firstLayers(const Comparison& c) {
+    int lo = -1, hi = -1;
+    for (std::size_t l = 0; l < c.first_divergent.size(); ++l) {
+        if (c.first_divergent[l] > 0) {
+            lo = lo < 0 ? int(l) : lo;
+            hi = int(l);
+        }
+    }
+    auto name = [](int l) {
+        return l == 0 ? std::string("embeddings") : "layer " + std::to_string(l);
+    };
+    if (c.layers.empty()) {
+        return "not captured";
+    }
+    if (lo < 0) {
+        return c.bit_identical_share < 1 ? "none (head only)" : "none";
+    }
+    if (lo == hi) {
+        return name(lo);
+    }
+    return name(lo) + " to " + (hi == 0 ? "embeddings" : std::to_string(hi));
+}
+
 } // namespace probaudit::analysis

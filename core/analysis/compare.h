@@ -97,4 +97,9 @@ std::vector<KernelDiff> kernelTraceDiff(const nlohmann::json& a, const nlohmann:
 
 nlohmann::json toJson(const Comparison& c, bool withItems);
 
+// Where the hidden states start to differ, as the field report's table says it: "none",
+// "none (head only)" when only the head's output moved, "layer 1", "layer 1 to 6",
+// "embeddings", or "not captured".
+std::string firstLayers(const Comparison& c);
+
 } // namespace probaudit::analysis

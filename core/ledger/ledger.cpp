@@ -85,6 +85,7 @@ CREATE TABLE layers(run INTEGER NOT NULL, item INTEGER NOT NULL, hashes BLOB, hi
     R"sql(
 ALTER TABLE runs ADD COLUMN kind TEXT NOT NULL DEFAULT 'study';
 ALTER TABLE runs ADD COLUMN label TEXT NOT NULL DEFAULT '';
+ALTER TABLE runs ADD COLUMN numerics_sha256 TEXT;
 )sql",
 };
 static_assert(sizeof(kMigrations) / sizeof(kMigrations[0]) == kSchemaVersion);
@@ -139,7 +140,9 @@ template <typename T> std::vector<T> blobVector(const SQLite::Column& c) {
 }
 
 // The bytes a record is sealed with: every field in a fixed order, blobs length-prefixed.
-void hashRecord(Sha256& h, const Record& r) {
+// withTiming false: the numbers only (no batch wall time), what two runs of the same config
+// must agree on bit for bit.
+void hashRecord(Sha256& h, const Record& r, bool withTiming = true) {
     auto i64 = [&](std::int64_t v) { h.update(&v, sizeof v); };
     auto blob = [&](const void* p, std::size_t n) {
         i64(static_cast<std::int64_t>(n));
@@ -156,7 +159,9 @@ void hashRecord(Sha256& h, const Record& r) {
     i64(r.batch);
     i64(r.row);
     i64(r.padded_length);
-    h.update(&r.batch_seconds, sizeof r.batch_seconds);
+    if (withTiming) {
+        h.update(&r.batch_seconds, sizeof r.batch_seconds);
+    }
     blob(r.layer_hashes.data(), r.layer_hashes.size() * sizeof(std::uint64_t));
     i64(r.hidden);
     blob(r.layer_vectors.data(), r.layer_vectors.size() * sizeof(float));
@@ -443,7 +448,7 @@ const char* const kRunColumns =
     "id, head, head_json, config_name, config_hash, env_hash, capture, status, items_total, "
     "items_done, started, "
     "finished, message, kernel_trace, chain_seq, records_sha256, prev_sha256, chain_sha256, kind, "
-    "label";
+    "label, numerics_sha256";
 
 Run readRun(SQLite::Statement& st) {
     Run r;
@@ -470,6 +475,7 @@ Run readRun(SQLite::Statement& st) {
     r.chain_sha256 = st.getColumn(17).getString();
     r.kind = st.getColumn(18).getString();
     r.label = st.getColumn(19).getString();
+    r.numerics_sha256 = st.getColumn(20).getString();
     return r;
 }
 
@@ -611,10 +617,10 @@ void Ledger::setKernelTrace(std::int64_t run, const json& trace) {
 
 namespace {
 
-std::string recordsHash(const std::vector<Record>& records) {
+std::string recordsHash(const std::vector<Record>& records, bool withTiming = true) {
     Sha256 h;
     for (const Record& r : records) {
-        hashRecord(h, r);
+        hashRecord(h, r, withTiming);
     }
     return h.hex();
 }
@@ -676,16 +682,18 @@ void Ledger::finishRun(std::int64_t id) {
         const std::string recSha = recordsHash(records);
         const std::string chain =
             chainHash(r, config(r.config_hash), environment(r.env_hash), recSha, prev);
-        SQLite::Statement st(
-            *m->db,
-            "UPDATE runs SET status = 'finished', finished = ?, chain_seq = ?, "
-            "records_sha256 = ?, prev_sha256 = ?, chain_sha256 = ?, message = NULL WHERE id = ?");
+        SQLite::Statement st(*m->db,
+                             "UPDATE runs SET status = 'finished', finished = ?, chain_seq = ?, "
+                             "records_sha256 = ?, prev_sha256 = ?, chain_sha256 = ?, "
+                             "numerics_sha256 = ?, message = NULL "
+                             "WHERE id = ?");
         st.bind(1, r.finished);
         st.bind(2, seq);
         st.bind(3, recSha);
         st.bind(4, prev);
         st.bind(5, chain);
-        st.bind(6, id);
+        st.bind(6, recordsHash(records, false));
+        st.bind(7, id);
         st.exec();
         t.commit();
     } catch (const Error&) {

@@ -64,6 +64,7 @@ struct Run {
     nlohmann::json kernel_trace;
     std::optional<std::int64_t> chain_seq;
     std::string records_sha256, prev_sha256, chain_sha256;
+    std::string numerics_sha256; // records without wall times: equal for two bit-identical runs
 };
 
 struct VerifyResult {

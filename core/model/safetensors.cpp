@@ -160,8 +160,10 @@ SafetensorsHeader parseSafetensors(std::span<const std::uint8_t> bytes, const st
         if (elements > std::numeric_limits<std::uint64_t>::max() / elemSize ||
             elements * elemSize != end - begin) {
             throw Error(path, where + "shape and dtype need " +
-                                  std::to_string(elements * elemSize) + " bytes but data_offsets "
-                                  "give " + std::to_string(end - begin));
+                                  std::to_string(elements * elemSize) +
+                                  " bytes but data_offsets "
+                                  "give " +
+                                  std::to_string(end - begin));
         }
         t.begin = begin;
         t.nbytes = end - begin;
@@ -177,8 +179,8 @@ SafetensorsHeader parseSafetensors(std::span<const std::uint8_t> bytes, const st
             throw Error(path, "tensor \"" + t.name + "\" overlaps the previous tensor's bytes");
         }
         if (t.begin > cursor) {
-            throw Error(path, "bytes " + std::to_string(cursor) + " to " +
-                                  std::to_string(t.begin) + " belong to no tensor");
+            throw Error(path, "bytes " + std::to_string(cursor) + " to " + std::to_string(t.begin) +
+                                  " belong to no tensor");
         }
         cursor = t.begin + t.nbytes;
     }
@@ -209,8 +211,7 @@ void SafetensorsFile::dropPages(const TensorInfo& t) const {
     m_file.dropPages(m_header.data_start + t.begin, t.nbytes);
 }
 
-SafetensorsCheckpoint::SafetensorsCheckpoint(const std::string& pathOrDir)
-    : m_location(pathOrDir) {
+SafetensorsCheckpoint::SafetensorsCheckpoint(const std::string& pathOrDir) : m_location(pathOrDir) {
     const fs::path p(pathOrDir);
     std::error_code ec;
     if (!fs::exists(p, ec)) {
@@ -229,7 +230,8 @@ SafetensorsCheckpoint::SafetensorsCheckpoint(const std::string& pathOrDir)
         std::set<std::string> shards;
         for (const auto& [tensor, file] : j["weight_map"].items()) {
             if (!file.is_string()) {
-                throw Error(index.string(), "weight_map entry of \"" + tensor + "\" is not a file name");
+                throw Error(index.string(),
+                            "weight_map entry of \"" + tensor + "\" is not a file name");
             }
             const std::string f = file.get<std::string>();
             if (f.empty() || f.find('/') != std::string::npos || f == "." || f == "..") {
@@ -269,7 +271,8 @@ SafetensorsCheckpoint::SafetensorsCheckpoint(const std::string& pathOrDir)
     }
     for (const auto& [tensor, file] : expected) {
         if (!m_tensors.count(tensor)) {
-            throw Error((p / file).string(), "missing tensor \"" + tensor + "\" named by the index");
+            throw Error((p / file).string(),
+                        "missing tensor \"" + tensor + "\" named by the index");
         }
     }
 }
@@ -285,6 +288,46 @@ const SafetensorsCheckpoint::Entry& SafetensorsCheckpoint::at(const std::string&
 std::span<const std::uint8_t> SafetensorsCheckpoint::bytes(const std::string& name) const {
     const Entry& e = at(name);
     return e.file->bytes(*e.info);
+}
+
+void writeSafetensorsF32(const std::string& path, const std::map<std::string, F32Tensor>& tensors,
+                         const std::map<std::string, std::string>& metadata) {
+    nlohmann::json header = nlohmann::json::object();
+    if (!metadata.empty()) {
+        header["__metadata__"] = metadata;
+    }
+    std::size_t offset = 0;
+    for (const auto& [name, t] : tensors) {
+        std::int64_t n = 1;
+        for (auto d : t.shape) {
+            n *= d;
+        }
+        if (n != static_cast<std::int64_t>(t.values.size())) {
+            throw Error(path, "tensor " + name + ": shape and value count disagree");
+        }
+        const std::size_t bytes = t.values.size() * sizeof(float);
+        header[name] = {
+            {"dtype", "F32"}, {"shape", t.shape}, {"data_offsets", {offset, offset + bytes}}};
+        offset += bytes;
+    }
+    std::string text = header.dump();
+    text.append((8 - text.size() % 8) % 8, ' '); // the data starts 8-byte aligned
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    if (!out) {
+        throw Error(path, "cannot write");
+    }
+    const std::uint64_t len = text.size();
+    for (int i = 0; i < 8; ++i) {
+        out.put(static_cast<char>((len >> (8 * i)) & 0xff)); // little-endian length
+    }
+    out.write(text.data(), std::streamsize(text.size()));
+    for (const auto& [name, t] : tensors) {
+        out.write(reinterpret_cast<const char*>(t.values.data()),
+                  std::streamsize(t.values.size() * sizeof(float)));
+    }
+    if (!out) {
+        throw Error(path, "write failed");
+    }
 }
 
 } // namespace probaudit::model

@@ -83,4 +83,13 @@ private:
     std::map<std::string, Entry> m_tensors;
 };
 
+// Writes float32 tensors (name -> shape and values) and string metadata as a safetensors file
+// (adapters, cached features). Tensors are laid out in name order. Throws probaudit::Error.
+struct F32Tensor {
+    std::vector<std::int64_t> shape;
+    std::vector<float> values;
+};
+void writeSafetensorsF32(const std::string& path, const std::map<std::string, F32Tensor>& tensors,
+                         const std::map<std::string, std::string>& metadata);
+
 } // namespace probaudit::model

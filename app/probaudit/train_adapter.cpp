@@ -1,0 +1,267 @@
+#include "train_adapter.h"
+
+#include "common/error.h"
+#include "common/sha256.h"
+#include "engine/engine.h"
+#include "engine/weights.h"
+#include "model/safetensors.h"
+#include "study/dataset.h"
+
+#include <ATen/ATen.h>
+#include <ATen/Parallel.h>
+#include <c10/core/InferenceMode.h>
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <numeric>
+#include <random>
+
+namespace probaudit::app {
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string stem(const std::string& path) {
+    const std::string ext = ".safetensors";
+    return path.size() > ext.size() && path.compare(path.size() - ext.size(), ext.size(), ext) == 0
+               ? path.substr(0, path.size() - ext.size())
+               : path;
+}
+
+std::string filesDigest(const std::vector<std::string>& files) {
+    Sha256 h;
+    for (const auto& f : files) {
+        std::ifstream in(f, std::ios::binary);
+        if (!in) {
+            throw Error(f, "cannot read");
+        }
+        std::vector<char> buf(1 << 20);
+        while (in) {
+            in.read(buf.data(), std::streamsize(buf.size()));
+            h.update(buf.data(), std::size_t(in.gcount()));
+        }
+    }
+    return h.hex();
+}
+
+// Expected calibration error over `bins` equal-width confidence bins.
+double calibrationError(const at::Tensor& probs, const at::Tensor& y, int bins = 10) {
+    const auto [conf, pred] = probs.max(1);
+    const auto correct = pred.eq(y).to(at::kDouble);
+    double ece = 0;
+    const double n = double(probs.size(0));
+    for (int b = 0; b < bins; ++b) {
+        const at::Tensor in = conf.gt(double(b) / bins).logical_and(conf.le(double(b + 1) / bins));
+        const double count = in.sum().item<double>();
+        if (count > 0) {
+            const double acc = correct.masked_select(in).mean().item<double>();
+            const double c = conf.masked_select(in).to(at::kDouble).mean().item<double>();
+            ece += count / n * std::abs(acc - c);
+        }
+    }
+    return ece;
+}
+
+} // namespace
+
+int trainAdapter(const TrainOptions& o) {
+    if (o.output.empty()) {
+        throw Error("train-adapter needs -o ADAPTER.safetensors");
+    }
+    const auto t0 = std::chrono::steady_clock::now();
+    const int C = static_cast<int>(o.labels.size());
+    study::DatasetSpec spec;
+    spec.paths = o.data;
+    spec.labels = o.labels;
+    const study::Dataset data = study::loadDataset(spec, false);
+    std::vector<engine::Item> items;
+    for (const auto& d : data.items) {
+        if (!d.label) {
+            throw Error(o.data.front(), "line " + std::to_string(d.line) +
+                                            ": training needs a label on every item");
+        }
+        items.push_back({d.id, d.text, d.label});
+    }
+    const model::Checkpoint ckpt = model::Checkpoint::open(o.model);
+    const std::string modelSha = filesDigest(ckpt.files());
+    const std::int64_t H = ckpt.spec().hidden_size;
+
+    // Features: the adapter's own pooling of the last hidden state, as the engine computes it
+    // at run time (capture "vectors" of an engine whose adapter is a zero placeholder).
+    const std::string base = stem(o.output);
+    const std::string cachePath = base + ".features.safetensors";
+    const std::map<std::string, std::string> key{{"model_sha256", modelSha},
+                                                 {"data_sha256", data.sha256},
+                                                 {"pooling", o.pooling},
+                                                 {"batch", std::to_string(o.batch)},
+                                                 {"items", std::to_string(items.size())}};
+    at::Tensor X;
+    bool cached = false;
+    if (fs::exists(cachePath)) {
+        const model::SafetensorsCheckpoint cache(cachePath);
+        if (cache.files().front()->metadata() == key) {
+            X = engine::loadTensor(cache, "features", at::kFloat);
+            cached = true;
+        }
+    }
+    if (!cached) {
+        const std::string placeholder = base + ".placeholder.safetensors";
+        model::writeSafetensorsF32(
+            placeholder,
+            {{"weight", {{C, H}, std::vector<float>(std::size_t(C * H), 0.f)}},
+             {"bias", {{C}, std::vector<float>(std::size_t(C), 0.f)}}},
+            {{"pooling", o.pooling}});
+        HeadSpec head;
+        head.kind = "adapter";
+        head.name = "features";
+        head.adapter_path = placeholder;
+        head.pooling = o.pooling;
+        head.labels = o.labels;
+        RunConfig cfg;
+        cfg.batch_size = o.batch;
+        cfg.threads = at::get_num_threads();
+        std::vector<engine::ItemRecord> recs;
+        try {
+            engine::Engine eng(o.model, head);
+            std::cerr << "extracting pooled features of " << items.size() << " items..."
+                      << std::endl;
+            recs = eng.run(items, cfg, engine::Capture::Vectors);
+        } catch (...) {
+            fs::remove(placeholder);
+            throw;
+        }
+        fs::remove(placeholder);
+        std::vector<float> values;
+        values.reserve(items.size() * std::size_t(H));
+        for (const auto& r : recs) {
+            const auto& last = r.layer_vectors.back(); // the last hidden state, pooled
+            values.insert(values.end(), last.begin(), last.end());
+        }
+        model::writeSafetensorsF32(cachePath,
+                                   {{"features", {{std::int64_t(items.size()), H}, values}}}, key);
+        X = at::from_blob(values.data(), {std::int64_t(items.size()), H}, at::kFloat).clone();
+    }
+    if (o.normalize) {
+        X = X / X.norm(2, {-1}, true).clamp_min(1e-12);
+    }
+    std::vector<std::int64_t> labels;
+    for (const auto& it : items) {
+        labels.push_back(*it.label);
+    }
+    const at::Tensor Y = at::tensor(labels, at::kLong);
+
+    // Seeded split.
+    std::vector<std::int64_t> order(items.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::mt19937_64 gen(o.seed);
+    for (std::size_t i = order.size(); i > 1; --i) {
+        std::swap(order[i - 1], order[std::size_t(gen() % i)]);
+    }
+    const auto nVal = static_cast<std::int64_t>(std::llround(o.validation * double(items.size())));
+    const at::Tensor valIdx =
+        at::tensor(std::vector<std::int64_t>(order.begin(), order.begin() + nVal), at::kLong);
+    const at::Tensor trIdx =
+        at::tensor(std::vector<std::int64_t>(order.begin() + nVal, order.end()), at::kLong);
+    const at::Tensor Xtr = X.index_select(0, trIdx), Ytr = Y.index_select(0, trIdx);
+    const at::Tensor Xva = X.index_select(0, valIdx), Yva = Y.index_select(0, valIdx);
+
+    // Full-batch Adam on cross-entropy + l2 |W|^2, gradients written out (no autograd), one
+    // thread: the same numbers on every machine with this libtorch.
+    at::set_num_threads(1);
+    c10::InferenceMode guard;
+    at::Tensor W = at::zeros({C, H}, at::kFloat), b = at::zeros({C}, at::kFloat);
+    at::Tensor mW = at::zeros_like(W), vW = at::zeros_like(W), mb = at::zeros_like(b),
+               vb = at::zeros_like(b);
+    const double beta1 = 0.9, beta2 = 0.999, eps = 1e-8;
+    const at::Tensor onehot = at::one_hot(Ytr, C).to(at::kFloat);
+    auto loss = [&](const at::Tensor& Xs, const at::Tensor& Ys, const at::Tensor& w,
+                    const at::Tensor& bias) {
+        return at::cross_entropy_loss(at::linear(Xs, w, bias), Ys).item<double>();
+    };
+    double best = INFINITY;
+    at::Tensor bestW = W.clone(), bestB = b.clone();
+    int bestEpoch = 0, epoch = 0;
+    for (epoch = 1; epoch <= o.maxEpochs; ++epoch) {
+        const at::Tensor p = at::softmax(at::linear(Xtr, W, b), 1);
+        const at::Tensor G = (p - onehot) / double(Xtr.size(0));
+        const at::Tensor gW = G.t().mm(Xtr) + 2 * o.l2 * W;
+        const at::Tensor gb = G.sum(0);
+        mW = beta1 * mW + (1 - beta1) * gW;
+        vW = beta2 * vW + (1 - beta2) * gW * gW;
+        mb = beta1 * mb + (1 - beta1) * gb;
+        vb = beta2 * vb + (1 - beta2) * gb * gb;
+        const double c1 = 1 - std::pow(beta1, epoch), c2 = 1 - std::pow(beta2, epoch);
+        W = W - o.lr * (mW / c1) / ((vW / c2).sqrt() + eps);
+        b = b - o.lr * (mb / c1) / ((vb / c2).sqrt() + eps);
+        const double vl = nVal > 0 ? loss(Xva, Yva, W, b) : loss(Xtr, Ytr, W, b);
+        if (vl < best - 1e-7) {
+            best = vl;
+            bestW = W.clone();
+            bestB = b.clone();
+            bestEpoch = epoch;
+        } else if (epoch - bestEpoch >= o.patience) {
+            break;
+        }
+    }
+    auto accuracy = [&](const at::Tensor& Xs, const at::Tensor& Ys) {
+        return Xs.size(0) == 0 ? 0.0
+                               : at::linear(Xs, bestW, bestB)
+                                     .argmax(1)
+                                     .eq(Ys)
+                                     .to(at::kDouble)
+                                     .mean()
+                                     .item<double>();
+    };
+    const double trainAcc = accuracy(Xtr, Ytr), valAcc = accuracy(Xva, Yva);
+    const double ece =
+        nVal > 0 ? calibrationError(at::softmax(at::linear(Xva, bestW, bestB), 1), Yva) : 0.0;
+
+    const at::Tensor Wc = bestW.contiguous(), bc = bestB.contiguous();
+    model::writeSafetensorsF32(
+        o.output,
+        {{"weight",
+          {{C, H}, std::vector<float>(Wc.data_ptr<float>(), Wc.data_ptr<float>() + Wc.numel())}},
+         {"bias",
+          {{C}, std::vector<float>(bc.data_ptr<float>(), bc.data_ptr<float>() + bc.numel())}}},
+        {{"pooling", o.pooling},
+         {"normalize", o.normalize ? "true" : "false"},
+         {"labels", json(o.labels).dump()},
+         {"trained_by", "probaudit train-adapter"}});
+    const json card{
+        {"adapter", o.output},
+        {"model", o.model},
+        {"model_sha256", modelSha},
+        {"data", o.data},
+        {"data_sha256", data.sha256},
+        {"items", items.size()},
+        {"train_items", Xtr.size(0)},
+        {"validation_items", nVal},
+        {"labels", o.labels},
+        {"pooling", o.pooling},
+        {"normalize", o.normalize},
+        {"seed", o.seed},
+        {"l2", o.l2},
+        {"learning_rate", o.lr},
+        {"epochs_run", std::min(epoch, o.maxEpochs)},
+        {"best_epoch", bestEpoch},
+        {"validation_loss", best},
+        {"train_accuracy", trainAcc},
+        {"validation_accuracy", valAcc},
+        {"validation_calibration_error", ece},
+        {"features_cached", cached},
+        {"seconds", std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()}};
+    std::ofstream(base + ".card.json") << card.dump(2) << "\n";
+    std::cout << "adapter " << o.output << ": " << Xtr.size(0) << " training items, " << nVal
+              << " held out; best epoch " << bestEpoch << "; validation accuracy " << valAcc
+              << ", calibration error " << ece << (cached ? " (cached features)" : "") << "\n";
+    return 0;
+}
+
+} // namespace probaudit::app
