@@ -241,12 +241,18 @@ private Q_SLOTS:
         QCOMPARE(cli({"verify", ledger}).code, 0);
     }
 
-    void sigintFinishesTheBatchAndExits130() {
+    void signalFinishesTheBatchAndExits130_data() {
+        QTest::addColumn<int>("sig");
+        QTest::newRow("SIGINT") << int(SIGINT);
+        QTest::newRow("SIGTERM") << int(SIGTERM);
+    }
+    void signalFinishesTheBatchAndExits130() {
+        QFETCH(int, sig);
         QTemporaryDir dir;
         const QString study = writeStudy(QDir(dir.path()), 1500);
         const QString ledger = dir.filePath("t.ledger");
         const Result r = runAndStop({"run", study, "--config", "b4", "--events", "jsonl"},
-                                    [](QProcess& p) { ::kill(pid_t(p.processId()), SIGINT); });
+                                    [sig](QProcess& p) { ::kill(pid_t(p.processId()), sig); });
         QCOMPARE(r.code, 130);
         const QJsonObject fin = lastEvent(r, "run-finished");
         QCOMPARE(fin.value("status").toString(), QStringLiteral("interrupted"));
