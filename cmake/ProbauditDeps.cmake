@@ -59,7 +59,7 @@ pkg_check_modules(UTF8PROC REQUIRED IMPORTED_TARGET libutf8proc)
 find_package(CLI11 REQUIRED)
 
 if(PROBAUDIT_BUILD_GUI OR PROBAUDIT_BUILD_TESTS)
-    find_package(Qt6 6.4 REQUIRED COMPONENTS Core Gui Widgets Charts Test LinguistTools)
+    find_package(Qt6 6.4 REQUIRED COMPONENTS Core Gui Widgets Charts Concurrent Test LinguistTools)
 endif()
 
 # The ledger: SQLite through SQLiteCpp (Debian libsqlitecpp-dev); datasets: libcsv (libcsv-dev).

@@ -11,6 +11,15 @@ namespace ui {
 
 EngineClient::EngineClient(QObject* parent) : QObject(parent) {}
 
+EngineClient::~EngineClient() {
+    if (m_process != nullptr) {
+        // A window closed before the engine answered: stop the child rather than orphan it.
+        m_process->disconnect(this);
+        m_process->kill();
+        m_process->waitForFinished(2000);
+    }
+}
+
 QString EngineClient::enginePath() {
     const QString fromEnv = qEnvironmentVariable("PROBAUDIT_ENGINE");
     if (!fromEnv.isEmpty()) {
@@ -19,7 +28,9 @@ QString EngineClient::enginePath() {
     return QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("probaudit"));
 }
 
-bool EngineClient::isBusy() const { return m_process != nullptr; }
+bool EngineClient::isBusy() const {
+    return m_process != nullptr;
+}
 
 void EngineClient::requestFingerprint() {
     if (m_process != nullptr) {
@@ -49,8 +60,8 @@ void EngineClient::onFinished(int exitCode, QProcess::ExitStatus status) {
     QJsonParseError parseError{};
     const QJsonDocument doc = QJsonDocument::fromJson(p->readAllStandardOutput(), &parseError);
     if (parseError.error != QJsonParseError::NoError || !doc.isObject()) {
-        Q_EMIT failed(tr("The engine's answer was not valid JSON (%1).")
-                          .arg(parseError.errorString()));
+        Q_EMIT failed(
+            tr("The engine's answer was not valid JSON (%1).").arg(parseError.errorString()));
         return;
     }
     Q_EMIT fingerprintReady(doc.object());

@@ -13,6 +13,7 @@ class EngineClient : public QObject {
     Q_OBJECT
 public:
     explicit EngineClient(QObject* parent = nullptr);
+    ~EngineClient() override;
 
     // The engine executable: $PROBAUDIT_ENGINE, else `probaudit` next to this executable.
     static QString enginePath();

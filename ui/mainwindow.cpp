@@ -3,6 +3,8 @@
 #include "ui/aboutdialog.h"
 #include "ui/emptystatepage.h"
 #include "ui/engineclient.h"
+#include "ui/itemstable.h"
+#include "ui/reviewpage.h"
 
 #include <QAction>
 #include <QApplication>
@@ -11,11 +13,14 @@
 #include <QFileInfo>
 #include <QIcon>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QProgressBar>
 #include <QSettings>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QToolButton>
 
 namespace probaudit {
 namespace ui {
@@ -34,6 +39,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_pages->setObjectName(QStringLiteral("pages"));
     m_empty = new EmptyStatePage(m_pages);
     m_pages->addWidget(m_empty);
+    m_review = new ReviewPage(m_pages);
+    m_pages->addWidget(m_review);
+    m_loader = new ReviewLoader(this);
+    connect(m_loader, &ReviewLoader::loaded, this, &MainWindow::onReviewLoaded);
+    connect(m_loader, &ReviewLoader::failed, this, &MainWindow::onReviewFailed);
+    connect(m_review, &ReviewPage::headChangeRequested, this,
+            [this](const QString& head) { openStudyFile(m_loadingPath, head); });
     setCentralWidget(m_pages);
     connect(m_empty, &EmptyStatePage::openStudyRequested, this, &MainWindow::openStudyDialog);
     connect(m_empty, &EmptyStatePage::openDemoRequested, this, &MainWindow::openDemoStudy);
@@ -45,6 +57,25 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_pinBadge = new QLabel(this);
     m_pinBadge->setObjectName(QStringLiteral("pinBadge"));
     m_pinBadge->setMargin(2);
+    m_progress = new QProgressBar(this);
+    m_progress->setObjectName(QStringLiteral("loadProgress"));
+    m_progress->setRange(0, 1000);
+    m_progress->setMaximumWidth(200);
+    m_progress->setTextVisible(false);
+    m_progress->hide();
+    m_cancelLoad = new QToolButton(this);
+    m_cancelLoad->setObjectName(QStringLiteral("cancelLoad"));
+    m_cancelLoad->setText(tr("Cancel"));
+    m_cancelLoad->hide();
+    connect(m_loader, &ReviewLoader::progress, m_progress, &QProgressBar::setValue);
+    connect(m_cancelLoad, &QToolButton::clicked, this, [this] {
+        m_loader->cancel();
+        m_progress->hide();
+        m_cancelLoad->hide();
+        statusBar()->showMessage(tr("Opening cancelled."), 5000);
+    });
+    statusBar()->addWidget(m_progress);
+    statusBar()->addWidget(m_cancelLoad);
     statusBar()->addPermanentWidget(m_engineLabel);
     statusBar()->addPermanentWidget(m_pinBadge);
     setPinStatus(tr("Runtime: not pinned"),
@@ -60,8 +91,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 
 void MainWindow::createActions() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
-    QAction* open = file->addAction(tr("&Open Study or Ledger…"), this,
-                                    &MainWindow::openStudyDialog);
+    QAction* open =
+        file->addAction(tr("&Open Study or Ledger…"), this, &MainWindow::openStudyDialog);
     open->setObjectName(QStringLiteral("actionOpen"));
     open->setShortcut(QKeySequence::Open);
     QAction* demo = file->addAction(tr("Open the &Demo Study"), this, &MainWindow::openDemoStudy);
@@ -74,6 +105,53 @@ void MainWindow::createActions() {
     QAction* quit = file->addAction(tr("&Quit"), qApp, &QApplication::closeAllWindows);
     quit->setObjectName(QStringLiteral("actionQuit"));
     quit->setShortcut(QKeySequence::Quit);
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    const QList<std::pair<QString, ReviewPage::Tab>> tabs = {
+        {tr("&Items"), ReviewPage::ItemsTab},
+        {tr("&Charts"), ReviewPage::ChartsTab},
+        {tr("&Layers Heatmap"), ReviewPage::LayersTab},
+        {tr("&Diagnosis"), ReviewPage::DiagnosisTab},
+        {tr("&Runs"), ReviewPage::RunsTab}};
+    int key = 0;
+    for (const auto& [name, tab] : tabs) {
+        QAction* a = view->addAction(name, this, [this, tab = tab] {
+            if (m_pages->currentWidget() == m_review) {
+                m_review->showTab(tab);
+            }
+        });
+        a->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + key++)));
+    }
+    view->addSeparator();
+    QAction* nextCfg = view->addAction(tr("&Next Config"), this, [this] {
+        if (m_review->review()) {
+            m_review->setComparisonRow(
+                std::min(m_review->comparisonRow() + 1, int(m_review->review()->rows.size()) - 1));
+        }
+    });
+    nextCfg->setShortcut(QKeySequence(Qt::ALT | Qt::Key_Down));
+    QAction* prevCfg = view->addAction(tr("&Previous Config"), this, [this] {
+        if (m_review->review()) {
+            m_review->setComparisonRow(std::max(0, m_review->comparisonRow() - 1));
+        }
+    });
+    prevCfg->setShortcut(QKeySequence(Qt::ALT | Qt::Key_Up));
+    QAction* flips = view->addAction(tr("Show &Flipped Items Only"));
+    flips->setObjectName(QStringLiteral("actionFlipsOnly"));
+    flips->setCheckable(true);
+    flips->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F));
+    connect(flips, &QAction::toggled, this, [this](bool on) {
+        m_review->itemsTable()->setFlipsOnly(on);
+        m_review->showTab(ReviewPage::ItemsTab);
+    });
+    QAction* find = view->addAction(tr("&Search Items…"), this, [this] {
+        m_review->showTab(ReviewPage::ItemsTab);
+        if (auto* search = m_review->findChild<QLineEdit*>(QStringLiteral("searchText"))) {
+            search->setFocus();
+            search->selectAll();
+        }
+    });
+    find->setShortcut(QKeySequence::Find);
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     QAction* about = help->addAction(tr("&About ProbAudit"), this, [this] { showAbout(); });
@@ -106,26 +184,80 @@ void MainWindow::openStudyDialog() {
     }
 }
 
-void MainWindow::openStudyFile(const QString& path) {
-    if (!QFileInfo(path).isReadable()) {
-        QMessageBox::warning(this, tr("Open Study"),
-                             tr("%1 cannot be read.").arg(QDir::toNativeSeparators(path)));
+void MainWindow::openStudyFile(const QString& path, const QString& head) {
+    QString ledger = path;
+    if (path.endsWith(QStringLiteral(".json"))) {
+        // A study: its ledger is NAME.ledger next to it (as `probaudit run` writes it).
+        QString base = path;
+        base.chop(base.endsWith(QStringLiteral(".study.json")) ? 11 : 5);
+        ledger = base + QStringLiteral(".ledger");
+        if (!QFileInfo::exists(ledger)) {
+            QMessageBox::information(
+                this, tr("Open Study"),
+                tr("%1 has no ledger yet (%2). Run it first:\n  probaudit run %1 --all")
+                    .arg(QDir::toNativeSeparators(path), QDir::toNativeSeparators(ledger)));
+            return;
+        }
+    }
+    if (!QFileInfo(ledger).isReadable()) {
+        QMessageBox::warning(this, tr("Open Ledger"),
+                             tr("%1 cannot be read.").arg(QDir::toNativeSeparators(ledger)));
         return;
     }
     addRecentFile(path);
-    // Studies and ledgers are read by later versions (issue "Studies, runs and the ledger").
-    QMessageBox::information(
-        this, tr("Open Study"),
-        tr("This version of ProbAudit cannot read studies or ledgers yet; it shows the engine's "
-           "environment only. %1 was not opened.")
-            .arg(QDir::toNativeSeparators(path)));
+    m_loadingPath = ledger;
+    m_progress->setValue(0);
+    m_progress->show();
+    m_cancelLoad->show();
+    statusBar()->showMessage(tr("Opening %1…").arg(QDir::toNativeSeparators(ledger)));
+    m_loader->load(ledger, head);
+}
+
+void MainWindow::onReviewLoaded(const ReviewPtr& review) {
+    m_progress->hide();
+    m_cancelLoad->hide();
+    statusBar()->clearMessage();
+    showReview(review);
+}
+
+void MainWindow::showReview(const ReviewPtr& review) {
+    m_review->setReview(review);
+    m_pages->setCurrentWidget(m_review);
+    setWindowTitle(tr("%1 — ProbAudit Workbench")
+                       .arg(QString::fromStdString(review->study.value("name", ""))));
+}
+
+void MainWindow::onReviewFailed(const QString& message) {
+    m_progress->hide();
+    m_cancelLoad->hide();
+    statusBar()->clearMessage();
+    QMessageBox::warning(this, tr("Open Ledger"), message);
+}
+
+QString MainWindow::demoLedgerPath() {
+    const QString rel = QStringLiteral("out/demo/demo-a-minilm.ledger");
+    // From the repository root, or from the build tree's bin/ (build/default/bin).
+    for (const QString& dir : {QDir::currentPath(), QCoreApplication::applicationDirPath() +
+                                                        QStringLiteral("/../../..")}) {
+        const QString p = QDir(dir).filePath(rel);
+        if (QFileInfo::exists(p)) {
+            return QDir::cleanPath(p);
+        }
+    }
+    return {};
 }
 
 void MainWindow::openDemoStudy() {
-    QMessageBox::information(
-        this, tr("Demo Study"),
-        tr("The demo study is created by ./scripts/demo. This version of ProbAudit runs the "
-           "environment check only; the demo audit arrives with the engine."));
+    const QString path = demoLedgerPath();
+    if (path.isEmpty()) {
+        QMessageBox::information(
+            this, tr("Demo Study"),
+            tr("The demo ledger is made by ./scripts/demo (about two minutes): it trains the "
+               "demo adapter, runs demo study A under seven configs and diagnoses it. Run it, "
+               "then open the demo again."));
+        return;
+    }
+    openStudyFile(path);
 }
 
 void MainWindow::addRecentFile(const QString& path) {
@@ -145,8 +277,7 @@ void MainWindow::rebuildRecentMenu() {
     m_recentMenu->clear();
     const QStringList files = QSettings().value(kRecentKey).toStringList();
     for (const QString& f : files) {
-        m_recentMenu->addAction(QDir::toNativeSeparators(f), this,
-                                [this, f] { openStudyFile(f); });
+        m_recentMenu->addAction(QDir::toNativeSeparators(f), this, [this, f] { openStudyFile(f); });
     }
     m_recentMenu->setEnabled(!files.isEmpty());
 }

@@ -5,8 +5,12 @@
 #include <QMainWindow>
 #include <QPointer>
 
+#include "ui/reviewloader.h"
+
 class QLabel;
 class QMenu;
+class QProgressBar;
+class QToolButton;
 class QStackedWidget;
 
 namespace probaudit {
@@ -15,6 +19,8 @@ namespace ui {
 class AboutDialog;
 class EmptyStatePage;
 class EngineClient;
+class ReviewLoader;
+class ReviewPage;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -29,11 +35,22 @@ public:
 
     static constexpr int kMaxRecentFiles = 8;
 
+    // Opens a ledger (or a study's ledger, NAME.ledger next to NAME.study.json) in the
+    // background; the review page appears when it is loaded.
+    void openStudyFile(const QString& path, const QString& head = QString());
+    ReviewLoader* loader() const { return m_loader; }
+    // Shows a loaded review (what a finished background open does).
+    void showReview(const ReviewPtr& review);
+    ReviewPage* reviewPage() const { return m_review; }
+    // The demo ledger written by ./scripts/demo, or "" when there is none yet.
+    static QString demoLedgerPath();
+
 private:
     void createActions();
     void openStudyDialog();
-    void openStudyFile(const QString& path);
     void openDemoStudy();
+    void onReviewLoaded(const ReviewPtr& review);
+    void onReviewFailed(const QString& message);
     void addRecentFile(const QString& path);
     void rebuildRecentMenu();
     void onFingerprint(const QJsonObject& fp);
@@ -41,6 +58,11 @@ private:
     void setPinStatus(const QString& text, const QString& tooltip, bool ok);
 
     QStackedWidget* m_pages = nullptr;
+    ReviewPage* m_review = nullptr;
+    ReviewLoader* m_loader = nullptr;
+    QProgressBar* m_progress = nullptr;
+    QToolButton* m_cancelLoad = nullptr;
+    QString m_loadingPath;
     EmptyStatePage* m_empty = nullptr;
     QMenu* m_recentMenu = nullptr;
     QLabel* m_engineLabel = nullptr;

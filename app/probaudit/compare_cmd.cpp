@@ -1,6 +1,7 @@
 #include "compare_cmd.h"
 
 #include "analysis/compare.h"
+#include "analysis/review.h"
 #include "common/error.h"
 #include "ledger/ledger.h"
 
@@ -244,46 +245,26 @@ int compareRuns(const CompareOptions& o) {
 }
 
 int summarize(const std::string& path, const std::string& headName, bool asJson) {
-    const ledger::Ledger led(path, ledger::Ledger::Mode::Read);
-    const json study = led.study();
-    const std::string refName = study.value("reference", "");
-    const auto runs = led.runs();
-    std::string head = headName;
-    for (const auto& r : runs) {
-        if (head.empty() && r.kind == "study") {
-            head = r.head;
-        }
+    const analysis::Review rv = analysis::loadReview(path, headName);
+    if (!rv.reference_run) {
+        throw Error(path, "no finished run of the reference config \"" + rv.reference_name +
+                              "\" for head \"" + rv.head + "\"");
     }
-    // The latest finished study run of a config for this head.
-    auto latest = [&](const std::string& config) -> std::optional<ledger::Run> {
-        std::optional<ledger::Run> found;
-        for (const auto& r : runs) {
-            if (r.kind == "study" && r.head == head && r.config_name == config &&
-                r.status == ledger::RunStatus::Finished) {
-                found = r;
-            }
-        }
-        return found;
-    };
-    const auto ref = latest(refName);
-    if (!ref) {
-        throw Error(path, "no finished run of the reference config \"" + refName +
-                              "\" for head \"" + head + "\"");
-    }
-    const auto items = led.items();
-    const analysis::RunData refData{*ref, led.records(ref->id, true)};
+    const auto& ref = rv.reference_run;
+    const auto& study = rv.study;
+    const std::string& head = rv.head;
+    const std::string& refName = rv.reference_name;
+    const auto& items = rv.items;
     json rows = json::array();
-    for (const auto& [name, cfg] : study.at("configs").items()) {
-        const auto run = name == refName ? ref : latest(name);
-        if (!run) {
-            rows.push_back({{"config", name}, {"run", nullptr}});
+    for (const auto& row : rv.rows) {
+        if (!row.run || !row.cmp) {
+            rows.push_back({{"config", row.config}, {"run", nullptr}});
             continue;
         }
-        const auto c =
-            analysis::compare(refData, analysis::RunData{*run, led.records(run->id, true)}, items);
-        rows.push_back({{"config", name},
-                        {"run", run->id},
-                        {"reference", name == refName},
+        const auto& c = *row.cmp;
+        rows.push_back({{"config", row.config},
+                        {"run", row.run->id},
+                        {"reference", row.reference},
                         {"accuracy", c.accuracy_b ? json(*c.accuracy_b) : json()},
                         {"agreement", c.agreement},
                         {"flips", c.flips},
@@ -292,9 +273,6 @@ int summarize(const std::string& path, const std::string& headName, bool asJson)
                         {"first_layer", analysis::firstLayers(c)},
                         {"items", c.items}});
     }
-    // The reference first, then the other configs (the ledger keeps them sorted by name).
-    std::stable_partition(rows.begin(), rows.end(),
-                          [](const json& r) { return r.value("reference", false); });
     if (asJson) {
         std::cout << json{{"study", study.value("name", "")},
                           {"head", head},

@@ -153,9 +153,12 @@ int diagnose(const DiagnoseOptions& o, const std::atomic<bool>& stop) {
         };
         json ladder = json::array();
         std::string stoppedAt;
+        // status: "clean" (not this suspect), "explains" (this suspect moves the numbers),
+        // "stop" (the later steps cannot be judged).
         auto step = [&](const std::string& name, const std::string& finding,
-                        const std::string& verdict) {
-            ladder.push_back({{"step", name}, {"finding", finding}, {"verdict", verdict}});
+                        const std::string& verdict, const std::string& status) {
+            ladder.push_back(
+                {{"step", name}, {"finding", finding}, {"verdict", verdict}, {"status", status}});
         };
 
         // 1. loader and repeatability
@@ -190,11 +193,12 @@ int diagnose(const DiagnoseOptions& o, const std::atomic<bool>& stop) {
             step("loader and repeatability", loaderFinding,
                  "the reference does not reproduce itself: the computation is not deterministic "
                  "here, so no other "
-                 "difference can be attributed (try \"deterministic\": true)");
+                 "difference can be attributed (try \"deterministic\": true)",
+                 "stop");
             stoppedAt = "loader and repeatability";
         } else {
             step("loader and repeatability", loaderFinding,
-                 "clean: the loader and the reference config repeat bit for bit");
+                 "clean: the loader and the reference config repeat bit for bit", "clean");
         }
 
         // 2. neighbour interference
@@ -229,11 +233,12 @@ int diagnose(const DiagnoseOptions& o, const std::atomic<bool>& stop) {
                 step("neighbour interference", finding,
                      "SERIOUS: an item's result depends on the other items in its batch; stop and "
                      "find the kernel or "
-                     "mask that mixes rows");
+                     "mask that mixes rows",
+                     "stop");
                 stoppedAt = "neighbour interference";
             } else {
                 step("neighbour interference", finding,
-                     "none: other items in a batch do not change an item's result");
+                     "none: other items in a batch do not change an item's result", "clean");
             }
         }
 
@@ -269,7 +274,8 @@ int diagnose(const DiagnoseOptions& o, const std::atomic<bool>& stop) {
                      evidence(b) + "; longer padding: " + evidence(c),
                  worst > 0 ? "the batch shape changes the numbers (largest gap " + points(worst) +
                                  " points)"
-                           : "no shape effect on this sample");
+                           : "no shape effect on this sample",
+                 worst > 0 ? "explains" : "clean");
         }
 
         // 4. kernels and runtime
@@ -319,8 +325,14 @@ int diagnose(const DiagnoseOptions& o, const std::atomic<bool>& stop) {
                     finding += "; environment " + run.env_hash + ": " + evidence(cmp);
                 }
             }
+            bool moved = false;
+            for (const auto& r : rows) {
+                moved = moved || ((r.step == "kernels" || r.step == "environment") &&
+                                  r.cmp.bit_identical_share < 1);
+            }
             step("kernels and runtime", finding,
-                 "see the table: each line changes one setting from the reference");
+                 "see the table: each line changes one setting from the reference",
+                 moved ? "explains" : "clean");
         }
 
         // Study configs against the reference, explained by the suspects they differ in.
@@ -441,6 +453,7 @@ int diagnose(const DiagnoseOptions& o, const std::atomic<bool>& stop) {
                           {"configs", configs},
                           {"forecast", forecast},
                           {"reference_run", refRun ? json(refRun->id) : json()}};
+        led.putDiagnosis(head->name, result); // the workbench's diagnosis view reads it
         if (o.json) {
             std::cout << result.dump(2) << "\n";
             return 0;

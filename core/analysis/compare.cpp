@@ -83,6 +83,26 @@ std::vector<KernelDiff> kernelTraceDiff(const json& a, const json& b) {
     return out;
 }
 
+std::vector<double> layerRelL2(const ledger::Record& a, const ledger::Record& b) {
+    std::vector<double> out;
+    const std::int64_t H = a.hidden;
+    if (H <= 0 || a.hidden != b.hidden || a.layer_vectors.size() != b.layer_vectors.size()) {
+        return out;
+    }
+    const std::size_t layers = a.layer_vectors.size() / std::size_t(H);
+    for (std::size_t l = 0; l < layers; ++l) {
+        double num = 0, den = 0;
+        for (std::int64_t h = 0; h < H; ++h) {
+            const double va = a.layer_vectors[l * std::size_t(H) + std::size_t(h)];
+            const double vb = b.layer_vectors[l * std::size_t(H) + std::size_t(h)];
+            num += (va - vb) * (va - vb);
+            den += va * va;
+        }
+        out.push_back(den > 0 ? std::sqrt(num / den) : (num > 0 ? INFINITY : 0.0));
+    }
+    return out;
+}
+
 Comparison compare(const RunData& a, const RunData& b, const std::vector<ledger::Item>& items,
                    const CompareOptions& opt) {
     Comparison c;
@@ -110,6 +130,8 @@ Comparison compare(const RunData& a, const RunData& b, const std::vector<ledger:
     std::vector<std::int64_t> layerDiff(nLayers, 0);
     std::vector<std::vector<double>> relL2(nLayers);
     c.first_divergent.assign(nLayers, 0);
+    c.layer_words = (nLayers + 63) / 64;
+    c.layer_bits.assign(c.layer_words * pairs.size(), 0);
     c.margin_bins = emptyBins(marginEdges());
     c.dp_bins = emptyBins(dpEdges());
     std::vector<double> dps;
@@ -145,6 +167,8 @@ Comparison compare(const RunData& a, const RunData& b, const std::vector<ledger:
             for (std::size_t l = 0; l < nLayers; ++l) {
                 if (ra->layer_hashes[l] != rb->layer_hashes[l]) {
                     ++layerDiff[l];
+                    c.layer_bits[c.diffs.size() * c.layer_words + l / 64] |= std::uint64_t(1)
+                                                                             << (l % 64);
                     if (d.first_divergent_layer < 0) {
                         d.first_divergent_layer = int(l);
                     }
@@ -156,20 +180,9 @@ Comparison compare(const RunData& a, const RunData& b, const std::vector<ledger:
                 ++c.no_divergent_layer;
             }
         }
-        const std::int64_t H = ra->hidden;
-        if (H > 0 && ra->hidden == rb->hidden &&
-            ra->layer_vectors.size() == rb->layer_vectors.size()) {
-            for (std::size_t l = 0;
-                 l < nLayers && (l + 1) * std::size_t(H) <= ra->layer_vectors.size(); ++l) {
-                double num = 0, den = 0;
-                for (std::int64_t h = 0; h < H; ++h) {
-                    const double va = ra->layer_vectors[l * std::size_t(H) + std::size_t(h)];
-                    const double vb = rb->layer_vectors[l * std::size_t(H) + std::size_t(h)];
-                    num += (va - vb) * (va - vb);
-                    den += va * va;
-                }
-                relL2[l].push_back(den > 0 ? std::sqrt(num / den) : (num > 0 ? INFINITY : 0.0));
-            }
+        const auto rel = layerRelL2(*ra, *rb);
+        for (std::size_t l = 0; l < std::min(nLayers, rel.size()); ++l) {
+            relL2[l].push_back(rel[l]);
         }
         // Histograms.
         const int mb = binOf(marginEdges(), std::abs(double(ra->margin)));

@@ -79,6 +79,14 @@ struct Comparison {
     std::vector<KernelDiff> kernel_diff;
     Verdict verdict;
     std::vector<ItemDiff> diffs; // by item
+    // Which hidden states differ, per item: bit l % 64 of word diffs_index * layer_words + l / 64
+    // is set when hidden state l's real-token bytes differ (the heatmap's click-through).
+    std::size_t layer_words = 0;
+    std::vector<std::uint64_t> layer_bits;
+    bool layerDiffers(std::size_t diffIndex, std::size_t layer) const {
+        return layer_words > 0 && layer / 64 < layer_words &&
+               ((layer_bits[diffIndex * layer_words + layer / 64] >> (layer % 64)) & 1U) != 0;
+    }
 };
 
 struct CompareOptions {
@@ -92,6 +100,10 @@ const std::vector<double>& dpEdges();
 
 Comparison compare(const RunData& a, const RunData& b, const std::vector<ledger::Item>& items,
                    const CompareOptions& options = {});
+
+// Relative L2 distance |b - a| / |a| per hidden state between the decision-token vectors of
+// two records (empty when vectors were not captured).
+std::vector<double> layerRelL2(const ledger::Record& a, const ledger::Record& b);
 
 std::vector<KernelDiff> kernelTraceDiff(const nlohmann::json& a, const nlohmann::json& b);
 

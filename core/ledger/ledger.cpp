@@ -87,6 +87,11 @@ ALTER TABLE runs ADD COLUMN kind TEXT NOT NULL DEFAULT 'study';
 ALTER TABLE runs ADD COLUMN label TEXT NOT NULL DEFAULT '';
 ALTER TABLE runs ADD COLUMN numerics_sha256 TEXT;
 )sql",
+    // 2 -> 3: stored diagnoses (the ladder's result; its probe runs are sealed runs)
+    R"sql(
+CREATE TABLE diagnoses(id INTEGER PRIMARY KEY, head TEXT NOT NULL, created TEXT NOT NULL,
+                       json TEXT NOT NULL);
+)sql",
 };
 static_assert(sizeof(kMigrations) / sizeof(kMigrations[0]) == kSchemaVersion);
 
@@ -783,6 +788,28 @@ std::vector<Record> Ledger::records(std::int64_t run, bool withLayers) const {
         out.push_back(std::move(r));
     }
     return out;
+}
+
+void Ledger::putDiagnosis(const std::string& head, const json& diagnosis) {
+    try {
+        SQLite::Statement st(*m->db, "INSERT INTO diagnoses(head, created, json) VALUES (?, ?, ?)");
+        st.bind(1, head);
+        st.bind(2, nowUtc());
+        st.bind(3, diagnosis.dump());
+        st.exec();
+    } catch (const std::exception& e) {
+        m->fail(m_path, e);
+    }
+}
+
+std::optional<json> Ledger::latestDiagnosis(const std::string& head) const {
+    SQLite::Statement st(*m->db,
+                         "SELECT json FROM diagnoses WHERE head = ? ORDER BY id DESC LIMIT 1");
+    st.bind(1, head);
+    if (!st.executeStep()) {
+        return std::nullopt;
+    }
+    return json::parse(st.getColumn(0).getString());
 }
 
 std::vector<std::int64_t> Ledger::recordedItems(std::int64_t run) const {

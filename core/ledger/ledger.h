@@ -14,7 +14,7 @@
 
 namespace probaudit::ledger {
 
-inline constexpr int kSchemaVersion = 2;
+inline constexpr int kSchemaVersion = 3;
 
 struct Item {
     std::int64_t idx = 0; // position in the study's item list
@@ -126,6 +126,11 @@ public:
     Run run(std::int64_t id) const;
     std::vector<Record> records(std::int64_t run, bool withLayers = true) const;
     std::vector<std::int64_t> recordedItems(std::int64_t run) const;
+
+    // --- diagnoses: the ladder's result as `probaudit diagnose --json` prints it. Derived data
+    // (its probe runs are sealed runs), so not part of the hash chain.
+    void putDiagnosis(const std::string& head, const nlohmann::json& diagnosis);
+    std::optional<nlohmann::json> latestDiagnosis(const std::string& head) const;
 
     VerifyResult verify() const;
 

@@ -1,0 +1,188 @@
+// Workbench responsiveness (issue "The workbench" bars): a ledger with two 100,000-item runs
+// (a reference and a config that moves a third of the items and flips the near-ties), opened
+// through the main window as a user opens it: time until the dashboard is shown, the longest
+// stretch the GUI thread was blocked meanwhile (a 5 ms timer probe), and the time to re-filter
+// and re-sort the items table with the view repainted. Prints one JSON object.
+//
+//   QT_QPA_PLATFORM=offscreen build/default/bin/workbench_bench [--items 100000] [--reps 5]
+#include "review_fixture.h"
+#include "ui/engineclient.h"
+#include "ui/itemsmodel.h"
+#include "ui/itemstable.h"
+#include "ui/mainwindow.h"
+#include "ui/reviewpage.h"
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTimer>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <iostream>
+
+using namespace probaudit;
+
+namespace {
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0 : v[v.size() / 2];
+}
+
+// The longest gap between two ticks of a 5 ms timer: how long the GUI thread was busy.
+class BlockProbe : public QObject {
+public:
+    BlockProbe() {
+        m_timer.setInterval(5);
+        connect(&m_timer, &QTimer::timeout, this, [this] {
+            const qint64 now = m_clock.nsecsElapsed();
+            m_max = std::max(m_max, now - m_last);
+            m_last = now;
+        });
+    }
+    void start() {
+        m_max = 0;
+        m_clock.start();
+        m_last = 0;
+        m_timer.start();
+    }
+    double stopMs() {
+        m_timer.stop();
+        return double(m_max) / 1e6;
+    }
+
+private:
+    QTimer m_timer;
+    QElapsedTimer m_clock;
+    qint64 m_last = 0, m_max = 0;
+};
+
+} // namespace
+
+int main(int argc, char** argv) {
+    QApplication app(argc, argv);
+    std::int64_t items = 100000;
+    int reps = 5;
+    for (int i = 1; i + 1 < argc; i += 2) {
+        const std::string a = argv[i];
+        if (a == "--items") {
+            items = std::atoll(argv[i + 1]);
+        } else if (a == "--reps") {
+            reps = std::atoi(argv[i + 1]);
+        }
+    }
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("bench.ledger"));
+    testing::Fixture f = testing::defaultFixture(items);
+    f.layers = 32;
+    f.configs.resize(2); // the reference and batch-8
+    QElapsedTimer t;
+    t.start();
+    testing::writeFixtureLedger(path.toStdString(), f);
+    nlohmann::json out{{"items", items}, {"runs", 2}, {"hidden_states", f.layers + 1}};
+    out["write_seconds"] = double(t.nsecsElapsed()) / 1e9;
+
+    ui::MainWindow window;
+    window.resize(1500, 940);
+    window.show();
+    {
+        // The engine's fingerprint arrives from a child process; let it land first.
+        QEventLoop loop;
+        QTimer::singleShot(20000, &loop, &QEventLoop::quit);
+        QObject::connect(window.engine(), &ui::EngineClient::fingerprintReady, &loop,
+                         &QEventLoop::quit);
+        QObject::connect(window.engine(), &ui::EngineClient::failed, &loop, &QEventLoop::quit);
+        loop.exec();
+    }
+    BlockProbe probe;
+    std::vector<double> opens, blocks;
+    for (int r = 0; r < reps; ++r) {
+        QSignalSpy loaded(window.loader(), &ui::ReviewLoader::loaded);
+        probe.start();
+        t.restart();
+        window.openStudyFile(path);
+        if (!loaded.wait(60000)) {
+            std::cerr << "workbench_bench: the ledger did not open\n";
+            return 1;
+        }
+        QCoreApplication::processEvents();
+        window.reviewPage()->dashboardView()->viewport()->repaint();
+        opens.push_back(double(t.nsecsElapsed()) / 1e9);
+        QCoreApplication::processEvents();
+        blocks.push_back(probe.stopMs());
+    }
+    out["open_to_dashboard_seconds"] = {{"median", median(opens)},
+                                        {"min", *std::min_element(opens.begin(), opens.end())},
+                                        {"max", *std::max_element(opens.begin(), opens.end())}};
+    out["gui_max_block_ms_while_opening"] = *std::max_element(blocks.begin(), blocks.end());
+
+    {
+        // The charts are built when their tab is first shown after a change.
+        std::vector<double> ms;
+        for (int r = 0; r < reps; ++r) {
+            window.reviewPage()->showTab(ui::ReviewPage::ItemsTab);
+            window.reviewPage()->setComparisonRow(1);
+            QCoreApplication::processEvents();
+            t.restart();
+            window.reviewPage()->showTab(ui::ReviewPage::ChartsTab);
+            window.reviewPage()->repaint();
+            ms.push_back(double(t.nsecsElapsed()) / 1e6);
+        }
+        out["charts_tab_shown_ms"] = {{"median", median(ms)},
+                                      {"max", *std::max_element(ms.begin(), ms.end())}};
+        window.reviewPage()->showTab(ui::ReviewPage::ItemsTab);
+    }
+    ui::ItemsTable* table = window.reviewPage()->itemsTable();
+    QTableView* view = table->view();
+    auto timed = [&](const char* name, const std::function<void()>& action) {
+        std::vector<double> ms;
+        for (int r = 0; r < reps; ++r) {
+            table->model()->setFilter(ui::ItemFilter());
+            QCoreApplication::processEvents();
+            t.restart();
+            action();
+            view->viewport()->repaint();
+            ms.push_back(double(t.nsecsElapsed()) / 1e6);
+        }
+        out["refilter_ms"][name] = {{"median", median(ms)},
+                                    {"max", *std::max_element(ms.begin(), ms.end())},
+                                    {"shown", table->model()->rowCount()}};
+    };
+    timed("flips_only", [&] {
+        ui::ItemFilter x;
+        x.flipsOnly = true;
+        table->model()->setFilter(x);
+    });
+    timed("changed_only", [&] {
+        ui::ItemFilter x;
+        x.changedOnly = true;
+        table->model()->setFilter(x);
+    });
+    timed("dp_above", [&] {
+        ui::ItemFilter x;
+        x.dpAbove = 1e-4;
+        table->model()->setFilter(x);
+    });
+    timed("margin_below", [&] {
+        ui::ItemFilter x;
+        x.marginBelow = 0.5;
+        table->model()->setFilter(x);
+    });
+    timed("text_search", [&] {
+        ui::ItemFilter x;
+        x.text = QStringLiteral("SOUP");
+        table->model()->setFilter(x);
+    });
+    timed("sort_by_dp",
+          [&] { table->model()->sort(ui::ItemsModel::DpColumn, Qt::DescendingOrder); });
+    timed("sort_by_text",
+          [&] { table->model()->sort(ui::ItemsModel::TextColumn, Qt::AscendingOrder); });
+    std::cout << out.dump(2) << "\n";
+    return 0;
+}

@@ -1,0 +1,144 @@
+#pragma once
+// A synthetic study ledger for the workbench tests and benchmarks: binary labels, a reference
+// run and runs of other configs whose differences are known by construction (which items
+// move, by how much, which flip, from which layer the hidden states differ), so a test can
+// compute what every view must show without reading it back from the code under test.
+#include "ledger/ledger.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace probaudit::testing {
+
+struct FixtureConfig {
+    std::string name;
+    nlohmann::json config; // what differs from the reference's JSON
+    // The change of item i's logit gap under this config (0: bit-identical).
+    std::function<double(std::int64_t)> delta;
+    // The first hidden state that differs for a moved item (later ones differ too).
+    int first_layer = 1;
+};
+
+struct Fixture {
+    std::int64_t items = 40;
+    int layers = 4; // hidden states: layers + 1
+    int hidden = 0; // > 0: decision-token vectors are recorded too
+    std::vector<FixtureConfig> configs;
+
+    // The reference logit gap of item i: spread over [-3, 3], some very near 0.
+    static double gap(std::int64_t i) { return double((i * 7) % 41 - 20) * 0.15 + 0.01; }
+    static int label(std::int64_t i) { return int((i * 3) % 5 < 3); }
+    static std::string text(std::int64_t i) {
+        return (i % 4 == 0 ? "the soup was cold " : "a fine dinner ") + std::to_string(i);
+    }
+};
+
+inline ledger::Record fixtureRecord(const Fixture& f, std::int64_t i, double delta, int firstLayer,
+                                    std::uint64_t salt) {
+    ledger::Record r;
+    r.item = i;
+    r.tokens = 6 + i % 9;
+    const double g = Fixture::gap(i) + delta;
+    const float l1 = float(g / 2), l0 = float(-g / 2);
+    r.logits = {l0, l1};
+    const double p1 = 1.0 / (1.0 + std::exp(-(double(l1) - double(l0))));
+    r.probs = {float(1.0 - p1), float(p1)};
+    r.decision = l1 >= l0 ? 1 : 0;
+    r.margin = std::abs(l1 - l0);
+    r.batch = i;
+    r.padded_length = r.tokens;
+    r.batch_seconds = 0.01;
+    for (int l = 0; l <= f.layers; ++l) {
+        const bool moved = delta != 0 && l >= firstLayer;
+        r.layer_hashes.push_back(0x9e3779b97f4a7c15ULL * std::uint64_t(l + 1) ^ std::uint64_t(i) ^
+                                 (moved ? salt : 0));
+    }
+    if (f.hidden > 0) {
+        r.hidden = f.hidden;
+        for (int l = 0; l <= f.layers; ++l) {
+            for (int h = 0; h < f.hidden; ++h) {
+                const bool moved = delta != 0 && l >= firstLayer;
+                r.layer_vectors.push_back(float(h + 1) + (moved ? float(1e-3 * (l + 1)) : 0.0f));
+            }
+        }
+    }
+    return r;
+}
+
+// Writes the study, its items and one finished run per config (the reference first) for head
+// "h". Returns the run ids in the order of `f.configs`.
+inline std::vector<std::int64_t> writeFixtureLedger(const std::string& path, const Fixture& f) {
+    ledger::Ledger led(path, ledger::Ledger::Mode::Write);
+    nlohmann::json configs = nlohmann::json::object();
+    const nlohmann::json base{{"batch_size", 1}, {"dtype", "float32"}, {"attention", "math"}};
+    for (const auto& c : f.configs) {
+        nlohmann::json j = base;
+        j.update(c.config);
+        configs[c.name] = j;
+    }
+    const nlohmann::json study{{"name", "fixture-study"},
+                               {"reference", f.configs.front().name},
+                               {"configs", configs},
+                               {"model", {{"path", "/nonexistent/model"}}},
+                               {"dataset", {{"labels", {"negative", "positive"}}}}};
+    std::vector<ledger::Item> items;
+    for (std::int64_t i = 0; i < f.items; ++i) {
+        items.push_back(
+            {i, "item-" + std::to_string(i), Fixture::text(i), Fixture::label(i), i + 1});
+    }
+    led.initStudy(study, "fixture", items);
+    const std::string env = led.putEnvironment(nlohmann::json{{"cpu", "fixture"}});
+    const nlohmann::json head{
+        {"kind", "adapter"}, {"name", "h"}, {"labels", {"negative", "positive"}}};
+    std::vector<std::int64_t> ids;
+    std::uint64_t salt = 0x1234;
+    for (const auto& c : f.configs) {
+        const std::string hash = "hash-" + c.name;
+        led.putConfig(hash, c.name, configs[c.name]);
+        const auto run = led.beginRun("h", head, c.name, hash, env, "hashes", f.items);
+        std::vector<ledger::Record> batch;
+        for (std::int64_t i = 0; i < f.items; ++i) {
+            batch.push_back(fixtureRecord(f, i, c.delta ? c.delta(i) : 0.0, c.first_layer, salt));
+            if (batch.size() == 512) {
+                led.appendBatch(run, batch);
+                batch.clear();
+            }
+        }
+        if (!batch.empty()) {
+            led.appendBatch(run, batch);
+        }
+        led.finishRun(run);
+        ids.push_back(run);
+        salt += 0x1111;
+    }
+    return ids;
+}
+
+// The default fixture: the reference; "batch-8" moves every third item by 1e-5 from layer 2
+// and flips the items nearest the boundary (|gap| < 0.05, pushed across); "bfloat16" moves
+// every item by 1e-3 from the embeddings (hidden state 0); "threads-2" is bit-identical.
+inline Fixture defaultFixture(std::int64_t items = 40) {
+    Fixture f;
+    f.items = items;
+    f.configs.push_back({"reference", nlohmann::json::object(), nullptr, 1});
+    f.configs.push_back({"batch-8",
+                         {{"batch_size", 8}},
+                         [](std::int64_t i) {
+                             const double g = Fixture::gap(i);
+                             if (std::abs(g) < 0.05) {
+                                 return g > 0 ? -0.1 : 0.1; // across the boundary
+                             }
+                             return i % 3 == 0 ? 1e-5 : 0.0;
+                         },
+                         2});
+    f.configs.push_back(
+        {"bfloat16", {{"dtype", "bfloat16"}}, [](std::int64_t) { return 1e-3; }, 0});
+    f.configs.push_back({"threads-2", {{"threads", 2}}, nullptr, 1});
+    return f;
+}
+
+} // namespace probaudit::testing

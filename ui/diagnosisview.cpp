@@ -1,0 +1,342 @@
+#include "ui/diagnosisview.h"
+
+#include "ui/format.h"
+#include "ui/theme.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QPainter>
+#include <QPainterPath>
+#include <QScrollArea>
+#include <QTableWidget>
+#include <QTextDocument>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace probaudit {
+namespace ui {
+
+namespace {
+
+QString str(const nlohmann::json& j, const char* key) {
+    return j.contains(key) && j[key].is_string() ? QString::fromStdString(j[key].get<std::string>())
+                                                 : QString();
+}
+
+QTableWidget* makeTable(const QStringList& headers, QWidget* parent, const QString& name) {
+    auto* t = new QTableWidget(parent);
+    t->setObjectName(name);
+    t->setColumnCount(int(headers.size()));
+    t->setHorizontalHeaderLabels(headers);
+    t->verticalHeader()->hide();
+    t->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    t->setWordWrap(true);
+    t->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    t->horizontalHeader()->setStretchLastSection(true);
+    t->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    return t;
+}
+
+void addRow(QTableWidget* t, const QStringList& cells, const QVariant& background = {}) {
+    const int r = t->rowCount();
+    t->insertRow(r);
+    for (int c = 0; c < cells.size(); ++c) {
+        auto* it = new QTableWidgetItem(cells[c]);
+        it->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable);
+        if (background.isValid()) {
+            it->setBackground(background.value<QColor>());
+        }
+        t->setItem(r, c, it);
+    }
+}
+
+void fitHeight(QTableWidget* t) {
+    t->resizeRowsToContents();
+    int h = t->horizontalHeader()->sizeHint().height() + 4;
+    for (int r = 0; r < t->rowCount(); ++r) {
+        h += t->rowHeight(r);
+    }
+    t->setFixedHeight(h);
+}
+
+QLabel* heading(const QString& text, QWidget* parent) {
+    auto* l = new QLabel(text, parent);
+    QFont f = l->font();
+    f.setBold(true);
+    f.setPointSizeF(f.pointSizeF() * 1.1);
+    l->setFont(f);
+    return l;
+}
+
+} // namespace
+
+LadderChart::LadderChart(QWidget* parent) : QWidget(parent) {
+    setObjectName(QStringLiteral("ladderChart"));
+    setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
+}
+
+void LadderChart::setLadder(const nlohmann::json& ladder, const nlohmann::json& stoppedAt) {
+    m_boxes.clear();
+    const QStringList all = {QStringLiteral("loader and repeatability"),
+                             QStringLiteral("neighbour interference"), QStringLiteral("shape"),
+                             QStringLiteral("kernels and runtime")};
+    int k = 1;
+    for (const auto& st : ladder) {
+        m_boxes.push_back({tr("Suspect %1: %2").arg(k++).arg(str(st, "step")), str(st, "finding"),
+                           str(st, "verdict"), str(st, "status")});
+    }
+    // Steps after a stop were not judged; show them greyed so the ladder stays whole.
+    for (int i = int(m_boxes.size()); i < all.size(); ++i) {
+        m_boxes.push_back(
+            {tr("Suspect %1: %2").arg(i + 1).arg(all[i]),
+             tr("not judged: the ladder stopped at \"%1\"")
+                 .arg(QString::fromStdString(stoppedAt.is_string() ? stoppedAt.get<std::string>()
+                                                                   : std::string())),
+             QString(), QStringLiteral("skipped")});
+    }
+    m_boxes.push_back(
+        {tr("Then: pin"),
+         tr("Pin the runtime that reproduces the reference (probaudit pin), so that a "
+            "different build or kernel library is reported before it moves a decision."),
+         QString(), QStringLiteral("next")});
+    updateGeometry();
+    update();
+}
+
+int LadderChart::layout(int width, std::vector<QRect>* rects) const {
+    const QFontMetrics fm(font());
+    const int boxW = std::max(200, std::min(width - 24, fm.horizontalAdvance(u'M') * 70));
+    const int x = (width - boxW) / 2;
+    int y = 8;
+    const int gap = fm.height() * 2;
+    for (const Box& b : m_boxes) {
+        const QString body =
+            b.finding + (b.verdict.isEmpty() ? QString() : QStringLiteral("\n→ ") + b.verdict);
+        const QRect textRect =
+            fm.boundingRect(QRect(0, 0, boxW - 28, 10000), Qt::TextWordWrap, body);
+        const int h = fm.height() + 10 + textRect.height() + 14;
+        if (rects != nullptr) {
+            rects->emplace_back(x, y, boxW, h);
+        }
+        y += h + gap;
+    }
+    return y - gap + 8;
+}
+
+int LadderChart::heightForWidth(int w) const {
+    return layout(w, nullptr);
+}
+
+QSize LadderChart::sizeHint() const {
+    return {600, layout(std::max(width(), 600), nullptr)};
+}
+
+void LadderChart::paintEvent(QPaintEvent*) {
+    QPainter p(this);
+    p.setRenderHint(QPainter::Antialiasing);
+    std::vector<QRect> rects;
+    layout(width(), &rects);
+    const QFontMetrics fm(font());
+    QFont bold = font();
+    bold.setBold(true);
+    for (std::size_t i = 0; i < rects.size(); ++i) {
+        const Box& b = m_boxes[i];
+        const QRect r = rects[i];
+        QColor accent = palette().color(QPalette::Mid);
+        QString badge;
+        if (b.status == QLatin1String("clean")) {
+            accent = unchangedColor();
+            badge = tr("clean");
+        } else if (b.status == QLatin1String("explains")) {
+            accent = changedColor();
+            badge = tr("moves the numbers");
+        } else if (b.status == QLatin1String("stop")) {
+            accent = flipColor();
+            badge = tr("stop");
+        } else if (b.status == QLatin1String("skipped")) {
+            badge = tr("not judged");
+        }
+        const bool grey = b.status == QLatin1String("skipped");
+        QPainterPath path;
+        path.addRoundedRect(QRectF(r).adjusted(0.5, 0.5, -0.5, -0.5), 6, 6);
+        p.fillPath(path, grey ? palette().color(QPalette::Window) : tint(accent, 0.10));
+        p.setPen(QPen(accent, b.status == QLatin1String("next") ? 1 : 2,
+                      b.status == QLatin1String("next") ? Qt::DashLine : Qt::SolidLine));
+        p.drawPath(path);
+        p.fillRect(QRect(r.left() + 1, r.top() + 6, 6, r.height() - 12), accent);
+        p.setFont(bold);
+        p.setPen(grey ? palette().color(QPalette::PlaceholderText)
+                      : palette().color(QPalette::WindowText));
+        p.drawText(QRect(r.left() + 16, r.top() + 6, r.width() - 24, fm.height()),
+                   Qt::AlignLeft | Qt::AlignVCenter, b.title);
+        if (!badge.isEmpty()) {
+            const int bw = QFontMetrics(bold).horizontalAdvance(badge) + 14;
+            const QRect br(r.right() - bw - 8, r.top() + 5, bw, fm.height() + 2);
+            QPainterPath bp;
+            bp.addRoundedRect(br, 4, 4);
+            p.fillPath(bp, accent);
+            p.setPen(accent.lightness() < 140 ? Qt::white : Qt::black);
+            p.drawText(br, Qt::AlignCenter, badge);
+        }
+        p.setFont(font());
+        p.setPen(grey ? palette().color(QPalette::PlaceholderText)
+                      : palette().color(QPalette::WindowText));
+        const QString body =
+            b.finding + (b.verdict.isEmpty() ? QString() : QStringLiteral("\n→ ") + b.verdict);
+        p.drawText(QRect(r.left() + 16, r.top() + fm.height() + 12, r.width() - 28,
+                         r.height() - fm.height() - 12),
+                   Qt::TextWordWrap, body);
+        if (i + 1 < rects.size()) {
+            const int cx = r.center().x();
+            const int y0 = r.bottom() + 3, y1 = rects[i + 1].top() - 3;
+            p.setPen(QPen(palette().color(QPalette::Mid), 2));
+            p.drawLine(cx, y0, cx, y1);
+            QPainterPath head;
+            head.moveTo(cx - 6, y1 - 8);
+            head.lineTo(cx + 6, y1 - 8);
+            head.lineTo(cx, y1);
+            head.closeSubpath();
+            p.fillPath(head, palette().color(QPalette::Mid));
+        }
+    }
+}
+
+DiagnosisView::DiagnosisView(QWidget* parent) : QWidget(parent) {
+    setObjectName(QStringLiteral("diagnosisView"));
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    m_body = new QWidget(scroll);
+    m_header = new QLabel(m_body);
+    m_header->setObjectName(QStringLiteral("diagnosisHeader"));
+    m_header->setWordWrap(true);
+    m_ladder = new LadderChart(m_body);
+    m_probes = makeTable({tr("What changed"), tr("Largest Δp"), tr("First layer that differs"),
+                          tr("Flipped"), tr("Bit-identical")},
+                         m_body, QStringLiteral("probeTable"));
+    m_kernels = makeTable(
+        {tr("Probe"), tr("Kind"), tr("Operator or kernel"), tr("Count (A)"), tr("Count (B)")},
+        m_body, QStringLiteral("kernelDiffTable"));
+    m_configs = makeTable({tr("Config"), tr("Differs in"), tr("Suspects"), tr("Flips"),
+                           tr("Largest Δp"), tr("First layer")},
+                          m_body, QStringLiteral("configExplainTable"));
+    m_forecast =
+        makeTable({tr("Config"), tr("Predicted flips"), tr("Observed flips"), tr("Probe sample")},
+                  m_body, QStringLiteral("forecastTable"));
+    auto* v = new QVBoxLayout(m_body);
+    v->addWidget(m_header);
+    v->addWidget(m_ladder);
+    v->addWidget(heading(tr("Probes"), m_body));
+    v->addWidget(m_probes);
+    v->addWidget(heading(tr("Kernel trace: operators whose counts differ between a probe and "
+                            "its baseline"),
+                         m_body));
+    v->addWidget(m_kernels);
+    v->addWidget(
+        heading(tr("The study's configs, explained by the suspects they differ in"), m_body));
+    v->addWidget(m_configs);
+    v->addWidget(heading(tr("Fragility forecast against the full runs"), m_body));
+    v->addWidget(m_forecast);
+    v->addStretch(1);
+    scroll->setWidget(m_body);
+    auto* outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    outer->addWidget(scroll);
+}
+
+void DiagnosisView::setReview(const ReviewPtr& review) {
+    m_review = review;
+    for (QTableWidget* t : {m_probes, m_kernels, m_configs, m_forecast}) {
+        t->setRowCount(0);
+    }
+    if (!review || !review->diagnosis) {
+        m_header->setText(
+            tr("No diagnosis is stored for this head yet. Run it with:\n  probaudit diagnose "
+               "STUDY --ledger %1\nIt probes a seeded sample: the reference twice, neighbours "
+               "changed, the batch shape, kernels and runtime, and explains every config.")
+                .arg(QString::fromStdString(review ? review->path : std::string("LEDGER"))));
+        m_ladder->setLadder(nlohmann::json::array(), nullptr);
+        m_ladder->hide();
+        for (QTableWidget* t : {m_probes, m_kernels, m_configs, m_forecast}) {
+            fitHeight(t);
+        }
+        return;
+    }
+    m_ladder->show();
+    const nlohmann::json& d = *review->diagnosis;
+    m_header->setText(tr("Why do results differ from the reference config \"%1\"? Probes on a "
+                         "seeded sample of %2 items (seed %3, batch %4); every probe run is in "
+                         "the ledger.")
+                          .arg(str(d, "reference"))
+                          .arg(d.value("sample", 0))
+                          .arg(d.value("seed", 0))
+                          .arg(d.value("batch", 0)));
+    m_ladder->setLadder(d.value("ladder", nlohmann::json::array()),
+                        d.value("stopped_at", nlohmann::json()));
+    auto runById = [&](std::int64_t id) -> const ledger::Run* {
+        for (const auto& r : review->runs) {
+            if (r.id == id) {
+                return &r;
+            }
+        }
+        return nullptr;
+    };
+    for (const auto& row : d.value("table", nlohmann::json::array())) {
+        const std::int64_t items = row.value("items", std::int64_t(0));
+        const double bits = row.value("bit_identical", 0.0);
+        const std::int64_t flips = row.value("flips", std::int64_t(0));
+        addRow(m_probes,
+               {str(row, "what"), formatPoints(row.value("max_dp", 0.0)), str(row, "first_layer"),
+                QStringLiteral("%1 / %2").arg(flips).arg(items),
+                QStringLiteral("%1 / %2").arg(std::llround(bits * double(items))).arg(items)},
+               flips > 0  ? QVariant(tint(flipColor(), 0.2))
+               : bits < 1 ? QVariant(tint(changedColor(), 0.14))
+                          : QVariant());
+        const ledger::Run* a = runById(row.value("run_a", std::int64_t(-1)));
+        const ledger::Run* b = runById(row.value("run_b", std::int64_t(-1)));
+        if (a != nullptr && b != nullptr) {
+            for (const auto& k : analysis::kernelTraceDiff(a->kernel_trace, b->kernel_trace)) {
+                addRow(m_kernels,
+                       {str(row, "what"), k.kind == "op" ? tr("operator") : tr("device kernel"),
+                        QString::fromStdString(k.name), QString::number(k.count_a),
+                        QString::number(k.count_b)});
+            }
+        }
+    }
+    if (m_kernels->rowCount() == 0) {
+        addRow(m_kernels,
+               {tr("every probe"), QString(),
+                tr("the same operators ran, the same number of times"), QString(), QString()});
+    }
+    auto join = [](const nlohmann::json& arr) {
+        QStringList out;
+        for (const auto& v : arr) {
+            out << QString::fromStdString(v.get<std::string>());
+        }
+        return out.join(QStringLiteral(", "));
+    };
+    for (const auto& c : d.value("configs", nlohmann::json::array())) {
+        const bool run = c.contains("run");
+        addRow(m_configs,
+               {str(c, "config"), join(c.value("differs_in", nlohmann::json::array())),
+                join(c.value("suspects", nlohmann::json::array())),
+                run ? QString::number(c.value("flips", 0)) : tr("not run"),
+                run ? formatPoints(c.value("max_dp", 0.0)) : QString(),
+                run ? str(c, "first_layer") : QString()},
+               run && c.value("flips", 0) > 0 ? QVariant(tint(flipColor(), 0.2)) : QVariant());
+    }
+    for (const auto& f : d.value("forecast", nlohmann::json::array())) {
+        addRow(m_forecast,
+               {str(f, "config"), QString::number(f.value("predicted_flips", 0.0), 'f', 1),
+                f.contains("observed_flips") ? QString::number(f.value("observed_flips", 0))
+                                             : tr("not run"),
+                tr("%1 items").arg(f.value("sample", 0))});
+    }
+    for (QTableWidget* t : {m_probes, m_kernels, m_configs, m_forecast}) {
+        fitHeight(t);
+    }
+}
+
+} // namespace ui
+} // namespace probaudit

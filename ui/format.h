@@ -1,0 +1,29 @@
+#pragma once
+// How the workbench writes numbers: one function per kind of number, so the dashboard, the
+// items table, the charts and the report say the same thing the same way. Every function is
+// translatable text; none rounds a difference away (0.9996 bit-identical is not "100%").
+#include <QString>
+
+#include <optional>
+
+namespace probaudit {
+namespace ui {
+
+// Δp in points: "0" exactly, scientific below 0.001 ("9.24e-05"), else 3 significant digits.
+QString formatPoints(double points);
+// A share as a percentage: "100%" and "0%" only when exact; "> 99.9%" and "< 0.1%" otherwise
+// at the ends; else one decimal.
+QString formatShare(double share);
+// A probability with 4 decimals.
+QString formatProbability(double p);
+// A logit gap (margin) with 4 significant digits.
+QString formatMargin(double margin);
+// An accuracy difference with its interval, in points: "+0.10 [−0.20, +0.40]".
+QString formatInterval(double estimate, double low, double high);
+// A hidden-state index: "embeddings", "layer 3"; -1 "none", -2 "not captured".
+QString formatLayer(int layer);
+// An accuracy, or "–" without labels.
+QString formatAccuracy(const std::optional<double>& accuracy);
+
+} // namespace ui
+} // namespace probaudit
