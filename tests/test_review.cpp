@@ -11,6 +11,8 @@
 #include "ui/itemsmodel.h"
 #include "ui/itemstable.h"
 #include "ui/mainwindow.h"
+#include "ui/pinstatus.h"
+#include "ui/presentation.h"
 #include "ui/reviewpage.h"
 #include "ui/runsmodel.h"
 #include "ui/screenshottour.h"
@@ -22,6 +24,8 @@
 #include <QClipboard>
 #include <QDir>
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
 #include <QLabel>
 #include <QSignalSpy>
 #include <QStackedBarSeries>
@@ -469,11 +473,87 @@ private Q_SLOTS:
                  qPrintable(failed.first().at(0).toString()));
     }
 
+    // The badge compares the lock's fingerprint with the engine's, as `probaudit check` does.
+    void pinBadge() {
+        const QJsonObject current{
+            {QStringLiteral("torch"),
+             QJsonObject{{QStringLiteral("version"), QStringLiteral("2.11.0")},
+                         {QStringLiteral("cuda"), QStringLiteral("13.0")}}},
+            {QStringLiteral("cpu"),
+             QJsonObject{{QStringLiteral("model"), QStringLiteral("EPYC")}}}};
+        QJsonObject lock{{QStringLiteral("probaudit_lock"), 1},
+                         {QStringLiteral("environment"), current}};
+        QCOMPARE(pinStatus(QString(), {}, current).state, PinStatus::State::NotPinned);
+        QCOMPARE(pinStatus(QStringLiteral("r.lock.json"), lock, {}).state,
+                 PinStatus::State::Unknown);
+        const PinStatus same = pinStatus(QStringLiteral("r.lock.json"), lock, current);
+        QCOMPARE(same.state, PinStatus::State::Matches);
+        QVERIFY(same.differences.isEmpty());
+        QJsonObject torch = current[u"torch"].toObject();
+        torch[u"cuda"] = QStringLiteral("12.8");
+        QJsonObject other = current;
+        other[u"torch"] = torch;
+        const PinStatus differs = pinStatus(QStringLiteral("r.lock.json"), lock, other);
+        QCOMPARE(differs.state, PinStatus::State::Differs);
+        QCOMPARE(differs.differences.size(), 1);
+        QVERIFY2(differs.differences.front().contains(QStringLiteral("torch.cuda")),
+                 qPrintable(differs.differences.front()));
+        QVERIFY(differs.text.contains(QStringLiteral("(1)")));
+
+        // The window finds runtime.lock.json beside the ledger and loads it.
+        QTemporaryDir dir;
+        const QString ledger = dir.filePath(QStringLiteral("l.ledger"));
+        QVERIFY(QFile::copy(m_ledger, ledger));
+        QFile f(dir.filePath(QStringLiteral("runtime.lock.json")));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QJsonDocument(lock).toJson());
+        f.close();
+        MainWindow window;
+        QSignalSpy loaded(window.loader(), &ReviewLoader::loaded);
+        window.openStudyFile(ledger);
+        QVERIFY(loaded.wait(30000));
+        auto* badge = window.findChild<QLabel*>(QStringLiteral("pinBadge"));
+        QVERIFY(badge->text().startsWith(QStringLiteral("Runtime: ")));
+        QVERIFY(badge->text() != QStringLiteral("Runtime: not pinned"));
+    }
+
+    // Presentation mode: five slides in the guided order, arrow keys move, Esc closes.
+    void presentation() {
+        const int b8 = rowOf(*m_review, QStringLiteral("batch-8"));
+        PresentationWindow show(m_review, b8);
+        show.resize(1400, 900);
+        show.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&show));
+        QCOMPARE(show.slideCount(), 5);
+        QCOMPARE(show.currentSlide(), 0);
+        QTest::keyClick(&show, Qt::Key_Right);
+        QTest::keyClick(&show, Qt::Key_Right);
+        QCOMPARE(show.currentSlide(), 2);
+        QCOMPARE(show.slideTitle(2), QStringLiteral("One input, two decisions")); // batch-8 flips
+        QTest::keyClick(&show, Qt::Key_Left);
+        QCOMPARE(show.currentSlide(), 1);
+        QTest::keyClick(&show, Qt::Key_End);
+        QCOMPARE(show.currentSlide(), 4);
+        QTest::keyClick(&show, Qt::Key_Right); // stays on the last slide
+        QCOMPARE(show.currentSlide(), 4);
+        QTest::keyClick(&show, Qt::Key_Escape);
+        QVERIFY(!show.isVisible());
+        QCOMPARE(tellingItem(*m_review, b8), [] {
+            std::int64_t flipped = -1;
+            for (std::int64_t i = 0; i < fixture().items; ++i) {
+                if (std::abs(Fixture::gap(i)) < 0.05) {
+                    flipped = i;
+                }
+            }
+            return flipped;
+        }());
+    }
+
     void screenshotTour() {
         const QString dir = m_dir.filePath(QStringLiteral("tour"));
         QCOMPARE(runScreenshotTour(dir, m_ledger, QStringLiteral("-test")), 0);
         const QStringList files = QDir(dir).entryList({QStringLiteral("*-test.png")}, QDir::Files);
-        QCOMPARE(files.size(), 9);
+        QCOMPARE(files.size(), 15); // 10 views + 5 presentation slides
         for (const QString& name : files) {
             QVERIFY2(QFileInfo(QDir(dir).filePath(name)).size() > 2000, qPrintable(name));
         }

@@ -1,5 +1,220 @@
-<?xml version='1.0' encoding='utf-8'?>
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
 <TS version="2.1" language="de_DE">
+<context>
+    <name>Charts</name>
+    <message>
+        <source>items</source>
+        <translation>Items</translation>
+    </message>
+    <message>
+        <source>Δp per item (points), log bins</source>
+        <translation>Δp pro Item (Punkte), logarithmische Bins</translation>
+    </message>
+    <message>
+        <source>no flip</source>
+        <translation>nicht gekippt</translation>
+    </message>
+    <message>
+        <source>flipped</source>
+        <translation>gekippt</translation>
+    </message>
+    <message>
+        <source>Δp (points)</source>
+        <translation>Δp (Punkte)</translation>
+    </message>
+    <message>
+        <source>Δp = 0</source>
+        <translation>Δp = 0</translation>
+    </message>
+    <message>
+        <source>Δp in %1</source>
+        <translation>Δp in %1</translation>
+    </message>
+    <message>
+        <source>Reference margin |logit gap|: the near-tie view</source>
+        <translation>Referenzmarge |Logit-Abstand|: Ansicht der knappen Fälle</translation>
+    </message>
+    <message>
+        <source>bit-identical p</source>
+        <translation>bitidentisches p</translation>
+    </message>
+    <message>
+        <source>p changed</source>
+        <translation>p verändert</translation>
+    </message>
+    <message numerus="yes">
+        <source>
+%n flip(s)</source>
+        <translation>
+            <numerusform>
+%n gekippt</numerusform>
+            <numerusform>
+%n gekippt</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>|margin| in the reference run (logits)</source>
+        <translation>|Marge| im Referenzlauf (Logits)</translation>
+    </message>
+    <message>
+        <source>|margin| in %1</source>
+        <translation>|Marge| in %1</translation>
+    </message>
+    <message>
+        <source>, flipped</source>
+        <translation>, gekippt</translation>
+    </message>
+    <message>
+        <source>, p changed</source>
+        <translation>, p verändert</translation>
+    </message>
+    <message>
+        <source>, p unchanged</source>
+        <translation>, p unverändert</translation>
+    </message>
+    <message>
+        <source>p (reference) against p (config)</source>
+        <translation>p (Referenz) gegen p (Konfiguration)</translation>
+    </message>
+    <message>
+        <source>%1 (%2 of %3 drawn)</source>
+        <translation>%1 (%2 von %3 gezeichnet)</translation>
+    </message>
+    <message>
+        <source>Δp &gt; 0</source>
+        <translation>Δp &gt; 0</translation>
+    </message>
+    <message>
+        <source>p (reference)</source>
+        <translation>p (Referenz)</translation>
+    </message>
+    <message>
+        <source>p (config)</source>
+        <translation>p (Konfiguration)</translation>
+    </message>
+    <message>
+        <source>threshold</source>
+        <translation>Schwelle</translation>
+    </message>
+</context>
+<context>
+    <name>Format</name>
+    <message>
+        <source>not captured</source>
+        <translation>nicht erfasst</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>keine</translation>
+    </message>
+    <message>
+        <source>embeddings</source>
+        <translation>Embeddings</translation>
+    </message>
+    <message>
+        <source>layer %1</source>
+        <translation>Schicht %1</translation>
+    </message>
+    <message>
+        <source>accuracy %1; decisions %2; probabilities %3</source>
+        <translation>Genauigkeit %1; Entscheidungen %2; Wahrscheinlichkeiten %3</translation>
+    </message>
+    <message>
+        <source>reproduces</source>
+        <translation>reproduziert sich</translation>
+    </message>
+    <message>
+        <source>does NOT reproduce</source>
+        <translation>reproduziert sich NICHT</translation>
+    </message>
+    <message>
+        <source>reproduce</source>
+        <translation>reproduzieren sich</translation>
+    </message>
+    <message>
+        <source>do NOT reproduce</source>
+        <translation>reproduzieren sich NICHT</translation>
+    </message>
+    <message>
+        <source>reproduce bit for bit</source>
+        <translation>reproduzieren sich bitgenau</translation>
+    </message>
+    <message>
+        <source>do NOT reproduce bit for bit</source>
+        <translation>reproduzieren sich NICHT bitgenau</translation>
+    </message>
+    <message>
+        <source>loader and repeatability</source>
+        <translation>Loader und Wiederholbarkeit</translation>
+    </message>
+    <message>
+        <source>neighbour interference</source>
+        <translation>Einfluss der Nachbarn</translation>
+    </message>
+    <message>
+        <source>shape</source>
+        <translation>Form</translation>
+    </message>
+    <message>
+        <source>kernels and runtime</source>
+        <translation>Kernel und Laufzeit</translation>
+    </message>
+</context>
+<context>
+    <name>PinStatus</name>
+    <message>
+        <source>absent</source>
+        <translation>fehlt</translation>
+    </message>
+    <message>
+        <source>Runtime: not pinned</source>
+        <translation>Laufzeit: nicht fixiert</translation>
+    </message>
+    <message>
+        <source>No runtime lock is loaded. A pinned runtime lists every difference between this environment and the verified one.</source>
+        <translation>Keine Laufzeitsperre geladen. Eine fixierte Laufzeit listet jeden Unterschied zwischen dieser Umgebung und der verifizierten auf.</translation>
+    </message>
+    <message>
+        <source>Runtime: pinned (%1), checking…</source>
+        <translation>Laufzeit: fixiert (%1), wird geprüft …</translation>
+    </message>
+    <message>
+        <source>Waiting for the engine&apos;s environment fingerprint.</source>
+        <translation>Warte auf den Umgebungs-Fingerabdruck der Engine.</translation>
+    </message>
+    <message>
+        <source>Runtime: matches the pin</source>
+        <translation>Laufzeit: entspricht der Fixierung</translation>
+    </message>
+    <message>
+        <source>This environment is the one %1 verified.</source>
+        <translation>Diese Umgebung ist genau die, die %1 verifiziert hat.</translation>
+    </message>
+    <message>
+        <source>This environment matches %1 in everything that can move numbers. Other differences:
+%2</source>
+        <translation>Diese Umgebung stimmt mit %1 in allem überein, was Zahlen verändern kann. Weitere Unterschiede:
+%2</translation>
+    </message>
+    <message>
+        <source>Runtime: differs from the pin (%1)</source>
+        <translation>Laufzeit: weicht von der Fixierung ab (%1)</translation>
+    </message>
+    <message>
+        <source>This environment differs from %1 in ways that can move numbers:
+%2</source>
+        <translation>Diese Umgebung weicht von %1 in Aspekten ab, die Zahlen verändern können:
+%2</translation>
+    </message>
+</context>
+<context>
+    <name>ScreenshotTour</name>
+    <message>
+        <source>|margin| &lt; 1</source>
+        <translation>|Marge| &lt; 1</translation>
+    </message>
+</context>
 <context>
     <name>probaudit::ui::AboutDialog</name>
     <message>
@@ -21,7 +236,9 @@
     <message numerus="yes">
         <source>%n GPU(s)</source>
         <translation>
-            <numerusform>%n GPU</numerusform><numerusform>%n GPUs</numerusform></translation>
+            <numerusform>%n GPU</numerusform>
+            <numerusform>%n GPUs</numerusform>
+        </translation>
     </message>
     <message>
         <source>CPU kernels %1</source>
@@ -44,7 +261,7 @@
         <translation>Engine: nicht verfügbar (%1)</translation>
     </message>
     <message>
-        <source>Audits whether a model's decisions and decision probabilities reproduce across runtime configurations.</source>
+        <source>Audits whether a model&apos;s decisions and decision probabilities reproduce across runtime configurations.</source>
         <translation>Prüft, ob die Entscheidungen eines Modells und ihre Wahrscheinlichkeiten über Laufzeitkonfigurationen hinweg reproduzierbar sind.</translation>
     </message>
     <message>
@@ -58,6 +275,322 @@
     <message>
         <source>Demo data: Sentiment Labelled Sentences (Kotzias et al., KDD 2015), CC BY 4.0.</source>
         <translation>Demodaten: Sentiment Labelled Sentences (Kotzias et al., KDD 2015), CC BY 4.0.</translation>
+    </message>
+</context>
+<context>
+    <name>probaudit::ui::ConfigEditor</name>
+    <message>
+        <source>Configs of %1</source>
+        <translation>Konfigurationen von %1</translation>
+    </message>
+    <message>
+        <source>&amp;Add</source>
+        <translation>&amp;Hinzufügen</translation>
+    </message>
+    <message>
+        <source>A new config: a copy of the selected one (or of the reference).</source>
+        <translation>Eine neue Konfiguration: eine Kopie der ausgewählten (oder der Referenz).</translation>
+    </message>
+    <message>
+        <source>Re&amp;move</source>
+        <translation>&amp;Entfernen</translation>
+    </message>
+    <message>
+        <source>Make &amp;Reference</source>
+        <translation>Als &amp;Referenz festlegen</translation>
+    </message>
+    <message>
+        <source>&amp;Save</source>
+        <translation>&amp;Speichern</translation>
+    </message>
+    <message>
+        <source>Save and R&amp;un Selected</source>
+        <translation>Speichern und Auswahl a&amp;usführen</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>Schließen</translation>
+    </message>
+    <message>
+        <source>Double-click a cell to change it. Cells that differ from the reference are highlighted. Saving rewrites the study file (a copy of the original is kept as .bak; comments are not kept).</source>
+        <translation>Doppelklicken Sie auf eine Zelle, um sie zu ändern. Zellen, die von der Referenz abweichen, sind hervorgehoben. Beim Speichern wird die Studiendatei neu geschrieben (eine Kopie des Originals bleibt als .bak erhalten; Kommentare gehen verloren).</translation>
+    </message>
+    <message>
+        <source>Select the configs to run (rows).</source>
+        <translation>Wählen Sie die auszuführenden Konfigurationen aus (Zeilen).</translation>
+    </message>
+    <message>
+        <source>%1 cannot be written.</source>
+        <translation>%1 kann nicht geschrieben werden.</translation>
+    </message>
+    <message>
+        <source>Saved %1.</source>
+        <translation>%1 gespeichert.</translation>
+    </message>
+</context>
+<context>
+    <name>probaudit::ui::ConfigMatrixModel</name>
+    <message>
+        <source>%1 (reference)</source>
+        <translation>%1 (Referenz)</translation>
+    </message>
+    <message>
+        <source>The reference: every other config is compared with it.</source>
+        <translation>Die Referenz: Jede andere Konfiguration wird mit ihr verglichen.</translation>
+    </message>
+    <message>
+        <source>The same settings as the reference.</source>
+        <translation>Dieselben Einstellungen wie die Referenz.</translation>
+    </message>
+    <message>
+        <source>Differs from the reference in: %1</source>
+        <translation>Weicht von der Referenz ab in: %1</translation>
+    </message>
+    <message>
+        <source>%1: %2 here, %3 in the reference</source>
+        <translation>%1: %2 hier, %3 in der Referenz</translation>
+    </message>
+    <message>
+        <source>There is already a config named %1.</source>
+        <translation>Es gibt bereits eine Konfiguration namens %1.</translation>
+    </message>
+    <message>
+        <source>%1 must be a whole number.</source>
+        <translation>%1 muss eine ganze Zahl sein.</translation>
+    </message>
+    <message>
+        <source>Config</source>
+        <translation>Konfig.</translation>
+    </message>
+    <message>
+        <source>config-%1</source>
+        <translation>config-%1</translation>
+    </message>
+    <message>
+        <source>The reference config cannot be removed; make another config the reference first.</source>
+        <translation>Die Referenzkonfiguration kann nicht entfernt werden; legen Sie zuerst eine andere Konfiguration als Referenz fest.</translation>
+    </message>
+</context>
+<context>
+    <name>probaudit::ui::DashboardModel</name>
+    <message>
+        <source>Config %1 has no finished run for this head yet.</source>
+        <translation>Konfiguration %1 hat für diesen Head noch keinen abgeschlossenen Lauf.</translation>
+    </message>
+    <message>
+        <source>Accuracy of this config minus the reference&apos;s, in points, with a paired bootstrap 95% interval. McNemar&apos;s exact test on the %1 + %2 items that only one run gets right: p = %3.</source>
+        <translation>Genauigkeit dieser Konfiguration minus die der Referenz, in Punkten, mit gepaartem Bootstrap-95-%-Intervall. Exakter McNemar-Test auf den %1 + %2 Items, die nur einer der beiden Läufe richtig entscheidet: p = %3.</translation>
+    </message>
+    <message>
+        <source>Where the hidden states first differ: %1</source>
+        <translation>Wo die verborgenen Zustände zuerst abweichen: %1</translation>
+    </message>
+    <message>
+        <source>%1 (reference)</source>
+        <translation>%1 (Referenz)</translation>
+    </message>
+    <message>
+        <source>nothing</source>
+        <translation>nichts</translation>
+    </message>
+    <message>
+        <source>not run yet</source>
+        <translation>noch nicht ausgeführt</translation>
+    </message>
+    <message>
+        <source>The runtime-configuration axes in which this config differs from the reference config.</source>
+        <translation>Die Achsen der Laufzeitkonfiguration, in denen sich diese Konfiguration von der Referenzkonfiguration unterscheidet.</translation>
+    </message>
+    <message>
+        <source>Share of items with the same decision as in the reference run.</source>
+        <translation>Anteil der Items mit derselben Entscheidung wie im Referenzlauf.</translation>
+    </message>
+    <message>
+        <source>Items whose decision differs from the reference run.</source>
+        <translation>Items, deren Entscheidung vom Referenzlauf abweicht.</translation>
+    </message>
+    <message>
+        <source>Largest Δp: 100 × |p(reference) − p(config)| over the items, in points.</source>
+        <translation>Größtes Δp über die Items: 100 × |p(Referenz) − p(Konfiguration)|, in Punkten.</translation>
+    </message>
+    <message>
+        <source>Share of items whose every recorded float and layer hash has the same bits as in the reference run.</source>
+        <translation>Anteil der Items, bei denen jeder aufgezeichnete Float und jeder Schicht-Hash dieselben Bits hat wie im Referenzlauf.</translation>
+    </message>
+    <message>
+        <source>The first divergent layer seen most often: the first layer whose hidden states differ bitwise from the reference run.</source>
+        <translation>Die am häufigsten beobachtete erste abweichende Schicht: die erste Schicht, deren verborgene Zustände bitweise vom Referenzlauf abweichen.</translation>
+    </message>
+    <message>
+        <source>The three levels of reproduction: accuracy (the interval of the difference contains 0), decisions (no flips), bits (every item bit-identical).</source>
+        <translation>Die drei Reproduktionsebenen: Genauigkeit (das Intervall der Differenz enthält 0), Entscheidungen (keine gekippt), Bits (jedes Item bitidentisch).</translation>
+    </message>
+    <message>
+        <source>Config</source>
+        <translation>Konfig.</translation>
+    </message>
+    <message>
+        <source>Differs in</source>
+        <translation>Abweichend in</translation>
+    </message>
+    <message>
+        <source>Accuracy</source>
+        <translation>Genauigkeit</translation>
+    </message>
+    <message>
+        <source>ΔAcc (points) [95%]</source>
+        <translation>ΔAcc (Punkte) [95%]</translation>
+    </message>
+    <message>
+        <source>Agreement</source>
+        <translation>Übereinstimmung</translation>
+    </message>
+    <message>
+        <source>Flips</source>
+        <translation>Gekippt</translation>
+    </message>
+    <message>
+        <source>Max Δp</source>
+        <translation>Max. Δp</translation>
+    </message>
+    <message>
+        <source>Bit-identical</source>
+        <translation>Bitidentisch</translation>
+    </message>
+    <message>
+        <source>First divergent layer</source>
+        <translation>Erste abweichende Schicht</translation>
+    </message>
+    <message>
+        <source>Verdict</source>
+        <translation>Urteil</translation>
+    </message>
+</context>
+<context>
+    <name>probaudit::ui::DiagnosisView</name>
+    <message>
+        <source>What changed</source>
+        <translation>Änderung</translation>
+    </message>
+    <message>
+        <source>Largest Δp</source>
+        <translation>Größtes Δp</translation>
+    </message>
+    <message>
+        <source>First layer that differs</source>
+        <translation>Erste abweichende Schicht</translation>
+    </message>
+    <message>
+        <source>Flipped</source>
+        <translation>Gekippt</translation>
+    </message>
+    <message>
+        <source>Bit-identical</source>
+        <translation>Bitidentisch</translation>
+    </message>
+    <message>
+        <source>Probe</source>
+        <translation>Sonde</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>Art</translation>
+    </message>
+    <message>
+        <source>Operator or kernel</source>
+        <translation>Operator oder Kernel</translation>
+    </message>
+    <message>
+        <source>Count (A)</source>
+        <translation>Anzahl (A)</translation>
+    </message>
+    <message>
+        <source>Count (B)</source>
+        <translation>Anzahl (B)</translation>
+    </message>
+    <message>
+        <source>Config</source>
+        <translation>Konfig.</translation>
+    </message>
+    <message>
+        <source>Differs in</source>
+        <translation>Abweichend in</translation>
+    </message>
+    <message>
+        <source>Suspects</source>
+        <translation>Verdächtige</translation>
+    </message>
+    <message>
+        <source>Flips</source>
+        <translation>Gekippt</translation>
+    </message>
+    <message>
+        <source>First layer</source>
+        <translation>Erste Abweichung</translation>
+    </message>
+    <message>
+        <source>Predicted flips</source>
+        <translation>Gekippt (Prognose)</translation>
+    </message>
+    <message>
+        <source>Observed flips</source>
+        <translation>Gekippt (beobachtet)</translation>
+    </message>
+    <message>
+        <source>Probe sample</source>
+        <translation>Sonden-Stichprobe</translation>
+    </message>
+    <message>
+        <source>Probes</source>
+        <translation>Sonden</translation>
+    </message>
+    <message>
+        <source>Kernel trace: operators whose counts differ between a probe and its baseline</source>
+        <translation>Kernel-Trace: Operatoren, deren Anzahl sich zwischen einer Sonde und ihrer Baseline unterscheidet</translation>
+    </message>
+    <message>
+        <source>The study&apos;s configs, explained by the suspects they differ in</source>
+        <translation>Die Konfigurationen der Studie, erklärt durch die Verdächtigen, in denen sie abweichen</translation>
+    </message>
+    <message>
+        <source>Fragility forecast against the full runs</source>
+        <translation>Fragilitätsprognose im Vergleich mit den vollständigen Läufen</translation>
+    </message>
+    <message>
+        <source>No diagnosis is stored for this head yet. Run it with:
+  probaudit diagnose STUDY --ledger %1
+It probes a seeded sample: the reference twice, neighbours changed, the batch shape, kernels and runtime, and explains every config.</source>
+        <translation>Für diesen Head ist noch keine Diagnose gespeichert. Führen Sie sie aus mit:
+  probaudit diagnose STUDY --ledger %1
+Sie sondiert eine Stichprobe mit festem Seed: die Referenz zweimal, geänderte Nachbarn, die Batch-Form, Kernel und Laufzeit, und erklärt jede Konfiguration.</translation>
+    </message>
+    <message>
+        <source>Why do results differ from the reference config &quot;%1&quot;? Probes on a seeded sample of %2 items (seed %3, batch %4); every probe run is in the ledger.</source>
+        <translation>Warum weichen die Ergebnisse von der Referenzkonfiguration &quot;%1&quot; ab? Sonden auf einer Stichprobe von %2 Items mit festem Seed (Seed %3, Batch %4); jeder Sondenlauf steht im Ledger.</translation>
+    </message>
+    <message>
+        <source>operator</source>
+        <translation>Operator</translation>
+    </message>
+    <message>
+        <source>device kernel</source>
+        <translation>Gerätekernel</translation>
+    </message>
+    <message>
+        <source>every probe</source>
+        <translation>jede Sonde</translation>
+    </message>
+    <message>
+        <source>the same operators ran, the same number of times</source>
+        <translation>dieselben Operatoren liefen, gleich oft</translation>
+    </message>
+    <message>
+        <source>not run</source>
+        <translation>nicht ausgeführt</translation>
+    </message>
+    <message>
+        <source>%1 items</source>
+        <translation>%1 Items</translation>
     </message>
 </context>
 <context>
@@ -94,12 +627,379 @@
         <translation>Die Engine ist fehlgeschlagen: %1</translation>
     </message>
     <message>
-        <source>The engine's answer was not valid JSON (%1).</source>
+        <source>The engine&apos;s answer was not valid JSON (%1).</source>
         <translation>Die Antwort der Engine war kein gültiges JSON (%1).</translation>
     </message>
     <message>
         <source>The engine could not be started: %1</source>
         <translation>Die Engine konnte nicht gestartet werden: %1</translation>
+    </message>
+</context>
+<context>
+    <name>probaudit::ui::HeatmapWidget</name>
+    <message>
+        <source>embeddings</source>
+        <translation>Embeddings</translation>
+    </message>
+    <message>
+        <source>%1, %2: %3 of the items differ bitwise (%4 of %5)</source>
+        <translation>%1, %2: %3 der Items weichen bitweise ab (%4 von %5)</translation>
+    </message>
+    <message>
+        <source>relative L2 of the decision-token vector: median %1, max %2</source>
+        <translation>relatives L2 des Entscheidungstoken-Vektors: Median %1, Max. %2</translation>
+    </message>
+    <message>
+        <source>first divergent layer of %1 items</source>
+        <translation>erste abweichende Schicht von %1 Items</translation>
+    </message>
+    <message>
+        <source>Click to list these items.</source>
+        <translation>Klicken, um diese Items aufzulisten.</translation>
+    </message>
+    <message>
+        <source>No per-layer records: run the study with capture &quot;hashes&quot; or &quot;vectors&quot;, and at least one config besides the reference.</source>
+        <translation>Keine schichtweisen Aufzeichnungen: Führen Sie die Studie mit Erfassung &quot;hashes&quot; oder &quot;vectors&quot; und mindestens einer Konfiguration neben der Referenz aus.</translation>
+    </message>
+    <message>
+        <source>These runs were recorded with capture &quot;none&quot;: there are no per-layer hashes to compare.</source>
+        <translation>Diese Läufe wurden mit Erfassung &quot;none&quot; aufgezeichnet: Es gibt keine schichtweisen Hashes zum Vergleichen.</translation>
+    </message>
+    <message>
+        <source>Share of items whose hidden states differ bitwise from the reference</source>
+        <translation>Anteil der Items, deren verborgene Zustände bitweise von der Referenz abweichen</translation>
+    </message>
+    <message>
+        <source>Median relative L2 distance of the decision-token vector</source>
+        <translation>Median des relativen L2-Abstands des Entscheidungstoken-Vektors</translation>
+    </message>
+    <message>
+        <source>emb</source>
+        <translation>emb</translation>
+    </message>
+    <message>
+        <source>&gt; 0%</source>
+        <translation>&gt; 0%</translation>
+    </message>
+    <message>
+        <source>100% of items</source>
+        <translation>100% der Items</translation>
+    </message>
+    <message>
+        <source>bit-identical</source>
+        <translation>bitidentisch</translation>
+    </message>
+    <message>
+        <source>identical</source>
+        <translation>identisch</translation>
+    </message>
+</context>
+<context>
+    <name>probaudit::ui::Inspector</name>
+    <message>
+        <source>Config</source>
+        <translation>Konfig.</translation>
+    </message>
+    <message>
+        <source>p</source>
+        <translation>p</translation>
+    </message>
+    <message>
+        <source>Δp</source>
+        <translation>Δp</translation>
+    </message>
+    <message>
+        <source>Margin</source>
+        <translation>Marge</translation>
+    </message>
+    <message>
+        <source>Decision</source>
+        <translation>Entscheidung</translation>
+    </message>
+    <message>
+        <source>p under every config</source>
+        <translation>p unter jeder Konfiguration</translation>
+    </message>
+    <message>
+        <source>Per-layer divergence from the reference</source>
+        <translation>Abweichung von der Referenz je Schicht</translation>
+    </message>
+    <message>
+        <source>Layer hashes: equal (=) or different (≠)</source>
+        <translation>Schicht-Hashes: gleich (=) oder verschieden (≠)</translation>
+    </message>
+    <message>
+        <source>Tokens not shown: %1</source>
+        <translation>Tokens nicht angezeigt: %1</translation>
+    </message>
+    <message>
+        <source>Tokens as the model read them: %1 (␣ marks a leading space).</source>
+        <translation>Tokens, wie das Modell sie gelesen hat: %1 (␣ markiert ein führendes Leerzeichen).</translation>
+    </message>
+    <message>
+        <source>The run recorded %1 tokens (truncated to the model&apos;s length, or another tokenizer version).</source>
+        <translation>Der Lauf hat %1 Tokens aufgezeichnet (auf die Modelllänge gekürzt oder eine andere Tokenizer-Version).</translation>
+    </message>
+    <message>
+        <source>No item selected</source>
+        <translation>Kein Item ausgewählt</translation>
+    </message>
+    <message>
+        <source>Select an item in the items table, or click a point in the scatter plot.</source>
+        <translation>Wählen Sie ein Item in der Item-Tabelle aus oder klicken Sie auf einen Punkt im Streudiagramm.</translation>
+    </message>
+    <message>
+        <source>Item %1 · label %2</source>
+        <translation>Item %1 · Label %2</translation>
+    </message>
+    <message>
+        <source>%1 (ref.)</source>
+        <translation>%1 (Ref.)</translation>
+    </message>
+    <message>
+        <source>%1 (flipped)</source>
+        <translation>%1 (gekippt)</translation>
+    </message>
+    <message>
+        <source>threshold</source>
+        <translation>Schwelle</translation>
+    </message>
+    <message>
+        <source>The decision-token vectors were not captured (capture &quot;vectors&quot; records them); the hashes below still show where the states differ.</source>
+        <translation>Die Entscheidungstoken-Vektoren wurden nicht erfasst (Erfassung &quot;vectors&quot; zeichnet sie auf); die Hashes unten zeigen trotzdem, wo die Zustände abweichen.</translation>
+    </message>
+    <message>
+        <source>emb</source>
+        <translation>emb</translation>
+    </message>
+    <message>
+        <source>%1, %2: the same bits as the reference</source>
+        <translation>%1, %2: dieselben Bits wie die Referenz</translation>
+    </message>
+    <message>
+        <source>%1, %2: differs from the reference</source>
+        <translation>%1, %2: weicht von der Referenz ab</translation>
+    </message>
+    <message>
+        <source>First layer</source>
+        <translation>Erste Schicht</translation>
+    </message>
+    <message>
+        <source>none (head only)</source>
+        <translation>keine (nur Head)</translation>
+    </message>
+    <message>
+        <source>hidden state (0 = embeddings); identical states drawn at 1e-12</source>
+        <translation>verborgener Zustand (0 = Embeddings); identische Zustände bei 1e-12 gezeichnet</translation>
+    </message>
+    <message>
+        <source>relative L2 of the decision vector</source>
+        <translation>relative L2 des Entscheidungsvektors</translation>
+    </message>
+    <message>
+        <source>Identical to the reference at every layer: %1</source>
+        <translation>In jeder Schicht identisch mit der Referenz: %1</translation>
+    </message>
+    <message>
+        <source>%1: the hidden states are bit-identical, yet the decision vector differs; the head&apos;s pooling (a mean over the real tokens, summed in another order when the row is padded differently) moved the numbers, not the layers.</source>
+        <translation>%1: Die verborgenen Zustände sind bitidentisch, der Entscheidungsvektor aber nicht; das Pooling des Heads (ein Mittel über die echten Tokens, bei anderem Padding in anderer Reihenfolge summiert) hat die Zahlen bewegt, nicht die Schichten.</translation>
+    </message>
+</context>
+<context>
+    <name>probaudit::ui::ItemsModel</name>
+    <message>
+        <source>Logit gap (top-1 minus top-2 of the decision classes): %1 in the reference run, %2 under this config.</source>
+        <translation>Logit-Abstand (Top-1 minus Top-2 der Entscheidungsklassen): %1 im Referenzlauf, %2 unter dieser Konfiguration.</translation>
+    </message>
+    <message>
+        <source>Decision %1 in the reference run, %2 under this config.</source>
+        <translation>Entscheidung %1 im Referenzlauf, %2 unter dieser Konfiguration.</translation>
+    </message>
+    <message>
+        <source>%1 → %2</source>
+        <translation>%1 → %2</translation>
+    </message>
+    <message>
+        <source>identical</source>
+        <translation>identisch</translation>
+    </message>
+    <message>
+        <source>Id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <source>Text</source>
+        <translation>Text</translation>
+    </message>
+    <message>
+        <source>The gold label from the dataset.</source>
+        <translation>Das Gold-Label aus dem Datensatz.</translation>
+    </message>
+    <message>
+        <source>Label</source>
+        <translation>Label</translation>
+    </message>
+    <message>
+        <source>p in the reference run: the probability of the positive class (binary heads) or of the reference run&apos;s decision.</source>
+        <translation>p im Referenzlauf: die Wahrscheinlichkeit der positiven Klasse (binäre Heads) oder der Entscheidung des Referenzlaufs.</translation>
+    </message>
+    <message>
+        <source>p (ref)</source>
+        <translation>p (Ref.)</translation>
+    </message>
+    <message>
+        <source>p under the selected config.</source>
+        <translation>p unter der gewählten Konfiguration.</translation>
+    </message>
+    <message>
+        <source>p (cfg)</source>
+        <translation>p (Konfig.)</translation>
+    </message>
+    <message>
+        <source>Δp in points: 100 × |p(ref) − p(cfg)| (the largest over the classes).</source>
+        <translation>Δp in Punkten: 100 × |p(Ref.) − p(Konfig.)| (das größte über die Klassen).</translation>
+    </message>
+    <message>
+        <source>Δp</source>
+        <translation>Δp</translation>
+    </message>
+    <message>
+        <source>The reference run&apos;s logit gap: top-1 minus top-2 logit of the decision classes. Small margins are near the boundary (tinted).</source>
+        <translation>Logit-Abstand des Referenzlaufs: Top-1- minus Top-2-Logit der Entscheidungsklassen. Kleine Margen liegen nahe der Entscheidungsgrenze (eingefärbt).</translation>
+    </message>
+    <message>
+        <source>Margin</source>
+        <translation>Marge</translation>
+    </message>
+    <message>
+        <source>The decision differs between the two runs.</source>
+        <translation>Die Entscheidung unterscheidet sich zwischen den beiden Läufen.</translation>
+    </message>
+    <message>
+        <source>Flip</source>
+        <translation>Gekippt</translation>
+    </message>
+    <message>
+        <source>The first layer whose hidden states (real tokens only) differ bitwise from the reference run.</source>
+        <translation>Die erste Schicht, deren verborgene Zustände (nur echte Tokens) bitweise vom Referenzlauf abweichen.</translation>
+    </message>
+    <message>
+        <source>none (head only)</source>
+        <translation>keine (nur Head)</translation>
+    </message>
+    <message>
+        <source>First layer</source>
+        <translation>Erste Schicht</translation>
+    </message>
+</context>
+<context>
+    <name>probaudit::ui::ItemsTable</name>
+    <message>
+        <source>&amp;Flipped only</source>
+        <translation>Nur ge&amp;kippte</translation>
+    </message>
+    <message>
+        <source>C&amp;hanged only</source>
+        <translation>Nur geänder&amp;te</translation>
+    </message>
+    <message>
+        <source>Items that are not bit-identical to the reference run.</source>
+        <translation>Items, die nicht bitidentisch zum Referenzlauf sind.</translation>
+    </message>
+    <message>
+        <source>any Δp</source>
+        <translation>jedes Δp</translation>
+    </message>
+    <message>
+        <source>Δp &gt; </source>
+        <translation>Δp &gt; </translation>
+    </message>
+    <message>
+        <source>Only items whose Δp (points) is above this value.</source>
+        <translation>Nur Items, deren Δp (Punkte) über diesem Wert liegt.</translation>
+    </message>
+    <message>
+        <source>any margin</source>
+        <translation>jede Marge</translation>
+    </message>
+    <message>
+        <source>|margin| &lt; </source>
+        <translation>|Marge| &lt; </translation>
+    </message>
+    <message>
+        <source>Only items whose reference margin (logit gap) is below this value: the near-boundary items.</source>
+        <translation>Nur Items, deren Referenzmarge (Logit-Abstand) unter diesem Wert liegt: die grenznahen Items.</translation>
+    </message>
+    <message>
+        <source>Search text or id</source>
+        <translation>Text oder ID suchen</translation>
+    </message>
+    <message>
+        <source>A filter set from a chart or the heatmap; click to remove it.</source>
+        <translation>Ein Filter aus einem Diagramm oder der Heatmap; zum Entfernen klicken.</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>Kopieren</translation>
+    </message>
+    <message>
+        <source>any label</source>
+        <translation>jedes Label</translation>
+    </message>
+    <message>
+        <source>label: %1</source>
+        <translation>Label: %1</translation>
+    </message>
+    <message>
+        <source>unlabelled</source>
+        <translation>ohne Label</translation>
+    </message>
+    <message>
+        <source>%1  ✕</source>
+        <translation>%1  ✕</translation>
+    </message>
+    <message>
+        <source>%1 items</source>
+        <translation>%1 Items</translation>
+    </message>
+    <message>
+        <source>%1 of %2 items</source>
+        <translation>%1 von %2 Items</translation>
+    </message>
+</context>
+<context>
+    <name>probaudit::ui::LadderChart</name>
+    <message>
+        <source>Suspect %1: %2</source>
+        <translation>Verdächtiger %1: %2</translation>
+    </message>
+    <message>
+        <source>not judged: the ladder stopped at &quot;%1&quot;</source>
+        <translation>nicht bewertet: die Leiter hat bei &quot;%1&quot; angehalten</translation>
+    </message>
+    <message>
+        <source>Then: pin</source>
+        <translation>Danach: fixieren</translation>
+    </message>
+    <message>
+        <source>Pin the runtime that reproduces the reference (probaudit pin), so that a different build or kernel library is reported before it moves a decision.</source>
+        <translation>Fixieren Sie die Laufzeit, die die Referenz reproduziert (probaudit pin), damit ein anderer Build oder eine andere Kernel-Bibliothek gemeldet wird, bevor sie eine Entscheidung ändert.</translation>
+    </message>
+    <message>
+        <source>clean</source>
+        <translation>sauber</translation>
+    </message>
+    <message>
+        <source>moves the numbers</source>
+        <translation>ändert die Zahlen</translation>
+    </message>
+    <message>
+        <source>stop</source>
+        <translation>Stopp</translation>
+    </message>
+    <message>
+        <source>not judged</source>
+        <translation>nicht bewertet</translation>
     </message>
 </context>
 <context>
@@ -111,14 +1011,6 @@
     <message>
         <source>Engine: checking…</source>
         <translation>Engine: wird geprüft …</translation>
-    </message>
-    <message>
-        <source>Runtime: not pinned</source>
-        <translation>Laufzeit: nicht fixiert</translation>
-    </message>
-    <message>
-        <source>No runtime lock is loaded. A pinned runtime lists every difference between this environment and the verified one.</source>
-        <translation>Keine Laufzeitsperre geladen. Eine fixierte Laufzeit listet jeden Unterschied zwischen dieser Umgebung und der verifizierten auf.</translation>
     </message>
     <message>
         <source>&amp;File</source>
@@ -169,16 +1061,8 @@
         <translation>%1 kann nicht gelesen werden.</translation>
     </message>
     <message>
-        <source>This version of ProbAudit cannot read studies or ledgers yet; it shows the engine's environment only. %1 was not opened.</source>
-        <translation>Diese Version von ProbAudit kann noch keine Studien oder Ledger lesen; sie zeigt nur die Umgebung der Engine. %1 wurde nicht geöffnet.</translation>
-    </message>
-    <message>
         <source>Demo Study</source>
         <translation>Demostudie</translation>
-    </message>
-    <message>
-        <source>The demo study is created by ./scripts/demo. This version of ProbAudit runs the environment check only; the demo audit arrives with the engine.</source>
-        <translation>Die Demostudie wird von ./scripts/demo erzeugt. Diese Version von ProbAudit führt nur die Umgebungsprüfung aus; das Demo-Audit folgt mit der Engine.</translation>
     </message>
     <message>
         <source>Engine: %1</source>
@@ -187,6 +1071,708 @@
     <message>
         <source>Engine: not available</source>
         <translation>Engine: nicht verfügbar</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>Opening cancelled.</source>
+        <translation>Öffnen abgebrochen.</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>&amp;Ansicht</translation>
+    </message>
+    <message>
+        <source>&amp;Items</source>
+        <translation>&amp;Items</translation>
+    </message>
+    <message>
+        <source>&amp;Charts</source>
+        <translation>&amp;Diagramme</translation>
+    </message>
+    <message>
+        <source>&amp;Layers Heatmap</source>
+        <translation>&amp;Schichten-Heatmap</translation>
+    </message>
+    <message>
+        <source>&amp;Diagnosis</source>
+        <translation>Dia&amp;gnose</translation>
+    </message>
+    <message>
+        <source>&amp;Runs</source>
+        <translation>&amp;Läufe</translation>
+    </message>
+    <message>
+        <source>&amp;Next Config</source>
+        <translation>&amp;Nächste Konfiguration</translation>
+    </message>
+    <message>
+        <source>&amp;Previous Config</source>
+        <translation>&amp;Vorherige Konfiguration</translation>
+    </message>
+    <message>
+        <source>Show &amp;Flipped Items Only</source>
+        <translation>Nur ge&amp;kippte Items anzeigen</translation>
+    </message>
+    <message>
+        <source>&amp;Search Items…</source>
+        <translation>Items s&amp;uchen …</translation>
+    </message>
+    <message>
+        <source>%1 has no ledger yet (%2). Run it first:
+  probaudit run %1 --all</source>
+        <translation>%1 hat noch kein Ledger (%2). Führen Sie die Studie zuerst aus:
+  probaudit run %1 --all</translation>
+    </message>
+    <message>
+        <source>Open Ledger</source>
+        <translation>Ledger öffnen</translation>
+    </message>
+    <message>
+        <source>Opening %1…</source>
+        <translation>%1 wird geöffnet …</translation>
+    </message>
+    <message>
+        <source>%1 — ProbAudit Workbench</source>
+        <translation>%1 — ProbAudit Workbench</translation>
+    </message>
+    <message>
+        <source>The demo ledger is made by ./scripts/demo (about two minutes): it trains the demo adapter, runs demo study A under seven configs and diagnoses it. Run it, then open the demo again.</source>
+        <translation>Das Demo-Ledger wird von ./scripts/demo erzeugt (etwa zwei Minuten): Das Skript trainiert den Demo-Adapter, führt Demostudie A unter sieben Konfigurationen aus und diagnostiziert sie. Führen Sie es aus und öffnen Sie die Demo dann erneut.</translation>
+    </message>
+    <message>
+        <source>Engine Runs</source>
+        <translation>Engine-Läufe</translation>
+    </message>
+    <message>
+        <source>&amp;Study</source>
+        <translation>&amp;Studie</translation>
+    </message>
+    <message>
+        <source>&amp;Run Configs…</source>
+        <translation>Konfigurationen &amp;ausführen …</translation>
+    </message>
+    <message>
+        <source>&amp;Edit Configs…</source>
+        <translation>Konfigurationen &amp;bearbeiten …</translation>
+    </message>
+    <message>
+        <source>Load Runtime &amp;Lock…</source>
+        <translation>Laufzeitsperre &amp;laden …</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel Run</source>
+        <translation>Lauf abbre&amp;chen</translation>
+    </message>
+    <message>
+        <source>Show Engine &amp;Runs Panel</source>
+        <translation>&amp;Engine-Läufe anzeigen</translation>
+    </message>
+    <message>
+        <source>&amp;Presentation Mode</source>
+        <translation>&amp;Präsentationsmodus</translation>
+    </message>
+    <message>
+        <source>&amp;Theme</source>
+        <translation>&amp;Farbschema</translation>
+    </message>
+    <message>
+        <source>Follow the &amp;System</source>
+        <translation>&amp;System folgen</translation>
+    </message>
+    <message>
+        <source>&amp;Light</source>
+        <translation>&amp;Hell</translation>
+    </message>
+    <message>
+        <source>&amp;Dark</source>
+        <translation>&amp;Dunkel</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>Sp&amp;rache</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>Sprache</translation>
+    </message>
+    <message>
+        <source>The workbench uses the new language from its next start.</source>
+        <translation>Die Workbench verwendet die neue Sprache ab dem nächsten Start.</translation>
+    </message>
+    <message>
+        <source>Where is the study file of this ledger?</source>
+        <translation>Wo ist die Studiendatei dieses Ledgers?</translation>
+    </message>
+    <message>
+        <source>ProbAudit studies (*.study.json *.json)</source>
+        <translation>ProbAudit-Studien (*.study.json *.json)</translation>
+    </message>
+    <message>
+        <source>Edit Configs</source>
+        <translation>Konfigurationen bearbeiten</translation>
+    </message>
+    <message>
+        <source>Open a study or ledger first.</source>
+        <translation>Öffnen Sie zuerst eine Studie oder ein Ledger.</translation>
+    </message>
+    <message>
+        <source>Run Configs</source>
+        <translation>Konfigurationen ausführen</translation>
+    </message>
+    <message>
+        <source>%1 (recorded in run %2)</source>
+        <translation>%1 (aufgezeichnet in Lauf %2)</translation>
+    </message>
+    <message>
+        <source>Configs already recorded in this environment are skipped by the engine; unfinished runs resume where they stopped.</source>
+        <translation>Konfigurationen, die in dieser Umgebung bereits aufgezeichnet sind, überspringt die Engine; unvollständige Läufe werden dort fortgesetzt, wo sie angehalten haben.</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>Ausführen</translation>
+    </message>
+    <message>
+        <source>%1 is not a runtime lock (made by probaudit pin).</source>
+        <translation>%1 ist keine Laufzeitsperre (erstellt mit probaudit pin).</translation>
+    </message>
+    <message>
+        <source>Load Runtime Lock</source>
+        <translation>Laufzeitsperre laden</translation>
+    </message>
+    <message>
+        <source>Runtime locks (*.lock.json);;All files (*)</source>
+        <translation>Laufzeitsperren (*.lock.json);;Alle Dateien (*)</translation>
+    </message>
+    <message>
+        <source>&amp;New Study…</source>
+        <translation>&amp;Neue Studie …</translation>
+    </message>
+    <message>
+        <source>New Study</source>
+        <translation>Neue Studie</translation>
+    </message>
+    <message>
+        <source>Wait for the current run to end.</source>
+        <translation>Warten Sie, bis der aktuelle Lauf beendet ist.</translation>
+    </message>
+</context>
+<context>
+    <name>probaudit::ui::NewStudyDialog</name>
+    <message>
+        <source>Browse…</source>
+        <translation>Durchsuchen …</translation>
+    </message>
+    <message>
+        <source>Model folder</source>
+        <translation>Modellordner</translation>
+    </message>
+    <message>
+        <source>GGUF model file</source>
+        <translation>GGUF-Modelldatei</translation>
+    </message>
+    <message>
+        <source>GGUF (*.gguf)</source>
+        <translation>GGUF (*.gguf)</translation>
+    </message>
+    <message>
+        <source>Choose a file</source>
+        <translation>Datei auswählen</translation>
+    </message>
+    <message>
+        <source>New Study</source>
+        <translation>Neue Studie</translation>
+    </message>
+    <message>
+        <source>e.g. sentiment-minilm</source>
+        <translation>z. B. sentiment-minilm</translation>
+    </message>
+    <message>
+        <source>&amp;Name:</source>
+        <translation>&amp;Name:</translation>
+    </message>
+    <message>
+        <source>&amp;Model:</source>
+        <translation>&amp;Modell:</translation>
+    </message>
+    <message>
+        <source>a Hugging Face folder or a GGUF file</source>
+        <translation>ein Hugging-Face-Ordner oder eine GGUF-Datei</translation>
+    </message>
+    <message>
+        <source>&amp;Dataset:</source>
+        <translation>&amp;Datensatz:</translation>
+    </message>
+    <message>
+        <source>a JSONL or CSV file</source>
+        <translation>eine JSONL- oder CSV-Datei</translation>
+    </message>
+    <message>
+        <source>text field</source>
+        <translation>Textfeld</translation>
+    </message>
+    <message>
+        <source>label field</source>
+        <translation>Label-Feld</translation>
+    </message>
+    <message>
+        <source>class names in order, e.g. negative, positive</source>
+        <translation>Klassennamen in Reihenfolge, z. B. negative, positive</translation>
+    </message>
+    <message>
+        <source>&amp;Classes:</source>
+        <translation>&amp;Klassen:</translation>
+    </message>
+    <message>
+        <source>adapter (a linear head file)</source>
+        <translation>Adapter (eine lineare Head-Datei)</translation>
+    </message>
+    <message>
+        <source>label tokens (an LLM&apos;s next token)</source>
+        <translation>Label-Tokens (nächstes Token eines LLM)</translation>
+    </message>
+    <message>
+        <source>classifier (inside the checkpoint)</source>
+        <translation>Klassifikator (im Checkpoint)</translation>
+    </message>
+    <message>
+        <source>Decision &amp;head:</source>
+        <translation>Entscheidungs-&amp;Head:</translation>
+    </message>
+    <message>
+        <source>Adapter &amp;file:</source>
+        <translation>Adapter-Da&amp;tei:</translation>
+    </message>
+    <message>
+        <source>prompt with {text}; the classes are the label words</source>
+        <translation>Prompt mit {text}; die Klassen sind die Label-Wörter</translation>
+    </message>
+    <message>
+        <source>&amp;Prompt:</source>
+        <translation>&amp;Prompt:</translation>
+    </message>
+    <message>
+        <source>Ca&amp;pture:</source>
+        <translation>&amp;Erfassung:</translation>
+    </message>
+    <message>
+        <source>reference: batch 1, no padding, float32, 1 thread</source>
+        <translation>Referenz: Batch 1, kein Padding, float32, 1 Thread</translation>
+    </message>
+    <message>
+        <source>Configs:</source>
+        <translation>Konfigurationen:</translation>
+    </message>
+    <message>
+        <source>Save &amp;as:</source>
+        <translation>Speichern &amp;unter:</translation>
+    </message>
+    <message>
+        <source>NAME.study.json</source>
+        <translation>NAME.study.json</translation>
+    </message>
+    <message>
+        <source>Create and Run</source>
+        <translation>Erstellen und ausführen</translation>
+    </message>
+    <message>
+        <source>Problems:</source>
+        <translation>Probleme:</translation>
+    </message>
+    <message>
+        <source>%1, %2 layers, hidden %3</source>
+        <translation>%1, %2 Schichten, Hidden-Größe %3</translation>
+    </message>
+    <message>
+        <source>%1 items, %2 with a label</source>
+        <translation>%1 Items, %2 mit Label</translation>
+    </message>
+    <message>
+        <source>found</source>
+        <translation>gefunden</translation>
+    </message>
+    <message>
+        <source>%1 cannot be read</source>
+        <translation>%1 kann nicht gelesen werden</translation>
+    </message>
+    <message>
+        <source>The study needs a name.</source>
+        <translation>Die Studie braucht einen Namen.</translation>
+    </message>
+    <message>
+        <source>Choose where to save the study file.</source>
+        <translation>Wählen Sie, wo die Studiendatei gespeichert werden soll.</translation>
+    </message>
+    <message>
+        <source>%1 is not a writable folder</source>
+        <translation>%1 ist kein beschreibbarer Ordner</translation>
+    </message>
+    <message>
+        <source>exists: it will be replaced</source>
+        <translation>vorhanden: wird ersetzt</translation>
+    </message>
+    <message>
+        <source>new file</source>
+        <translation>neue Datei</translation>
+    </message>
+    <message>
+        <source>None: the study is ready.</source>
+        <translation>Keine: Die Studie ist bereit.</translation>
+    </message>
+    <message>
+        <source>%1 cannot be written.</source>
+        <translation>%1 kann nicht geschrieben werden.</translation>
+    </message>
+    <message>
+        <source>batch 8, right padding</source>
+        <translation>Batch 8, Padding rechts</translation>
+    </message>
+    <message>
+        <source>batch 8, left padding</source>
+        <translation>Batch 8, Padding links</translation>
+    </message>
+    <message>
+        <source>padded to 128 tokens</source>
+        <translation>auf 128 Tokens aufgefüllt</translation>
+    </message>
+    <message>
+        <source>2 threads</source>
+        <translation>2 Threads</translation>
+    </message>
+    <message>
+        <source>bfloat16</source>
+        <translation>bfloat16</translation>
+    </message>
+    <message>
+        <source>SDPA attention</source>
+        <translation>SDPA-Attention</translation>
+    </message>
+</context>
+<context>
+    <name>probaudit::ui::PresentationWindow</name>
+    <message>
+        <source>ProbAudit — Presentation</source>
+        <translation>ProbAudit — Präsentation</translation>
+    </message>
+    <message>
+        <source>Same model, same inputs: do the decisions reproduce?</source>
+        <translation>Gleiches Modell, gleiche Eingaben: Sind die Entscheidungen reproduzierbar?</translation>
+    </message>
+    <message>
+        <source>%1 runtime configurations against the reference: %2 flipped decisions in total, probabilities moved by up to %3 points.</source>
+        <translation>%1 Laufzeitkonfigurationen im Vergleich zur Referenz: insgesamt %2 gekippte Entscheidungen, Wahrscheinlichkeiten um bis zu %3 Punkte verschoben.</translation>
+    </message>
+    <message>
+        <source>Where decisions move: near the boundary</source>
+        <translation>Wo sich Entscheidungen ändern: nahe der Grenze</translation>
+    </message>
+    <message>
+        <source>Items by their margin in the reference run; under %1, %2 flipped and %3% kept every bit.</source>
+        <translation>Items nach ihrer Marge im Referenzlauf; unter %1 sind %2 gekippt, und %3% behielten jedes Bit.</translation>
+    </message>
+    <message>
+        <source>One input, two decisions</source>
+        <translation>Eine Eingabe, zwei Entscheidungen</translation>
+    </message>
+    <message>
+        <source>One input, two probabilities</source>
+        <translation>Eine Eingabe, zwei Wahrscheinlichkeiten</translation>
+    </message>
+    <message>
+        <source>The same text gets another decision under %1.</source>
+        <translation>Derselbe Text erhält unter %1 eine andere Entscheidung.</translation>
+    </message>
+    <message>
+        <source>The item whose probability moved most under %1.</source>
+        <translation>Das Item, dessen Wahrscheinlichkeit sich unter %1 am stärksten verschoben hat.</translation>
+    </message>
+    <message>
+        <source>Where the numbers part: layer by layer</source>
+        <translation>Wo sich die Zahlen trennen: Schicht für Schicht</translation>
+    </message>
+    <message>
+        <source>Share of items whose hidden states differ from the reference, per config and layer.</source>
+        <translation>Anteil der Items, deren verborgene Zustände von der Referenz abweichen, je Konfiguration und Schicht.</translation>
+    </message>
+    <message>
+        <source>Why: the suspects, one by one</source>
+        <translation>Warum: die Verdächtigen, einer nach dem anderen</translation>
+    </message>
+    <message>
+        <source>Each probe changes one thing and compares bit for bit.</source>
+        <translation>Jede Sonde ändert genau eine Sache und vergleicht Bit für Bit.</translation>
+    </message>
+    <message>
+        <source>No diagnosis is stored yet: run probaudit diagnose.</source>
+        <translation>Noch keine Diagnose gespeichert: Führen Sie probaudit diagnose aus.</translation>
+    </message>
+    <message>
+        <source>%1 / %2  ·  ← → to move  ·  Esc to leave</source>
+        <translation>%1 / %2  ·  ← → zum Blättern  ·  Esc zum Beenden</translation>
+    </message>
+</context>
+<context>
+    <name>probaudit::ui::ReviewPage</name>
+    <message>
+        <source>accuracy</source>
+        <translation>Genauigkeit</translation>
+    </message>
+    <message>
+        <source>decisions</source>
+        <translation>Entscheidungen</translation>
+    </message>
+    <message>
+        <source>bits</source>
+        <translation>Bits</translation>
+    </message>
+    <message>
+        <source>The head variant under review</source>
+        <translation>Die geprüfte Head-Variante</translation>
+    </message>
+    <message>
+        <source>Share of items bitwise different</source>
+        <translation>Anteil bitweise abweichender Items</translation>
+    </message>
+    <message>
+        <source>Relative L2 of the decision-token vector (median)</source>
+        <translation>Relatives L2 des Entscheidungstoken-Vektors (Median)</translation>
+    </message>
+    <message>
+        <source>Colour:</source>
+        <translation>Farbe:</translation>
+    </message>
+    <message>
+        <source>&amp;Items</source>
+        <translation>&amp;Items</translation>
+    </message>
+    <message>
+        <source>C&amp;harts</source>
+        <translation>Diag&amp;ramme</translation>
+    </message>
+    <message>
+        <source>&amp;Layers</source>
+        <translation>S&amp;chichten</translation>
+    </message>
+    <message>
+        <source>Dia&amp;gnosis</source>
+        <translation>Dia&amp;gnose</translation>
+    </message>
+    <message>
+        <source>R&amp;uns</source>
+        <translation>&amp;Läufe</translation>
+    </message>
+    <message>
+        <source>Head:</source>
+        <translation>Head:</translation>
+    </message>
+    <message>
+        <source>%1 differs</source>
+        <translation>%1 weicht ab</translation>
+    </message>
+    <message>
+        <source>%1 — %2</source>
+        <translation>%1 — %2</translation>
+    </message>
+    <message>
+        <source>Nothing to compare yet: the ledger has no finished run.</source>
+        <translation>Noch nichts zu vergleichen: Das Ledger hat keinen abgeschlossenen Lauf.</translation>
+    </message>
+    <message>
+        <source>Config %1 has no finished run yet.</source>
+        <translation>Konfiguration %1 hat noch keinen abgeschlossenen Lauf.</translation>
+    </message>
+    <message>
+        <source>The reference config %1 has no finished run, so nothing can be compared.</source>
+        <translation>Die Referenzkonfiguration %1 hat keinen abgeschlossenen Lauf, daher kann nichts verglichen werden.</translation>
+    </message>
+    <message>
+        <source>Comparing the reference config &quot;%1&quot; (run %2) with &quot;%3&quot; (run %4): %5</source>
+        <translation>Vergleich der Referenzkonfiguration &quot;%1&quot; (Lauf %2) mit &quot;%3&quot; (Lauf %4): %5</translation>
+    </message>
+</context>
+<context>
+    <name>probaudit::ui::RunController</name>
+    <message>
+        <source>A run is already in progress.</source>
+        <translation>Es ist bereits ein Lauf im Gange.</translation>
+    </message>
+    <message>
+        <source>The engine was not found at %1.</source>
+        <translation>Die Engine wurde unter %1 nicht gefunden.</translation>
+    </message>
+    <message>
+        <source>The engine could not be started: %1</source>
+        <translation>Die Engine konnte nicht gestartet werden: %1</translation>
+    </message>
+    <message>
+        <source>Every batch finished before it is kept in %1.</source>
+        <translation>Jeder zuvor abgeschlossene Batch bleibt in %1 erhalten.</translation>
+    </message>
+    <message>
+        <source>The engine stopped unexpectedly (it crashed or was killed). %1</source>
+        <translation>Die Engine wurde unerwartet beendet (Absturz oder von außen beendet). %1</translation>
+    </message>
+    <message>
+        <source>The run was cancelled. %1</source>
+        <translation>Der Lauf wurde abgebrochen. %1</translation>
+    </message>
+    <message>
+        <source>exit code %1</source>
+        <translation>Exit-Code %1</translation>
+    </message>
+    <message>
+        <source>The engine failed: %1. %2</source>
+        <translation>Die Engine ist fehlgeschlagen: %1. %2</translation>
+    </message>
+</context>
+<context>
+    <name>probaudit::ui::RunPanel</name>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>Stop after the current batch; every finished batch stays in the ledger and the run can be resumed.</source>
+        <translation>Nach dem aktuellen Batch anhalten; jeder abgeschlossene Batch bleibt im Ledger, und der Lauf kann fortgesetzt werden.</translation>
+    </message>
+    <message>
+        <source>Stopping after the current batch…</source>
+        <translation>Wird nach dem aktuellen Batch angehalten …</translation>
+    </message>
+    <message>
+        <source>resumed at %1</source>
+        <translation>fortgesetzt bei %1</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>läuft</translation>
+    </message>
+    <message>
+        <source>Running %1 (run %2)…</source>
+        <translation>%1 läuft (Lauf %2) …</translation>
+    </message>
+    <message>
+        <source>already recorded</source>
+        <translation>bereits aufgezeichnet</translation>
+    </message>
+    <message>
+        <source>%1 items/s · ETA %2</source>
+        <translation>%1 Items/s · Restzeit %2</translation>
+    </message>
+    <message>
+        <source>finished</source>
+        <translation>abgeschlossen</translation>
+    </message>
+    <message>
+        <source>waiting</source>
+        <translation>wartet</translation>
+    </message>
+    <message>
+        <source>Starting the engine…</source>
+        <translation>Engine wird gestartet …</translation>
+    </message>
+    <message>
+        <source>All runs finished.</source>
+        <translation>Alle Läufe abgeschlossen.</translation>
+    </message>
+    <message>
+        <source>resumed</source>
+        <translation>fortgesetzt</translation>
+    </message>
+    <message>
+        <source>interrupted</source>
+        <translation>unterbrochen</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>fehlgeschlagen</translation>
+    </message>
+</context>
+<context>
+    <name>probaudit::ui::RunsModel</name>
+    <message>
+        <source>records SHA-256 %1
+chain SHA-256 %2</source>
+        <translation>Datensätze SHA-256 %1
+Kette SHA-256 %2</translation>
+    </message>
+    <message>
+        <source>probe</source>
+        <translation>Sonde</translation>
+    </message>
+    <message>
+        <source>study</source>
+        <translation>Studie</translation>
+    </message>
+    <message>
+        <source>finished</source>
+        <translation>abgeschlossen</translation>
+    </message>
+    <message>
+        <source>interrupted</source>
+        <translation>unterbrochen</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>läuft</translation>
+    </message>
+    <message>
+        <source>cut off (resumable)</source>
+        <translation>abgebrochen (fortsetzbar)</translation>
+    </message>
+    <message>
+        <source>%1 / %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>not sealed</source>
+        <translation>nicht versiegelt</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>Lauf</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>Art</translation>
+    </message>
+    <message>
+        <source>Config or probe</source>
+        <translation>Konfig. oder Sonde</translation>
+    </message>
+    <message>
+        <source>Head</source>
+        <translation>Head</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>Status</translation>
+    </message>
+    <message>
+        <source>Items</source>
+        <translation>Items</translation>
+    </message>
+    <message>
+        <source>Capture</source>
+        <translation>Erfassung</translation>
+    </message>
+    <message>
+        <source>Environment</source>
+        <translation>Umgebung</translation>
+    </message>
+    <message>
+        <source>Started (UTC)</source>
+        <translation>Gestartet (UTC)</translation>
+    </message>
+    <message>
+        <source>Seal</source>
+        <translation>Siegel</translation>
     </message>
 </context>
 </TS>

@@ -1,5 +1,218 @@
-<?xml version='1.0' encoding='utf-8'?>
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
 <TS version="2.1" language="ko_KR">
+<context>
+    <name>Charts</name>
+    <message>
+        <source>items</source>
+        <translation>항목 수</translation>
+    </message>
+    <message>
+        <source>Δp per item (points), log bins</source>
+        <translation>항목별 Δp (포인트), 로그 구간</translation>
+    </message>
+    <message>
+        <source>no flip</source>
+        <translation>뒤집힘 없음</translation>
+    </message>
+    <message>
+        <source>flipped</source>
+        <translation>뒤집힘</translation>
+    </message>
+    <message>
+        <source>Δp (points)</source>
+        <translation>Δp (포인트)</translation>
+    </message>
+    <message>
+        <source>Δp = 0</source>
+        <translation>Δp = 0</translation>
+    </message>
+    <message>
+        <source>Δp in %1</source>
+        <translation>Δp 범위 %1</translation>
+    </message>
+    <message>
+        <source>Reference margin |logit gap|: the near-tie view</source>
+        <translation>기준 마진 |로짓 차이|: 근소 차이 보기</translation>
+    </message>
+    <message>
+        <source>bit-identical p</source>
+        <translation>비트 동일 p</translation>
+    </message>
+    <message>
+        <source>p changed</source>
+        <translation>p 변경됨</translation>
+    </message>
+    <message numerus="yes">
+        <source>
+%n flip(s)</source>
+        <translation>
+            <numerusform>
+뒤집힘 %n건</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>|margin| in the reference run (logits)</source>
+        <translation>기준 실행의 |마진| (로짓)</translation>
+    </message>
+    <message>
+        <source>|margin| in %1</source>
+        <translation>|마진| 범위 %1</translation>
+    </message>
+    <message>
+        <source>, flipped</source>
+        <translation>, 뒤집힘</translation>
+    </message>
+    <message>
+        <source>, p changed</source>
+        <translation>, p 변경됨</translation>
+    </message>
+    <message>
+        <source>, p unchanged</source>
+        <translation>, p 변경 없음</translation>
+    </message>
+    <message>
+        <source>p (reference) against p (config)</source>
+        <translation>p (기준) 대 p (구성)</translation>
+    </message>
+    <message>
+        <source>%1 (%2 of %3 drawn)</source>
+        <translation>%1 (%3개 중 %2개 표시)</translation>
+    </message>
+    <message>
+        <source>Δp &gt; 0</source>
+        <translation>Δp &gt; 0</translation>
+    </message>
+    <message>
+        <source>p (reference)</source>
+        <translation>p (기준)</translation>
+    </message>
+    <message>
+        <source>p (config)</source>
+        <translation>p (구성)</translation>
+    </message>
+    <message>
+        <source>threshold</source>
+        <translation>임계값</translation>
+    </message>
+</context>
+<context>
+    <name>Format</name>
+    <message>
+        <source>not captured</source>
+        <translation>캡처 안 됨</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>없음</translation>
+    </message>
+    <message>
+        <source>embeddings</source>
+        <translation>임베딩</translation>
+    </message>
+    <message>
+        <source>layer %1</source>
+        <translation>레이어 %1</translation>
+    </message>
+    <message>
+        <source>accuracy %1; decisions %2; probabilities %3</source>
+        <translation>정확도 %1; 결정 %2; 확률 %3</translation>
+    </message>
+    <message>
+        <source>reproduces</source>
+        <translation>재현됨</translation>
+    </message>
+    <message>
+        <source>does NOT reproduce</source>
+        <translation>재현되지 않음</translation>
+    </message>
+    <message>
+        <source>reproduce</source>
+        <translation>재현됨</translation>
+    </message>
+    <message>
+        <source>do NOT reproduce</source>
+        <translation>재현되지 않음</translation>
+    </message>
+    <message>
+        <source>reproduce bit for bit</source>
+        <translation>비트 단위로 재현됨</translation>
+    </message>
+    <message>
+        <source>do NOT reproduce bit for bit</source>
+        <translation>비트 단위로 재현되지 않음</translation>
+    </message>
+    <message>
+        <source>loader and repeatability</source>
+        <translation>로더와 반복성</translation>
+    </message>
+    <message>
+        <source>neighbour interference</source>
+        <translation>이웃 간섭</translation>
+    </message>
+    <message>
+        <source>shape</source>
+        <translation>형태</translation>
+    </message>
+    <message>
+        <source>kernels and runtime</source>
+        <translation>커널과 런타임</translation>
+    </message>
+</context>
+<context>
+    <name>PinStatus</name>
+    <message>
+        <source>absent</source>
+        <translation>없음</translation>
+    </message>
+    <message>
+        <source>Runtime: not pinned</source>
+        <translation>런타임: 고정되지 않음</translation>
+    </message>
+    <message>
+        <source>No runtime lock is loaded. A pinned runtime lists every difference between this environment and the verified one.</source>
+        <translation>런타임 잠금이 로드되지 않았습니다. 고정된 런타임은 이 환경과 검증된 환경의 모든 차이를 보여 줍니다.</translation>
+    </message>
+    <message>
+        <source>Runtime: pinned (%1), checking…</source>
+        <translation>런타임: 고정됨 (%1), 확인 중…</translation>
+    </message>
+    <message>
+        <source>Waiting for the engine&apos;s environment fingerprint.</source>
+        <translation>엔진의 환경 지문을 기다리는 중입니다.</translation>
+    </message>
+    <message>
+        <source>Runtime: matches the pin</source>
+        <translation>런타임: 고정 환경과 일치</translation>
+    </message>
+    <message>
+        <source>This environment is the one %1 verified.</source>
+        <translation>이 환경은 %1에서 검증한 바로 그 환경입니다.</translation>
+    </message>
+    <message>
+        <source>This environment matches %1 in everything that can move numbers. Other differences:
+%2</source>
+        <translation>이 환경은 수치를 바꿀 수 있는 모든 항목에서 %1의 환경과 일치합니다. 기타 차이:
+%2</translation>
+    </message>
+    <message>
+        <source>Runtime: differs from the pin (%1)</source>
+        <translation>런타임: 고정 환경과 다름 (%1)</translation>
+    </message>
+    <message>
+        <source>This environment differs from %1 in ways that can move numbers:
+%2</source>
+        <translation>이 환경은 수치를 바꿀 수 있는 부분에서 %1의 환경과 다릅니다:
+%2</translation>
+    </message>
+</context>
+<context>
+    <name>ScreenshotTour</name>
+    <message>
+        <source>|margin| &lt; 1</source>
+        <translation>|마진| &lt; 1</translation>
+    </message>
+</context>
 <context>
     <name>probaudit::ui::AboutDialog</name>
     <message>
@@ -21,7 +234,8 @@
     <message numerus="yes">
         <source>%n GPU(s)</source>
         <translation>
-            <numerusform>GPU %n개</numerusform></translation>
+            <numerusform>GPU %n개</numerusform>
+        </translation>
     </message>
     <message>
         <source>CPU kernels %1</source>
@@ -44,7 +258,7 @@
         <translation>엔진: 사용할 수 없음 (%1)</translation>
     </message>
     <message>
-        <source>Audits whether a model's decisions and decision probabilities reproduce across runtime configurations.</source>
+        <source>Audits whether a model&apos;s decisions and decision probabilities reproduce across runtime configurations.</source>
         <translation>모델의 결정과 결정 확률이 런타임 구성이 달라도 재현되는지 감사합니다.</translation>
     </message>
     <message>
@@ -58,6 +272,322 @@
     <message>
         <source>Demo data: Sentiment Labelled Sentences (Kotzias et al., KDD 2015), CC BY 4.0.</source>
         <translation>데모 데이터: Sentiment Labelled Sentences (Kotzias et al., KDD 2015), CC BY 4.0.</translation>
+    </message>
+</context>
+<context>
+    <name>probaudit::ui::ConfigEditor</name>
+    <message>
+        <source>Configs of %1</source>
+        <translation>%1의 구성</translation>
+    </message>
+    <message>
+        <source>&amp;Add</source>
+        <translation>추가(&amp;A)</translation>
+    </message>
+    <message>
+        <source>A new config: a copy of the selected one (or of the reference).</source>
+        <translation>새 구성: 선택한 구성(또는 기준)의 복사본입니다.</translation>
+    </message>
+    <message>
+        <source>Re&amp;move</source>
+        <translation>제거(&amp;M)</translation>
+    </message>
+    <message>
+        <source>Make &amp;Reference</source>
+        <translation>기준으로 지정(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Save</source>
+        <translation>저장(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Save and R&amp;un Selected</source>
+        <translation>저장 후 선택 항목 실행(&amp;U)</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>닫기</translation>
+    </message>
+    <message>
+        <source>Double-click a cell to change it. Cells that differ from the reference are highlighted. Saving rewrites the study file (a copy of the original is kept as .bak; comments are not kept).</source>
+        <translation>셀을 두 번 클릭하면 값을 바꿀 수 있습니다. 기준과 다른 셀은 강조 표시됩니다. 저장하면 스터디 파일을 다시 씁니다(원본 사본은 .bak으로 보관되며, 주석은 보존되지 않습니다).</translation>
+    </message>
+    <message>
+        <source>Select the configs to run (rows).</source>
+        <translation>실행할 구성(행)을 선택하세요.</translation>
+    </message>
+    <message>
+        <source>%1 cannot be written.</source>
+        <translation>%1에 쓸 수 없습니다.</translation>
+    </message>
+    <message>
+        <source>Saved %1.</source>
+        <translation>저장했습니다: %1.</translation>
+    </message>
+</context>
+<context>
+    <name>probaudit::ui::ConfigMatrixModel</name>
+    <message>
+        <source>%1 (reference)</source>
+        <translation>%1 (기준)</translation>
+    </message>
+    <message>
+        <source>The reference: every other config is compared with it.</source>
+        <translation>기준: 다른 모든 구성을 이 구성과 비교합니다.</translation>
+    </message>
+    <message>
+        <source>The same settings as the reference.</source>
+        <translation>기준과 설정이 같습니다.</translation>
+    </message>
+    <message>
+        <source>Differs from the reference in: %1</source>
+        <translation>기준과 다른 축: %1</translation>
+    </message>
+    <message>
+        <source>%1: %2 here, %3 in the reference</source>
+        <translation>%1: 여기서는 %2, 기준에서는 %3</translation>
+    </message>
+    <message>
+        <source>There is already a config named %1.</source>
+        <translation>이름이 %1인 구성이 이미 있습니다.</translation>
+    </message>
+    <message>
+        <source>%1 must be a whole number.</source>
+        <translation>%1 값은 정수여야 합니다.</translation>
+    </message>
+    <message>
+        <source>Config</source>
+        <translation>구성</translation>
+    </message>
+    <message>
+        <source>config-%1</source>
+        <translation>config-%1</translation>
+    </message>
+    <message>
+        <source>The reference config cannot be removed; make another config the reference first.</source>
+        <translation>기준 구성은 제거할 수 없습니다. 먼저 다른 구성을 기준으로 지정하세요.</translation>
+    </message>
+</context>
+<context>
+    <name>probaudit::ui::DashboardModel</name>
+    <message>
+        <source>Config %1 has no finished run for this head yet.</source>
+        <translation>구성 %1에는 이 헤드의 완료된 실행이 아직 없습니다.</translation>
+    </message>
+    <message>
+        <source>Accuracy of this config minus the reference&apos;s, in points, with a paired bootstrap 95% interval. McNemar&apos;s exact test on the %1 + %2 items that only one run gets right: p = %3.</source>
+        <translation>이 구성의 정확도에서 기준의 정확도를 뺀 값(포인트)과 쌍체 부트스트랩 95% 구간입니다. 한 실행만 맞힌 항목 %1 + %2개에 대한 McNemar 정확 검정: p = %3.</translation>
+    </message>
+    <message>
+        <source>Where the hidden states first differ: %1</source>
+        <translation>은닉 상태가 처음 달라지는 곳: %1</translation>
+    </message>
+    <message>
+        <source>%1 (reference)</source>
+        <translation>%1 (기준)</translation>
+    </message>
+    <message>
+        <source>nothing</source>
+        <translation>없음</translation>
+    </message>
+    <message>
+        <source>not run yet</source>
+        <translation>아직 실행 안 됨</translation>
+    </message>
+    <message>
+        <source>The runtime-configuration axes in which this config differs from the reference config.</source>
+        <translation>이 구성이 기준 구성과 다른 런타임 구성 축입니다.</translation>
+    </message>
+    <message>
+        <source>Share of items with the same decision as in the reference run.</source>
+        <translation>기준 실행과 결정이 같은 항목의 비율입니다.</translation>
+    </message>
+    <message>
+        <source>Items whose decision differs from the reference run.</source>
+        <translation>결정이 기준 실행과 다른 항목입니다.</translation>
+    </message>
+    <message>
+        <source>Largest Δp: 100 × |p(reference) − p(config)| over the items, in points.</source>
+        <translation>항목 전체에서 가장 큰 Δp: 100 × |p(기준) − p(구성)|, 포인트 단위.</translation>
+    </message>
+    <message>
+        <source>Share of items whose every recorded float and layer hash has the same bits as in the reference run.</source>
+        <translation>기록된 모든 부동소수점 값과 레이어 해시가 기준 실행과 같은 비트인 항목의 비율입니다.</translation>
+    </message>
+    <message>
+        <source>The first divergent layer seen most often: the first layer whose hidden states differ bitwise from the reference run.</source>
+        <translation>가장 자주 나타난 첫 차이 레이어: 은닉 상태가 기준 실행과 비트 단위로 처음 달라지는 레이어입니다.</translation>
+    </message>
+    <message>
+        <source>The three levels of reproduction: accuracy (the interval of the difference contains 0), decisions (no flips), bits (every item bit-identical).</source>
+        <translation>재현의 세 수준: 정확도(차이의 구간이 0을 포함), 결정(뒤집힘 없음), 비트(모든 항목이 비트 동일).</translation>
+    </message>
+    <message>
+        <source>Config</source>
+        <translation>구성</translation>
+    </message>
+    <message>
+        <source>Differs in</source>
+        <translation>차이 축</translation>
+    </message>
+    <message>
+        <source>Accuracy</source>
+        <translation>정확도</translation>
+    </message>
+    <message>
+        <source>ΔAcc (points) [95%]</source>
+        <translation>Δ정확도 (포인트) [95%]</translation>
+    </message>
+    <message>
+        <source>Agreement</source>
+        <translation>일치율</translation>
+    </message>
+    <message>
+        <source>Flips</source>
+        <translation>뒤집힘</translation>
+    </message>
+    <message>
+        <source>Max Δp</source>
+        <translation>최대 Δp</translation>
+    </message>
+    <message>
+        <source>Bit-identical</source>
+        <translation>비트 동일</translation>
+    </message>
+    <message>
+        <source>First divergent layer</source>
+        <translation>첫 차이 레이어</translation>
+    </message>
+    <message>
+        <source>Verdict</source>
+        <translation>판정</translation>
+    </message>
+</context>
+<context>
+    <name>probaudit::ui::DiagnosisView</name>
+    <message>
+        <source>What changed</source>
+        <translation>변경 사항</translation>
+    </message>
+    <message>
+        <source>Largest Δp</source>
+        <translation>최대 Δp</translation>
+    </message>
+    <message>
+        <source>First layer that differs</source>
+        <translation>첫 차이 레이어</translation>
+    </message>
+    <message>
+        <source>Flipped</source>
+        <translation>뒤집힘</translation>
+    </message>
+    <message>
+        <source>Bit-identical</source>
+        <translation>비트 동일</translation>
+    </message>
+    <message>
+        <source>Probe</source>
+        <translation>프로브</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>종류</translation>
+    </message>
+    <message>
+        <source>Operator or kernel</source>
+        <translation>연산자 또는 커널</translation>
+    </message>
+    <message>
+        <source>Count (A)</source>
+        <translation>횟수 (A)</translation>
+    </message>
+    <message>
+        <source>Count (B)</source>
+        <translation>횟수 (B)</translation>
+    </message>
+    <message>
+        <source>Config</source>
+        <translation>구성</translation>
+    </message>
+    <message>
+        <source>Differs in</source>
+        <translation>차이 축</translation>
+    </message>
+    <message>
+        <source>Suspects</source>
+        <translation>의심 요인</translation>
+    </message>
+    <message>
+        <source>Flips</source>
+        <translation>뒤집힘</translation>
+    </message>
+    <message>
+        <source>First layer</source>
+        <translation>첫 차이 레이어</translation>
+    </message>
+    <message>
+        <source>Predicted flips</source>
+        <translation>예측 뒤집힘</translation>
+    </message>
+    <message>
+        <source>Observed flips</source>
+        <translation>관측 뒤집힘</translation>
+    </message>
+    <message>
+        <source>Probe sample</source>
+        <translation>프로브 표본</translation>
+    </message>
+    <message>
+        <source>Probes</source>
+        <translation>프로브</translation>
+    </message>
+    <message>
+        <source>Kernel trace: operators whose counts differ between a probe and its baseline</source>
+        <translation>커널 트레이스: 프로브와 그 베이스라인 사이에서 실행 횟수가 다른 연산자</translation>
+    </message>
+    <message>
+        <source>The study&apos;s configs, explained by the suspects they differ in</source>
+        <translation>의심 요인으로 설명한 스터디의 구성</translation>
+    </message>
+    <message>
+        <source>Fragility forecast against the full runs</source>
+        <translation>취약성 예측과 전체 실행 비교</translation>
+    </message>
+    <message>
+        <source>No diagnosis is stored for this head yet. Run it with:
+  probaudit diagnose STUDY --ledger %1
+It probes a seeded sample: the reference twice, neighbours changed, the batch shape, kernels and runtime, and explains every config.</source>
+        <translation>이 헤드에 저장된 진단이 아직 없습니다. 다음 명령으로 실행하세요:
+  probaudit diagnose STUDY --ledger %1
+시드를 고정한 표본으로 기준 두 번, 이웃 변경, 배치 형태, 커널과 런타임을 프로브하고 모든 구성을 설명합니다.</translation>
+    </message>
+    <message>
+        <source>Why do results differ from the reference config &quot;%1&quot;? Probes on a seeded sample of %2 items (seed %3, batch %4); every probe run is in the ledger.</source>
+        <translation>결과가 기준 구성 &quot;%1&quot;의 결과와 다른 이유는 무엇일까요? 시드를 고정한 표본 항목 %2개에 대한 프로브입니다(시드 %3, 배치 %4). 모든 프로브 실행은 원장에 있습니다.</translation>
+    </message>
+    <message>
+        <source>operator</source>
+        <translation>연산자</translation>
+    </message>
+    <message>
+        <source>device kernel</source>
+        <translation>디바이스 커널</translation>
+    </message>
+    <message>
+        <source>every probe</source>
+        <translation>모든 프로브</translation>
+    </message>
+    <message>
+        <source>the same operators ran, the same number of times</source>
+        <translation>같은 연산자가 같은 횟수만큼 실행됨</translation>
+    </message>
+    <message>
+        <source>not run</source>
+        <translation>실행 안 됨</translation>
+    </message>
+    <message>
+        <source>%1 items</source>
+        <translation>항목 %1개</translation>
     </message>
 </context>
 <context>
@@ -94,12 +624,379 @@
         <translation>엔진 오류: %1</translation>
     </message>
     <message>
-        <source>The engine's answer was not valid JSON (%1).</source>
+        <source>The engine&apos;s answer was not valid JSON (%1).</source>
         <translation>엔진의 응답이 올바른 JSON이 아닙니다 (%1).</translation>
     </message>
     <message>
         <source>The engine could not be started: %1</source>
         <translation>엔진을 시작할 수 없습니다: %1</translation>
+    </message>
+</context>
+<context>
+    <name>probaudit::ui::HeatmapWidget</name>
+    <message>
+        <source>embeddings</source>
+        <translation>임베딩</translation>
+    </message>
+    <message>
+        <source>%1, %2: %3 of the items differ bitwise (%4 of %5)</source>
+        <translation>%1, %2: 비트 단위로 다른 항목 %3 (%5개 중 %4개)</translation>
+    </message>
+    <message>
+        <source>relative L2 of the decision-token vector: median %1, max %2</source>
+        <translation>결정 토큰 벡터의 상대 L2: 중앙값 %1, 최대 %2</translation>
+    </message>
+    <message>
+        <source>first divergent layer of %1 items</source>
+        <translation>항목 %1개의 첫 차이 레이어</translation>
+    </message>
+    <message>
+        <source>Click to list these items.</source>
+        <translation>클릭하면 이 항목들을 나열합니다.</translation>
+    </message>
+    <message>
+        <source>No per-layer records: run the study with capture &quot;hashes&quot; or &quot;vectors&quot;, and at least one config besides the reference.</source>
+        <translation>레이어별 기록이 없습니다. 캡처 &quot;hashes&quot; 또는 &quot;vectors&quot;로, 기준 외에 구성을 하나 이상 포함하여 스터디를 실행하세요.</translation>
+    </message>
+    <message>
+        <source>These runs were recorded with capture &quot;none&quot;: there are no per-layer hashes to compare.</source>
+        <translation>이 실행들은 캡처 &quot;none&quot;으로 기록되어 비교할 레이어별 해시가 없습니다.</translation>
+    </message>
+    <message>
+        <source>Share of items whose hidden states differ bitwise from the reference</source>
+        <translation>은닉 상태가 기준과 비트 단위로 다른 항목의 비율</translation>
+    </message>
+    <message>
+        <source>Median relative L2 distance of the decision-token vector</source>
+        <translation>결정 토큰 벡터의 상대 L2 거리 중앙값</translation>
+    </message>
+    <message>
+        <source>emb</source>
+        <translation>emb</translation>
+    </message>
+    <message>
+        <source>&gt; 0%</source>
+        <translation>&gt; 0%</translation>
+    </message>
+    <message>
+        <source>100% of items</source>
+        <translation>항목의 100%</translation>
+    </message>
+    <message>
+        <source>bit-identical</source>
+        <translation>비트 동일</translation>
+    </message>
+    <message>
+        <source>identical</source>
+        <translation>동일</translation>
+    </message>
+</context>
+<context>
+    <name>probaudit::ui::Inspector</name>
+    <message>
+        <source>Config</source>
+        <translation>구성</translation>
+    </message>
+    <message>
+        <source>p</source>
+        <translation>p</translation>
+    </message>
+    <message>
+        <source>Δp</source>
+        <translation>Δp</translation>
+    </message>
+    <message>
+        <source>Margin</source>
+        <translation>마진</translation>
+    </message>
+    <message>
+        <source>Decision</source>
+        <translation>결정</translation>
+    </message>
+    <message>
+        <source>p under every config</source>
+        <translation>모든 구성에서의 p</translation>
+    </message>
+    <message>
+        <source>Per-layer divergence from the reference</source>
+        <translation>기준 대비 레이어별 차이</translation>
+    </message>
+    <message>
+        <source>Layer hashes: equal (=) or different (≠)</source>
+        <translation>레이어 해시: 같음(=) 또는 다름(≠)</translation>
+    </message>
+    <message>
+        <source>Tokens not shown: %1</source>
+        <translation>토큰을 표시하지 않음: %1</translation>
+    </message>
+    <message>
+        <source>Tokens as the model read them: %1 (␣ marks a leading space).</source>
+        <translation>모델이 읽은 토큰: %1개 (␣는 앞 공백을 나타냄).</translation>
+    </message>
+    <message>
+        <source>The run recorded %1 tokens (truncated to the model&apos;s length, or another tokenizer version).</source>
+        <translation>실행에는 토큰 %1개가 기록되었습니다(모델 길이에 맞춰 잘렸거나 토크나이저 버전이 다름).</translation>
+    </message>
+    <message>
+        <source>No item selected</source>
+        <translation>선택한 항목 없음</translation>
+    </message>
+    <message>
+        <source>Select an item in the items table, or click a point in the scatter plot.</source>
+        <translation>항목 표에서 항목을 선택하거나 산점도에서 점을 클릭하세요.</translation>
+    </message>
+    <message>
+        <source>Item %1 · label %2</source>
+        <translation>항목 %1 · 레이블 %2</translation>
+    </message>
+    <message>
+        <source>%1 (ref.)</source>
+        <translation>%1 (기준)</translation>
+    </message>
+    <message>
+        <source>%1 (flipped)</source>
+        <translation>%1 (뒤집힘)</translation>
+    </message>
+    <message>
+        <source>threshold</source>
+        <translation>임계값</translation>
+    </message>
+    <message>
+        <source>The decision-token vectors were not captured (capture &quot;vectors&quot; records them); the hashes below still show where the states differ.</source>
+        <translation>결정 토큰 벡터가 캡처되지 않았습니다(캡처 &quot;vectors&quot;로 기록). 아래 해시로 상태가 달라지는 위치는 확인할 수 있습니다.</translation>
+    </message>
+    <message>
+        <source>emb</source>
+        <translation>emb</translation>
+    </message>
+    <message>
+        <source>%1, %2: the same bits as the reference</source>
+        <translation>%1, %2: 기준과 같은 비트</translation>
+    </message>
+    <message>
+        <source>%1, %2: differs from the reference</source>
+        <translation>%1, %2: 기준과 다름</translation>
+    </message>
+    <message>
+        <source>First layer</source>
+        <translation>첫 레이어</translation>
+    </message>
+    <message>
+        <source>none (head only)</source>
+        <translation>없음 (헤드만)</translation>
+    </message>
+    <message>
+        <source>hidden state (0 = embeddings); identical states drawn at 1e-12</source>
+        <translation>은닉 상태 (0 = 임베딩); 동일한 상태는 1e-12에 표시</translation>
+    </message>
+    <message>
+        <source>relative L2 of the decision vector</source>
+        <translation>결정 벡터의 상대 L2</translation>
+    </message>
+    <message>
+        <source>Identical to the reference at every layer: %1</source>
+        <translation>모든 레이어에서 기준과 동일: %1</translation>
+    </message>
+    <message>
+        <source>%1: the hidden states are bit-identical, yet the decision vector differs; the head&apos;s pooling (a mean over the real tokens, summed in another order when the row is padded differently) moved the numbers, not the layers.</source>
+        <translation>%1: 은닉 상태는 비트 단위로 동일하지만 결정 벡터는 다릅니다. 숫자를 바꾼 것은 레이어가 아니라 헤드의 풀링(실제 토큰에 대한 평균으로, 패딩이 다르면 다른 순서로 더해짐)입니다.</translation>
+    </message>
+</context>
+<context>
+    <name>probaudit::ui::ItemsModel</name>
+    <message>
+        <source>Logit gap (top-1 minus top-2 of the decision classes): %1 in the reference run, %2 under this config.</source>
+        <translation>로짓 차이(결정 클래스의 top-1 빼기 top-2): 기준 실행 %1, 이 구성 %2.</translation>
+    </message>
+    <message>
+        <source>Decision %1 in the reference run, %2 under this config.</source>
+        <translation>결정: 기준 실행 %1, 이 구성 %2.</translation>
+    </message>
+    <message>
+        <source>%1 → %2</source>
+        <translation>%1 → %2</translation>
+    </message>
+    <message>
+        <source>identical</source>
+        <translation>동일</translation>
+    </message>
+    <message>
+        <source>Id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <source>Text</source>
+        <translation>텍스트</translation>
+    </message>
+    <message>
+        <source>The gold label from the dataset.</source>
+        <translation>데이터셋의 정답 레이블입니다.</translation>
+    </message>
+    <message>
+        <source>Label</source>
+        <translation>레이블</translation>
+    </message>
+    <message>
+        <source>p in the reference run: the probability of the positive class (binary heads) or of the reference run&apos;s decision.</source>
+        <translation>기준 실행의 p: 양성 클래스의 확률(이진 헤드) 또는 기준 실행이 결정한 클래스의 확률입니다.</translation>
+    </message>
+    <message>
+        <source>p (ref)</source>
+        <translation>p (기준)</translation>
+    </message>
+    <message>
+        <source>p under the selected config.</source>
+        <translation>선택한 구성에서의 p입니다.</translation>
+    </message>
+    <message>
+        <source>p (cfg)</source>
+        <translation>p (구성)</translation>
+    </message>
+    <message>
+        <source>Δp in points: 100 × |p(ref) − p(cfg)| (the largest over the classes).</source>
+        <translation>포인트 단위 Δp: 100 × |p(기준) − p(구성)| (클래스 중 최댓값).</translation>
+    </message>
+    <message>
+        <source>Δp</source>
+        <translation>Δp</translation>
+    </message>
+    <message>
+        <source>The reference run&apos;s logit gap: top-1 minus top-2 logit of the decision classes. Small margins are near the boundary (tinted).</source>
+        <translation>기준 실행의 로짓 차이: 결정 클래스의 top-1 로짓 빼기 top-2 로짓. 마진이 작으면 경계 근처입니다(색으로 표시).</translation>
+    </message>
+    <message>
+        <source>Margin</source>
+        <translation>마진</translation>
+    </message>
+    <message>
+        <source>The decision differs between the two runs.</source>
+        <translation>두 실행의 결정이 다릅니다.</translation>
+    </message>
+    <message>
+        <source>Flip</source>
+        <translation>뒤집힘</translation>
+    </message>
+    <message>
+        <source>The first layer whose hidden states (real tokens only) differ bitwise from the reference run.</source>
+        <translation>은닉 상태(실제 토큰만)가 기준 실행과 비트 단위로 처음 달라지는 레이어입니다.</translation>
+    </message>
+    <message>
+        <source>none (head only)</source>
+        <translation>없음 (헤드만)</translation>
+    </message>
+    <message>
+        <source>First layer</source>
+        <translation>첫 레이어</translation>
+    </message>
+</context>
+<context>
+    <name>probaudit::ui::ItemsTable</name>
+    <message>
+        <source>&amp;Flipped only</source>
+        <translation>뒤집힌 항목만(&amp;P)</translation>
+    </message>
+    <message>
+        <source>C&amp;hanged only</source>
+        <translation>변경된 항목만(&amp;N)</translation>
+    </message>
+    <message>
+        <source>Items that are not bit-identical to the reference run.</source>
+        <translation>기준 실행과 비트 동일하지 않은 항목입니다.</translation>
+    </message>
+    <message>
+        <source>any Δp</source>
+        <translation>모든 Δp</translation>
+    </message>
+    <message>
+        <source>Δp &gt; </source>
+        <translation>Δp &gt; </translation>
+    </message>
+    <message>
+        <source>Only items whose Δp (points) is above this value.</source>
+        <translation>Δp(포인트)가 이 값보다 큰 항목만 표시합니다.</translation>
+    </message>
+    <message>
+        <source>any margin</source>
+        <translation>모든 마진</translation>
+    </message>
+    <message>
+        <source>|margin| &lt; </source>
+        <translation>|마진| &lt; </translation>
+    </message>
+    <message>
+        <source>Only items whose reference margin (logit gap) is below this value: the near-boundary items.</source>
+        <translation>기준 마진(로짓 차이)이 이 값보다 작은 항목, 즉 경계 근처 항목만 표시합니다.</translation>
+    </message>
+    <message>
+        <source>Search text or id</source>
+        <translation>텍스트 또는 ID 검색</translation>
+    </message>
+    <message>
+        <source>A filter set from a chart or the heatmap; click to remove it.</source>
+        <translation>차트나 히트맵에서 설정한 필터입니다. 클릭하면 제거됩니다.</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>복사</translation>
+    </message>
+    <message>
+        <source>any label</source>
+        <translation>모든 레이블</translation>
+    </message>
+    <message>
+        <source>label: %1</source>
+        <translation>레이블: %1</translation>
+    </message>
+    <message>
+        <source>unlabelled</source>
+        <translation>레이블 없음</translation>
+    </message>
+    <message>
+        <source>%1  ✕</source>
+        <translation>%1  ✕</translation>
+    </message>
+    <message>
+        <source>%1 items</source>
+        <translation>항목 %1개</translation>
+    </message>
+    <message>
+        <source>%1 of %2 items</source>
+        <translation>항목 %2개 중 %1개</translation>
+    </message>
+</context>
+<context>
+    <name>probaudit::ui::LadderChart</name>
+    <message>
+        <source>Suspect %1: %2</source>
+        <translation>의심 요인 %1: %2</translation>
+    </message>
+    <message>
+        <source>not judged: the ladder stopped at &quot;%1&quot;</source>
+        <translation>판정 안 함: 사다리가 &quot;%1&quot;에서 멈춤</translation>
+    </message>
+    <message>
+        <source>Then: pin</source>
+        <translation>다음: 고정</translation>
+    </message>
+    <message>
+        <source>Pin the runtime that reproduces the reference (probaudit pin), so that a different build or kernel library is reported before it moves a decision.</source>
+        <translation>기준을 재현하는 런타임을 고정하세요(probaudit pin). 그러면 다른 빌드나 커널 라이브러리가 결정을 바꾸기 전에 보고됩니다.</translation>
+    </message>
+    <message>
+        <source>clean</source>
+        <translation>이상 없음</translation>
+    </message>
+    <message>
+        <source>moves the numbers</source>
+        <translation>수치를 바꿈</translation>
+    </message>
+    <message>
+        <source>stop</source>
+        <translation>중단</translation>
+    </message>
+    <message>
+        <source>not judged</source>
+        <translation>판정 안 함</translation>
     </message>
 </context>
 <context>
@@ -111,14 +1008,6 @@
     <message>
         <source>Engine: checking…</source>
         <translation>엔진: 확인 중…</translation>
-    </message>
-    <message>
-        <source>Runtime: not pinned</source>
-        <translation>런타임: 고정되지 않음</translation>
-    </message>
-    <message>
-        <source>No runtime lock is loaded. A pinned runtime lists every difference between this environment and the verified one.</source>
-        <translation>런타임 잠금이 로드되지 않았습니다. 고정된 런타임은 이 환경과 검증된 환경의 모든 차이를 보여 줍니다.</translation>
     </message>
     <message>
         <source>&amp;File</source>
@@ -169,16 +1058,8 @@
         <translation>%1을(를) 읽을 수 없습니다.</translation>
     </message>
     <message>
-        <source>This version of ProbAudit cannot read studies or ledgers yet; it shows the engine's environment only. %1 was not opened.</source>
-        <translation>이 버전의 ProbAudit는 아직 스터디나 원장을 읽을 수 없으며 엔진 환경만 보여 줍니다. %1을(를) 열지 않았습니다.</translation>
-    </message>
-    <message>
         <source>Demo Study</source>
         <translation>데모 스터디</translation>
-    </message>
-    <message>
-        <source>The demo study is created by ./scripts/demo. This version of ProbAudit runs the environment check only; the demo audit arrives with the engine.</source>
-        <translation>데모 스터디는 ./scripts/demo로 만들어집니다. 이 버전의 ProbAudit는 환경 점검만 실행하며, 데모 감사는 엔진과 함께 제공됩니다.</translation>
     </message>
     <message>
         <source>Engine: %1</source>
@@ -187,6 +1068,708 @@
     <message>
         <source>Engine: not available</source>
         <translation>엔진: 사용할 수 없음</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>취소</translation>
+    </message>
+    <message>
+        <source>Opening cancelled.</source>
+        <translation>열기를 취소했습니다.</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>보기(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Items</source>
+        <translation>항목(&amp;I)</translation>
+    </message>
+    <message>
+        <source>&amp;Charts</source>
+        <translation>차트(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Layers Heatmap</source>
+        <translation>레이어 히트맵(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Diagnosis</source>
+        <translation>진단(&amp;D)</translation>
+    </message>
+    <message>
+        <source>&amp;Runs</source>
+        <translation>실행(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Next Config</source>
+        <translation>다음 구성(&amp;N)</translation>
+    </message>
+    <message>
+        <source>&amp;Previous Config</source>
+        <translation>이전 구성(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Show &amp;Flipped Items Only</source>
+        <translation>뒤집힌 항목만 표시(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;Search Items…</source>
+        <translation>항목 검색(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>%1 has no ledger yet (%2). Run it first:
+  probaudit run %1 --all</source>
+        <translation>%1에는 아직 원장이 없습니다(%2). 먼저 실행하세요:
+  probaudit run %1 --all</translation>
+    </message>
+    <message>
+        <source>Open Ledger</source>
+        <translation>원장 열기</translation>
+    </message>
+    <message>
+        <source>Opening %1…</source>
+        <translation>%1 여는 중…</translation>
+    </message>
+    <message>
+        <source>%1 — ProbAudit Workbench</source>
+        <translation>%1 — ProbAudit 워크벤치</translation>
+    </message>
+    <message>
+        <source>The demo ledger is made by ./scripts/demo (about two minutes): it trains the demo adapter, runs demo study A under seven configs and diagnoses it. Run it, then open the demo again.</source>
+        <translation>데모 원장은 ./scripts/demo로 만듭니다(약 2분). 이 스크립트는 데모 어댑터를 학습하고, 데모 스터디 A를 7개 구성에서 실행한 뒤 진단합니다. 스크립트를 실행한 다음 데모를 다시 여세요.</translation>
+    </message>
+    <message>
+        <source>Engine Runs</source>
+        <translation>엔진 실행</translation>
+    </message>
+    <message>
+        <source>&amp;Study</source>
+        <translation>스터디(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Run Configs…</source>
+        <translation>구성 실행(&amp;R)…</translation>
+    </message>
+    <message>
+        <source>&amp;Edit Configs…</source>
+        <translation>구성 편집(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Load Runtime &amp;Lock…</source>
+        <translation>런타임 잠금 불러오기(&amp;L)…</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel Run</source>
+        <translation>실행 중단(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Show Engine &amp;Runs Panel</source>
+        <translation>엔진 실행 패널 표시(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;Presentation Mode</source>
+        <translation>프레젠테이션 모드(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;Theme</source>
+        <translation>테마(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Follow the &amp;System</source>
+        <translation>시스템 설정 따르기(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Light</source>
+        <translation>밝게(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Dark</source>
+        <translation>어둡게(&amp;D)</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>언어(&amp;G)</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>언어</translation>
+    </message>
+    <message>
+        <source>The workbench uses the new language from its next start.</source>
+        <translation>워크벤치를 다음에 시작할 때부터 새 언어가 적용됩니다.</translation>
+    </message>
+    <message>
+        <source>Where is the study file of this ledger?</source>
+        <translation>이 원장의 스터디 파일은 어디에 있습니까?</translation>
+    </message>
+    <message>
+        <source>ProbAudit studies (*.study.json *.json)</source>
+        <translation>ProbAudit 스터디 (*.study.json *.json)</translation>
+    </message>
+    <message>
+        <source>Edit Configs</source>
+        <translation>구성 편집</translation>
+    </message>
+    <message>
+        <source>Open a study or ledger first.</source>
+        <translation>먼저 스터디나 원장을 여세요.</translation>
+    </message>
+    <message>
+        <source>Run Configs</source>
+        <translation>구성 실행</translation>
+    </message>
+    <message>
+        <source>%1 (recorded in run %2)</source>
+        <translation>%1 (실행 %2에 기록됨)</translation>
+    </message>
+    <message>
+        <source>Configs already recorded in this environment are skipped by the engine; unfinished runs resume where they stopped.</source>
+        <translation>이 환경에서 이미 기록된 구성은 엔진이 건너뛰며, 완료되지 않은 실행은 멈춘 지점부터 재개됩니다.</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>실행</translation>
+    </message>
+    <message>
+        <source>%1 is not a runtime lock (made by probaudit pin).</source>
+        <translation>%1은(는) 런타임 잠금(probaudit pin으로 만든 파일)이 아닙니다.</translation>
+    </message>
+    <message>
+        <source>Load Runtime Lock</source>
+        <translation>런타임 잠금 불러오기</translation>
+    </message>
+    <message>
+        <source>Runtime locks (*.lock.json);;All files (*)</source>
+        <translation>런타임 잠금 (*.lock.json);;모든 파일 (*)</translation>
+    </message>
+    <message>
+        <source>&amp;New Study…</source>
+        <translation>새 스터디(&amp;N)…</translation>
+    </message>
+    <message>
+        <source>New Study</source>
+        <translation>새 스터디</translation>
+    </message>
+    <message>
+        <source>Wait for the current run to end.</source>
+        <translation>현재 실행이 끝날 때까지 기다리세요.</translation>
+    </message>
+</context>
+<context>
+    <name>probaudit::ui::NewStudyDialog</name>
+    <message>
+        <source>Browse…</source>
+        <translation>찾아보기…</translation>
+    </message>
+    <message>
+        <source>Model folder</source>
+        <translation>모델 폴더</translation>
+    </message>
+    <message>
+        <source>GGUF model file</source>
+        <translation>GGUF 모델 파일</translation>
+    </message>
+    <message>
+        <source>GGUF (*.gguf)</source>
+        <translation>GGUF (*.gguf)</translation>
+    </message>
+    <message>
+        <source>Choose a file</source>
+        <translation>파일 선택</translation>
+    </message>
+    <message>
+        <source>New Study</source>
+        <translation>새 스터디</translation>
+    </message>
+    <message>
+        <source>e.g. sentiment-minilm</source>
+        <translation>예: sentiment-minilm</translation>
+    </message>
+    <message>
+        <source>&amp;Name:</source>
+        <translation>이름(&amp;N):</translation>
+    </message>
+    <message>
+        <source>&amp;Model:</source>
+        <translation>모델(&amp;M):</translation>
+    </message>
+    <message>
+        <source>a Hugging Face folder or a GGUF file</source>
+        <translation>Hugging Face 폴더 또는 GGUF 파일</translation>
+    </message>
+    <message>
+        <source>&amp;Dataset:</source>
+        <translation>데이터셋(&amp;D):</translation>
+    </message>
+    <message>
+        <source>a JSONL or CSV file</source>
+        <translation>JSONL 또는 CSV 파일</translation>
+    </message>
+    <message>
+        <source>text field</source>
+        <translation>텍스트 필드</translation>
+    </message>
+    <message>
+        <source>label field</source>
+        <translation>레이블 필드</translation>
+    </message>
+    <message>
+        <source>class names in order, e.g. negative, positive</source>
+        <translation>순서대로 클래스 이름, 예: negative, positive</translation>
+    </message>
+    <message>
+        <source>&amp;Classes:</source>
+        <translation>클래스(&amp;C):</translation>
+    </message>
+    <message>
+        <source>adapter (a linear head file)</source>
+        <translation>어댑터 (선형 헤드 파일)</translation>
+    </message>
+    <message>
+        <source>label tokens (an LLM&apos;s next token)</source>
+        <translation>레이블 토큰 (LLM의 다음 토큰)</translation>
+    </message>
+    <message>
+        <source>classifier (inside the checkpoint)</source>
+        <translation>분류기 (체크포인트 내장)</translation>
+    </message>
+    <message>
+        <source>Decision &amp;head:</source>
+        <translation>결정 헤드(&amp;H):</translation>
+    </message>
+    <message>
+        <source>Adapter &amp;file:</source>
+        <translation>어댑터 파일(&amp;F):</translation>
+    </message>
+    <message>
+        <source>prompt with {text}; the classes are the label words</source>
+        <translation>{text}가 들어간 프롬프트. 클래스 이름이 레이블 단어입니다</translation>
+    </message>
+    <message>
+        <source>&amp;Prompt:</source>
+        <translation>프롬프트(&amp;P):</translation>
+    </message>
+    <message>
+        <source>Ca&amp;pture:</source>
+        <translation>캡처(&amp;T):</translation>
+    </message>
+    <message>
+        <source>reference: batch 1, no padding, float32, 1 thread</source>
+        <translation>기준: 배치 1, 패딩 없음, float32, 스레드 1개</translation>
+    </message>
+    <message>
+        <source>Configs:</source>
+        <translation>구성:</translation>
+    </message>
+    <message>
+        <source>Save &amp;as:</source>
+        <translation>저장 위치(&amp;A):</translation>
+    </message>
+    <message>
+        <source>NAME.study.json</source>
+        <translation>NAME.study.json</translation>
+    </message>
+    <message>
+        <source>Create and Run</source>
+        <translation>만들고 실행</translation>
+    </message>
+    <message>
+        <source>Problems:</source>
+        <translation>문제:</translation>
+    </message>
+    <message>
+        <source>%1, %2 layers, hidden %3</source>
+        <translation>%1, 레이어 %2개, 은닉 크기 %3</translation>
+    </message>
+    <message>
+        <source>%1 items, %2 with a label</source>
+        <translation>항목 %1개, 레이블 있음 %2개</translation>
+    </message>
+    <message>
+        <source>found</source>
+        <translation>찾음</translation>
+    </message>
+    <message>
+        <source>%1 cannot be read</source>
+        <translation>%1을(를) 읽을 수 없음</translation>
+    </message>
+    <message>
+        <source>The study needs a name.</source>
+        <translation>스터디 이름이 필요합니다.</translation>
+    </message>
+    <message>
+        <source>Choose where to save the study file.</source>
+        <translation>스터디 파일을 저장할 위치를 선택하세요.</translation>
+    </message>
+    <message>
+        <source>%1 is not a writable folder</source>
+        <translation>%1은(는) 쓸 수 있는 폴더가 아님</translation>
+    </message>
+    <message>
+        <source>exists: it will be replaced</source>
+        <translation>이미 있음: 덮어씀</translation>
+    </message>
+    <message>
+        <source>new file</source>
+        <translation>새 파일</translation>
+    </message>
+    <message>
+        <source>None: the study is ready.</source>
+        <translation>없음: 스터디가 준비되었습니다.</translation>
+    </message>
+    <message>
+        <source>%1 cannot be written.</source>
+        <translation>%1에 쓸 수 없습니다.</translation>
+    </message>
+    <message>
+        <source>batch 8, right padding</source>
+        <translation>배치 8, 오른쪽 패딩</translation>
+    </message>
+    <message>
+        <source>batch 8, left padding</source>
+        <translation>배치 8, 왼쪽 패딩</translation>
+    </message>
+    <message>
+        <source>padded to 128 tokens</source>
+        <translation>128 토큰까지 패딩</translation>
+    </message>
+    <message>
+        <source>2 threads</source>
+        <translation>스레드 2개</translation>
+    </message>
+    <message>
+        <source>bfloat16</source>
+        <translation>bfloat16</translation>
+    </message>
+    <message>
+        <source>SDPA attention</source>
+        <translation>SDPA 어텐션</translation>
+    </message>
+</context>
+<context>
+    <name>probaudit::ui::PresentationWindow</name>
+    <message>
+        <source>ProbAudit — Presentation</source>
+        <translation>ProbAudit — 프레젠테이션</translation>
+    </message>
+    <message>
+        <source>Same model, same inputs: do the decisions reproduce?</source>
+        <translation>같은 모델, 같은 입력: 결정이 재현될까요?</translation>
+    </message>
+    <message>
+        <source>%1 runtime configurations against the reference: %2 flipped decisions in total, probabilities moved by up to %3 points.</source>
+        <translation>기준 대비 런타임 구성 %1개: 뒤집힌 결정 총 %2건, 확률은 최대 %3포인트 이동.</translation>
+    </message>
+    <message>
+        <source>Where decisions move: near the boundary</source>
+        <translation>결정이 바뀌는 곳: 경계 근처</translation>
+    </message>
+    <message>
+        <source>Items by their margin in the reference run; under %1, %2 flipped and %3% kept every bit.</source>
+        <translation>기준 실행의 마진별 항목. %1에서 %2건이 뒤집혔고 %3%는 모든 비트가 그대로였습니다.</translation>
+    </message>
+    <message>
+        <source>One input, two decisions</source>
+        <translation>하나의 입력, 두 가지 결정</translation>
+    </message>
+    <message>
+        <source>One input, two probabilities</source>
+        <translation>하나의 입력, 두 가지 확률</translation>
+    </message>
+    <message>
+        <source>The same text gets another decision under %1.</source>
+        <translation>같은 텍스트가 %1에서 다른 결정을 받습니다.</translation>
+    </message>
+    <message>
+        <source>The item whose probability moved most under %1.</source>
+        <translation>%1에서 확률이 가장 크게 움직인 항목입니다.</translation>
+    </message>
+    <message>
+        <source>Where the numbers part: layer by layer</source>
+        <translation>수치가 갈라지는 곳: 레이어별로</translation>
+    </message>
+    <message>
+        <source>Share of items whose hidden states differ from the reference, per config and layer.</source>
+        <translation>구성과 레이어별로, 은닉 상태가 기준과 다른 항목의 비율입니다.</translation>
+    </message>
+    <message>
+        <source>Why: the suspects, one by one</source>
+        <translation>원인: 의심 요인을 하나씩</translation>
+    </message>
+    <message>
+        <source>Each probe changes one thing and compares bit for bit.</source>
+        <translation>각 프로브는 한 가지만 바꾸고 비트 단위로 비교합니다.</translation>
+    </message>
+    <message>
+        <source>No diagnosis is stored yet: run probaudit diagnose.</source>
+        <translation>저장된 진단이 아직 없습니다. probaudit diagnose를 실행하세요.</translation>
+    </message>
+    <message>
+        <source>%1 / %2  ·  ← → to move  ·  Esc to leave</source>
+        <translation>%1 / %2  ·  ← → 이동  ·  Esc 종료</translation>
+    </message>
+</context>
+<context>
+    <name>probaudit::ui::ReviewPage</name>
+    <message>
+        <source>accuracy</source>
+        <translation>정확도</translation>
+    </message>
+    <message>
+        <source>decisions</source>
+        <translation>결정</translation>
+    </message>
+    <message>
+        <source>bits</source>
+        <translation>비트</translation>
+    </message>
+    <message>
+        <source>The head variant under review</source>
+        <translation>검토 중인 헤드 변형</translation>
+    </message>
+    <message>
+        <source>Share of items bitwise different</source>
+        <translation>비트 단위로 다른 항목 비율</translation>
+    </message>
+    <message>
+        <source>Relative L2 of the decision-token vector (median)</source>
+        <translation>결정 토큰 벡터의 상대 L2 (중앙값)</translation>
+    </message>
+    <message>
+        <source>Colour:</source>
+        <translation>색상:</translation>
+    </message>
+    <message>
+        <source>&amp;Items</source>
+        <translation>항목(&amp;I)</translation>
+    </message>
+    <message>
+        <source>C&amp;harts</source>
+        <translation>차트(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Layers</source>
+        <translation>레이어(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Dia&amp;gnosis</source>
+        <translation>진단(&amp;G)</translation>
+    </message>
+    <message>
+        <source>R&amp;uns</source>
+        <translation>실행(&amp;U)</translation>
+    </message>
+    <message>
+        <source>Head:</source>
+        <translation>헤드:</translation>
+    </message>
+    <message>
+        <source>%1 differs</source>
+        <translation>%1 다름</translation>
+    </message>
+    <message>
+        <source>%1 — %2</source>
+        <translation>%1 — %2</translation>
+    </message>
+    <message>
+        <source>Nothing to compare yet: the ledger has no finished run.</source>
+        <translation>아직 비교할 것이 없습니다. 원장에 완료된 실행이 없습니다.</translation>
+    </message>
+    <message>
+        <source>Config %1 has no finished run yet.</source>
+        <translation>구성 %1에는 아직 완료된 실행이 없습니다.</translation>
+    </message>
+    <message>
+        <source>The reference config %1 has no finished run, so nothing can be compared.</source>
+        <translation>기준 구성 %1에 완료된 실행이 없어 아무것도 비교할 수 없습니다.</translation>
+    </message>
+    <message>
+        <source>Comparing the reference config &quot;%1&quot; (run %2) with &quot;%3&quot; (run %4): %5</source>
+        <translation>기준 구성 &quot;%1&quot;(실행 %2) 대 &quot;%3&quot;(실행 %4) 비교: %5</translation>
+    </message>
+</context>
+<context>
+    <name>probaudit::ui::RunController</name>
+    <message>
+        <source>A run is already in progress.</source>
+        <translation>이미 진행 중인 실행이 있습니다.</translation>
+    </message>
+    <message>
+        <source>The engine was not found at %1.</source>
+        <translation>%1에서 엔진을 찾을 수 없습니다.</translation>
+    </message>
+    <message>
+        <source>The engine could not be started: %1</source>
+        <translation>엔진을 시작할 수 없습니다: %1</translation>
+    </message>
+    <message>
+        <source>Every batch finished before it is kept in %1.</source>
+        <translation>그 전에 완료된 모든 배치는 %1에 보존됩니다.</translation>
+    </message>
+    <message>
+        <source>The engine stopped unexpectedly (it crashed or was killed). %1</source>
+        <translation>엔진이 예기치 않게 멈췄습니다(충돌했거나 강제 종료됨). %1</translation>
+    </message>
+    <message>
+        <source>The run was cancelled. %1</source>
+        <translation>실행이 취소되었습니다. %1</translation>
+    </message>
+    <message>
+        <source>exit code %1</source>
+        <translation>종료 코드 %1</translation>
+    </message>
+    <message>
+        <source>The engine failed: %1. %2</source>
+        <translation>엔진 오류: %1. %2</translation>
+    </message>
+</context>
+<context>
+    <name>probaudit::ui::RunPanel</name>
+    <message>
+        <source>Cancel</source>
+        <translation>취소</translation>
+    </message>
+    <message>
+        <source>Stop after the current batch; every finished batch stays in the ledger and the run can be resumed.</source>
+        <translation>현재 배치가 끝나면 멈춥니다. 완료된 배치는 모두 원장에 남으며 실행을 재개할 수 있습니다.</translation>
+    </message>
+    <message>
+        <source>Stopping after the current batch…</source>
+        <translation>현재 배치 후 멈추는 중…</translation>
+    </message>
+    <message>
+        <source>resumed at %1</source>
+        <translation>재개됨 (%1부터)</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>실행 중</translation>
+    </message>
+    <message>
+        <source>Running %1 (run %2)…</source>
+        <translation>%1 실행 중 (실행 %2)…</translation>
+    </message>
+    <message>
+        <source>already recorded</source>
+        <translation>이미 기록됨</translation>
+    </message>
+    <message>
+        <source>%1 items/s · ETA %2</source>
+        <translation>%1 항목/s · 남은 시간 %2</translation>
+    </message>
+    <message>
+        <source>finished</source>
+        <translation>완료</translation>
+    </message>
+    <message>
+        <source>waiting</source>
+        <translation>대기 중</translation>
+    </message>
+    <message>
+        <source>Starting the engine…</source>
+        <translation>엔진 시작 중…</translation>
+    </message>
+    <message>
+        <source>All runs finished.</source>
+        <translation>모든 실행이 완료되었습니다.</translation>
+    </message>
+    <message>
+        <source>resumed</source>
+        <translation>재개됨</translation>
+    </message>
+    <message>
+        <source>interrupted</source>
+        <translation>중단됨</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>실패</translation>
+    </message>
+</context>
+<context>
+    <name>probaudit::ui::RunsModel</name>
+    <message>
+        <source>records SHA-256 %1
+chain SHA-256 %2</source>
+        <translation>레코드 SHA-256 %1
+체인 SHA-256 %2</translation>
+    </message>
+    <message>
+        <source>probe</source>
+        <translation>프로브</translation>
+    </message>
+    <message>
+        <source>study</source>
+        <translation>스터디</translation>
+    </message>
+    <message>
+        <source>finished</source>
+        <translation>완료</translation>
+    </message>
+    <message>
+        <source>interrupted</source>
+        <translation>중단됨</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>실패</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>실행 중</translation>
+    </message>
+    <message>
+        <source>cut off (resumable)</source>
+        <translation>끊김 (재개 가능)</translation>
+    </message>
+    <message>
+        <source>%1 / %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>not sealed</source>
+        <translation>봉인 안 됨</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>실행</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>종류</translation>
+    </message>
+    <message>
+        <source>Config or probe</source>
+        <translation>구성 또는 프로브</translation>
+    </message>
+    <message>
+        <source>Head</source>
+        <translation>헤드</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>상태</translation>
+    </message>
+    <message>
+        <source>Items</source>
+        <translation>항목</translation>
+    </message>
+    <message>
+        <source>Capture</source>
+        <translation>캡처</translation>
+    </message>
+    <message>
+        <source>Environment</source>
+        <translation>환경</translation>
+    </message>
+    <message>
+        <source>Started (UTC)</source>
+        <translation>시작 (UTC)</translation>
+    </message>
+    <message>
+        <source>Seal</source>
+        <translation>봉인</translation>
     </message>
 </context>
 </TS>

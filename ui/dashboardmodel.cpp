@@ -77,7 +77,8 @@ QVariant DashboardModel::data(const QModelIndex& index, int role) const {
                 .arg(c->mcnemar_p ? QString::number(*c->mcnemar_p, 'g', 3) : QStringLiteral("–"));
         }
         if (col == VerdictColumn) {
-            return QString::fromStdString(c->verdict.sentence());
+            return formatVerdict(c->verdict.accuracy, c->verdict.decisions,
+                                 c->verdict.probabilities);
         }
         if (col == FirstLayerColumn) {
             return tr("Where the hidden states first differ: %1")

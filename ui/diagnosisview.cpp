@@ -83,13 +83,13 @@ void LadderChart::setLadder(const nlohmann::json& ladder, const nlohmann::json& 
                              QStringLiteral("kernels and runtime")};
     int k = 1;
     for (const auto& st : ladder) {
-        m_boxes.push_back({tr("Suspect %1: %2").arg(k++).arg(str(st, "step")), str(st, "finding"),
-                           str(st, "verdict"), str(st, "status")});
+        m_boxes.push_back({tr("Suspect %1: %2").arg(k++).arg(formatLadderStep(str(st, "step"))),
+                           str(st, "finding"), str(st, "verdict"), str(st, "status")});
     }
     // Steps after a stop were not judged; show them greyed so the ladder stays whole.
     for (int i = int(m_boxes.size()); i < all.size(); ++i) {
         m_boxes.push_back(
-            {tr("Suspect %1: %2").arg(i + 1).arg(all[i]),
+            {tr("Suspect %1: %2").arg(i + 1).arg(formatLadderStep(all[i])),
              tr("not judged: the ladder stopped at \"%1\"")
                  .arg(QString::fromStdString(stoppedAt.is_string() ? stoppedAt.get<std::string>()
                                                                    : std::string())),

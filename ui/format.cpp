@@ -69,6 +69,32 @@ QString formatLayer(int layer) {
     return QCoreApplication::translate("Format", "layer %1").arg(layer);
 }
 
+QString formatVerdict(bool accuracy, bool decisions, bool probabilities) {
+    return QCoreApplication::translate("Format", "accuracy %1; decisions %2; probabilities %3")
+        .arg(accuracy ? QCoreApplication::translate("Format", "reproduces")
+                      : QCoreApplication::translate("Format", "does NOT reproduce"),
+             decisions ? QCoreApplication::translate("Format", "reproduce")
+                       : QCoreApplication::translate("Format", "do NOT reproduce"),
+             probabilities ? QCoreApplication::translate("Format", "reproduce bit for bit")
+                           : QCoreApplication::translate("Format", "do NOT reproduce bit for bit"));
+}
+
+QString formatLadderStep(const QString& step) {
+    if (step == QLatin1String("loader and repeatability")) {
+        return QCoreApplication::translate("Format", "loader and repeatability");
+    }
+    if (step == QLatin1String("neighbour interference")) {
+        return QCoreApplication::translate("Format", "neighbour interference");
+    }
+    if (step == QLatin1String("shape")) {
+        return QCoreApplication::translate("Format", "shape");
+    }
+    if (step == QLatin1String("kernels and runtime")) {
+        return QCoreApplication::translate("Format", "kernels and runtime");
+    }
+    return step;
+}
+
 QString formatAccuracy(const std::optional<double>& accuracy) {
     return accuracy ? QString::number(*accuracy, 'f', 4) : QStringLiteral("\u2013");
 }

@@ -22,6 +22,11 @@ QString formatMargin(double margin);
 QString formatInterval(double estimate, double low, double high);
 // A hidden-state index: "embeddings", "layer 3"; -1 "none", -2 "not captured".
 QString formatLayer(int layer);
+// The three-level verdict as one translated sentence (analysis::Verdict::sentence's words).
+QString formatVerdict(bool accuracy, bool decisions, bool probabilities);
+// A diagnosis ladder step's name ("loader and repeatability", …), translated; unknown names
+// are returned as they are.
+QString formatLadderStep(const QString& step);
 // An accuracy, or "–" without labels.
 QString formatAccuracy(const std::optional<double>& accuracy);
 

@@ -16,8 +16,10 @@
 #include <QLabel>
 #include <QLineSeries>
 #include <QLogValueAxis>
+#include <QScrollBar>
 #include <QTableWidget>
 #include <QTextBrowser>
+#include <QTextDocument>
 #include <QVBoxLayout>
 #include <QValueAxis>
 
@@ -36,6 +38,20 @@ QLabel* sectionLabel(const QString& text, QWidget* parent) {
     f.setBold(true);
     l->setFont(f);
     return l;
+}
+
+// A table exactly as tall as its rows: the inspector scrolls as a whole, tables do not.
+void fitTable(QTableWidget* t) {
+    t->resizeRowsToContents();
+    int h = t->horizontalHeader()->sizeHint().height() + 2 * t->frameWidth();
+    for (int r = 0; r < t->rowCount(); ++r) {
+        h += t->rowHeight(r);
+    }
+    if (t->horizontalScrollBar()->isVisible() ||
+        t->horizontalScrollBarPolicy() == Qt::ScrollBarAlwaysOn) {
+        h += t->horizontalScrollBar()->sizeHint().height();
+    }
+    t->setFixedHeight(h);
 }
 
 QTableWidgetItem* cell(const QString& text, Qt::Alignment align = Qt::AlignRight) {
@@ -58,8 +74,8 @@ Inspector::Inspector(QWidget* parent) : QWidget(parent) {
     m_text = new QTextBrowser(this);
     m_text->setObjectName(QStringLiteral("inspectorText"));
     m_text->setOpenLinks(false);
-    m_text->setMinimumHeight(70);
-    m_text->setMaximumHeight(150);
+    m_text->setMinimumHeight(40);
+    m_text->setMaximumHeight(160);
     m_tokenNote = new QLabel(this);
     m_tokenNote->setObjectName(QStringLiteral("tokenNote"));
     m_tokenNote->setWordWrap(true);
@@ -71,19 +87,26 @@ Inspector::Inspector(QWidget* parent) : QWidget(parent) {
     m_numbers->setObjectName(QStringLiteral("inspectorNumbers"));
     m_numbers->setColumnCount(6);
     m_numbers->setHorizontalHeaderLabels(
-        {tr("Config"), tr("p"), tr("Δp"), tr("Margin"), tr("Decision"), tr("First divergent")});
+        {tr("Config"), tr("p"), tr("Δp"), tr("Margin"), tr("Decision"), tr("First layer")});
     m_numbers->verticalHeader()->hide();
     m_numbers->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_numbers->horizontalHeader()->setStretchLastSection(true);
+    m_numbers->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_numbers->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_layerChart = new QChartView(this);
     m_layerChart->setObjectName(QStringLiteral("inspectorLayerChart"));
     m_layerChart->setRenderHint(QPainter::Antialiasing);
-    m_layerChart->setMinimumHeight(220);
+    m_layerChart->setMinimumHeight(280);
+    m_layerNote = new QLabel(this);
+    m_layerNote->setObjectName(QStringLiteral("layerNote"));
+    m_layerNote->setWordWrap(true);
+    m_layerNote->hide();
     m_hashes = new QTableWidget(this);
     m_hashes->setObjectName(QStringLiteral("inspectorHashes"));
     m_hashes->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_hashes->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_hashes->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_hashes->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
 
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(m_title);
@@ -94,6 +117,7 @@ Inspector::Inspector(QWidget* parent) : QWidget(parent) {
     layout->addWidget(m_numbers);
     layout->addWidget(sectionLabel(tr("Per-layer divergence from the reference"), this));
     layout->addWidget(m_layerChart);
+    layout->addWidget(m_layerNote);
     layout->addWidget(sectionLabel(tr("Layer hashes: equal (=) or different (≠)"), this));
     layout->addWidget(m_hashes);
     layout->addStretch(1);
@@ -157,6 +181,8 @@ void Inspector::showTokens(const ledger::Item& item, std::int64_t recordedTokens
         odd = !odd;
     }
     m_text->setHtml(html);
+    m_text->document()->setTextWidth(m_text->viewport()->width());
+    m_text->setFixedHeight(std::clamp(int(m_text->document()->size().height()) + 8, 40, 160));
     QString note =
         tr("Tokens as the model read them: %1 (␣ marks a leading space).").arg(enc.ids.size());
     if (recordedTokens > 0 && recordedTokens != std::int64_t(enc.ids.size())) {
@@ -180,6 +206,7 @@ void Inspector::setItem(std::int64_t itemIndex) {
     };
     if (!m_review || itemIndex < 0 || std::size_t(itemIndex) >= m_review->items.size()) {
         m_title->setText(tr("No item selected"));
+        m_layerNote->hide();
         m_text->setHtml(tr("Select an item in the items table, or click a point in the scatter "
                            "plot."));
         m_tokenNote->clear();
@@ -265,14 +292,13 @@ void Inspector::setItem(std::int64_t itemIndex) {
             lines.push_back(line);
         }
         m_numbers->setItem(r, 5,
-                           cell(row.reference        ? QStringLiteral("–")
-                                : line.equal.empty() ? formatLayer(-2)
-                                                     : formatLayer(first),
+                           cell(row.reference         ? QStringLiteral("–")
+                                : line.equal.empty()  ? formatLayer(-2)
+                                : first < 0 && dp > 0 ? tr("none (head only)")
+                                                      : formatLayer(first),
                                 Qt::AlignLeft));
     }
-    m_numbers->setFixedHeight(
-        m_numbers->horizontalHeader()->height() +
-        m_numbers->rowCount() * m_numbers->verticalHeader()->defaultSectionSize() + 4);
+    fitTable(m_numbers);
 
     // A horizontal bar chart lists its categories bottom-up: reverse, so the reference is on top.
     std::reverse(cats.begin(), cats.end());
@@ -321,19 +347,24 @@ void Inspector::setItem(std::int64_t itemIndex) {
     x->setRange(0, std::max(1, layers - 1));
     x->setTickCount(std::min(layers, 11) > 1 ? std::min(layers, 11) : 2);
     x->setLabelFormat(QStringLiteral("%d"));
-    x->setTitleText(tr("hidden state (0 = embeddings)"));
+    x->setTitleText(tr("hidden state (0 = embeddings); identical states drawn at 1e-12"));
     auto* y = new QLogValueAxis;
-    y->setBase(10);
+    y->setBase(1000); // a tick every three decades: labels that fit a narrow panel
     y->setRange(kL2Floor, 1);
     y->setLabelFormat(QStringLiteral("%.0e"));
-    y->setTitleText(tr("relative L2 (identical drawn at 1e-12)"));
+    y->setTitleText(tr("relative L2 of the decision vector"));
     lc->addAxis(x, Qt::AlignBottom);
     lc->addAxis(y, Qt::AlignLeft);
+    QStringList identical;
     for (const auto& line : lines) {
         if (line.rel.empty()) {
             continue;
         }
         anyVectors = true;
+        if (std::all_of(line.rel.begin(), line.rel.end(), [](double v) { return v == 0; })) {
+            identical << line.config; // a flat line at the floor says nothing; name it instead
+            continue;
+        }
         auto* s = new QLineSeries;
         s->setName(line.config);
         s->setPointsVisible(true);
@@ -344,11 +375,34 @@ void Inspector::setItem(std::int64_t itemIndex) {
         s->attachAxis(x);
         s->attachAxis(y);
     }
+    if (anyVectors && !identical.isEmpty()) {
+        lc->setTitle(
+            tr("Identical to the reference at every layer: %1").arg(identical.join(u", ")));
+    }
+    // States bitwise equal but the decision vector not: the head's own arithmetic (mean pooling
+    // over a differently padded row) moved, not the transformer.
+    QStringList poolingOnly;
+    for (const auto& line : lines) {
+        for (std::size_t l = 0; l < std::min(line.rel.size(), line.equal.size()); ++l) {
+            if (line.equal[l] && line.rel[l] > 0) {
+                poolingOnly << line.config;
+                break;
+            }
+        }
+    }
+    m_layerNote->setText(
+        poolingOnly.isEmpty()
+            ? QString()
+            : tr("%1: the hidden states are bit-identical, yet the decision vector differs; the "
+                 "head's pooling (a mean over the real tokens, summed in another order when the "
+                 "row is padded differently) moved the numbers, not the layers.")
+                  .arg(poolingOnly.join(u", ")));
+    m_layerNote->setVisible(!poolingOnly.isEmpty());
     if (!anyVectors) {
         lc->setTitle(tr("The decision-token vectors were not captured (capture \"vectors\" "
                         "records them); the hashes below still show where the states differ."));
     }
-    lc->legend()->setAlignment(Qt::AlignRight);
+    lc->legend()->setAlignment(Qt::AlignBottom);
     setChart(m_layerChart, lc);
 
     m_hashes->setColumnCount(layers);
@@ -375,9 +429,7 @@ void Inspector::setItem(std::int64_t itemIndex) {
         }
     }
     m_hashes->setVerticalHeaderLabels(rowNames);
-    m_hashes->setFixedHeight(
-        m_hashes->horizontalHeader()->sizeHint().height() +
-        m_hashes->rowCount() * m_hashes->verticalHeader()->defaultSectionSize() + 4);
+    fitTable(m_hashes);
 }
 
 } // namespace ui

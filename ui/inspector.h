@@ -45,6 +45,7 @@ private:
     QChartView* m_pChart = nullptr;
     QTableWidget* m_numbers = nullptr;
     QChartView* m_layerChart = nullptr;
+    QLabel* m_layerNote = nullptr;
     QTableWidget* m_hashes = nullptr;
     QStringList m_tokens;
     std::shared_ptr<tokenizer::Tokenizer> m_tokenizer;

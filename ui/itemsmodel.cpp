@@ -303,7 +303,12 @@ QVariant ItemsModel::data(const QModelIndex& index, int role) const {
             return d.flip ? tr("%1 → %2").arg(labelName(d.decision_a), labelName(d.decision_b))
                           : QString();
         case FirstLayerColumn:
-            return d.bit_identical ? tr("identical") : formatLayer(d.first_divergent_layer);
+            if (d.bit_identical) {
+                return tr("identical");
+            }
+            // Hidden states equal but the head's output moved: say so, not "none".
+            return d.first_divergent_layer == -1 ? tr("none (head only)")
+                                                 : formatLayer(d.first_divergent_layer);
         default:
             return {};
         }
@@ -345,7 +350,7 @@ QVariant ItemsModel::headerData(int section, Qt::Orientation orientation, int ro
     case FirstLayerColumn:
         return tip ? tr("The first layer whose hidden states (real tokens only) differ bitwise "
                         "from the reference run.")
-                   : tr("First divergent layer");
+                   : tr("First layer");
     default:
         return {};
     }

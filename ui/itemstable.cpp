@@ -53,6 +53,7 @@ ItemsTable::ItemsTable(QWidget* parent) : QWidget(parent) {
     m_search->setObjectName(QStringLiteral("searchText"));
     m_search->setPlaceholderText(tr("Search text or id"));
     m_search->setClearButtonEnabled(true);
+    m_search->setMinimumWidth(160);
     m_chip = new QToolButton(this);
     m_chip->setObjectName(QStringLiteral("chartFilterChip"));
     m_chip->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
@@ -96,10 +97,18 @@ ItemsTable::ItemsTable(QWidget* parent) : QWidget(parent) {
     for (int c :
          {int(ItemsModel::LabelColumn), int(ItemsModel::PRefColumn), int(ItemsModel::PCfgColumn),
           int(ItemsModel::DpColumn), int(ItemsModel::MarginColumn)}) {
-        m_view->setColumnWidth(c, 10 * digit);
+        m_view->setColumnWidth(c, 8 * digit);
     }
-    m_view->setColumnWidth(ItemsModel::FlipColumn, 18 * digit);
-    m_view->setColumnWidth(ItemsModel::FirstLayerColumn, 16 * digit);
+    m_view->setColumnWidth(ItemsModel::FlipColumn, 14 * digit);
+    // Every header readable: at least as wide as its title.
+    const QFontMetrics hfm(h->font());
+    for (int c = 0; c < ItemsModel::NUM_COLUMNS; ++c) {
+        if (c != ItemsModel::TextColumn) {
+            const int title =
+                hfm.horizontalAdvance(m_model->headerData(c, Qt::Horizontal).toString());
+            m_view->setColumnWidth(c, std::max(m_view->columnWidth(c), title + 2 * digit));
+        }
+    }
 
     auto* copy = new QAction(tr("Copy"), m_view);
     copy->setShortcut(QKeySequence::Copy);

@@ -1,26 +1,43 @@
 #include "ui/mainwindow.h"
 
 #include "ui/aboutdialog.h"
+#include "ui/configeditor.h"
 #include "ui/emptystatepage.h"
 #include "ui/engineclient.h"
 #include "ui/itemstable.h"
+#include "ui/newstudydialog.h"
+#include "ui/pinstatus.h"
+#include "ui/presentation.h"
 #include "ui/reviewpage.h"
+#include "ui/runcontroller.h"
+#include "ui/runpanel.h"
+#include "ui/theme.h"
+
+#include "study/study.h"
 
 #include <QAction>
 #include <QApplication>
+#include <QDialog>
+#include <QDialogButtonBox>
 #include <QDir>
+#include <QDockWidget>
+#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QIcon>
+#include <QJsonDocument>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QProgressBar>
+#include <QPushButton>
 #include <QSettings>
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QToolButton>
+#include <QVBoxLayout>
 
 namespace probaudit {
 namespace ui {
@@ -50,6 +67,18 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(m_empty, &EmptyStatePage::openStudyRequested, this, &MainWindow::openStudyDialog);
     connect(m_empty, &EmptyStatePage::openDemoRequested, this, &MainWindow::openDemoStudy);
 
+    m_runs = new RunController(this);
+    m_runPanel = new RunPanel(m_runs, this);
+    m_runDock = new QDockWidget(tr("Engine Runs"), this);
+    m_runDock->setObjectName(QStringLiteral("runDock"));
+    m_runDock->setWidget(m_runPanel);
+    m_runDock->setAllowedAreas(Qt::BottomDockWidgetArea | Qt::TopDockWidgetArea);
+    addDockWidget(Qt::BottomDockWidgetArea, m_runDock);
+    m_runDock->hide();
+    connect(m_runs, &RunController::finished, this, &MainWindow::onRunsFinished);
+    connect(m_runs, &RunController::warning, this,
+            [this](const QString& w) { statusBar()->showMessage(w, 8000); });
+
     createActions();
 
     m_engineLabel = new QLabel(tr("Engine: checking…"), this);
@@ -78,10 +107,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     statusBar()->addWidget(m_cancelLoad);
     statusBar()->addPermanentWidget(m_engineLabel);
     statusBar()->addPermanentWidget(m_pinBadge);
-    setPinStatus(tr("Runtime: not pinned"),
-                 tr("No runtime lock is loaded. A pinned runtime lists every difference between "
-                    "this environment and the verified one."),
-                 false);
+    updatePinStatus();
 
     m_engine = new EngineClient(this);
     connect(m_engine, &EngineClient::fingerprintReady, this, &MainWindow::onFingerprint);
@@ -91,6 +117,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 
 void MainWindow::createActions() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* newStudy = file->addAction(tr("&New Study…"), this, [this] {
+        auto* dialog = new NewStudyDialog(this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        connect(dialog, &NewStudyDialog::created, this, &MainWindow::runNewStudy);
+        dialog->show();
+    });
+    newStudy->setObjectName(QStringLiteral("actionNewStudy"));
+    newStudy->setShortcut(QKeySequence::New);
     QAction* open =
         file->addAction(tr("&Open Study or Ledger…"), this, &MainWindow::openStudyDialog);
     open->setObjectName(QStringLiteral("actionOpen"));
@@ -105,6 +139,21 @@ void MainWindow::createActions() {
     QAction* quit = file->addAction(tr("&Quit"), qApp, &QApplication::closeAllWindows);
     quit->setObjectName(QStringLiteral("actionQuit"));
     quit->setShortcut(QKeySequence::Quit);
+
+    QMenu* study = menuBar()->addMenu(tr("&Study"));
+    QAction* run = study->addAction(tr("&Run Configs…"), this, &MainWindow::chooseAndRunConfigs);
+    run->setObjectName(QStringLiteral("actionRunConfigs"));
+    run->setShortcut(QKeySequence(Qt::Key_F5));
+    QAction* edit = study->addAction(tr("&Edit Configs…"), this, &MainWindow::editConfigs);
+    edit->setObjectName(QStringLiteral("actionEditConfigs"));
+    edit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    QAction* lock = study->addAction(tr("Load Runtime &Lock…"), this, &MainWindow::chooseLockFile);
+    lock->setObjectName(QStringLiteral("actionLoadLock"));
+    QAction* cancelRun = study->addAction(tr("&Cancel Run"), this, [this] { m_runs->cancel(); });
+    cancelRun->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F5));
+    QAction* runsPanel = m_runDock->toggleViewAction();
+    runsPanel->setText(tr("Show Engine &Runs Panel"));
+    study->addAction(runsPanel);
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     const QList<std::pair<QString, ReviewPage::Tab>> tabs = {
@@ -152,6 +201,41 @@ void MainWindow::createActions() {
         }
     });
     find->setShortcut(QKeySequence::Find);
+
+    view->addSeparator();
+    QAction* present = view->addAction(tr("&Presentation Mode"), this, [this] {
+        if (!m_review->review()) {
+            return;
+        }
+        auto* show = new PresentationWindow(m_review->review(), m_review->comparisonRow());
+        show->setAttribute(Qt::WA_DeleteOnClose);
+        show->showFullScreen();
+    });
+    present->setObjectName(QStringLiteral("actionPresentation"));
+    present->setShortcut(QKeySequence(Qt::Key_F11));
+    QMenu* themeMenu = view->addMenu(tr("&Theme"));
+    for (const auto& [label, key] : {std::pair{tr("Follow the &System"), QStringLiteral("system")},
+                                     std::pair{tr("&Light"), QStringLiteral("light")},
+                                     std::pair{tr("&Dark"), QStringLiteral("dark")}}) {
+        themeMenu->addAction(label, this, [this, key = key] {
+            QSettings().setValue(QStringLiteral("ui/theme"), key);
+            applyTheme(themeFromName(key));
+            if (m_review->review()) {
+                m_review->setReview(m_review->review()); // colours are read when views build
+            }
+        });
+    }
+    QMenu* languageMenu = view->addMenu(tr("&Language"));
+    for (const auto& [label, code] : {std::pair{QStringLiteral("English"), QStringLiteral("en")},
+                                      std::pair{QStringLiteral("Deutsch"), QStringLiteral("de")},
+                                      std::pair{QStringLiteral("한국어"), QStringLiteral("ko")}}) {
+        languageMenu->addAction(label, this, [this, code = code] {
+            QSettings().setValue(QStringLiteral("ui/language"), code);
+            QMessageBox::information(this, tr("Language"),
+                                     tr("The workbench uses the new language from its next "
+                                        "start."));
+        });
+    }
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     QAction* about = help->addAction(tr("&About ProbAudit"), this, [this] { showAbout(); });
@@ -222,6 +306,16 @@ void MainWindow::onReviewLoaded(const ReviewPtr& review) {
 
 void MainWindow::showReview(const ReviewPtr& review) {
     m_review->setReview(review);
+    if (m_lockPath.isEmpty()) {
+        const QString lockFile =
+            findLockFile({QFileInfo(QString::fromStdString(review->path)).path(),
+                          review->study_path.empty()
+                              ? QString()
+                              : QFileInfo(QString::fromStdString(review->study_path)).path()});
+        if (!lockFile.isEmpty()) {
+            loadLockFile(lockFile);
+        }
+    }
     m_pages->setCurrentWidget(m_review);
     setWindowTitle(tr("%1 — ProbAudit Workbench")
                        .arg(QString::fromStdString(review->study.value("name", ""))));
@@ -232,6 +326,134 @@ void MainWindow::onReviewFailed(const QString& message) {
     m_cancelLoad->hide();
     statusBar()->clearMessage();
     QMessageBox::warning(this, tr("Open Ledger"), message);
+}
+
+QString MainWindow::studyPathForRuns() {
+    const ReviewPtr& rv = m_review->review();
+    if (!rv) {
+        return {};
+    }
+    if (!m_studyPath.isEmpty() && QFileInfo::exists(m_studyPath)) {
+        return m_studyPath;
+    }
+    const QString recorded = QString::fromStdString(rv->study_path);
+    if (!recorded.isEmpty() && QFileInfo::exists(recorded)) {
+        return recorded;
+    }
+    const QString chosen = QFileDialog::getOpenFileName(
+        this, tr("Where is the study file of this ledger?"), QFileInfo(m_loadingPath).path(),
+        tr("ProbAudit studies (*.study.json *.json)"));
+    if (!chosen.isEmpty()) {
+        m_studyPath = chosen;
+    }
+    return chosen;
+}
+
+bool MainWindow::runConfigs(const QStringList& configs) {
+    const QString study = studyPathForRuns();
+    if (study.isEmpty() || configs.isEmpty()) {
+        return false;
+    }
+    m_runPanel->begin(configs);
+    m_runDock->show();
+    return m_runs->start(study, m_loadingPath, configs);
+}
+
+ConfigEditor* MainWindow::editConfigs() {
+    if (!m_review->review()) {
+        QMessageBox::information(this, tr("Edit Configs"), tr("Open a study or ledger first."));
+        return nullptr;
+    }
+    const QString study = studyPathForRuns();
+    if (study.isEmpty()) {
+        return nullptr;
+    }
+    auto* editor = new ConfigEditor(study, this);
+    editor->setAttribute(Qt::WA_DeleteOnClose);
+    connect(editor, &ConfigEditor::runRequested, this, &MainWindow::runConfigs);
+    editor->show();
+    return editor;
+}
+
+bool MainWindow::runNewStudy(const QString& studyPath) {
+    if (m_runs->isRunning()) {
+        QMessageBox::information(this, tr("New Study"), tr("Wait for the current run to end."));
+        return false;
+    }
+    QString base = studyPath;
+    base.chop(base.endsWith(QStringLiteral(".study.json")) ? 11 : 5);
+    m_loadingPath = base + QStringLiteral(".ledger");
+    m_studyPath = studyPath;
+    addRecentFile(studyPath);
+    QStringList configs;
+    try {
+        for (const auto& c : study::Study::load(studyPath.toStdString()).configs) {
+            configs << QString::fromStdString(c.name);
+        }
+    } catch (const std::exception& e) {
+        QMessageBox::warning(this, tr("New Study"), QString::fromStdString(e.what()));
+        return false;
+    }
+    m_runPanel->begin(configs);
+    m_runDock->show();
+    return m_runs->start(studyPath, m_loadingPath, configs);
+}
+
+void MainWindow::chooseAndRunConfigs() {
+    const ReviewPtr& rv = m_review->review();
+    if (!rv) {
+        QMessageBox::information(this, tr("Run Configs"), tr("Open a study or ledger first."));
+        return;
+    }
+    if (m_runs->isRunning()) {
+        m_runDock->show();
+        return;
+    }
+    QDialog dialog(this);
+    dialog.setWindowTitle(tr("Run Configs"));
+    auto* list = new QListWidget(&dialog);
+    list->setObjectName(QStringLiteral("configChoice"));
+    for (const auto& row : rv->rows) {
+        auto* it = new QListWidgetItem(row.run ? tr("%1 (recorded in run %2)")
+                                                     .arg(QString::fromStdString(row.config))
+                                                     .arg(row.run->id)
+                                               : QString::fromStdString(row.config),
+                                       list);
+        it->setData(Qt::UserRole, QString::fromStdString(row.config));
+        it->setFlags(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable);
+        it->setCheckState(row.run ? Qt::Unchecked : Qt::Checked);
+    }
+    auto* note = new QLabel(tr("Configs already recorded in this environment are skipped by the "
+                               "engine; unfinished runs resume where they stopped."),
+                            &dialog);
+    note->setWordWrap(true);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
+    buttons->button(QDialogButtonBox::Ok)->setText(tr("Run"));
+    connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    auto* v = new QVBoxLayout(&dialog);
+    v->addWidget(list);
+    v->addWidget(note);
+    v->addWidget(buttons);
+    if (dialog.exec() != QDialog::Accepted) {
+        return;
+    }
+    QStringList chosen;
+    for (int i = 0; i < list->count(); ++i) {
+        if (list->item(i)->checkState() == Qt::Checked) {
+            chosen << list->item(i)->data(Qt::UserRole).toString();
+        }
+    }
+    runConfigs(chosen);
+}
+
+void MainWindow::onRunsFinished() {
+    // Whatever happened, the ledger has every finished batch: show it.
+    if (!m_loadingPath.isEmpty() && QFileInfo::exists(m_loadingPath)) {
+        m_loader->load(m_loadingPath, m_review->review()
+                                          ? QString::fromStdString(m_review->review()->head)
+                                          : QString());
+    }
 }
 
 QString MainWindow::demoLedgerPath() {
@@ -282,8 +504,47 @@ void MainWindow::rebuildRecentMenu() {
     m_recentMenu->setEnabled(!files.isEmpty());
 }
 
+bool MainWindow::loadLockFile(const QString& path) {
+    QFile f(path);
+    QJsonParseError err{};
+    const QJsonDocument doc =
+        f.open(QIODevice::ReadOnly) ? QJsonDocument::fromJson(f.readAll(), &err) : QJsonDocument();
+    if (!doc.isObject() || !doc.object().contains(u"probaudit_lock")) {
+        statusBar()->showMessage(tr("%1 is not a runtime lock (made by probaudit pin).")
+                                     .arg(QDir::toNativeSeparators(path)),
+                                 8000);
+        return false;
+    }
+    m_lockPath = path;
+    m_lock = doc.object();
+    updatePinStatus();
+    return true;
+}
+
+void MainWindow::chooseLockFile() {
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Load Runtime Lock"), QFileInfo(m_loadingPath).path(),
+                                     tr("Runtime locks (*.lock.json);;All files (*)"));
+    if (!path.isEmpty()) {
+        loadLockFile(path);
+    }
+}
+
+void MainWindow::updatePinStatus() {
+    const PinStatus st = pinStatus(m_lockPath, m_lock, m_fingerprint);
+    setPinStatus(st.text, st.tooltip, st.state == PinStatus::State::Matches);
+    m_pinBadge->setProperty("pinState", int(st.state));
+    if (st.state == PinStatus::State::Differs) {
+        m_pinBadge->setStyleSheet(QStringLiteral("QLabel#pinBadge { border: 1px solid %1; "
+                                                 "border-radius: 4px; padding: 1px 6px; "
+                                                 "color: white; background: %1; }")
+                                      .arg(QColor(0xc6, 0x28, 0x28).name()));
+    }
+}
+
 void MainWindow::onFingerprint(const QJsonObject& fp) {
     m_fingerprint = fp;
+    updatePinStatus();
     m_engineError.clear();
     m_engineLabel->setText(tr("Engine: %1").arg(engineSummary(fp)));
     m_engineLabel->setToolTip(EngineClient::enginePath());

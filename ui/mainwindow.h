@@ -7,6 +7,7 @@
 
 #include "ui/reviewloader.h"
 
+class QDockWidget;
 class QLabel;
 class QMenu;
 class QProgressBar;
@@ -17,10 +18,13 @@ namespace probaudit {
 namespace ui {
 
 class AboutDialog;
+class ConfigEditor;
 class EmptyStatePage;
 class EngineClient;
 class ReviewLoader;
 class ReviewPage;
+class RunController;
+class RunPanel;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -45,10 +49,26 @@ public:
     // The demo ledger written by ./scripts/demo, or "" when there is none yet.
     static QString demoLedgerPath();
 
+    // Runs configs of the open review's study in the engine (a child process); the review is
+    // reloaded when the engine stops, however it stops.
+    bool runConfigs(const QStringList& configs);
+    // Runs every config of a new study into NAME.ledger beside it, then opens that ledger.
+    bool runNewStudy(const QString& studyPath);
+    // The study file of the open review: recorded in the ledger, else asked for.
+    QString studyPathForRuns();
+    // Opens the config matrix editor on the open review's study (modeless).
+    ConfigEditor* editConfigs();
+    RunController* runController() const { return m_runs; }
+    // Loads a runtime lock (probaudit pin) for the pin-status badge; false when unreadable.
+    bool loadLockFile(const QString& path);
+    RunPanel* runPanel() const { return m_runPanel; }
+
 private:
     void createActions();
     void openStudyDialog();
     void openDemoStudy();
+    void chooseAndRunConfigs();
+    void onRunsFinished();
     void onReviewLoaded(const ReviewPtr& review);
     void onReviewFailed(const QString& message);
     void addRecentFile(const QString& path);
@@ -56,6 +76,8 @@ private:
     void onFingerprint(const QJsonObject& fp);
     void onEngineError(const QString& message);
     void setPinStatus(const QString& text, const QString& tooltip, bool ok);
+    void updatePinStatus();
+    void chooseLockFile();
 
     QStackedWidget* m_pages = nullptr;
     ReviewPage* m_review = nullptr;
@@ -63,6 +85,12 @@ private:
     QProgressBar* m_progress = nullptr;
     QToolButton* m_cancelLoad = nullptr;
     QString m_loadingPath;
+    RunController* m_runs = nullptr;
+    RunPanel* m_runPanel = nullptr;
+    QDockWidget* m_runDock = nullptr;
+    QString m_studyPath;
+    QString m_lockPath;
+    QJsonObject m_lock;
     EmptyStatePage* m_empty = nullptr;
     QMenu* m_recentMenu = nullptr;
     QLabel* m_engineLabel = nullptr;

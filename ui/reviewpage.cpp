@@ -162,6 +162,7 @@ ReviewPage::ReviewPage(QWidget* parent) : QWidget(parent) {
     bottom->addWidget(inspectorScroll);
     bottom->setStretchFactor(0, 3);
     bottom->setStretchFactor(1, 2);
+    bottom->setSizes({900, 560});
     m_split = new QSplitter(Qt::Vertical, this);
     m_split->addWidget(m_dashboard);
     m_split->addWidget(bottom);
@@ -280,7 +281,8 @@ void ReviewPage::setComparisonRow(int row) {
                 .arg(m_review->reference_run->id)
                 .arg(QString::fromStdString(rr->config))
                 .arg(rr->run->id)
-                .arg(QString::fromStdString(rr->cmp->verdict.sentence())));
+                .arg(formatVerdict(rr->cmp->verdict.accuracy, rr->cmp->verdict.decisions,
+                                   rr->cmp->verdict.probabilities)));
     }
     m_items->setComparison(m_review, row);
     m_charts->setComparison(m_review, row);

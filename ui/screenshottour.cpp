@@ -6,6 +6,7 @@
 #include "ui/inspector.h"
 #include "ui/itemstable.h"
 #include "ui/mainwindow.h"
+#include "ui/presentation.h"
 #include "ui/reviewpage.h"
 
 #include <QApplication>
@@ -34,24 +35,6 @@ bool save(QWidget* w, const QString& dir, const QString& name, const QString& su
     const bool ok = w->grab().save(path);
     std::printf("%s %s\n", ok ? "saved" : "FAILED", qPrintable(QDir::toNativeSeparators(path)));
     return ok;
-}
-
-// The item an auditor opens first: a flip with the largest Δp, else the largest Δp.
-std::int64_t tellingItem(const analysis::Review& rv, int row) {
-    if (row < 0 || !rv.rows[std::size_t(row)].cmp) {
-        return rv.items.empty() ? -1 : 0;
-    }
-    const auto& diffs = rv.rows[std::size_t(row)].cmp->diffs;
-    std::int64_t best = -1;
-    std::pair<bool, double> key{false, -1};
-    for (const auto& d : diffs) {
-        const std::pair<bool, double> k{d.flip, d.dp};
-        if (k > key) {
-            key = k;
-            best = d.item;
-        }
-    }
-    return best;
 }
 
 } // namespace
@@ -104,6 +87,16 @@ int runScreenshotTour(const QString& dir, const QString& ledger, const QString& 
     const std::int64_t item = tellingItem(*review, page->comparisonRow());
     page->inspectItem(item);
     ok &= save(&window, dir, QStringLiteral("06-inspector"), suffix);
+    {
+        // The whole inspector, not just what its scroll area shows.
+        Inspector* inspector = page->inspector();
+        QWidget* scroll = inspector->parentWidget();
+        const QSize before = inspector->size();
+        inspector->resize(std::max(560, inspector->width()), inspector->sizeHint().height());
+        ok &= save(inspector, dir, QStringLiteral("06b-inspector-full"), suffix);
+        inspector->resize(before);
+        scroll->update();
+    }
     // The near-boundary view: the items table filtered to the smallest reference margins.
     ItemFilter nearBoundary;
     nearBoundary.marginBelow = 1.0;
@@ -111,6 +104,15 @@ int runScreenshotTour(const QString& dir, const QString& ledger, const QString& 
                                           nearBoundary);
     ok &= save(&window, dir, QStringLiteral("07-items-near-boundary"), suffix);
     page->itemsTable()->clearExternalFilter();
+    {
+        PresentationWindow show(review, page->comparisonRow());
+        show.resize(1600, 1000);
+        show.show();
+        for (int k = 0; k < show.slideCount(); ++k) {
+            show.showSlide(k);
+            ok &= save(&show, dir, QStringLiteral("09-presentation-%1").arg(k + 1), suffix);
+        }
+    }
     AboutDialog* about = window.showAbout();
     ok &= save(about, dir, QStringLiteral("08-about"), suffix);
     about->close();

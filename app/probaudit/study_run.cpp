@@ -8,6 +8,7 @@
 #include "study/study.h"
 
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -15,6 +16,7 @@
 #include <optional>
 #include <spawn.h>
 #include <sys/wait.h>
+#include <thread>
 #include <unistd.h>
 
 extern char** environ;
@@ -260,10 +262,15 @@ StudySession::StudySession(const RunOptions& o, Events& events, const std::atomi
                 "the study's items differ from the ones in this ledger (dataset, limit, seed "
                 "or skipped lines changed); start a new ledger (--ledger PATH)");
         }
+        if (stored != studyJson) {
+            m_ledger->updateStudy(studyJson); // configs or heads added or changed
+        }
     }
     for (const auto& c : m_study.configs) {
         m_ledger->putConfig(c.config.hash(), c.name, c.config.toJson());
     }
+    // Where the study file is, so the workbench can run more of its configs.
+    m_ledger->setMeta("study_path", fs::absolute(o.study).lexically_normal().string());
 }
 
 StudySession::~StudySession() = default;
@@ -296,6 +303,27 @@ const std::vector<tokenizer::Encoding>& StudySession::encodings(const HeadSpec& 
 
 void StudySession::releaseLedger() {
     m_ledger.reset();
+}
+
+// Test hooks for the workbench's engine tests: after N committed batches (counted over the
+// process), PROBAUDIT_TEST_FAIL_AFTER_BATCHES=N fails the run with an error and
+// PROBAUDIT_TEST_CRASH_AFTER_BATCHES=N kills the process as a crash would (either way every
+// batch committed before stays in the ledger); PROBAUDIT_TEST_BATCH_DELAY_MS=M makes each
+// batch last M ms longer, so a tiny model runs long enough to be cancelled mid-run.
+static void testFailureHook() {
+    static std::int64_t batches = 0;
+    ++batches;
+    if (const char* ms = std::getenv("PROBAUDIT_TEST_BATCH_DELAY_MS")) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(std::atoll(ms)));
+    }
+    if (const char* n = std::getenv("PROBAUDIT_TEST_FAIL_AFTER_BATCHES");
+        n != nullptr && batches >= std::atoll(n)) {
+        throw Error("test failure after " + std::to_string(batches) + " batches");
+    }
+    if (const char* n = std::getenv("PROBAUDIT_TEST_CRASH_AFTER_BATCHES");
+        n != nullptr && batches >= std::atoll(n)) {
+        std::abort();
+    }
 }
 
 void StudySession::reopenLedger() {
@@ -400,6 +428,7 @@ RunOutcome StudySession::record(const RunRequest& r) {
         }
         m_ledger->appendBatch(out.id, recs);
         doneHere += batch.size();
+        testFailureHook();
     };
     eng.run(enc, r.config, capture, progress, sink, skip);
     m_ledger->setKernelTrace(out.id, eng.lastTrace().toJson());

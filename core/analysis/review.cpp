@@ -58,6 +58,7 @@ Review loadReview(const std::string& ledgerPath, const std::string& headName,
         throw Error(ledgerPath, "the ledger holds no study yet (nothing has been run into it)");
     }
     rv.study = led.study();
+    rv.study_path = led.meta("study_path");
     rv.reference_name = rv.study.value("reference", "");
     rv.runs = led.runs();
     for (const auto& r : rv.runs) {
@@ -88,14 +89,27 @@ Review loadReview(const std::string& ledgerPath, const std::string& headName,
         }
         return found;
     };
-    const json configs = rv.study.value("configs", json::object());
+    json configs = rv.study.value("configs", json::object());
+    std::vector<std::string> dropped; // run, then removed from the study
+    for (const auto& r : rv.runs) {
+        if (r.kind == "study" && r.head == rv.head && !configs.contains(r.config_name)) {
+            configs[r.config_name] = led.config(r.config_hash);
+            dropped.push_back(r.config_name);
+        }
+    }
     const json refJson = configs.value(rv.reference_name, json::object());
     std::vector<std::string> names;
     if (configs.contains(rv.reference_name)) {
         names.push_back(rv.reference_name);
     }
     for (const auto& [name, cfg] : configs.items()) {
-        if (name != rv.reference_name) {
+        if (name != rv.reference_name &&
+            std::find(dropped.begin(), dropped.end(), name) == dropped.end()) {
+            names.push_back(name);
+        }
+    }
+    for (const auto& name : dropped) {
+        if (std::find(names.begin(), names.end(), name) == names.end()) {
             names.push_back(name);
         }
     }

@@ -27,6 +27,7 @@ struct ReviewRow {
 
 struct Review {
     std::string path;
+    std::string study_path; // the study file the runs came from ("" when not recorded)
     nlohmann::json study;
     std::string reference_name;
     std::vector<std::string> heads; // head variants with at least one finished study run

@@ -379,6 +379,34 @@ std::vector<Item> Ledger::items() const {
     return out;
 }
 
+void Ledger::updateStudy(const json& study) {
+    try {
+        SQLite::Statement st(*m->db, "UPDATE study SET name = ?, json = ? WHERE id = 1");
+        st.bind(1, study.value("name", ""));
+        st.bind(2, study.dump());
+        st.exec();
+    } catch (const std::exception& e) {
+        m->fail(m_path, e);
+    }
+}
+
+void Ledger::setMeta(const std::string& key, const std::string& value) {
+    try {
+        SQLite::Statement st(*m->db, "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)");
+        st.bind(1, key);
+        st.bind(2, value);
+        st.exec();
+    } catch (const std::exception& e) {
+        m->fail(m_path, e);
+    }
+}
+
+std::string Ledger::meta(const std::string& key) const {
+    SQLite::Statement st(*m->db, "SELECT value FROM meta WHERE key = ?");
+    st.bind(1, key);
+    return st.executeStep() ? st.getColumn(0).getString() : std::string();
+}
+
 void Ledger::putConfig(const std::string& hash, const std::string& name, const json& config) {
     try {
         SQLite::Statement st(*m->db,

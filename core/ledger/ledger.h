@@ -96,6 +96,12 @@ public:
     void initStudy(const nlohmann::json& study, const std::string& datasetSha256,
                    const std::vector<Item>& items);
     std::vector<Item> items() const;
+    // The study's current definition (configs, heads, reference may grow between runs; the
+    // model and the items may not, which the runner checks first).
+    void updateStudy(const nlohmann::json& study);
+    // Free-form facts about the ledger ("created_by", "study_path"); "" when unset.
+    void setMeta(const std::string& key, const std::string& value);
+    std::string meta(const std::string& key) const;
 
     // --- configs and environments (content-addressed)
     void putConfig(const std::string& hash, const std::string& name, const nlohmann::json& config);

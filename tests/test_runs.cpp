@@ -1,0 +1,294 @@
+// The workbench runs configs in the real engine (a child process) on the tiny fixtures: the
+// progress panel follows the engine's events, Cancel stops after a batch, an engine error and
+// an engine crash each reach the user as one sentence, and in every case the ledger keeps each
+// finished batch. The config matrix editor checks edits with the engine's rules and writes a
+// study that loads.
+#include "analysis/review.h"
+#include "ledger/ledger.h"
+#include "study/study.h"
+#include "ui/configeditor.h"
+#include "ui/dashboardmodel.h"
+#include "ui/mainwindow.h"
+#include "ui/newstudydialog.h"
+#include "ui/reviewpage.h"
+#include "ui/runcontroller.h"
+#include "ui/runpanel.h"
+
+#include <QAbstractItemModelTester>
+#include <QApplication>
+#include <QComboBox>
+#include <QDir>
+#include <QFile>
+#include <QLineEdit>
+#include <QProgressBar>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace probaudit;
+using namespace probaudit::ui;
+
+namespace {
+
+const QString kFixtures = QStringLiteral(PROBAUDIT_SOURCE_DIR "/tests/fixtures");
+
+void write(const QString& path, const QByteArray& bytes) {
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(bytes);
+}
+
+// A study on the tiny BERT fixture: `items` items, configs "ref" (batch 1) and "b4" (batch 4).
+QString writeStudy(const QDir& dir, int items) {
+    QByteArray data;
+    const char* words[] = {"good", "bad", "food", "service", "slow", "great", "never", "again"};
+    for (int i = 0; i < items; ++i) {
+        QByteArray text;
+        for (int w = 0; w <= (i * 5) % 11; ++w) {
+            text += QByteArray(words[(i + w) % 8]) + ' ';
+        }
+        data += "{\"id\":\"item-" + QByteArray::number(i) + "\",\"text\":\"" + text +
+                QByteArray::number(i) + "\",\"label\":" + QByteArray::number(i % 2) + "}\n";
+    }
+    write(dir.filePath(QStringLiteral("data.jsonl")), data);
+    const QString study = dir.filePath(QStringLiteral("t.study.json"));
+    write(study,
+          QStringLiteral("{\"name\":\"t\",\"model\":{\"path\":\"%1/tiny-bert\"},"
+                         "\"heads\":{\"mean\":{\"kind\":\"adapter\",\"path\":\"%1/adapters/"
+                         "tiny-bert-mean.safetensors\"}},"
+                         "\"dataset\":{\"path\":\"data.jsonl\"},\"capture\":\"hashes\","
+                         "\"configs\":{\"ref\":{\"batch_size\":1},\"b4\":{\"batch_size\":4}},"
+                         "\"reference\":\"ref\"}")
+              .arg(kFixtures)
+              .toUtf8());
+    return study;
+}
+
+struct Ended {
+    RunController::Outcome outcome;
+    QString message;
+};
+
+Ended runToEnd(RunController& rc, const QString& study, const QString& ledger,
+               const QStringList& configs) {
+    QSignalSpy finished(&rc, &RunController::finished);
+    if (!rc.start(study, ledger, configs)) {
+        return {RunController::Outcome::Failed, QStringLiteral("did not start")};
+    }
+    if (!finished.wait(240000)) {
+        return {RunController::Outcome::Failed, QStringLiteral("timed out")};
+    }
+    return {finished.first().at(0).value<RunController::Outcome>(),
+            finished.first().at(1).toString()};
+}
+
+} // namespace
+
+class TestRuns : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true);
+        QApplication::setOrganizationName(QStringLiteral("ProbAuditTest"));
+        qRegisterMetaType<RunController::Outcome>();
+    }
+
+    // A full run: the panel's bars reach the item count, the ledger has both runs sealed.
+    void runToTheEnd() {
+        QTemporaryDir dir;
+        const QString study = writeStudy(QDir(dir.path()), 24);
+        const QString ledger = dir.filePath(QStringLiteral("t.ledger"));
+        RunController rc;
+        RunPanel panel(&rc);
+        panel.begin({QStringLiteral("ref"), QStringLiteral("b4")});
+        QSignalSpy started(&rc, &RunController::runStarted);
+        QSignalSpy progress(&rc, &RunController::progress);
+        const Ended end =
+            runToEnd(rc, study, ledger, {QStringLiteral("ref"), QStringLiteral("b4")});
+        QCOMPARE(end.outcome, RunController::Outcome::Finished);
+        QCOMPARE(started.count(), 2);
+        QVERIFY(!progress.isEmpty());
+        QCOMPARE(progress.last().at(1).toLongLong(), 24);
+        for (const QString& c : {QStringLiteral("ref"), QStringLiteral("b4")}) {
+            QProgressBar* bar = panel.barOf(c);
+            QVERIFY(bar);
+            QCOMPARE(bar->value(), 24);
+            QCOMPARE(bar->maximum(), 24);
+        }
+        QCOMPARE(panel.statusText(), QStringLiteral("All runs finished."));
+        const auto rv = analysis::loadReview(ledger.toStdString());
+        QCOMPARE(rv.rows.size(), std::size_t(2));
+        QVERIFY(rv.rows[1].cmp.has_value());
+        QCOMPARE(rv.rows[1].cmp->items, std::int64_t(24));
+        QCOMPARE(QString::fromStdString(rv.study_path), QFileInfo(study).absoluteFilePath());
+    }
+
+    void cancelKeepsFinishedBatches() {
+        QTemporaryDir dir;
+        const QString study = writeStudy(QDir(dir.path()), 400);
+        const QString ledger = dir.filePath(QStringLiteral("t.ledger"));
+        RunController rc;
+        rc.setExtraEnvironment({QStringLiteral("PROBAUDIT_TEST_BATCH_DELAY_MS=40")});
+        QSignalSpy finished(&rc, &RunController::finished);
+        connect(&rc, &RunController::progress, &rc, [&rc](qint64, qint64 done, qint64) {
+            if (done >= 8) {
+                rc.cancel();
+            }
+        });
+        QVERIFY(rc.start(study, ledger, {QStringLiteral("ref")}));
+        QVERIFY(finished.wait(240000));
+        QCOMPARE(finished.first().at(0).value<RunController::Outcome>(),
+                 RunController::Outcome::Cancelled);
+        QVERIFY(finished.first().at(1).toString().contains(QStringLiteral("kept")));
+        const ledger::Ledger led(ledger.toStdString(), ledger::Ledger::Mode::Read);
+        const auto runs = led.runs();
+        QCOMPARE(runs.size(), std::size_t(1));
+        QCOMPARE(runs[0].status, ledger::RunStatus::Interrupted);
+        QVERIFY(runs[0].items_done >= 8 && runs[0].items_done < 400);
+        QCOMPARE(std::int64_t(led.records(runs[0].id, false).size()), runs[0].items_done);
+    }
+
+    void engineErrorAndCrash_data() {
+        QTest::addColumn<QString>("hook");
+        QTest::addColumn<int>("outcome");
+        QTest::addColumn<QString>("says");
+        QTest::newRow("error") << "PROBAUDIT_TEST_FAIL_AFTER_BATCHES=3"
+                               << int(RunController::Outcome::Failed)
+                               << "test failure after 3 batches";
+        QTest::newRow("crash") << "PROBAUDIT_TEST_CRASH_AFTER_BATCHES=3"
+                               << int(RunController::Outcome::Crashed) << "stopped unexpectedly";
+    }
+    void engineErrorAndCrash() {
+        QFETCH(QString, hook);
+        QFETCH(int, outcome);
+        QFETCH(QString, says);
+        QTemporaryDir dir;
+        const QString study = writeStudy(QDir(dir.path()), 40);
+        const QString ledger = dir.filePath(QStringLiteral("t.ledger"));
+        RunController rc;
+        RunPanel panel(&rc);
+        panel.begin({QStringLiteral("b4")});
+        rc.setExtraEnvironment({hook});
+        const Ended end = runToEnd(rc, study, ledger, {QStringLiteral("b4")});
+        QCOMPARE(int(end.outcome), outcome);
+        QVERIFY2(end.message.contains(says), qPrintable(end.message));
+        QVERIFY(end.message.contains(QStringLiteral("kept")));
+        QCOMPARE(panel.statusText(), end.message);
+        // Three committed batches of 4 stay in the ledger, and the ledger verifies.
+        const ledger::Ledger led(ledger.toStdString(), ledger::Ledger::Mode::Read);
+        const auto runs = led.runs();
+        QCOMPARE(runs.size(), std::size_t(1));
+        QCOMPARE(runs[0].items_done, std::int64_t(12));
+        QCOMPARE(led.records(runs[0].id, false).size(), std::size_t(12));
+        QVERIFY(led.verify().ok);
+        // Run again without the hook: it resumes and finishes.
+        RunController again;
+        QCOMPARE(runToEnd(again, study, ledger, {QStringLiteral("b4")}).outcome,
+                 RunController::Outcome::Finished);
+    }
+
+    // The main window runs configs, then shows the new results.
+    void windowRunsAndReloads() {
+        QTemporaryDir dir;
+        const QString study = writeStudy(QDir(dir.path()), 16);
+        const QString ledger = dir.filePath(QStringLiteral("t.ledger"));
+        RunController first;
+        QCOMPARE(runToEnd(first, study, ledger, {QStringLiteral("ref")}).outcome,
+                 RunController::Outcome::Finished);
+        MainWindow window;
+        window.show();
+        QSignalSpy loaded(window.loader(), &ReviewLoader::loaded);
+        window.openStudyFile(ledger);
+        QVERIFY(loaded.wait(30000));
+        const auto* rows = window.reviewPage()->dashboardModel();
+        QCOMPARE(rows->rowCount(), 2);
+        QVERIFY(!window.reviewPage()->review()->rows[1].run); // b4 not run yet
+        QSignalSpy done(window.runController(), &RunController::finished);
+        QVERIFY(window.runConfigs({QStringLiteral("b4")}));
+        QVERIFY(done.wait(240000));
+        QVERIFY(loaded.wait(30000)); // reloaded after the run
+        QVERIFY(window.reviewPage()->review()->rows[1].cmp.has_value());
+    }
+
+    // New Study validates as the fields change and writes a study the runner accepts.
+    void newStudyForm() {
+        QTemporaryDir dir;
+        writeStudy(QDir(dir.path()), 8); // for its dataset
+        NewStudyDialog d;
+        QVERIFY(!d.validateNow()); // empty
+        d.nameEdit()->setText(QStringLiteral("fresh"));
+        d.modelEdit()->setText(QStringLiteral("/nonexistent/model"));
+        d.datasetEdit()->setText(dir.filePath(QStringLiteral("data.jsonl")));
+        d.labelsEdit()->setText(QStringLiteral("negative, positive"));
+        d.headPathEdit()->setText(kFixtures +
+                                  QStringLiteral("/adapters/tiny-bert-mean.safetensors"));
+        d.outputEdit()->setText(dir.filePath(QStringLiteral("fresh.study.json")));
+        QVERIFY(!d.validateNow());
+        QVERIFY2(d.problems().join(u'\n').contains(QStringLiteral("/nonexistent/model")),
+                 qPrintable(d.problems().join(u'\n')));
+        d.modelEdit()->setText(kFixtures + QStringLiteral("/tiny-bert"));
+        QVERIFY2(d.validateNow(), qPrintable(d.problems().join(u'\n')));
+        // Label words need a prompt with {text}.
+        d.headKind()->setCurrentIndex(d.headKind()->findData(QStringLiteral("label_tokens")));
+        d.templateEdit()->setText(QStringLiteral("no placeholder"));
+        QVERIFY(!d.validateNow());
+        d.headKind()->setCurrentIndex(d.headKind()->findData(QStringLiteral("adapter")));
+        QVERIFY(d.validateNow());
+        QSignalSpy created(&d, &NewStudyDialog::created);
+        const QString path = d.create();
+        QCOMPARE(path, dir.filePath(QStringLiteral("fresh.study.json")));
+        QCOMPARE(created.count(), 1);
+        const auto s = study::Study::load(path.toStdString());
+        QCOMPARE(s.name, std::string("fresh"));
+        QCOMPARE(s.reference, std::string("reference"));
+        QCOMPARE(s.configs.size(), std::size_t(7)); // the reference and six standard configs
+        QCOMPARE(s.config("batch-8-left")->config.padding_side, std::string("left"));
+    }
+
+    void configEditor() {
+        QTemporaryDir dir;
+        const QString study = writeStudy(QDir(dir.path()), 8);
+        ConfigEditor editor(study);
+        QVERIFY(editor.isLoaded());
+        ConfigMatrixModel* m = editor.model();
+        QAbstractItemModelTester tester(m);
+        QCOMPARE(m->rowCount(), 2);
+        QCOMPARE(m->reference(), QStringLiteral("ref"));
+        const int b4 = m->configName(0) == QLatin1String("b4") ? 0 : 1;
+        QCOMPARE(m->differences(b4), QStringList{QStringLiteral("batch_size")});
+        const int dtypeCol = int(ConfigMatrixModel::axes().indexOf(QStringLiteral("dtype"))) + 1;
+        const int batchCol =
+            int(ConfigMatrixModel::axes().indexOf(QStringLiteral("batch_size"))) + 1;
+        QVERIFY(m->index(b4, batchCol).data(ConfigMatrixModel::DiffersRole).toBool());
+        QVERIFY(!m->index(b4, dtypeCol).data(ConfigMatrixModel::DiffersRole).toBool());
+        // The engine's rules refuse what it could not run.
+        QSignalSpy rejected(m, &ConfigMatrixModel::rejected);
+        QVERIFY(!m->setData(m->index(b4, dtypeCol), QStringLiteral("float8")));
+        QCOMPARE(rejected.count(), 1);
+        QVERIFY(rejected.first().at(0).toString().contains(QStringLiteral("float8")));
+        QVERIFY(!m->setData(m->index(b4, batchCol), QStringLiteral("four")));
+        // A new config: bfloat16, named, saved; the study loads with it.
+        const int row = m->addConfig(m->configName(0) == QLatin1String("ref") ? 0 : 1);
+        QVERIFY(m->setData(m->index(row, 0), QStringLiteral("bf16")));
+        QVERIFY(m->setData(m->index(row, dtypeCol), QStringLiteral("bfloat16")));
+        QCOMPARE(m->differences(row), QStringList{QStringLiteral("dtype")});
+        QVERIFY(!m->removeConfig(b4 == 0 ? 1 : 0)); // the reference stays
+        QVERIFY(editor.save());
+        const auto s = study::Study::load(study.toStdString());
+        QCOMPARE(s.configs.size(), std::size_t(3));
+        QVERIFY(s.config("bf16") != nullptr);
+        QCOMPARE(s.config("bf16")->config.dtype, std::string("bfloat16"));
+        QCOMPARE(s.config("b4")->config.batch_size, std::int64_t(4));
+        QVERIFY(QFileInfo::exists(study + QStringLiteral(".bak")));
+        // A study that would not load is not written: point the reference nowhere.
+        m->setReference(row);
+        QVERIFY(m->setData(m->index(row, 0), QStringLiteral("bf16-renamed")));
+        QVERIFY(editor.save()); // renaming the reference renames it in "reference" too
+        QCOMPARE(study::Study::load(study.toStdString()).reference, std::string("bf16-renamed"));
+    }
+};
+
+QTEST_MAIN(TestRuns)
+#include "test_runs.moc"
