@@ -394,6 +394,20 @@ private Q_SLOTS:
             }
         }
         QCOMPARE(shownItems(*page.itemsTable()->model()), moved);
+        // Rows = items: the most-moved items of batch-8, the flip first; a cell is that item's
+        // own layer; a click opens the item.
+        page.heatmap()->showItems(b8);
+        QCOMPARE(page.heatmap()->rowTotal(), int(moved.size()));
+        const std::int64_t top = page.heatmap()->itemOfRow(0);
+        QVERIFY(std::abs(Fixture::gap(top)) < 0.05); // the flipped item leads
+        QVERIFY(page.heatmap()->cellText(0, 2).contains(QStringLiteral("differ bitwise")));
+        QVERIFY(page.heatmap()->cellText(0, 1).contains(QStringLiteral("the same bits")));
+        QSignalSpy opened(page.heatmap(), &HeatmapWidget::itemClicked);
+        QTest::mouseClick(page.heatmap(), Qt::LeftButton, {},
+                          page.heatmap()->cellRect(0, 2).center());
+        QCOMPARE(opened.count(), 1);
+        QCOMPARE(opened.first().at(0).toLongLong(), top);
+        page.heatmap()->showConfigs();
         auto* chip = page.findChild<QToolButton*>(QStringLiteral("chartFilterChip"));
         QVERIFY(chip && chip->isVisible());
         chip->click();
@@ -553,7 +567,7 @@ private Q_SLOTS:
         const QString dir = m_dir.filePath(QStringLiteral("tour"));
         QCOMPARE(runScreenshotTour(dir, m_ledger, QStringLiteral("-test")), 0);
         const QStringList files = QDir(dir).entryList({QStringLiteral("*-test.png")}, QDir::Files);
-        QCOMPARE(files.size(), 15); // 10 views + 5 presentation slides
+        QCOMPARE(files.size(), 16); // 11 views + 5 presentation slides
         for (const QString& name : files) {
             QVERIFY2(QFileInfo(QDir(dir).filePath(name)).size() > 2000, qPrintable(name));
         }

@@ -693,6 +693,34 @@ Sie sondiert eine Stichprobe mit festem Seed: die Referenz zweimal, geänderte N
         <source>identical</source>
         <translation>identisch</translation>
     </message>
+    <message>
+        <source>%1 (flip)</source>
+        <translation>%1 (gekippt)</translation>
+    </message>
+    <message>
+        <source>%1, %2: the hidden states differ bitwise from the reference</source>
+        <translation>%1, %2: Die verborgenen Zustände weichen bitweise von der Referenz ab</translation>
+    </message>
+    <message>
+        <source>%1, %2: the same bits as the reference</source>
+        <translation>%1, %2: dieselben Bits wie die Referenz</translation>
+    </message>
+    <message>
+        <source>Δp %1 points. Click to open the item.</source>
+        <translation>Δp %1 Punkte. Klicken, um das Item zu öffnen.</translation>
+    </message>
+    <message>
+        <source>Layers whose hidden states differ bitwise from the reference, per item (the most moved first)</source>
+        <translation>Schichten, deren verborgene Zustände bitweise von der Referenz abweichen, je Item (die am stärksten bewegten zuerst)</translation>
+    </message>
+    <message>
+        <source>Relative L2 distance of each item&apos;s decision vector</source>
+        <translation>Relativer L2-Abstand des Entscheidungsvektors jedes Items</translation>
+    </message>
+    <message>
+        <source>differs</source>
+        <translation>weicht ab</translation>
+    </message>
 </context>
 <context>
     <name>probaudit::ui::Inspector</name>
@@ -1590,6 +1618,18 @@ Sie sondiert eine Stichprobe mit festem Seed: die Referenz zweimal, geänderte N
     <message>
         <source>Comparing the reference config &quot;%1&quot; (run %2) with &quot;%3&quot; (run %4): %5</source>
         <translation>Vergleich der Referenzkonfiguration &quot;%1&quot; (Lauf %2) mit &quot;%3&quot; (Lauf %4): %5</translation>
+    </message>
+    <message>
+        <source>Configs</source>
+        <translation>Konfigurationen</translation>
+    </message>
+    <message>
+        <source>Items of the selected config (the 40 most moved)</source>
+        <translation>Items der gewählten Konfiguration (die 40 am stärksten bewegten)</translation>
+    </message>
+    <message>
+        <source>Rows:</source>
+        <translation>Zeilen:</translation>
     </message>
 </context>
 <context>

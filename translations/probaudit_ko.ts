@@ -690,6 +690,34 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
         <source>identical</source>
         <translation>동일</translation>
     </message>
+    <message>
+        <source>%1 (flip)</source>
+        <translation>%1 (뒤집힘)</translation>
+    </message>
+    <message>
+        <source>%1, %2: the hidden states differ bitwise from the reference</source>
+        <translation>%1, %2: 은닉 상태가 기준과 비트 단위로 다름</translation>
+    </message>
+    <message>
+        <source>%1, %2: the same bits as the reference</source>
+        <translation>%1, %2: 기준과 같은 비트</translation>
+    </message>
+    <message>
+        <source>Δp %1 points. Click to open the item.</source>
+        <translation>Δp %1 포인트. 클릭하면 항목을 엽니다.</translation>
+    </message>
+    <message>
+        <source>Layers whose hidden states differ bitwise from the reference, per item (the most moved first)</source>
+        <translation>항목별로 은닉 상태가 기준과 비트 단위로 다른 레이어 (가장 많이 바뀐 항목부터)</translation>
+    </message>
+    <message>
+        <source>Relative L2 distance of each item&apos;s decision vector</source>
+        <translation>각 항목 결정 벡터의 상대 L2 거리</translation>
+    </message>
+    <message>
+        <source>differs</source>
+        <translation>다름</translation>
+    </message>
 </context>
 <context>
     <name>probaudit::ui::Inspector</name>
@@ -1587,6 +1615,18 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
     <message>
         <source>Comparing the reference config &quot;%1&quot; (run %2) with &quot;%3&quot; (run %4): %5</source>
         <translation>기준 구성 &quot;%1&quot;(실행 %2) 대 &quot;%3&quot;(실행 %4) 비교: %5</translation>
+    </message>
+    <message>
+        <source>Configs</source>
+        <translation>구성</translation>
+    </message>
+    <message>
+        <source>Items of the selected config (the 40 most moved)</source>
+        <translation>선택한 구성의 항목 (가장 많이 바뀐 40개)</translation>
+    </message>
+    <message>
+        <source>Rows:</source>
+        <translation>행:</translation>
     </message>
 </context>
 <context>

@@ -44,6 +44,56 @@ void HeatmapWidget::setReview(const ReviewPtr& review) {
     update();
 }
 
+void HeatmapWidget::showConfigs() {
+    m_itemMode = false;
+    updateGeometry();
+    update();
+}
+
+void HeatmapWidget::showItems(int reviewRow, int maxItems) {
+    m_itemMode = true;
+    m_itemRow = reviewRow;
+    m_items.clear();
+    if (m_review && reviewRow >= 0 && std::size_t(reviewRow) < m_review->rows.size() &&
+        m_review->rows[std::size_t(reviewRow)].cmp) {
+        const auto& diffs = m_review->rows[std::size_t(reviewRow)].cmp->diffs;
+        for (std::size_t i = 0; i < diffs.size(); ++i) {
+            if (!diffs[i].bit_identical) {
+                m_items.push_back(i);
+            }
+        }
+        std::stable_sort(m_items.begin(), m_items.end(), [&](std::size_t a, std::size_t b) {
+            return std::pair(diffs[a].flip, diffs[a].dp) > std::pair(diffs[b].flip, diffs[b].dp);
+        });
+        if (m_items.size() > std::size_t(maxItems)) {
+            m_items.resize(std::size_t(maxItems));
+        }
+    }
+    updateGeometry();
+    update();
+}
+
+int HeatmapWidget::rowTotal() const {
+    return m_itemMode ? int(m_items.size()) : int(m_rows.size());
+}
+
+std::int64_t HeatmapWidget::itemOfRow(int row) const {
+    if (!m_itemMode || row < 0 || std::size_t(row) >= m_items.size()) {
+        return -1;
+    }
+    return m_review->rows[std::size_t(m_itemRow)].cmp->diffs[m_items[std::size_t(row)]].item;
+}
+
+QString HeatmapWidget::rowLabel(int row) const {
+    if (m_itemMode) {
+        const auto& d =
+            m_review->rows[std::size_t(m_itemRow)].cmp->diffs[m_items[std::size_t(row)]];
+        const QString id = QString::fromStdString(m_review->items[std::size_t(d.item)].id);
+        return d.flip ? tr("%1 (flip)").arg(id) : id;
+    }
+    return QString::fromStdString(m_review->rows[std::size_t(m_rows[std::size_t(row)])].config);
+}
+
 void HeatmapWidget::setMeasure(Measure m) {
     m_measure = m;
     update();
@@ -59,6 +109,9 @@ void HeatmapWidget::setFontScale(double scale) {
 }
 
 int HeatmapWidget::layerCount() const {
+    if (m_itemMode) {
+        return m_items.empty() ? 0 : int(m_review->rows[std::size_t(m_itemRow)].cmp->layers.size());
+    }
     int n = 0;
     for (int r : m_rows) {
         n = std::max(n, int(m_review->rows[std::size_t(r)].cmp->layers.size()));
@@ -71,9 +124,8 @@ HeatmapWidget::Geometry HeatmapWidget::geometry() const {
     const QFontMetrics fm(font());
     int labelW = fm.horizontalAdvance(tr("embeddings"));
     if (m_review) {
-        for (int r : m_rows) {
-            labelW = std::max(labelW, fm.horizontalAdvance(QString::fromStdString(
-                                          m_review->rows[std::size_t(r)].config)));
+        for (int r = 0; r < rowTotal(); ++r) {
+            labelW = std::max(labelW, fm.horizontalAdvance(rowLabel(r)));
         }
     }
     g.layers = layerCount();
@@ -83,22 +135,21 @@ HeatmapWidget::Geometry HeatmapWidget::geometry() const {
     const int avail = std::max(1, width() - g.left - 8);
     g.cellW = g.layers > 0 ? std::clamp(avail / g.layers, 14, 96) : 0;
     const int rowsH = std::max(1, height() - g.top - legendH);
-    g.cellH = m_rows.empty()
-                  ? 0
-                  : std::clamp(rowsH / int(m_rows.size()), fm.height() + 6, fm.height() * 3);
+    g.cellH =
+        rowTotal() == 0 ? 0 : std::clamp(rowsH / rowTotal(), fm.height() + 6, fm.height() * 3);
     return g;
 }
 
 QSize HeatmapWidget::sizeHint() const {
     const QFontMetrics fm(font());
-    const int rows = std::max<int>(1, int(m_rows.size()));
+    const int rows = std::max<int>(1, rowTotal());
     return {fm.horizontalAdvance(QStringLiteral("M")) * 60,
             fm.height() * 2 + 8 + rows * (fm.height() * 2) + fm.height() * 3 + 16};
 }
 
 QSize HeatmapWidget::minimumSizeHint() const {
     const QFontMetrics fm(font());
-    const int rows = std::max<int>(1, int(m_rows.size()));
+    const int rows = std::max<int>(1, rowTotal());
     return {fm.horizontalAdvance(QStringLiteral("M")) * 30,
             fm.height() * 2 + 8 + rows * (fm.height() + 6) + fm.height() * 3 + 16};
 }
@@ -115,13 +166,24 @@ std::pair<int, int> HeatmapWidget::cellAt(const QPoint& p) const {
     }
     const int layer = (p.x() - g.left) / g.cellW;
     const int row = (p.y() - g.top) / g.cellH;
-    if (row >= int(m_rows.size()) || layer >= g.layers) {
+    if (row >= rowTotal() || layer >= g.layers) {
         return {-1, -1};
     }
     return {row, layer};
 }
 
 double HeatmapWidget::value(int row, int layer) const {
+    if (m_itemMode) {
+        const auto& c = *m_review->rows[std::size_t(m_itemRow)].cmp;
+        const std::size_t k = m_items[std::size_t(row)];
+        if (m_measure == Measure::BitwiseShare) {
+            return c.layerDiffers(k, std::size_t(layer)) ? 1.0 : 0.0;
+        }
+        const auto* a = m_review->record(c.run_a, c.diffs[k].item);
+        const auto* b = m_review->record(c.run_b, c.diffs[k].item);
+        const auto rel = a && b ? analysis::layerRelL2(*a, *b) : std::vector<double>();
+        return std::size_t(layer) < rel.size() ? l2Position(rel[std::size_t(layer)]) : -1;
+    }
     const auto& c = *m_review->rows[std::size_t(m_rows[std::size_t(row)])].cmp;
     if (std::size_t(layer) >= c.layers.size()) {
         return -1;
@@ -134,8 +196,18 @@ double HeatmapWidget::value(int row, int layer) const {
 }
 
 QString HeatmapWidget::cellText(int row, int layer) const {
-    if (row < 0 || std::size_t(row) >= m_rows.size()) {
+    if (row < 0 || row >= rowTotal()) {
         return {};
+    }
+    if (m_itemMode) {
+        const auto& c = *m_review->rows[std::size_t(m_itemRow)].cmp;
+        const std::size_t k = m_items[std::size_t(row)];
+        QString t = c.layerDiffers(k, std::size_t(layer))
+                        ? tr("%1, %2: the hidden states differ bitwise from the reference")
+                        : tr("%1, %2: the same bits as the reference");
+        t = t.arg(rowLabel(row), formatLayer(layer));
+        return t + u'\n' +
+               tr("Δp %1 points. Click to open the item.").arg(formatPoints(c.diffs[k].dp));
     }
     const auto& rr = m_review->rows[std::size_t(m_rows[std::size_t(row)])];
     const auto& c = *rr.cmp;
@@ -166,7 +238,7 @@ void HeatmapWidget::paintEvent(QPaintEvent*) {
     QPainter p(this);
     p.fillRect(rect(), palette().color(QPalette::Window));
     const QFontMetrics fm(font());
-    if (!m_review || m_rows.empty()) {
+    if (!m_review || rowTotal() == 0) {
         p.setPen(palette().color(QPalette::PlaceholderText));
         p.drawText(rect(), Qt::AlignCenter | Qt::TextWordWrap,
                    tr("No per-layer records: run the study with capture \"hashes\" or "
@@ -186,7 +258,11 @@ void HeatmapWidget::paintEvent(QPaintEvent*) {
     const int labelEvery =
         std::max(1, (fm.horizontalAdvance(QStringLiteral("88")) + 6) / std::max(1, g.cellW) + 1);
     p.drawText(QRect(g.left, 0, g.layers * g.cellW, fm.height() + 2), Qt::AlignLeft,
-               m_measure == Measure::BitwiseShare
+               m_itemMode ? (m_measure == Measure::BitwiseShare
+                                 ? tr("Layers whose hidden states differ bitwise from the "
+                                      "reference, per item (the most moved first)")
+                                 : tr("Relative L2 distance of each item's decision vector"))
+               : m_measure == Measure::BitwiseShare
                    ? tr("Share of items whose hidden states differ bitwise from the reference")
                    : tr("Median relative L2 distance of the decision-token vector"));
     for (int l = 0; l < g.layers; l += labelEvery) {
@@ -194,11 +270,10 @@ void HeatmapWidget::paintEvent(QPaintEvent*) {
         p.drawText(QRect(g.left + l * g.cellW, fm.height() + 4, g.cellW, fm.height()),
                    Qt::AlignHCenter, label);
     }
-    for (int r = 0; r < int(m_rows.size()); ++r) {
-        const auto& rr = m_review->rows[std::size_t(m_rows[std::size_t(r)])];
+    for (int r = 0; r < rowTotal(); ++r) {
         p.setPen(palette().color(QPalette::WindowText));
         p.drawText(QRect(0, g.top + r * g.cellH, g.left - 8, g.cellH),
-                   Qt::AlignRight | Qt::AlignVCenter, QString::fromStdString(rr.config));
+                   Qt::AlignRight | Qt::AlignVCenter, rowLabel(r));
         for (int l = 0; l < g.layers; ++l) {
             const QRect cell = cellRect(r, l).adjusted(0, 0, -1, -1);
             const double v = value(r, l);
@@ -208,7 +283,7 @@ void HeatmapWidget::paintEvent(QPaintEvent*) {
             }
             const QColor col = heatColor(v);
             p.fillRect(cell, col);
-            if (m_measure == Measure::BitwiseShare &&
+            if (m_measure == Measure::BitwiseShare && !m_itemMode &&
                 g.cellW >= fm.horizontalAdvance(QStringLiteral("100%")) + 4) {
                 p.setPen(col.lightness() < 128 ? Qt::white : Qt::black);
                 const int pct = int(std::lround(100 * v));
@@ -224,21 +299,29 @@ void HeatmapWidget::paintEvent(QPaintEvent*) {
         p.drawRect(cellRect(m_hover.first, m_hover.second).adjusted(1, 1, -2, -2));
     }
     // Legend.
-    const int ly = g.top + int(m_rows.size()) * g.cellH + fm.height() / 2 + 4;
-    const int lw = std::min(360, std::max(160, g.layers * g.cellW));
+    const int ly = g.top + rowTotal() * g.cellH + fm.height() / 2 + 4;
+    const bool binary = m_itemMode && m_measure == Measure::BitwiseShare;
+    const int lw = binary ? fm.height() * 2 : std::min(360, std::max(160, g.layers * g.cellW));
     QLinearGradient grad(g.left, 0, g.left + lw, 0);
     for (int k = 0; k <= 10; ++k) {
-        grad.setColorAt(k / 10.0, heatColor(k / 10.0));
+        grad.setColorAt(k / 10.0, heatColor(binary ? 1.0 : k / 10.0));
     }
-    grad.setColorAt(0, heatColor(0.0001));
+    if (!binary) {
+        grad.setColorAt(0, heatColor(0.0001));
+    }
     p.fillRect(QRect(g.left, ly, lw, fm.height()), grad);
     p.setPen(palette().color(QPalette::Mid));
     p.drawRect(QRect(g.left, ly, lw, fm.height()));
     p.setPen(palette().color(QPalette::WindowText));
     const QRect under(g.left, ly + fm.height() + 2, lw, fm.height());
     if (m_measure == Measure::BitwiseShare) {
-        p.drawText(under, Qt::AlignLeft, tr("> 0%"));
-        p.drawText(under, Qt::AlignRight, tr("100% of items"));
+        if (binary) {
+            p.drawText(QRect(g.left, ly + fm.height() + 2, 200, fm.height()), Qt::AlignLeft,
+                       tr("differs"));
+        } else {
+            p.drawText(under, Qt::AlignLeft, tr("> 0%"));
+            p.drawText(under, Qt::AlignRight, tr("100% of items"));
+        }
     } else {
         p.drawText(under, Qt::AlignLeft, QStringLiteral("1e-8"));
         p.drawText(under, Qt::AlignRight, QStringLiteral("1"));
@@ -269,7 +352,11 @@ void HeatmapWidget::leaveEvent(QEvent*) {
 void HeatmapWidget::mousePressEvent(QMouseEvent* e) {
     const auto cell = cellAt(e->position().toPoint());
     if (cell.first >= 0 && e->button() == Qt::LeftButton) {
-        Q_EMIT cellClicked(m_rows[std::size_t(cell.first)], cell.second);
+        if (m_itemMode) {
+            Q_EMIT itemClicked(itemOfRow(cell.first));
+        } else {
+            Q_EMIT cellClicked(m_rows[std::size_t(cell.first)], cell.second);
+        }
     }
 }
 

@@ -21,6 +21,13 @@ public:
     void setMeasure(Measure m);
     Measure measure() const { return m_measure; }
     void setFontScale(double scale);
+    // Rows are the configs (default), or the most-moved items of one comparison (flipped
+    // first, then by Δp; at most `maxItems`), each cell then that item's own layer.
+    void showConfigs();
+    void showItems(int reviewRow, int maxItems = 40);
+    bool showsItems() const { return m_itemMode; }
+    std::int64_t itemOfRow(int row) const; // item mode: the study item of a heatmap row
+    int rowTotal() const;
     // The review row drawn in each heatmap row (configs that have a comparison).
     const std::vector<int>& rows() const { return m_rows; }
     // Cell under a point in widget coordinates: {heatmap row, layer}, or {-1, -1}.
@@ -34,6 +41,8 @@ public:
 Q_SIGNALS:
     // reviewRow: the dashboard row of the config; layer: hidden-state index.
     void cellClicked(int reviewRow, int layer);
+    // Item mode: a click opens the item.
+    void itemClicked(std::int64_t item);
 
 protected:
     void paintEvent(QPaintEvent*) override;
@@ -51,7 +60,11 @@ private:
     int layerCount() const;
 
     ReviewPtr m_review;
+    QString rowLabel(int row) const;
     std::vector<int> m_rows;
+    bool m_itemMode = false;
+    int m_itemRow = -1;               // the review row whose items are shown
+    std::vector<std::size_t> m_items; // indices into that comparison's diffs
     Measure m_measure = Measure::BitwiseShare;
     std::pair<int, int> m_hover{-1, -1};
     double m_fontScale = 1.0;

@@ -125,13 +125,24 @@ ReviewPage::ReviewPage(QWidget* parent) : QWidget(parent) {
     m_heatMeasure->setObjectName(QStringLiteral("heatmapMeasure"));
     m_heatMeasure->addItem(tr("Share of items bitwise different"));
     m_heatMeasure->addItem(tr("Relative L2 of the decision-token vector (median)"));
+    m_heatRows = new QComboBox(layersTab);
+    m_heatRows->setObjectName(QStringLiteral("heatmapRows"));
+    m_heatRows->addItem(tr("Configs"));
+    m_heatRows->addItem(tr("Items of the selected config (the 40 most moved)"));
     auto* lv = new QVBoxLayout(layersTab);
     auto* lh = new QHBoxLayout;
+    lh->addWidget(new QLabel(tr("Rows:"), layersTab));
+    lh->addWidget(m_heatRows);
     lh->addWidget(new QLabel(tr("Colour:"), layersTab));
     lh->addWidget(m_heatMeasure);
     lh->addStretch(1);
     lv->addLayout(lh);
-    lv->addWidget(m_heatmap, 1);
+    // Many rows (items) scroll inside the tab instead of stretching the window.
+    auto* heatScroll = new QScrollArea(layersTab);
+    heatScroll->setWidget(m_heatmap);
+    heatScroll->setWidgetResizable(true);
+    heatScroll->setFrameShape(QFrame::NoFrame);
+    lv->addWidget(heatScroll, 1);
     m_diagnosis = new DiagnosisView(this);
     m_runsModel = new RunsModel(this);
     auto* runs = new QTableView(this);
@@ -189,6 +200,14 @@ ReviewPage::ReviewPage(QWidget* parent) : QWidget(parent) {
         f.layerDiffers = layer;
         showFilter(tr("%1 differs").arg(formatLayer(layer)), f);
     });
+    connect(m_heatRows, &QComboBox::currentIndexChanged, this, [this](int i) {
+        if (i == 0) {
+            m_heatmap->showConfigs();
+        } else {
+            m_heatmap->showItems(m_row);
+        }
+    });
+    connect(m_heatmap, &HeatmapWidget::itemClicked, this, &ReviewPage::inspectItem);
     connect(m_heatMeasure, &QComboBox::currentIndexChanged, this, [this](int i) {
         m_heatmap->setMeasure(i == 0 ? HeatmapWidget::Measure::BitwiseShare
                                      : HeatmapWidget::Measure::RelativeL2);
@@ -286,6 +305,9 @@ void ReviewPage::setComparisonRow(int row) {
     }
     m_items->setComparison(m_review, row);
     m_charts->setComparison(m_review, row);
+    if (m_heatmap->showsItems()) {
+        m_heatmap->showItems(row);
+    }
     Q_EMIT comparisonChanged(row);
 }
 

@@ -71,6 +71,7 @@ private:
     ChartsPanel* m_charts = nullptr;
     HeatmapWidget* m_heatmap = nullptr;
     QComboBox* m_heatMeasure = nullptr;
+    QComboBox* m_heatRows = nullptr;
     DiagnosisView* m_diagnosis = nullptr;
     RunsModel* m_runsModel = nullptr;
     Inspector* m_inspector = nullptr;

@@ -10,6 +10,7 @@
 #include "ui/reviewpage.h"
 
 #include <QApplication>
+#include <QComboBox>
 #include <QDir>
 #include <QEventLoop>
 #include <QTimer>
@@ -79,6 +80,10 @@ int runScreenshotTour(const QString& dir, const QString& ledger, const QString& 
     ok &= save(&window, dir, QStringLiteral("02-charts"), suffix);
     page->showTab(ReviewPage::LayersTab);
     ok &= save(&window, dir, QStringLiteral("03-layers"), suffix);
+    auto* rows = page->findChild<QComboBox*>(QStringLiteral("heatmapRows"));
+    rows->setCurrentIndex(1);
+    ok &= save(&window, dir, QStringLiteral("03b-layers-items"), suffix);
+    rows->setCurrentIndex(0);
     page->showTab(ReviewPage::DiagnosisTab);
     ok &= save(&window, dir, QStringLiteral("04-diagnosis"), suffix);
     page->showTab(ReviewPage::RunsTab);
