@@ -194,6 +194,11 @@ private Q_SLOTS:
             QCOMPARE(model.index(r, RunsModel::StatusColumn).data().toString(),
                      QStringLiteral("finished"));
             QCOMPARE(model.index(r, RunsModel::SealColumn).data().toString().size(), 12);
+            // The environment's fingerprint is one hover away (the fixture's is minimal).
+            QVERIFY(model.index(r, RunsModel::EnvironmentColumn)
+                        .data(Qt::ToolTipRole)
+                        .toString()
+                        .contains(QStringLiteral("libtorch")));
         }
     }
 

@@ -20,10 +20,6 @@
         <translation>gekippt</translation>
     </message>
     <message>
-        <source>Δp (points)</source>
-        <translation>Δp (Punkte)</translation>
-    </message>
-    <message>
         <source>Δp = 0</source>
         <translation>Δp = 0</translation>
     </message>
@@ -42,20 +38,6 @@
     <message>
         <source>p changed</source>
         <translation>p verändert</translation>
-    </message>
-    <message numerus="yes">
-        <source>
-%n flip(s)</source>
-        <translation>
-            <numerusform>
-%n gekippt</numerusform>
-            <numerusform>
-%n gekippt</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>|margin| in the reference run (logits)</source>
-        <translation>|Marge| im Referenzlauf (Logits)</translation>
     </message>
     <message>
         <source>|margin| in %1</source>
@@ -96,6 +78,18 @@
     <message>
         <source>threshold</source>
         <translation>Schwelle</translation>
+    </message>
+    <message>
+        <source>%1 in [%2, %3): %4 items</source>
+        <translation>%1 in [%2, %3): %4 Items</translation>
+    </message>
+    <message>
+        <source>Δp (points), bins from the value shown</source>
+        <translation>Δp (Punkte), Klassen ab dem angezeigten Wert</translation>
+    </message>
+    <message>
+        <source>|margin| in the reference run (logits), bins from the value shown</source>
+        <translation>|Marge| im Referenzlauf (Logits), Klassen ab dem angezeigten Wert</translation>
     </message>
 </context>
 <context>
@@ -464,6 +458,10 @@
     <message>
         <source>Verdict</source>
         <translation>Urteil</translation>
+    </message>
+    <message>
+        <source>none (head only)</source>
+        <translation>keine (nur Head)</translation>
     </message>
 </context>
 <context>
@@ -1813,6 +1811,18 @@ Kette SHA-256 %2</translation>
     <message>
         <source>Seal</source>
         <translation>Siegel</translation>
+    </message>
+    <message>
+        <source>environment %1
+libtorch %2, CUDA build %3
+CPU %4, kernels %5
+intra-op threads %6
+ProbAudit %7 (commit %8)</source>
+        <translation>Umgebung %1
+libtorch %2, CUDA-Build %3
+CPU %4, Kernel %5
+Intra-op-Threads %6
+ProbAudit %7 (Commit %8)</translation>
     </message>
 </context>
 </TS>

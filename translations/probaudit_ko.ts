@@ -20,10 +20,6 @@
         <translation>뒤집힘</translation>
     </message>
     <message>
-        <source>Δp (points)</source>
-        <translation>Δp (포인트)</translation>
-    </message>
-    <message>
         <source>Δp = 0</source>
         <translation>Δp = 0</translation>
     </message>
@@ -42,18 +38,6 @@
     <message>
         <source>p changed</source>
         <translation>p 변경됨</translation>
-    </message>
-    <message numerus="yes">
-        <source>
-%n flip(s)</source>
-        <translation>
-            <numerusform>
-뒤집힘 %n건</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>|margin| in the reference run (logits)</source>
-        <translation>기준 실행의 |마진| (로짓)</translation>
     </message>
     <message>
         <source>|margin| in %1</source>
@@ -94,6 +78,18 @@
     <message>
         <source>threshold</source>
         <translation>임계값</translation>
+    </message>
+    <message>
+        <source>%1 in [%2, %3): %4 items</source>
+        <translation>%1, 구간 [%2, %3): 항목 %4개</translation>
+    </message>
+    <message>
+        <source>Δp (points), bins from the value shown</source>
+        <translation>Δp (포인트), 표시된 값부터 시작하는 구간</translation>
+    </message>
+    <message>
+        <source>|margin| in the reference run (logits), bins from the value shown</source>
+        <translation>기준 실행의 |마진| (로짓), 표시된 값부터 시작하는 구간</translation>
     </message>
 </context>
 <context>
@@ -461,6 +457,10 @@
     <message>
         <source>Verdict</source>
         <translation>판정</translation>
+    </message>
+    <message>
+        <source>none (head only)</source>
+        <translation>없음 (헤드만)</translation>
     </message>
 </context>
 <context>
@@ -1810,6 +1810,18 @@ chain SHA-256 %2</source>
     <message>
         <source>Seal</source>
         <translation>봉인</translation>
+    </message>
+    <message>
+        <source>environment %1
+libtorch %2, CUDA build %3
+CPU %4, kernels %5
+intra-op threads %6
+ProbAudit %7 (commit %8)</source>
+        <translation>환경 %1
+libtorch %2, CUDA 빌드 %3
+CPU %4, 커널 %5
+intra-op 스레드 %6
+ProbAudit %7 (커밋 %8)</translation>
     </message>
 </context>
 </TS>

@@ -8,11 +8,13 @@
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
+#include <QCursor>
 #include <QGridLayout>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QScatterSeries>
 #include <QStackedBarSeries>
+#include <QToolTip>
 #include <QValueAxis>
 
 #include <cmath>
@@ -40,9 +42,23 @@ QString binText(double low, double high) {
     return QStringLiteral("%1–%2").arg(edgeText(low), edgeText(high));
 }
 
-// A histogram's series with its axes: categories below, item counts on the left.
+// A histogram's series with its axes: categories below, item counts on the left; hovering a
+// segment names its bin, its set and its count.
 void addHistogram(QChart* chart, QStackedBarSeries* series, const QStringList& cats,
-                  const QString& xTitle, double maxCount) {
+                  const QString& xTitle, double maxCount,
+                  const std::vector<std::pair<double, double>>& ranges) {
+    QObject::connect(
+        series, &QStackedBarSeries::hovered, chart, [ranges](bool on, int index, QBarSet* set) {
+            if (!on) {
+                QToolTip::hideText();
+                return;
+            }
+            const auto [lo, hi] = ranges[std::size_t(index)];
+            QToolTip::showText(QCursor::pos(),
+                               QCoreApplication::translate("Charts", "%1 in [%2, %3): %4 items")
+                                   .arg(set->label(), edgeText(lo), edgeText(hi))
+                                   .arg(set->at(index)));
+        });
     series->setBarWidth(0.9);
     chart->addSeries(series);
     auto* x = new QBarCategoryAxis;
@@ -62,8 +78,14 @@ void addHistogram(QChart* chart, QStackedBarSeries* series, const QStringList& c
 
 } // namespace
 
-void styleChart(QChart* chart, double fontScale) {
+QChart* newChart() {
+    auto* chart = new QChart;
+    // The theme first: setting it later would repaint every series in the theme's colours.
     chart->setTheme(isDarkTheme() ? QChart::ChartThemeDark : QChart::ChartThemeLight);
+    return chart;
+}
+
+void styleChart(QChart* chart, double fontScale) {
     chart->setBackgroundBrush(QApplication::palette().color(QPalette::Base));
     QFont f = QApplication::font();
     f.setPointSizeF(f.pointSizeF() * fontScale);
@@ -79,7 +101,7 @@ void styleChart(QChart* chart, double fontScale) {
 }
 
 QChart* makeDpHistogram(const analysis::Comparison& c, const BarClick& onClick) {
-    auto* chart = new QChart;
+    auto* chart = newChart();
     chart->setTitle(QCoreApplication::translate("Charts", "Δp per item (points), log bins"));
     auto* unchanged = new QBarSet(QCoreApplication::translate("Charts", "no flip"));
     auto* flipped = new QBarSet(QCoreApplication::translate("Charts", "flipped"));
@@ -113,17 +135,18 @@ QChart* makeDpHistogram(const analysis::Comparison& c, const BarClick& onClick) 
     };
     add(QStringLiteral("0"), c.dp_zero, zeroFlips, 0, 0);
     if (tiny > 0) {
-        add(QStringLiteral("< 1e-7"), tiny, tinyFlips, 1e-300, c.dp_bins.front().low);
+        add(QStringLiteral("<%1").arg(edgeText(c.dp_bins.front().low)), tiny, tinyFlips, 1e-300,
+            c.dp_bins.front().low);
     }
-    // Lower edges only ("≥ 1e-5"): the bins are ordered, and full ranges do not fit.
     for (const auto& b : c.dp_bins) {
-        add(QStringLiteral("≥%1").arg(edgeText(b.low)), b.count, b.flips, b.low, b.high);
+        add(edgeText(b.low), b.count, b.flips, b.low, b.high); // lower edges: short, ordered
     }
     auto* series = new QStackedBarSeries;
     series->append(unchanged);
     series->append(flipped);
-    addHistogram(chart, series, cats, QCoreApplication::translate("Charts", "Δp (points)"),
-                 maxCount);
+    addHistogram(chart, series, cats,
+                 QCoreApplication::translate("Charts", "Δp (points), bins from the value shown"),
+                 maxCount, ranges);
     if (onClick) {
         QObject::connect(
             series, &QStackedBarSeries::clicked, chart,
@@ -147,7 +170,7 @@ QChart* makeDpHistogram(const analysis::Comparison& c, const BarClick& onClick) 
 }
 
 QChart* makeMarginHistogram(const analysis::Comparison& c, const BarClick& onClick) {
-    auto* chart = new QChart;
+    auto* chart = newChart();
     chart->setTitle(
         QCoreApplication::translate("Charts", "Reference margin |logit gap|: the near-tie view"));
     auto* same = new QBarSet(QCoreApplication::translate("Charts", "bit-identical p"));
@@ -159,11 +182,7 @@ QChart* makeMarginHistogram(const analysis::Comparison& c, const BarClick& onCli
     QStringList cats;
     double maxCount = 0;
     for (const auto& b : c.margin_bins) {
-        QString cat = binText(b.low, b.high);
-        if (b.flips > 0) {
-            cat += QCoreApplication::translate("Charts", "\n%n flip(s)", nullptr, int(b.flips));
-        }
-        cats << cat;
+        cats << edgeText(b.low); // lower edges: short, ordered; the tooltip names the bin
         *same << double(b.count - b.changed);
         *changed << double(b.changed - b.flips);
         *flipped << double(b.flips);
@@ -173,14 +192,16 @@ QChart* makeMarginHistogram(const analysis::Comparison& c, const BarClick& onCli
     series->append(same);
     series->append(changed);
     series->append(flipped);
+    std::vector<std::pair<double, double>> ranges;
+    for (const auto& b : c.margin_bins) {
+        ranges.emplace_back(b.low, b.high);
+    }
     addHistogram(chart, series, cats,
-                 QCoreApplication::translate("Charts", "|margin| in the reference run (logits)"),
-                 maxCount);
+                 QCoreApplication::translate("Charts",
+                                             "|margin| in the reference run (logits), bins from "
+                                             "the value shown"),
+                 maxCount, ranges);
     if (onClick) {
-        std::vector<std::pair<double, double>> ranges;
-        for (const auto& b : c.margin_bins) {
-            ranges.emplace_back(b.low, b.high);
-        }
         QObject::connect(series, &QStackedBarSeries::clicked, chart,
                          [onClick, ranges, same, changed, flipped](int index, QBarSet* set) {
                              ItemFilter f;
@@ -206,7 +227,7 @@ QChart* makeMarginHistogram(const analysis::Comparison& c, const BarClick& onCli
 
 QChart* makeScatter(const analysis::Comparison& c, double threshold, int maxPoints,
                     const PointClick& onClick) {
-    auto* chart = new QChart;
+    auto* chart = newChart();
     chart->setTitle(QCoreApplication::translate("Charts", "p (reference) against p (config)"));
     auto* same = new QScatterSeries;
     auto* changed = new QScatterSeries;
@@ -360,7 +381,7 @@ void ChartsPanel::rebuild() {
     auto replace = [](QChartView* v, QChart* chart) {
         QChart* old = v->chart();
         if (chart == nullptr) {
-            chart = new QChart;
+            chart = newChart();
         }
         styleChart(chart);
         v->setChart(chart);

@@ -27,7 +27,10 @@ QChart* makeMarginHistogram(const analysis::Comparison& c, const BarClick& onCli
 // negative for none.
 QChart* makeScatter(const analysis::Comparison& c, double threshold, int maxPoints = 3000,
                     const PointClick& onClick = {});
-// Applies the light or dark chart theme and the application font.
+// A chart in the light or dark theme of the application (create charts with it: a theme set
+// after the series are added would override their meaning-carrying colours).
+QChart* newChart();
+// Applies the application's background and font (scaled) to a chart.
 void styleChart(QChart* chart, double fontScale = 1.0);
 
 class ChartsPanel : public QWidget {

@@ -133,6 +133,9 @@ QVariant DashboardModel::data(const QModelIndex& index, int role) const {
         if (row.reference) {
             return sort ? QVariant(-1) : QVariant(QStringLiteral("\u2013"));
         }
+        if (!sort && row.modal_first_layer == -1 && c->bit_identical_share < 1) {
+            return tr("none (head only)"); // the states match; the head's arithmetic moved
+        }
         return sort ? QVariant(row.modal_first_layer)
                     : QVariant(formatLayer(row.modal_first_layer));
     case VerdictColumn:

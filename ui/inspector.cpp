@@ -211,8 +211,8 @@ void Inspector::setItem(std::int64_t itemIndex) {
                            "plot."));
         m_tokenNote->clear();
         m_tokens.clear();
-        setChart(m_pChart, new QChart);
-        setChart(m_layerChart, new QChart);
+        setChart(m_pChart, newChart());
+        setChart(m_layerChart, newChart());
         return;
     }
     const ledger::Item& item = m_review->items[std::size_t(itemIndex)];
@@ -309,7 +309,7 @@ void Inspector::setItem(std::int64_t itemIndex) {
     }
     delete set;
     set = revSet;
-    auto* pc = new QChart;
+    auto* pc = newChart();
     auto* bars = new QHorizontalBarSeries;
     bars->append(set);
     bars->setBarWidth(0.6);
@@ -341,7 +341,7 @@ void Inspector::setItem(std::int64_t itemIndex) {
     m_pChart->setMinimumHeight(std::max(160, 60 + 28 * int(cats.size())));
 
     // Per-layer relative L2 (log scale) and the hash table.
-    auto* lc = new QChart;
+    auto* lc = newChart();
     bool anyVectors = false;
     auto* x = new QValueAxis;
     x->setRange(0, std::max(1, layers - 1));

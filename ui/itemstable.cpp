@@ -99,7 +99,7 @@ ItemsTable::ItemsTable(QWidget* parent) : QWidget(parent) {
           int(ItemsModel::DpColumn), int(ItemsModel::MarginColumn)}) {
         m_view->setColumnWidth(c, 8 * digit);
     }
-    m_view->setColumnWidth(ItemsModel::FlipColumn, 14 * digit);
+    m_view->setColumnWidth(ItemsModel::FlipColumn, 19 * digit);
     // Every header readable: at least as wide as its title.
     const QFontMetrics hfm(h->font());
     for (int c = 0; c < ItemsModel::NUM_COLUMNS; ++c) {

@@ -62,6 +62,11 @@ Review loadReview(const std::string& ledgerPath, const std::string& headName,
     rv.reference_name = rv.study.value("reference", "");
     rv.runs = led.runs();
     for (const auto& r : rv.runs) {
+        if (!rv.environments.count(r.env_hash)) {
+            rv.environments[r.env_hash] = led.environment(r.env_hash);
+        }
+    }
+    for (const auto& r : rv.runs) {
         if (r.kind == "study" && r.status == ledger::RunStatus::Finished &&
             std::find(rv.heads.begin(), rv.heads.end(), r.head) == rv.heads.end()) {
             rv.heads.push_back(r.head);

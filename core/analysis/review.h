@@ -34,6 +34,7 @@ struct Review {
     std::string head;               // the one reviewed
     std::vector<ledger::Item> items;
     std::vector<ledger::Run> runs; // every run in the ledger, probes included
+    std::map<std::string, nlohmann::json> environments; // fingerprint of every run, by hash
     std::optional<ledger::Run> reference_run;
     std::vector<ReviewRow> rows;             // the reference first, then the study's other configs
     std::map<std::int64_t, RunData> data;    // records (with layers) of every row's run
