@@ -185,31 +185,24 @@ int main(int argc, char** argv) {
           [&] { table->model()->sort(ui::ItemsModel::DpColumn, Qt::DescendingOrder); });
     timed("sort_by_text",
           [&] { table->model()->sort(ui::ItemsModel::TextColumn, Qt::AscendingOrder); });
-    // The GUI thread while the engine runs: a real `probaudit run` of the tiny BERT fixture on
-    // 3,000 items at batch 1 (many progress events), driven by the window as a user drives it,
-    // ending with the review reloaded.
+    // The GUI thread while the engine runs: a real `probaudit run` of all-MiniLM-L6-v2 (the
+    // demo model) on the 1,000 yelp sentences under two configs, driven by the window as a
+    // user drives it, ending with the review reloaded.
     {
-        const QString fixtures = QStringLiteral(PROBAUDIT_SOURCE_DIR "/tests/fixtures");
-        QFile data(dir.filePath(QStringLiteral("data.jsonl")));
-        data.open(QIODevice::WriteOnly);
-        for (int i = 0; i < 3000; ++i) {
-            data.write(QStringLiteral("{\"id\":\"i%1\",\"text\":\"good food slow service %1\","
-                                      "\"label\":%2}\n")
-                           .arg(i)
-                           .arg(i % 2)
-                           .toUtf8());
-        }
-        data.close();
+        const QString root = QStringLiteral(PROBAUDIT_SOURCE_DIR);
         const QString study = dir.filePath(QStringLiteral("run.study.json"));
         QFile sf(study);
         sf.open(QIODevice::WriteOnly);
-        sf.write(QStringLiteral("{\"name\":\"bench\",\"model\":{\"path\":\"%1/tiny-bert\"},"
-                                "\"heads\":{\"mean\":{\"kind\":\"adapter\",\"path\":\"%1/"
-                                "adapters/tiny-bert-mean.safetensors\"}},\"dataset\":{\"path\":"
-                                "\"data.jsonl\"},\"capture\":\"hashes\",\"configs\":{\"ref\":{},"
-                                "\"b8\":{\"batch_size\":8}},\"reference\":\"ref\"}")
-                     .arg(fixtures)
-                     .toUtf8());
+        sf.write(
+            QStringLiteral(
+                "{\"name\":\"bench\",\"model\":{\"path\":\"%1/.cache/models/all-MiniLM-L6-v2\"},"
+                "\"heads\":{\"mean\":{\"kind\":\"adapter\",\"path\":\"%1/tests/fixtures/"
+                "adapters/all-MiniLM-L6-v2-mean.safetensors\",\"labels\":[\"negative\","
+                "\"positive\"]}},\"dataset\":{\"path\":\"%1/resources/demo/"
+                "sentiment-sentences/yelp.jsonl\"},\"capture\":\"hashes\",\"configs\":{"
+                "\"ref\":{},\"b8\":{\"batch_size\":8}},\"reference\":\"ref\"}")
+                .arg(root)
+                .toUtf8());
         sf.close();
         ui::MainWindow runWindow;
         runWindow.resize(1500, 940);
@@ -225,7 +218,7 @@ int main(int argc, char** argv) {
             return 1;
         }
         reloaded.wait(60000);
-        out["engine_run"] = {{"items", 6000},
+        out["engine_run"] = {{"items", 2000},
                              {"seconds", double(t.nsecsElapsed()) / 1e9},
                              {"progress_events", progressEvents.count()},
                              {"gui_max_block_ms", probe.stopMs()}};
