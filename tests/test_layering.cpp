@@ -33,7 +33,8 @@ QStringList sourcesIncluding(const QString& dir, const QRegularExpression& inclu
     while (it.hasNext()) {
         const QString path = it.next();
         QFile f(path);
-        if (f.open(QIODevice::ReadOnly) && include.match(QString::fromUtf8(f.readAll())).hasMatch()) {
+        if (f.open(QIODevice::ReadOnly) &&
+            include.match(QString::fromUtf8(f.readAll())).hasMatch()) {
             offenders << path;
         }
     }
@@ -54,11 +55,18 @@ private Q_SLOTS:
     }
 
 #ifdef PROBAUDIT_WORKBENCH
+    void workbenchNeverLoadsTorch_data() {
+        QTest::addColumn<QString>("binary");
+        QTest::newRow("probaudit-workbench") << QStringLiteral(PROBAUDIT_WORKBENCH);
+        QTest::newRow("probaudit-report") << QStringLiteral(PROBAUDIT_REPORT);
+    }
     void workbenchNeverLoadsTorch() {
-        const QStringList libs = loadedLibraries(QStringLiteral(PROBAUDIT_WORKBENCH));
+        QFETCH(QString, binary);
+        const QStringList libs = loadedLibraries(binary);
         QVERIFY2(libs.contains(QStringLiteral("libQt6Widgets.so.6")), qPrintable(libs.join(u' ')));
         for (const QString& l : libs) {
-            QVERIFY2(!l.contains(QStringLiteral("torch")) && !l.startsWith(QStringLiteral("libc10")) &&
+            QVERIFY2(!l.contains(QStringLiteral("torch")) &&
+                         !l.startsWith(QStringLiteral("libc10")) &&
                          !l.startsWith(QStringLiteral("libcu")),
                      qPrintable(l));
         }

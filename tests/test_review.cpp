@@ -568,6 +568,18 @@ private Q_SLOTS:
         }());
     }
 
+    // File → Export Report writes the PDF in-process, in print colours even in the dark theme.
+    void exportReportFromTheWindow() {
+        MainWindow window;
+        window.showReview(m_review);
+        const QString pdf = m_dir.filePath(QStringLiteral("from-window.pdf"));
+        QVERIFY(window.exportReport(pdf));
+        QFile f(pdf);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QVERIFY(f.read(5) == "%PDF-");
+        QVERIFY(f.size() > 20000); // charts and the heatmap are in it
+    }
+
     void screenshotTour() {
         const QString dir = m_dir.filePath(QStringLiteral("tour"));
         QCOMPARE(runScreenshotTour(dir, m_ledger, QStringLiteral("-test")), 0);

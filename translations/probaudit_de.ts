@@ -1284,6 +1284,22 @@ Sie sondiert eine Stichprobe mit festem Seed: die Referenz zweimal, geänderte N
         <source>Wait for the current run to end.</source>
         <translation>Warten Sie, bis der aktuelle Lauf beendet ist.</translation>
     </message>
+    <message>
+        <source>&amp;Export Report…</source>
+        <translation>Bericht &amp;exportieren …</translation>
+    </message>
+    <message>
+        <source>Export Report</source>
+        <translation>Bericht exportieren</translation>
+    </message>
+    <message>
+        <source>PDF (*.pdf)</source>
+        <translation>PDF (*.pdf)</translation>
+    </message>
+    <message>
+        <source>Report written to %1</source>
+        <translation>Bericht geschrieben: %1</translation>
+    </message>
 </context>
 <context>
     <name>probaudit::ui::NewStudyDialog</name>

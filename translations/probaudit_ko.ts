@@ -1283,6 +1283,22 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
         <source>Wait for the current run to end.</source>
         <translation>현재 실행이 끝날 때까지 기다리세요.</translation>
     </message>
+    <message>
+        <source>&amp;Export Report…</source>
+        <translation>보고서 내보내기(&amp;X)…</translation>
+    </message>
+    <message>
+        <source>Export Report</source>
+        <translation>보고서 내보내기</translation>
+    </message>
+    <message>
+        <source>PDF (*.pdf)</source>
+        <translation>PDF (*.pdf)</translation>
+    </message>
+    <message>
+        <source>Report written to %1</source>
+        <translation>보고서를 저장했습니다: %1</translation>
+    </message>
 </context>
 <context>
     <name>probaudit::ui::NewStudyDialog</name>

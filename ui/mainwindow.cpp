@@ -8,6 +8,7 @@
 #include "ui/newstudydialog.h"
 #include "ui/pinstatus.h"
 #include "ui/presentation.h"
+#include "ui/report.h"
 #include "ui/reviewpage.h"
 #include "ui/runcontroller.h"
 #include "ui/runpanel.h"
@@ -36,6 +37,7 @@
 #include <QSettings>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QStyle>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -132,6 +134,22 @@ void MainWindow::createActions() {
     QAction* demo = file->addAction(tr("Open the &Demo Study"), this, &MainWindow::openDemoStudy);
     demo->setObjectName(QStringLiteral("actionOpenDemo"));
     demo->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D));
+    QAction* exportAction = file->addAction(tr("&Export Report…"), this, [this] {
+        if (!m_review->review()) {
+            QMessageBox::information(this, tr("Export Report"),
+                                     tr("Open a study or ledger first."));
+            return;
+        }
+        QString base = QString::fromStdString(m_review->review()->path);
+        base.replace(QStringLiteral(".ledger"), QString());
+        const QString path = QFileDialog::getSaveFileName(
+            this, tr("Export Report"), base + QStringLiteral(".report.pdf"), tr("PDF (*.pdf)"));
+        if (!path.isEmpty()) {
+            exportReport(path);
+        }
+    });
+    exportAction->setObjectName(QStringLiteral("actionExportReport"));
+    exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_P));
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     m_recentMenu->setObjectName(QStringLiteral("recentMenu"));
     rebuildRecentMenu();
@@ -454,6 +472,27 @@ void MainWindow::onRunsFinished() {
                                           ? QString::fromStdString(m_review->review()->head)
                                           : QString());
     }
+}
+
+bool MainWindow::exportReport(const QString& path) {
+    if (!m_review->review()) {
+        return false;
+    }
+    ReportOptions o;
+    o.output = path;
+    o.lockPath = m_lockPath;
+    // Print colours: the report is drawn in the light palette, then the theme comes back.
+    const QPalette before = QApplication::palette();
+    QApplication::setPalette(QApplication::style()->standardPalette());
+    QString error;
+    const bool ok = writeReport(*m_review->review(), o, &error);
+    QApplication::setPalette(before);
+    if (!ok) {
+        QMessageBox::warning(this, tr("Export Report"), error);
+        return false;
+    }
+    statusBar()->showMessage(tr("Report written to %1").arg(QDir::toNativeSeparators(path)), 8000);
+    return true;
 }
 
 QString MainWindow::demoLedgerPath() {

@@ -56,6 +56,8 @@ public:
     bool runNewStudy(const QString& studyPath);
     // The study file of the open review: recorded in the ledger, else asked for.
     QString studyPathForRuns();
+    // Writes the open review's PDF report (File → Export Report).
+    bool exportReport(const QString& path);
     // Opens the config matrix editor on the open review's study (modeless).
     ConfigEditor* editConfigs();
     RunController* runController() const { return m_runs; }

@@ -5,12 +5,17 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cerrno>
 #include <cinttypes>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <spawn.h>
 #include <sstream>
+#include <sys/wait.h>
+
+extern char** environ;
 
 namespace probaudit::app {
 
@@ -216,6 +221,33 @@ int migrateLedger(const std::string& path) {
     const Ledger led(path, Ledger::Mode::Write); // opening for writing migrates
     std::cout << path << ": schema version " << led.schemaVersion() << "\n";
     return 0;
+}
+
+int runSibling(const std::string& name, const std::vector<std::string>& args) {
+    const std::filesystem::path exe =
+        std::filesystem::read_symlink("/proc/self/exe").parent_path() / name;
+    if (!std::filesystem::exists(exe)) {
+        throw Error(exe.string(), "not found: this ProbAudit was built without the GUI "
+                                  "(PROBAUDIT_BUILD_GUI=OFF), which the report writer needs");
+    }
+    std::vector<std::string> all{exe.string()};
+    all.insert(all.end(), args.begin(), args.end());
+    std::vector<char*> argv;
+    for (auto& a : all) {
+        argv.push_back(a.data());
+    }
+    argv.push_back(nullptr);
+    pid_t pid = 0;
+    if (posix_spawn(&pid, exe.c_str(), nullptr, nullptr, argv.data(), environ) != 0) {
+        throw Error(exe.string(), "could not be started");
+    }
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0) {
+        if (errno != EINTR) {
+            throw Error(exe.string(), "could not be waited for");
+        }
+    }
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }
 
 } // namespace probaudit::app

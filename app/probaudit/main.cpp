@@ -221,6 +221,17 @@ int main(int argc, char** argv) {
     summaryCmd->add_option("--head", summaryHead, "Head variant (default: the first recorded)");
     summaryCmd->add_flag("--json", summaryJson, "Machine-readable JSON");
 
+    std::string reportOut, reportHead, reportSize = "a4", reportLock;
+    CLI::App* reportCmd = app.add_subcommand(
+        "report", "Write the study's PDF report (runs probaudit-report, the Qt-based writer)");
+    reportCmd->add_option("LEDGER", ledgerPath, "Ledger file")->required();
+    reportCmd->add_option("-o,--output", reportOut, "The PDF file")->required();
+    reportCmd->add_option("--head", reportHead, "Head variant (default: the first recorded)");
+    reportCmd->add_option("--page-size", reportSize, "a4 or letter")
+        ->check(CLI::IsMember({"a4", "letter"}));
+    reportCmd->add_option("--lock", reportLock,
+                          "Runtime lock for the pin status (default: beside the ledger)");
+
     probaudit::app::DiagnoseOptions diagOpt;
     CLI::App* diagnoseCmd =
         app.add_subcommand("diagnose", "The diagnosis ladder: loader and repeatability, neighbour "
@@ -334,6 +345,16 @@ int main(int argc, char** argv) {
             probaudit::app::ensureCpuCapability(probaudit::app::lockedConfigJson(checkOpt.lock),
                                                 argc, argv);
             return probaudit::app::checkLock(checkOpt);
+        }
+        if (reportCmd->parsed()) {
+            std::vector<std::string> args{ledgerPath, "-o", reportOut, "--page-size", reportSize};
+            if (!reportHead.empty()) {
+                args.insert(args.end(), {"--head", reportHead});
+            }
+            if (!reportLock.empty()) {
+                args.insert(args.end(), {"--lock", reportLock});
+            }
+            return probaudit::app::runSibling("probaudit-report", args);
         }
         if (summaryCmd->parsed()) {
             return probaudit::app::summarize(ledgerPath, summaryHead, summaryJson);

@@ -59,6 +59,7 @@ Review loadReview(const std::string& ledgerPath, const std::string& headName,
     }
     rv.study = led.study();
     rv.study_path = led.meta("study_path");
+    rv.dataset_sha256 = led.datasetSha256();
     rv.reference_name = rv.study.value("reference", "");
     rv.runs = led.runs();
     for (const auto& r : rv.runs) {

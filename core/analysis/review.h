@@ -28,12 +28,13 @@ struct ReviewRow {
 struct Review {
     std::string path;
     std::string study_path; // the study file the runs came from ("" when not recorded)
+    std::string dataset_sha256;
     nlohmann::json study;
     std::string reference_name;
     std::vector<std::string> heads; // head variants with at least one finished study run
     std::string head;               // the one reviewed
     std::vector<ledger::Item> items;
-    std::vector<ledger::Run> runs; // every run in the ledger, probes included
+    std::vector<ledger::Run> runs;                      // every run in the ledger, probes included
     std::map<std::string, nlohmann::json> environments; // fingerprint of every run, by hash
     std::optional<ledger::Run> reference_run;
     std::vector<ReviewRow> rows;             // the reference first, then the study's other configs

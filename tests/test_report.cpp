@@ -1,0 +1,134 @@
+// The PDF report end to end: `probaudit report` (which runs probaudit-report) on a synthetic
+// ledger whose differences are known; the PDF's text (pdftotext) has every section, page
+// numbers, and headline numbers that match `probaudit compare --json` for the same runs.
+#include "analysis/review.h"
+#include "cli_support.h"
+#include "review_fixture.h"
+#include "ui/format.h"
+
+#include <QCoreApplication>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace probaudit;
+
+namespace {
+
+QString run(const QString& program, const QStringList& args, int* code = nullptr) {
+    QProcess p;
+    p.start(program, args);
+    p.waitForFinished(120000);
+    if (code != nullptr) {
+        *code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    }
+    return QString::fromUtf8(p.readAllStandardOutput() + p.readAllStandardError());
+}
+
+} // namespace
+
+class TestReport : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_dir;
+    QString m_ledger;
+
+private Q_SLOTS:
+    void initTestCase() {
+        m_ledger = m_dir.filePath(QStringLiteral("fixture.ledger"));
+        testing::writeFixtureLedger(m_ledger.toStdString(), testing::defaultFixture(40));
+    }
+
+    void reportHasEverySectionAndTheComparedNumbers() {
+        const QString pdf = m_dir.filePath(QStringLiteral("report.pdf"));
+        const auto r = test::cli({QStringLiteral("report"), m_ledger, QStringLiteral("-o"), pdf});
+        QVERIFY2(r.code == 0, r.err.constData());
+        int code = 0;
+        const QString info = run(QStringLiteral("pdfinfo"), {pdf}, &code);
+        QCOMPARE(code, 0);
+        const int pages =
+            QRegularExpression(QStringLiteral("Pages:\\s+(\\d+)")).match(info).captured(1).toInt();
+        QVERIFY(pages >= 5);
+        QVERIFY(info.contains(QStringLiteral("595 x 842"))); // A4 by default
+        const QString text =
+            run(QStringLiteral("pdftotext"), {QStringLiteral("-layout"), pdf, QStringLiteral("-")});
+        for (const char* section :
+             {"ProbAudit report: fixture-study", "Environments of the runs", "Pin status",
+              "Contents", "1. Headline", "2. Where the numbers move", "3. Per-layer divergence",
+              "4. Flipped items", "5. The 20 items nearest the boundary", "6. Diagnosis",
+              "7. Definitions", "8. What this report cannot tell you"}) {
+            QVERIFY2(text.contains(QString::fromUtf8(section)), section);
+        }
+        QVERIFY(text.contains(QStringLiteral("page 1 of %1").arg(pages)));
+        QVERIFY(text.contains(QStringLiteral("page %1 of %1").arg(pages)));
+
+        // Each config's headline row carries what `probaudit compare --json` says of its run.
+        const auto rv = analysis::loadReview(m_ledger.toStdString());
+        const QStringList lines = text.split(u'\n');
+        // The section itself, not its line in the contents: the last "1. Headline" line.
+        int headline = -1;
+        const QRegularExpression heading(QStringLiteral("^\\s*1\\. Headline"));
+        for (int i = 0; i < lines.size(); ++i) {
+            if (heading.match(lines[i]).hasMatch()) {
+                headline = i;
+            }
+        }
+        QVERIFY(headline >= 0);
+        for (const auto& row : rv.rows) {
+            if (row.reference) {
+                continue;
+            }
+            const auto c = test::cli({QStringLiteral("compare"), m_ledger,
+                                      QString::number(rv.reference_run->id),
+                                      QString::number(row.run->id), QStringLiteral("--json")});
+            QCOMPARE(c.code, 0);
+            const QJsonObject j = QJsonDocument::fromJson(c.out).object();
+            const QString flips =
+                QStringLiteral("%1 / %2").arg(j[u"flips"].toInteger()).arg(j[u"items"].toInteger());
+            const QString maxDp = ui::formatPoints(j[u"max_dp"].toDouble());
+            const QString bits = ui::formatShare(j[u"bit_identical_share"].toDouble());
+            bool found = false;
+            for (int i = headline; i < lines.size() && !found; ++i) {
+                const QString& l = lines[i];
+                found = l.trimmed().startsWith(QString::fromStdString(row.config)) &&
+                        l.contains(flips) && l.contains(maxDp) && l.contains(bits);
+            }
+            QVERIFY2(found, qPrintable(QString::fromStdString(row.config) + u' ' + flips + u' ' +
+                                       maxDp + u' ' + bits));
+        }
+        // The fixture's one flipped item is listed with its id.
+        std::string flipped;
+        for (std::int64_t i = 0; i < 40; ++i) {
+            if (std::abs(testing::Fixture::gap(i)) < 0.05) {
+                flipped = "item-" + std::to_string(i);
+            }
+        }
+        QVERIFY(text.contains(QString::fromStdString(flipped)));
+        // The limits are generated from the data: 40 items, no GPU, untried axes.
+        QVERIFY(text.contains(QStringLiteral("40 items")));
+        QVERIFY(text.contains(QStringLiteral("no run used a GPU")));
+        QVERIFY(text.contains(QStringLiteral("dtype = float16")));
+    }
+
+    void letterPages() {
+        const QString pdf = m_dir.filePath(QStringLiteral("letter.pdf"));
+        const auto r = test::cli({QStringLiteral("report"), m_ledger, QStringLiteral("-o"), pdf,
+                                  QStringLiteral("--page-size"), QStringLiteral("letter")});
+        QCOMPARE(r.code, 0);
+        QVERIFY(run(QStringLiteral("pdfinfo"), {pdf}).contains(QStringLiteral("612 x 792")));
+    }
+
+    void badLedgerSaysWhich() {
+        const QString bad = m_dir.filePath(QStringLiteral("nothing.ledger"));
+        const auto r = test::cli({QStringLiteral("report"), bad, QStringLiteral("-o"),
+                                  m_dir.filePath(QStringLiteral("x.pdf"))});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains(bad.toUtf8()), r.err.constData());
+        QVERIFY(!QFileInfo::exists(m_dir.filePath(QStringLiteral("x.pdf"))));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestReport)
+#include "test_report.moc"
