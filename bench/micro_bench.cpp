@@ -1,0 +1,70 @@
+// C++ micro-benchmarks (Google Benchmark, Debian's libbenchmark-dev): the pieces every review
+// and every run repeat, on synthetic data of the real size, in memory (no SQLite):
+//   BM_Compare        analysis::compare of two runs of N items with 33 layer hashes each
+//   BM_RecordsSha256  SHA-256 over the records' bytes, as the ledger's seal does it
+//
+//   build/default/bin/micro_bench [--benchmark_filter=Compare] [--benchmark_format=json]
+#include "analysis/compare.h"
+#include "common/sha256.h"
+
+#include <benchmark/benchmark.h>
+
+#include <cmath>
+#include <random>
+
+using namespace probaudit;
+
+namespace {
+
+analysis::RunData makeRun(std::int64_t items, int layers, std::uint64_t salt, double jitter) {
+    analysis::RunData rd;
+    rd.run.id = std::int64_t(salt);
+    std::mt19937_64 gen(7);
+    std::normal_distribution<double> gap(0.0, 2.0);
+    for (std::int64_t i = 0; i < items; ++i) {
+        ledger::Record r;
+        r.item = i;
+        const double g = gap(gen) + (i % 3 == 0 ? jitter : 0.0);
+        r.logits = {float(-g / 2), float(g / 2)};
+        const double p1 = 1.0 / (1.0 + std::exp(-g));
+        r.probs = {float(1 - p1), float(p1)};
+        r.decision = g >= 0 ? 1 : 0;
+        r.margin = float(std::abs(g));
+        for (int l = 0; l <= layers; ++l) {
+            r.layer_hashes.push_back(std::uint64_t(i * 131 + l) ^ (i % 3 == 0 && l > 0 ? salt : 0));
+        }
+        rd.records.push_back(std::move(r));
+    }
+    return rd;
+}
+
+void BM_Compare(benchmark::State& state) {
+    const std::int64_t n = state.range(0);
+    const auto a = makeRun(n, 32, 1, 0);
+    const auto b = makeRun(n, 32, 2, 1e-6);
+    std::vector<ledger::Item> items(static_cast<std::size_t>(n));
+    for (std::int64_t i = 0; i < n; ++i) {
+        items[std::size_t(i)].idx = i;
+        items[std::size_t(i)].label = int(i % 2);
+    }
+    for (auto _ : state) {
+        benchmark::DoNotOptimize(analysis::compare(a, b, items));
+    }
+    state.SetItemsProcessed(state.iterations() * n);
+}
+BENCHMARK(BM_Compare)->Arg(1000)->Arg(100000)->Unit(benchmark::kMillisecond);
+
+void BM_RecordsSha256(benchmark::State& state) {
+    const std::vector<std::uint8_t> bytes(std::size_t(state.range(0)), 0x5a);
+    for (auto _ : state) {
+        Sha256 h;
+        h.update(bytes.data(), bytes.size());
+        benchmark::DoNotOptimize(h.hex());
+    }
+    state.SetBytesProcessed(state.iterations() * state.range(0));
+}
+BENCHMARK(BM_RecordsSha256)->Arg(1 << 20)->Unit(benchmark::kMicrosecond);
+
+} // namespace
+
+BENCHMARK_MAIN();

@@ -1,0 +1,204 @@
+#!/usr/bin/env python3
+"""Every benchmark in one command (`./scripts/bench`): prints a Markdown table and writes it,
+with the machine's description, to docs/benchmarks.md.
+
+Speed claims are ratios against a peer measured in the same run, sides alternating
+(A B A B ...) --reps times after a warm-up, reported as the median with min and max:
+  - the engine against Hugging Face transformers (same venv, model, items, float32, threads,
+    batch 1 and 8), for both real models (bench/engine_vs_transformers.py);
+  - capture `hashes` and `vectors` against `none` (the engine against itself).
+Where no program does the same job (the ledger, the workbench), the line reports the measured
+figure next to the bar the issue sets for it, and says so. Also: the end-to-end demo study A
+(`probaudit run --all`) with the share of its wall time spent outside the forward pass.
+
+    .venv/bin/python bench/run_all.py [--reps 5] [--quick] [--out docs/benchmarks.md]
+"""
+import argparse
+import datetime
+import json
+import os
+import pathlib
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+BIN = ROOT / "build" / "default" / "bin"
+sys.path.insert(0, str(ROOT / "bench"))
+import engine_vs_transformers as evt  # noqa: E402
+
+
+def run(cmd, env=None, **kw):
+    return subprocess.run([str(c) for c in cmd], check=True, capture_output=True, text=True,
+                          env=env, **kw).stdout
+
+
+def machine():
+    env = json.loads(run([BIN / "probaudit", "env", "--json"]))
+    cpu = env.get("cpu", {})
+    torch_ = env.get("torch", {})
+    return {
+        "cpu": cpu.get("model", platform.processor()),
+        "cores": cpu.get("logical_cores", os.cpu_count()),
+        "isa": cpu.get("aten_capability", ""),
+        "torch": f"{torch_.get('version', '?')} (PyPI wheel, CUDA build {torch_.get('cuda_build', 'none')}, "
+                 f"BLAS {torch_.get('blas', '?')})",
+        "os": platform.platform(),
+        "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+    }
+
+
+def ratio_row(what, peer, ratios, a=None, b=None, unit="items/s", bar=None):
+    med, lo, hi = statistics.median(ratios), min(ratios), max(ratios)
+    return {"what": what, "peer": peer, "ratio": med, "min": lo, "max": hi,
+            "a": statistics.median(a) if a else None, "b": statistics.median(b) if b else None,
+            "unit": unit, "bar": bar, "reps": len(ratios)}
+
+
+def engine_vs_peer(reps, quick):
+    rows = []
+    for name, case in evt.CASES.items():
+        # MiniLM 96 items, SmolLM2 32: the whole script stays under 15 minutes on 2 cores.
+        n = case["items"] // (8 if quick else 3)
+        for batch in (1, 8):
+            ratios, eng, ref = [], [], []
+            for _ in range(reps):  # A B A B ...; each process warms up before it times
+                e = evt.engine_run(case, batch, 2, evt.ITEMS, n, 2)
+                h = evt.hf_run(name, batch, 2, n, 2)
+                eng.append(e)
+                ref.append(h)
+                ratios.append(e / h)
+            rows.append(ratio_row(f"{name}: forward, batch {batch}, float32, 2 threads ({n} items)",
+                                  "transformers", ratios, eng, ref, bar=">= 1.0x"))
+            print(rows[-1], flush=True)
+    return rows
+
+
+def capture_overhead(reps, quick):
+    rows = []
+    case = evt.CASES["all-MiniLM-L6-v2"]
+    n = case["items"] // (8 if quick else 3)
+    for capture in ("hashes", "vectors"):
+        ratios, base, cap = [], [], []
+        for _ in range(reps):
+            x = evt.engine_run(case, 8, 2, evt.ITEMS, n, 2, "none")
+            y = evt.engine_run(case, 8, 2, evt.ITEMS, n, 2, capture)
+            base.append(x)
+            cap.append(y)
+            ratios.append(y / x)
+        rows.append(ratio_row(f"all-MiniLM-L6-v2: capture {capture}, batch 8 ({n} items)",
+                              "capture none", ratios, cap, base))
+        print(rows[-1], flush=True)
+    return rows
+
+
+def ledger_lines():
+    r = json.loads(run([BIN / "ledger_bench", "--items", "100000"]))
+    inserts = [x["records_per_second"] for x in r["runs"]]
+    return [
+        {"what": "ledger: insert item records (33 layer hashes each, one transaction per batch of 8)",
+         "value": f"{statistics.median(inserts):,.0f} records/s", "bar": "-"},
+        {"what": "ledger: read two 100,000-item runs back", "value": f"{r['read_two_runs_seconds']:.2f} s",
+         "bar": "-"},
+        {"what": "analysis: compare two 100,000-item runs (reading included)",
+         "value": f"{r['compare_two_runs_seconds']:.2f} s", "bar": "-"},
+    ]
+
+
+def micro_lines():
+    r = json.loads(run([BIN / "micro_bench", "--benchmark_format=json", "--benchmark_min_time=1"]))
+    out = []
+    for b in r["benchmarks"]:
+        if b["name"] == "BM_Compare/100000":
+            out.append({"what": "analysis: compare two 100,000-item runs in memory (Google Benchmark)",
+                        "value": f"{b['real_time']:.0f} ms ({b['items_per_second'] / 1e6:.1f} M items/s)",
+                        "bar": "-"})
+    return out
+
+
+def workbench_lines():
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", PROBAUDIT_ENGINE=str(BIN / "probaudit"))
+    r = json.loads(run([BIN / "workbench_bench", "--items", "100000", "--reps", "5"], env=env))
+    refilter = max(v["max"] for k, v in r["refilter_ms"].items() if not k.startswith("sort"))
+    sort = max(v["max"] for k, v in r["refilter_ms"].items() if k.startswith("sort"))
+    o = r["open_to_dashboard_seconds"]
+    return [
+        {"what": "workbench: open a ledger with two 100,000-item runs until the dashboard shows",
+         "value": f"{o['median']:.2f} s (min {o['min']:.2f}, max {o['max']:.2f})", "bar": "< 1 s"},
+        {"what": "workbench: re-filter the 100,000-row items table (slowest filter, view repainted)",
+         "value": f"{refilter:.1f} ms (max of 5)", "bar": "< 100 ms"},
+        {"what": "workbench: re-sort the 100,000-row items table", "value": f"{sort:.1f} ms (max of 5)",
+         "bar": "-"},
+        {"what": "workbench: longest GUI-thread block while opening",
+         "value": f"{r['gui_max_block_ms_while_opening']:.0f} ms", "bar": "< 50 ms"},
+        {"what": f"workbench: longest GUI-thread block during an engine run "
+                 f"({r['engine_run']['items']} items, {r['engine_run']['progress_events']} progress events)",
+         "value": f"{r['engine_run']['gui_max_block_ms']:.0f} ms", "bar": "< 50 ms"},
+    ]
+
+
+def end_to_end():
+    adapter = ROOT / "out" / "demo" / "minilm-amazon-adapter.safetensors"
+    if not adapter.exists():
+        adapter.parent.mkdir(parents=True, exist_ok=True)
+        run([BIN / "probaudit", "train-adapter", ROOT / ".cache/models/all-MiniLM-L6-v2", "--data",
+             ROOT / "resources/demo/sentiment-sentences/amazon.jsonl", "--seed", "2015", "-o", adapter])
+    study = ROOT / "resources" / "demo" / "studies" / "sentiment-minilm.study.json"
+    with tempfile.TemporaryDirectory() as tmp:
+        ledger = pathlib.Path(tmp) / "e2e.ledger"
+        t0 = time.perf_counter()
+        out = run([BIN / "probaudit", "run", study, "--all", "--ledger", ledger, "--events", "jsonl"])
+        wall = time.perf_counter() - t0
+    runs = [json.loads(l) for l in out.splitlines() if '"run-finished"' in l]
+    forward = sum(r["forward_seconds"] for r in runs)
+    return [{"what": f"demo study A end to end: `probaudit run --all` ({len(runs)} configs x "
+                     f"{runs[0]['items_done'] if runs else 0} items)",
+             "value": f"{wall:.1f} s, {100 * (wall - forward) / wall:.0f}% of it outside the forward pass",
+             "bar": "< 3 min (whole demo)"}]
+
+
+def markdown(m, ratios, lines, cmd):
+    out = ["# Benchmarks", "",
+           f"Regenerate with `{cmd}` (about 10 minutes on the machine below). Every figure on this page comes from "
+           "that one run.", "",
+           f"Machine: {m['cpu']}, {m['cores']} cores, CPU kernels {m['isa']}; torch {m['torch']}; {m['os']}; "
+           f"measured {m['date']}.", "",
+           "## Against a peer (ratio = ProbAudit / peer; median, min and max over alternating runs)", "",
+           "| what | peer | ProbAudit | peer | ratio (median) | min | max | runs | bar |",
+           "|---|---|---|---|---|---|---|---|---|"]
+    for r in ratios:
+        a = f"{r['a']:.1f} {r['unit']}" if r["a"] is not None else "-"
+        b = f"{r['b']:.1f} {r['unit']}" if r["b"] is not None else "-"
+        out.append(f"| {r['what']} | {r['peer']} | {a} | {b} | **{r['ratio']:.2f}x** | {r['min']:.2f}x | "
+                   f"{r['max']:.2f}x | {r['reps']} | {r['bar'] or '-'} |")
+    out += ["", "## Without a peer (no other program does this job; the issue's bar beside each)", "",
+            "| what | measured | bar |", "|---|---|---|"]
+    for l in lines:
+        out.append(f"| {l['what']} | {l['value']} | {l['bar']} |")
+    out += ["", "Not measured yet: batch-invariant kernels against the default kernels (the kernels "
+            "do not exist yet).", ""]
+    return "\n".join(out)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--reps", type=int, default=5)
+    ap.add_argument("--quick", action="store_true", help="fewer items per run (a smoke test)")
+    ap.add_argument("--out", type=pathlib.Path, default=ROOT / "docs" / "benchmarks.md")
+    a = ap.parse_args()
+    t0 = time.time()
+    m = machine()
+    ratios = engine_vs_peer(a.reps, a.quick) + capture_overhead(a.reps, a.quick)
+    lines = ledger_lines() + micro_lines() + workbench_lines() + end_to_end()
+    text = markdown(m, ratios, lines, "./scripts/bench")
+    a.out.write_text(text)
+    print(text)
+    print(f"\n(written to {a.out.relative_to(ROOT) if a.out.is_relative_to(ROOT) else a.out}; "
+          f"{time.time() - t0:.0f} s)")
+
+
+if __name__ == "__main__":
+    main()
