@@ -2,6 +2,7 @@
 // written by tests/golden/make_stats_golden.py), the bootstrap's coverage on data with a known
 // answer, and a comparison of two runs built so that every figure is known in advance.
 #include "analysis/compare.h"
+#include "analysis/export.h"
 #include "analysis/stats.h"
 
 #include <nlohmann/json.hpp>
@@ -11,6 +12,7 @@
 #include <cmath>
 #include <fstream>
 #include <random>
+#include <sstream>
 
 using namespace probaudit;
 using nlohmann::json;
@@ -186,6 +188,39 @@ private Q_SLOTS:
         const auto same = analysis::compare(a, a, items);
         QVERIFY(same.verdict.accuracy && same.verdict.decisions && same.verdict.probabilities);
         QCOMPARE(same.no_divergent_layer, std::int64_t(10));
+    }
+
+    // Per-item exports: an id with a comma and a quote survives CSV (RFC 4180 quoting), and
+    // the JSON lines carry the same flips as the comparison.
+    void itemExports() {
+        analysis::RunData a, b;
+        a.run.id = 1;
+        b.run.id = 2;
+        std::vector<ledger::Item> items;
+        for (int i = 0; i < 3; ++i) {
+            a.records.push_back(rec(i, 0.3f + 0.2f * float(i), 2, 0));
+            b.records.push_back(rec(i, i == 1 ? 0.45f : 0.3f + 0.2f * float(i), 2, i == 1 ? 9 : 0));
+            items.push_back({i, i == 1 ? "x,\"y\"" : "plain-" + std::to_string(i), "t", 1, i + 1});
+        }
+        const auto c = analysis::compare(a, b, items);
+        std::ostringstream csv, jsonl;
+        analysis::writeItemsCsv(csv, c, items);
+        analysis::writeItemsJsonl(jsonl, c, items);
+        QVERIFY2(csv.str().find("\n1,\"x,\"\"y\"\"\",1,") != std::string::npos, csv.str().c_str());
+        std::istringstream lines(jsonl.str());
+        std::string line;
+        std::int64_t flips = 0, n = 0;
+        while (std::getline(lines, line)) {
+            const json j = json::parse(line);
+            flips += j.at("flip").get<bool>();
+            ++n;
+            if (j.at("item") == 1) {
+                QCOMPARE(j.at("id").get<std::string>(), std::string("x,\"y\""));
+            }
+        }
+        QCOMPARE(n, std::int64_t(3));
+        QCOMPARE(flips, c.flips);
+        QCOMPARE(flips, std::int64_t(1)); // item 1: 0.5 -> 0.45 crosses the boundary
     }
 };
 

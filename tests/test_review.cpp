@@ -26,6 +26,7 @@
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QSignalSpy>
 #include <QStackedBarSeries>
@@ -578,6 +579,37 @@ private Q_SLOTS:
         QVERIFY(f.open(QIODevice::ReadOnly));
         QVERIFY(f.read(5) == "%PDF-");
         QVERIFY(f.size() > 20000); // charts and the heatmap are in it
+    }
+
+    // The exports: items of the current comparison (CSV, JSON lines) and the headline.
+    void exportsFromTheWindow() {
+        MainWindow window;
+        window.showReview(m_review);
+        const int row = window.reviewPage()->comparisonRow();
+        const auto& c = *m_review->rows[std::size_t(row)].cmp;
+        const QString csv = m_dir.filePath(QStringLiteral("items.csv"));
+        const QString jsonl = m_dir.filePath(QStringLiteral("items.jsonl"));
+        const QString md = m_dir.filePath(QStringLiteral("headline.md"));
+        const QString hcsv = m_dir.filePath(QStringLiteral("headline.csv"));
+        QVERIFY(window.exportItems(csv) && window.exportItems(jsonl));
+        QVERIFY(window.exportHeadline(md) && window.exportHeadline(hcsv));
+        auto lines = [](const QString& path) {
+            QFile f(path);
+            f.open(QIODevice::ReadOnly);
+            return QString::fromUtf8(f.readAll()).split(u'\n', Qt::SkipEmptyParts);
+        };
+        const QStringList csvLines = lines(csv);
+        QCOMPARE(csvLines.size(), int(c.items) + 1);
+        QVERIFY(csvLines.front().startsWith(QStringLiteral("item,id,label,p_a,p_b")));
+        const QStringList jl = lines(jsonl);
+        QCOMPARE(jl.size(), int(c.items));
+        std::int64_t flips = 0;
+        for (const QString& l : jl) {
+            flips += QJsonDocument::fromJson(l.toUtf8()).object()[u"flip"].toBool();
+        }
+        QCOMPARE(flips, c.flips);
+        QCOMPARE(lines(md).size(), int(m_review->rows.size()) + 2); // header, rule, rows
+        QCOMPARE(lines(hcsv).size(), int(m_review->rows.size()) + 1);
     }
 
     void screenshotTour() {

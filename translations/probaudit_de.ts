@@ -1300,6 +1300,42 @@ Sie sondiert eine Stichprobe mit festem Seed: die Referenz zweimal, geänderte N
         <source>Report written to %1</source>
         <translation>Bericht geschrieben: %1</translation>
     </message>
+    <message>
+        <source>Export &amp;Items of This Comparison…</source>
+        <translation>&amp;Items dieses Vergleichs exportieren …</translation>
+    </message>
+    <message>
+        <source>Export Items</source>
+        <translation>Items exportieren</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv);;JSON lines (*.jsonl)</source>
+        <translation>CSV (*.csv);;JSON Lines (*.jsonl)</translation>
+    </message>
+    <message>
+        <source>Export &amp;Headline Table…</source>
+        <translation>Übersichts&amp;tabelle exportieren …</translation>
+    </message>
+    <message>
+        <source>Export Headline</source>
+        <translation>Übersicht exportieren</translation>
+    </message>
+    <message>
+        <source>Markdown (*.md);;CSV (*.csv)</source>
+        <translation>Markdown (*.md);;CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>%1 cannot be written.</source>
+        <translation>%1 kann nicht geschrieben werden.</translation>
+    </message>
+    <message>
+        <source>Items written to %1</source>
+        <translation>Items geschrieben: %1</translation>
+    </message>
+    <message>
+        <source>Headline written to %1</source>
+        <translation>Übersicht geschrieben: %1</translation>
+    </message>
 </context>
 <context>
     <name>probaudit::ui::NewStudyDialog</name>

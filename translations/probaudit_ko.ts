@@ -1299,6 +1299,42 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
         <source>Report written to %1</source>
         <translation>보고서를 저장했습니다: %1</translation>
     </message>
+    <message>
+        <source>Export &amp;Items of This Comparison…</source>
+        <translation>이 비교의 항목 내보내기(&amp;I)…</translation>
+    </message>
+    <message>
+        <source>Export Items</source>
+        <translation>항목 내보내기</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv);;JSON lines (*.jsonl)</source>
+        <translation>CSV (*.csv);;JSON 줄 (*.jsonl)</translation>
+    </message>
+    <message>
+        <source>Export &amp;Headline Table…</source>
+        <translation>요약 표 내보내기(&amp;H)…</translation>
+    </message>
+    <message>
+        <source>Export Headline</source>
+        <translation>요약 내보내기</translation>
+    </message>
+    <message>
+        <source>Markdown (*.md);;CSV (*.csv)</source>
+        <translation>Markdown (*.md);;CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>%1 cannot be written.</source>
+        <translation>%1에 쓸 수 없습니다.</translation>
+    </message>
+    <message>
+        <source>Items written to %1</source>
+        <translation>항목을 저장했습니다: %1</translation>
+    </message>
+    <message>
+        <source>Headline written to %1</source>
+        <translation>요약을 저장했습니다: %1</translation>
+    </message>
 </context>
 <context>
     <name>probaudit::ui::NewStudyDialog</name>

@@ -9,10 +9,14 @@
 #include "ui/pinstatus.h"
 #include "ui/presentation.h"
 #include "ui/report.h"
+
+#include "analysis/export.h"
+
 #include "ui/reviewpage.h"
 #include "ui/runcontroller.h"
 #include "ui/runpanel.h"
 #include "ui/theme.h"
+#include <fstream>
 
 #include "study/study.h"
 
@@ -150,6 +154,29 @@ void MainWindow::createActions() {
     });
     exportAction->setObjectName(QStringLiteral("actionExportReport"));
     exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_P));
+    QAction* exportItemsAction =
+        file->addAction(tr("Export &Items of This Comparison…"), this, [this] {
+            if (!m_review->review()) {
+                return;
+            }
+            const QString path = QFileDialog::getSaveFileName(
+                this, tr("Export Items"), QString(), tr("CSV (*.csv);;JSON lines (*.jsonl)"));
+            if (!path.isEmpty()) {
+                exportItems(path);
+            }
+        });
+    exportItemsAction->setObjectName(QStringLiteral("actionExportItems"));
+    QAction* exportHeadlineAction = file->addAction(tr("Export &Headline Table…"), this, [this] {
+        if (!m_review->review()) {
+            return;
+        }
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export Headline"), QString(),
+                                                          tr("Markdown (*.md);;CSV (*.csv)"));
+        if (!path.isEmpty()) {
+            exportHeadline(path);
+        }
+    });
+    exportHeadlineAction->setObjectName(QStringLiteral("actionExportHeadline"));
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     m_recentMenu->setObjectName(QStringLiteral("recentMenu"));
     rebuildRecentMenu();
@@ -492,6 +519,50 @@ bool MainWindow::exportReport(const QString& path) {
         return false;
     }
     statusBar()->showMessage(tr("Report written to %1").arg(QDir::toNativeSeparators(path)), 8000);
+    return true;
+}
+
+bool MainWindow::exportItems(const QString& path) {
+    const ReviewPtr& rv = m_review->review();
+    const int row = m_review->comparisonRow();
+    if (!rv || row < 0 || !rv->rows[std::size_t(row)].cmp) {
+        return false;
+    }
+    std::ofstream out(path.toStdString());
+    if (path.endsWith(QStringLiteral(".jsonl"))) {
+        analysis::writeItemsJsonl(out, *rv->rows[std::size_t(row)].cmp, rv->items);
+    } else {
+        analysis::writeItemsCsv(out, *rv->rows[std::size_t(row)].cmp, rv->items);
+    }
+    out.close();
+    if (!out) {
+        QMessageBox::warning(this, tr("Export Items"),
+                             tr("%1 cannot be written.").arg(QDir::toNativeSeparators(path)));
+        return false;
+    }
+    statusBar()->showMessage(tr("Items written to %1").arg(QDir::toNativeSeparators(path)), 8000);
+    return true;
+}
+
+bool MainWindow::exportHeadline(const QString& path) {
+    const ReviewPtr& rv = m_review->review();
+    if (!rv) {
+        return false;
+    }
+    std::ofstream out(path.toStdString());
+    if (path.endsWith(QStringLiteral(".csv"))) {
+        analysis::writeHeadlineCsv(out, *rv);
+    } else {
+        analysis::writeHeadlineMarkdown(out, *rv);
+    }
+    out.close();
+    if (!out) {
+        QMessageBox::warning(this, tr("Export Headline"),
+                             tr("%1 cannot be written.").arg(QDir::toNativeSeparators(path)));
+        return false;
+    }
+    statusBar()->showMessage(tr("Headline written to %1").arg(QDir::toNativeSeparators(path)),
+                             8000);
     return true;
 }
 

@@ -58,6 +58,10 @@ public:
     QString studyPathForRuns();
     // Writes the open review's PDF report (File → Export Report).
     bool exportReport(const QString& path);
+    // The current comparison's per-item differences (.csv, else .jsonl) and the headline table
+    // (.csv, else Markdown).
+    bool exportItems(const QString& path);
+    bool exportHeadline(const QString& path);
     // Opens the config matrix editor on the open review's study (modeless).
     ConfigEditor* editConfigs();
     RunController* runController() const { return m_runs; }

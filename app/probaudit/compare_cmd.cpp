@@ -1,6 +1,7 @@
 #include "compare_cmd.h"
 
 #include "analysis/compare.h"
+#include "analysis/export.h"
 #include "analysis/review.h"
 #include "common/error.h"
 #include "ledger/ledger.h"
@@ -87,16 +88,11 @@ int compareRuns(const CompareOptions& o) {
         return 0;
     }
     if (o.csv) {
-        std::printf("item,id,label,p_a,p_b,dp_points,flip,bit_identical,margin_a,margin_b,decision_"
-                    "a,decision_b,"
-                    "first_divergent_layer\n");
-        for (const auto& d : c.diffs) {
-            std::printf("%lld,%s,%s,%.9g,%.9g,%.9g,%d,%d,%.9g,%.9g,%d,%d,%d\n",
-                        static_cast<long long>(d.item), idOf(items, d.item).c_str(),
-                        d.label ? std::to_string(*d.label).c_str() : "", d.p_a, d.p_b, d.dp,
-                        int(d.flip), int(d.bit_identical), double(d.margin_a), double(d.margin_b),
-                        d.decision_a, d.decision_b, d.first_divergent_layer);
-        }
+        analysis::writeItemsCsv(std::cout, c, items);
+        return 0;
+    }
+    if (o.jsonl) {
+        analysis::writeItemsJsonl(std::cout, c, items);
         return 0;
     }
     std::printf("run %lld (%s, %s)  vs  run %lld (%s, %s): %lld items\n", o.a, a.run.head.c_str(),
@@ -244,7 +240,7 @@ int compareRuns(const CompareOptions& o) {
     return 0;
 }
 
-int summarize(const std::string& path, const std::string& headName, bool asJson) {
+int summarize(const std::string& path, const std::string& headName, bool asJson, bool asCsv) {
     const analysis::Review rv = analysis::loadReview(path, headName);
     if (!rv.reference_run) {
         throw Error(path, "no finished run of the reference config \"" + rv.reference_name +
@@ -273,6 +269,10 @@ int summarize(const std::string& path, const std::string& headName, bool asJson)
                         {"first_layer", analysis::firstLayers(c)},
                         {"items", c.items}});
     }
+    if (asCsv) {
+        analysis::writeHeadlineCsv(std::cout, rv);
+        return 0;
+    }
     if (asJson) {
         std::cout << json{{"study", study.value("name", "")},
                           {"head", head},
@@ -286,25 +286,7 @@ int summarize(const std::string& path, const std::string& headName, bool asJson)
                 "%zu items\n\n",
                 study.value("name", "").c_str(), head.c_str(), refName.c_str(),
                 static_cast<long long>(ref->id), items.size());
-    std::printf("| config | accuracy | agreement with reference | flips | largest Δp (points) | "
-                "bit-identical | first "
-                "divergent layer |\n|---|---|---|---|---|---|---|\n");
-    for (const auto& r : rows) {
-        if (r["run"].is_null()) {
-            std::printf("| %s | not run yet | | | | | |\n", r["config"].get<std::string>().c_str());
-            continue;
-        }
-        const std::string acc = r["accuracy"].is_null()
-                                    ? "-"
-                                    : std::to_string(r["accuracy"].get<double>()).substr(0, 6);
-        std::printf("| %s%s | %s | %.4f | %lld | %.4g | %.1f%% | %s |\n",
-                    r["config"].get<std::string>().c_str(),
-                    r["reference"].get<bool>() && r["config"] != "reference" ? " (reference)" : "",
-                    acc.c_str(), r["agreement"].get<double>(),
-                    static_cast<long long>(r["flips"].get<std::int64_t>()),
-                    r["max_dp"].get<double>(), 100 * r["bit_identical"].get<double>(),
-                    r["reference"].get<bool>() ? "-" : r["first_layer"].get<std::string>().c_str());
-    }
+    analysis::writeHeadlineMarkdown(std::cout, rv);
     return 0;
 }
 

@@ -10,7 +10,7 @@ namespace probaudit::app {
 struct CompareOptions {
     std::string ledger;
     long long a = 0, b = 0;
-    bool json = false, csv = false;
+    bool json = false, csv = false, jsonl = false;
     int top = 10;
     int nearBoundary = 0;
 };
@@ -20,6 +20,6 @@ int compareRuns(const CompareOptions& o);
 // `probaudit summary LEDGER [--head NAME] [--json]`: the headline table of a study, one row
 // per config against the reference run: accuracy | agreement with the reference | flips |
 // largest Δp | bit-identical share | first divergent layer.
-int summarize(const std::string& ledger, const std::string& head, bool asJson);
+int summarize(const std::string& ledger, const std::string& head, bool asJson, bool asCsv = false);
 
 } // namespace probaudit::app

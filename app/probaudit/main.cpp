@@ -206,7 +206,11 @@ int main(int argc, char** argv) {
     compare->add_option("B", cmpOpt.b, "Run id")->required();
     auto* cmpJson = compare->add_flag("--json", cmpOpt.json,
                                       "Everything as JSON, per-item differences included");
-    compare->add_flag("--csv", cmpOpt.csv, "Per-item differences as CSV")->excludes(cmpJson);
+    auto* cmpCsv =
+        compare->add_flag("--csv", cmpOpt.csv, "Per-item differences as CSV")->excludes(cmpJson);
+    compare->add_flag("--jsonl", cmpOpt.jsonl, "Per-item differences as JSON lines")
+        ->excludes(cmpJson)
+        ->excludes(cmpCsv);
     compare->add_option("--top", cmpOpt.top, "How many largest-Δp items to list (default 10)");
     compare->add_option("--near-boundary", cmpOpt.nearBoundary,
                         "Also list the K smallest-margin items");
@@ -219,7 +223,10 @@ int main(int argc, char** argv) {
                                       "largest Δp, bit-identical share, first divergent layer)");
     summaryCmd->add_option("LEDGER", ledgerPath, "Ledger file")->required();
     summaryCmd->add_option("--head", summaryHead, "Head variant (default: the first recorded)");
-    summaryCmd->add_flag("--json", summaryJson, "Machine-readable JSON");
+    auto* summaryJsonFlag = summaryCmd->add_flag("--json", summaryJson, "Machine-readable JSON");
+    bool summaryCsv = false;
+    summaryCmd->add_flag("--csv", summaryCsv, "The headline table as CSV")
+        ->excludes(summaryJsonFlag);
 
     std::string reportOut, reportHead, reportSize = "a4", reportLock;
     CLI::App* reportCmd = app.add_subcommand(
@@ -357,7 +364,7 @@ int main(int argc, char** argv) {
             return probaudit::app::runSibling("probaudit-report", args);
         }
         if (summaryCmd->parsed()) {
-            return probaudit::app::summarize(ledgerPath, summaryHead, summaryJson);
+            return probaudit::app::summarize(ledgerPath, summaryHead, summaryJson, summaryCsv);
         }
         if (trainCmd->parsed()) {
             return probaudit::app::trainAdapter(trainOpt);
