@@ -60,6 +60,7 @@ find_package(CLI11 REQUIRED)
 
 if(PROBAUDIT_BUILD_GUI OR PROBAUDIT_BUILD_TESTS)
     find_package(Qt6 6.4 REQUIRED COMPONENTS Core Gui Widgets Charts Concurrent Test LinguistTools)
+    find_package(QuaZip-Qt6 REQUIRED)
 endif()
 
 # The ledger: SQLite through SQLiteCpp (Debian libsqlitecpp-dev); datasets: libcsv (libcsv-dev).

@@ -7,12 +7,19 @@
 #include "ui/format.h"
 
 #include <QCoreApplication>
+#include <QCryptographicHash>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QMap>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
+#include <quazip/quazip.h>
+#include <quazip/quazipfile.h>
 
 using namespace probaudit;
 
@@ -118,6 +125,54 @@ private Q_SLOTS:
                                   QStringLiteral("--page-size"), QStringLiteral("letter")});
         QCOMPARE(r.code, 0);
         QVERIFY(run(QStringLiteral("pdfinfo"), {pdf}).contains(QStringLiteral("612 x 792")));
+    }
+
+    // The bundle: MANIFEST.json lists every other file with its SHA-256; the ledger inside
+    // verifies and compares exactly like the original.
+    void bundleWithManifest() {
+        const QString zipPath = m_dir.filePath(QStringLiteral("audit.zip"));
+        const auto r =
+            test::cli({QStringLiteral("bundle"), m_ledger, QStringLiteral("-o"), zipPath});
+        QVERIFY2(r.code == 0, r.err.constData());
+        QuaZip zip(zipPath);
+        QVERIFY(zip.open(QuaZip::mdUnzip));
+        QMap<QString, QByteArray> entries;
+        for (bool more = zip.goToFirstFile(); more; more = zip.goToNextFile()) {
+            QuaZipFile f(&zip);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            entries.insert(zip.getCurrentFileName(), f.readAll());
+        }
+        zip.close();
+        QVERIFY(entries.contains(QStringLiteral("MANIFEST.json")));
+        QVERIFY(entries.contains(QStringLiteral("ledger.ledger")));
+        QVERIFY(entries.contains(QStringLiteral("report.pdf")));
+        const QJsonObject manifest =
+            QJsonDocument::fromJson(entries[QStringLiteral("MANIFEST.json")]).object();
+        const QJsonArray files = manifest[u"files"].toArray();
+        QCOMPARE(files.size(), entries.size() - 1);
+        for (const auto& v : files) {
+            const QJsonObject f = v.toObject();
+            const QByteArray bytes = entries.value(f[u"path"].toString());
+            QCOMPARE(qint64(bytes.size()), f[u"bytes"].toInteger());
+            QCOMPARE(QString::fromLatin1(
+                         QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex()),
+                     f[u"sha256"].toString());
+        }
+        const QString copy = m_dir.filePath(QStringLiteral("from-bundle.ledger"));
+        QFile out(copy);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(entries[QStringLiteral("ledger.ledger")]);
+        out.close();
+        QCOMPARE(test::cli({QStringLiteral("verify"), copy}).code, 0);
+        const auto a = analysis::loadReview(m_ledger.toStdString());
+        const auto b = analysis::loadReview(copy.toStdString());
+        QCOMPARE(a.rows.size(), b.rows.size());
+        for (std::size_t k = 0; k < a.rows.size(); ++k) {
+            QCOMPARE(b.rows[k].cmp->flips, a.rows[k].cmp->flips);
+            QCOMPARE(b.rows[k].cmp->max_dp, a.rows[k].cmp->max_dp);
+            QCOMPARE(b.rows[k].cmp->bit_identical_share, a.rows[k].cmp->bit_identical_share);
+        }
+        QVERIFY(!QFileInfo::exists(zipPath + QStringLiteral(".part")));
     }
 
     void badLedgerSaysWhich() {

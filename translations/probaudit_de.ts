@@ -1336,6 +1336,22 @@ Sie sondiert eine Stichprobe mit festem Seed: die Referenz zweimal, geänderte N
         <source>Headline written to %1</source>
         <translation>Übersicht geschrieben: %1</translation>
     </message>
+    <message>
+        <source>Export Audit &amp;Bundle…</source>
+        <translation>Audit-&amp;Bündel exportieren …</translation>
+    </message>
+    <message>
+        <source>Export Audit Bundle</source>
+        <translation>Audit-Bündel exportieren</translation>
+    </message>
+    <message>
+        <source>Audit bundles (*.zip)</source>
+        <translation>Audit-Bündel (*.zip)</translation>
+    </message>
+    <message>
+        <source>Audit bundle written to %1</source>
+        <translation>Audit-Bündel geschrieben: %1</translation>
+    </message>
 </context>
 <context>
     <name>probaudit::ui::NewStudyDialog</name>

@@ -1335,6 +1335,22 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
         <source>Headline written to %1</source>
         <translation>요약을 저장했습니다: %1</translation>
     </message>
+    <message>
+        <source>Export Audit &amp;Bundle…</source>
+        <translation>감사 번들 내보내기(&amp;B)…</translation>
+    </message>
+    <message>
+        <source>Export Audit Bundle</source>
+        <translation>감사 번들 내보내기</translation>
+    </message>
+    <message>
+        <source>Audit bundles (*.zip)</source>
+        <translation>감사 번들 (*.zip)</translation>
+    </message>
+    <message>
+        <source>Audit bundle written to %1</source>
+        <translation>감사 번들을 저장했습니다: %1</translation>
+    </message>
 </context>
 <context>
     <name>probaudit::ui::NewStudyDialog</name>

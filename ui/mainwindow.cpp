@@ -1,6 +1,7 @@
 #include "ui/mainwindow.h"
 
 #include "ui/aboutdialog.h"
+#include "ui/bundle.h"
 #include "ui/configeditor.h"
 #include "ui/emptystatepage.h"
 #include "ui/engineclient.h"
@@ -166,6 +167,34 @@ void MainWindow::createActions() {
             }
         });
     exportItemsAction->setObjectName(QStringLiteral("actionExportItems"));
+    QAction* bundleAction = file->addAction(tr("Export Audit &Bundle…"), this, [this] {
+        if (!m_review->review()) {
+            return;
+        }
+        QString base = QString::fromStdString(m_review->review()->path);
+        base.replace(QStringLiteral(".ledger"), QString());
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export Audit Bundle"),
+                                                          base + QStringLiteral(".audit.zip"),
+                                                          tr("Audit bundles (*.zip)"));
+        if (path.isEmpty()) {
+            return;
+        }
+        BundleOptions o;
+        o.output = path;
+        o.lockPath = m_lockPath;
+        const QPalette before = QApplication::palette();
+        QApplication::setPalette(QApplication::style()->standardPalette()); // print colours
+        QString error;
+        const bool ok = writeBundle(*m_review->review(), o, &error);
+        QApplication::setPalette(before);
+        if (!ok) {
+            QMessageBox::warning(this, tr("Export Audit Bundle"), error);
+            return;
+        }
+        statusBar()->showMessage(
+            tr("Audit bundle written to %1").arg(QDir::toNativeSeparators(path)), 8000);
+    });
+    bundleAction->setObjectName(QStringLiteral("actionExportBundle"));
     QAction* exportHeadlineAction = file->addAction(tr("Export &Headline Table…"), this, [this] {
         if (!m_review->review()) {
             return;

@@ -239,6 +239,15 @@ int main(int argc, char** argv) {
     reportCmd->add_option("--lock", reportLock,
                           "Runtime lock for the pin status (default: beside the ledger)");
 
+    std::string bundleOut, bundleHead, bundleLock;
+    CLI::App* bundleCmd = app.add_subcommand(
+        "bundle", "Pack the audit bundle: the ledger, the study, the runtime lock, the report and "
+                  "MANIFEST.json with every file's SHA-256 (runs probaudit-report)");
+    bundleCmd->add_option("LEDGER", ledgerPath, "Ledger file")->required();
+    bundleCmd->add_option("-o,--output", bundleOut, "The zip file")->required();
+    bundleCmd->add_option("--head", bundleHead, "Head variant of the report");
+    bundleCmd->add_option("--lock", bundleLock, "Runtime lock (default: beside the ledger)");
+
     probaudit::app::DiagnoseOptions diagOpt;
     CLI::App* diagnoseCmd =
         app.add_subcommand("diagnose", "The diagnosis ladder: loader and repeatability, neighbour "
@@ -360,6 +369,16 @@ int main(int argc, char** argv) {
             }
             if (!reportLock.empty()) {
                 args.insert(args.end(), {"--lock", reportLock});
+            }
+            return probaudit::app::runSibling("probaudit-report", args);
+        }
+        if (bundleCmd->parsed()) {
+            std::vector<std::string> args{ledgerPath, "--bundle", "-o", bundleOut};
+            if (!bundleHead.empty()) {
+                args.insert(args.end(), {"--head", bundleHead});
+            }
+            if (!bundleLock.empty()) {
+                args.insert(args.end(), {"--lock", bundleLock});
             }
             return probaudit::app::runSibling("probaudit-report", args);
         }

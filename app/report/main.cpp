@@ -1,7 +1,10 @@
-// probaudit-report: writes the PDF report of a ledger. Qt-based (the report's charts are the
-// workbench's); `probaudit report` runs it, so the engine CLI stays Qt-free.
+// probaudit-report: writes the PDF report of a ledger, or its audit bundle. Qt-based (the
+// report's charts are the workbench's; bundles are zipped with QuaZip); `probaudit report` and
+// `probaudit bundle` run it, so the engine CLI stays Qt-free.
 //   probaudit-report LEDGER -o report.pdf [--head NAME] [--page-size a4|letter] [--lock FILE]
+//   probaudit-report LEDGER --bundle -o audit.zip [--head NAME] [--lock FILE]
 #include "common/build_info.h"
+#include "ui/bundle.h"
 #include "ui/report.h"
 #include "ui/theme.h"
 
@@ -38,7 +41,10 @@ int main(int argc, char** argv) {
                                   QStringLiteral("A runtime lock for the pin status (default: "
                                                  "runtime.lock.json beside the ledger or study)."),
                                   QStringLiteral("FILE"));
-    cli.addOptions({out, head, size, lock});
+    const QCommandLineOption bundle(QStringLiteral("bundle"),
+                                    QStringLiteral("Write the audit bundle (zip) instead of the "
+                                                   "report."));
+    cli.addOptions({out, head, size, lock, bundle});
     cli.addPositionalArgument(QStringLiteral("ledger"), QStringLiteral("The ledger."));
     cli.process(app);
     if (cli.positionalArguments().size() != 1 || !cli.isSet(out)) {
@@ -56,6 +62,18 @@ int main(int argc, char** argv) {
     try {
         const auto review = probaudit::analysis::loadReview(
             cli.positionalArguments().front().toStdString(), cli.value(head).toStdString());
+        if (cli.isSet(bundle)) {
+            probaudit::ui::BundleOptions b;
+            b.output = cli.value(out);
+            b.lockPath = cli.value(lock);
+            QString error;
+            if (!probaudit::ui::writeBundle(review, b, &error)) {
+                std::fprintf(stderr, "probaudit-report: %s\n", qPrintable(error));
+                return 1;
+            }
+            std::printf("%s (%.1f s)\n", qPrintable(cli.value(out)), double(t.elapsed()) / 1000.0);
+            return 0;
+        }
         probaudit::ui::ReportOptions o;
         o.output = cli.value(out);
         o.pageSize = QPageSize(sizeName == QLatin1String("a4") ? QPageSize::A4 : QPageSize::Letter);

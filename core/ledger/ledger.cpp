@@ -850,6 +850,16 @@ std::vector<std::int64_t> Ledger::recordedItems(std::int64_t run) const {
     return out;
 }
 
+void Ledger::snapshotTo(const std::string& path) const {
+    try {
+        SQLite::Statement st(*m->db, "VACUUM INTO ?");
+        st.bind(1, path);
+        st.exec();
+    } catch (const std::exception& e) {
+        throw Error(path, std::string("cannot write a copy of the ledger: ") + e.what());
+    }
+}
+
 VerifyResult Ledger::verify() const {
     VerifyResult v;
     std::string prev(64, '0');

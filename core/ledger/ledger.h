@@ -139,6 +139,9 @@ public:
     std::optional<nlohmann::json> latestDiagnosis(const std::string& head) const;
 
     VerifyResult verify() const;
+    // A consistent copy of the whole ledger (committed WAL content included) in one file, as
+    // an audit bundle packs it. Throws probaudit::Error naming the file.
+    void snapshotTo(const std::string& path) const;
 
 private:
     struct Impl;
