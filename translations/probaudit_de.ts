@@ -1352,6 +1352,26 @@ Sie sondiert eine Stichprobe mit festem Seed: die Referenz zweimal, geänderte N
         <source>Audit bundle written to %1</source>
         <translation>Audit-Bündel geschrieben: %1</translation>
     </message>
+    <message>
+        <source>&amp;Import Audit Bundle…</source>
+        <translation>Audit-Bündel &amp;importieren …</translation>
+    </message>
+    <message>
+        <source>Import Audit Bundle</source>
+        <translation>Audit-Bündel importieren</translation>
+    </message>
+    <message>
+        <source>Import Into Ledger</source>
+        <translation>In Ledger importieren</translation>
+    </message>
+    <message>
+        <source>Ledgers (*.ledger)</source>
+        <translation>Ledger (*.ledger)</translation>
+    </message>
+    <message>
+        <source>%1 runs imported, %2 already there</source>
+        <translation>%1 Läufe importiert, %2 schon vorhanden</translation>
+    </message>
 </context>
 <context>
     <name>probaudit::ui::NewStudyDialog</name>

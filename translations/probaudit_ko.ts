@@ -1351,6 +1351,26 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
         <source>Audit bundle written to %1</source>
         <translation>감사 번들을 저장했습니다: %1</translation>
     </message>
+    <message>
+        <source>&amp;Import Audit Bundle…</source>
+        <translation>감사 번들 가져오기(&amp;M)…</translation>
+    </message>
+    <message>
+        <source>Import Audit Bundle</source>
+        <translation>감사 번들 가져오기</translation>
+    </message>
+    <message>
+        <source>Import Into Ledger</source>
+        <translation>원장으로 가져오기</translation>
+    </message>
+    <message>
+        <source>Ledgers (*.ledger)</source>
+        <translation>원장 (*.ledger)</translation>
+    </message>
+    <message>
+        <source>%1 runs imported, %2 already there</source>
+        <translation>실행 %1개를 가져왔고, %2개는 이미 있습니다</translation>
+    </message>
 </context>
 <context>
     <name>probaudit::ui::NewStudyDialog</name>

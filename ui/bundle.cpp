@@ -7,6 +7,7 @@
 
 #include <quazip/quazip.h>
 #include <quazip/quazipfile.h>
+#include <quazip/quazipfileinfo.h>
 #include <quazip/quazipnewinfo.h>
 #include <zlib.h>
 
@@ -18,7 +19,10 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QSet>
 #include <QTemporaryDir>
+
+#include <sys/stat.h>
 
 namespace probaudit {
 namespace ui {
@@ -158,6 +162,194 @@ bool writeBundle(const analysis::Review& review, const BundleOptions& options, Q
     if (!QFile::rename(partial, options.output)) {
         QFile::remove(partial);
         *error = QStringLiteral("%1 cannot be written").arg(options.output);
+        return false;
+    }
+    return true;
+}
+
+namespace {
+
+bool cleanName(const QString& name) {
+    if (name.isEmpty() || name.startsWith(u'/') || name.startsWith(u'\\') || name.contains(u'\\') ||
+        (name.size() > 1 && name[1] == u':')) {
+        return false;
+    }
+    for (const QString& part : name.split(u'/')) {
+        if (part.isEmpty() || part == QLatin1String("..") || part == QLatin1String(".")) {
+            return false;
+        }
+    }
+    return true;
+}
+
+} // namespace
+
+bool importBundle(const QString& bundle, const QString& intoLedger, ImportResult* result,
+                  QString* error, const ImportLimits& limits) {
+    auto refuse = [&](const QString& why) {
+        *error = QStringLiteral("%1: %2; nothing was imported").arg(bundle, why);
+        return false;
+    };
+    QuaZip zip(bundle);
+    if (!zip.open(QuaZip::mdUnzip)) {
+        return refuse(QStringLiteral("not a readable zip archive (missing, truncated or "
+                                     "damaged)"));
+    }
+    // 1. The entries: names, links, duplicates, sizes, ratios.
+    const QList<QuaZipFileInfo64> infos = zip.getFileInfoList64();
+    if (infos.isEmpty() && zip.getZipError() != 0) {
+        return refuse(QStringLiteral("its table of contents cannot be read (truncated?)"));
+    }
+    QSet<QString> names;
+    qint64 total = 0;
+    for (const auto& info : infos) {
+        if (!cleanName(info.name)) {
+            return refuse(
+                QStringLiteral("entry \"%1\" is not a plain relative path").arg(info.name));
+        }
+        if (names.contains(info.name)) {
+            return refuse(QStringLiteral("entry \"%1\" appears twice").arg(info.name));
+        }
+        names.insert(info.name);
+        const quint32 mode = info.externalAttr >> 16;
+        if ((mode & S_IFMT) == S_IFLNK) {
+            return refuse(QStringLiteral("entry \"%1\" is a symbolic link").arg(info.name));
+        }
+        if (qint64(info.uncompressedSize) > limits.maxEntryBytes) {
+            return refuse(
+                QStringLiteral("entry \"%1\" expands past the size limit").arg(info.name));
+        }
+        if (info.uncompressedSize > 0 &&
+            double(info.uncompressedSize) >
+                limits.maxRatio * std::max<double>(1.0, double(info.compressedSize))) {
+            return refuse(QStringLiteral("entry \"%1\" has a compression ratio over %2 (a zip "
+                                         "bomb?)")
+                              .arg(info.name)
+                              .arg(limits.maxRatio));
+        }
+        total += qint64(info.uncompressedSize);
+        if (total > limits.maxTotalBytes) {
+            return refuse(QStringLiteral("the archive expands past the size limit"));
+        }
+    }
+    if (!names.contains(QStringLiteral("MANIFEST.json"))) {
+        return refuse(QStringLiteral("it has no MANIFEST.json"));
+    }
+    // 2. Extract into a temporary folder, never past the sizes the archive declares.
+    QTemporaryDir tmp;
+    if (!tmp.isValid()) {
+        return refuse(QStringLiteral("no temporary folder"));
+    }
+    QMap<QString, QString> extracted; // name -> temp path
+    QMap<QString, QString> digests;   // name -> sha256 of what was extracted
+    for (const auto& info : infos) {
+        if (!zip.setCurrentFile(info.name)) {
+            return refuse(QStringLiteral("entry \"%1\" cannot be found").arg(info.name));
+        }
+        QuaZipFile in(&zip);
+        if (!in.open(QIODevice::ReadOnly)) {
+            return refuse(QStringLiteral("entry \"%1\" cannot be read").arg(info.name));
+        }
+        const QString path = tmp.filePath(QStringLiteral("f%1").arg(extracted.size()));
+        QFile out(path);
+        if (!out.open(QIODevice::WriteOnly)) {
+            return refuse(QStringLiteral("no room to extract \"%1\"").arg(info.name));
+        }
+        QCryptographicHash h(QCryptographicHash::Sha256);
+        qint64 written = 0;
+        while (true) {
+            const QByteArray chunk = in.read(1 << 20);
+            if (chunk.isEmpty()) {
+                break;
+            }
+            written += chunk.size();
+            if (written > qint64(info.uncompressedSize) || written > limits.maxEntryBytes) {
+                return refuse(
+                    QStringLiteral("entry \"%1\" expands past its declared size").arg(info.name));
+            }
+            h.addData(chunk);
+            out.write(chunk);
+        }
+        in.close();
+        if (in.getZipError() != 0 || written != qint64(info.uncompressedSize)) {
+            return refuse(QStringLiteral("entry \"%1\" is damaged or truncated").arg(info.name));
+        }
+        extracted.insert(info.name, path);
+        digests.insert(info.name, QString::fromLatin1(h.result().toHex()));
+    }
+    zip.close();
+    // 3. The manifest: every file listed, present, of its size and SHA-256; nothing unlisted.
+    QFile mf(extracted.value(QStringLiteral("MANIFEST.json")));
+    mf.open(QIODevice::ReadOnly);
+    const QJsonObject manifest = QJsonDocument::fromJson(mf.readAll()).object();
+    if (manifest.value(u"probaudit_bundle").toInt() != 1 || !manifest.value(u"files").isArray()) {
+        return refuse(QStringLiteral("MANIFEST.json is not a ProbAudit bundle manifest"));
+    }
+    QSet<QString> listed;
+    for (const auto& v : manifest.value(u"files").toArray()) {
+        const QJsonObject f = v.toObject();
+        const QString name = f.value(u"path").toString();
+        listed.insert(name);
+        if (!extracted.contains(name)) {
+            return refuse(
+                QStringLiteral("\"%1\" is in the manifest but not in the archive").arg(name));
+        }
+        if (digests.value(name) != f.value(u"sha256").toString() ||
+            QFileInfo(extracted.value(name)).size() != f.value(u"bytes").toInteger(-1)) {
+            return refuse(
+                QStringLiteral("\"%1\" does not match its SHA-256 in the manifest").arg(name));
+        }
+    }
+    for (const QString& name : names) {
+        if (name != QLatin1String("MANIFEST.json") && !listed.contains(name)) {
+            return refuse(QStringLiteral("\"%1\" is not in the manifest").arg(name));
+        }
+    }
+    if (!extracted.contains(QStringLiteral("ledger.ledger"))) {
+        return refuse(QStringLiteral("it holds no ledger.ledger"));
+    }
+    // 4. The ledger inside: its hash chain, then the merge.
+    const QString ledgerCopy = tmp.filePath(QStringLiteral("bundle.ledger"));
+    QFile::rename(extracted.value(QStringLiteral("ledger.ledger")), ledgerCopy);
+    try {
+        const ledger::Ledger src(ledgerCopy.toStdString(), ledger::Ledger::Mode::Read);
+        const ledger::VerifyResult v = src.verify();
+        if (!v.ok) {
+            return refuse(QStringLiteral("the ledger inside fails its hash chain (%1)")
+                              .arg(QString::fromStdString(v.problem)));
+        }
+        if (!src.hasStudy()) {
+            return refuse(QStringLiteral("the ledger inside holds no study"));
+        }
+        std::vector<ledger::Run> finished;
+        for (const auto& r : src.runs()) {
+            if (r.status == ledger::RunStatus::Finished) {
+                finished.push_back(r);
+            }
+        }
+        // The target must hold the same study items (or none yet).
+        {
+            if (QFileInfo::exists(intoLedger)) {
+                const ledger::Ledger peek(intoLedger.toStdString(), ledger::Ledger::Mode::Read);
+                if (peek.hasStudy() && (peek.datasetSha256() != src.datasetSha256() ||
+                                        peek.items().size() != src.items().size())) {
+                    return refuse(
+                        QStringLiteral("its study items differ from those of %1").arg(intoLedger));
+                }
+            }
+        }
+        ledger::Ledger dst(intoLedger.toStdString(), ledger::Ledger::Mode::Write);
+        if (!dst.hasStudy()) {
+            dst.initStudy(src.study(), src.datasetSha256(), src.items());
+        }
+        const auto before = dst.runs().size();
+        for (const auto& r : finished) {
+            dst.importRun(src, r.id);
+        }
+        result->imported = int(dst.runs().size() - before);
+        result->already = int(finished.size()) - result->imported;
+    } catch (const std::exception& e) {
+        *error = QString::fromStdString(e.what());
         return false;
     }
     return true;

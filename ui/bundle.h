@@ -18,5 +18,24 @@ struct BundleOptions {
 // Writes the bundle; false with `error` set (one sentence naming the file) when it cannot.
 bool writeBundle(const analysis::Review& review, const BundleOptions& options, QString* error);
 
+struct ImportLimits {
+    qint64 maxEntryBytes = qint64(8) << 30; // one file, uncompressed
+    qint64 maxTotalBytes = qint64(16) << 30;
+    double maxRatio = 100; // uncompressed / compressed, per entry (a zip bomb has ~1000)
+};
+
+struct ImportResult {
+    int imported = 0; // runs copied in
+    int already = 0;  // runs the target already had
+};
+
+// Checks a bundle and merges its finished runs into `intoLedger` (created when missing):
+// every entry name is relative and clean, no links, no duplicates, MANIFEST.json present and
+// every file's size and SHA-256 as it says, no entry past the limits, the ledger's hash chain
+// intact. Everything is checked, inside a temporary folder, before the target is opened for
+// writing; a refusal leaves it exactly as it was. False with `error` (one sentence) on refusal.
+bool importBundle(const QString& bundle, const QString& intoLedger, ImportResult* result,
+                  QString* error, const ImportLimits& limits = {});
+
 } // namespace ui
 } // namespace probaudit

@@ -195,6 +195,34 @@ void MainWindow::createActions() {
             tr("Audit bundle written to %1").arg(QDir::toNativeSeparators(path)), 8000);
     });
     bundleAction->setObjectName(QStringLiteral("actionExportBundle"));
+    QAction* importAction = file->addAction(tr("&Import Audit Bundle…"), this, [this] {
+        const QString zip = QFileDialog::getOpenFileName(this, tr("Import Audit Bundle"), QString(),
+                                                         tr("Audit bundles (*.zip)"));
+        if (zip.isEmpty()) {
+            return;
+        }
+        // Into the open ledger (runs from another machine compare with the local ones), or a
+        // new one.
+        QString target =
+            m_review->review() ? QString::fromStdString(m_review->review()->path) : QString();
+        if (target.isEmpty()) {
+            target = QFileDialog::getSaveFileName(this, tr("Import Into Ledger"), QString(),
+                                                  tr("Ledgers (*.ledger)"));
+        }
+        if (target.isEmpty()) {
+            return;
+        }
+        ImportResult r;
+        QString error;
+        if (!importBundle(zip, target, &r, &error)) {
+            QMessageBox::warning(this, tr("Import Audit Bundle"), error);
+            return;
+        }
+        statusBar()->showMessage(
+            tr("%1 runs imported, %2 already there").arg(r.imported).arg(r.already), 8000);
+        openStudyFile(target);
+    });
+    importAction->setObjectName(QStringLiteral("actionImportBundle"));
     QAction* exportHeadlineAction = file->addAction(tr("Export &Headline Table…"), this, [this] {
         if (!m_review->review()) {
             return;

@@ -248,6 +248,13 @@ int main(int argc, char** argv) {
     bundleCmd->add_option("--head", bundleHead, "Head variant of the report");
     bundleCmd->add_option("--lock", bundleLock, "Runtime lock (default: beside the ledger)");
 
+    std::string importZip, importInto;
+    CLI::App* importCmd = app.add_subcommand(
+        "import", "Check an audit bundle (names, sizes, every SHA-256, the ledger's hash chain) "
+                  "and merge its runs into a ledger, environments kept");
+    importCmd->add_option("BUNDLE", importZip, "The audit bundle (zip)")->required();
+    importCmd->add_option("--into", importInto, "The ledger to merge into")->required();
+
     probaudit::app::DiagnoseOptions diagOpt;
     CLI::App* diagnoseCmd =
         app.add_subcommand("diagnose", "The diagnosis ladder: loader and repeatability, neighbour "
@@ -371,6 +378,10 @@ int main(int argc, char** argv) {
                 args.insert(args.end(), {"--lock", reportLock});
             }
             return probaudit::app::runSibling("probaudit-report", args);
+        }
+        if (importCmd->parsed()) {
+            return probaudit::app::runSibling("probaudit-report",
+                                              {"--import", importZip, "--into", importInto});
         }
         if (bundleCmd->parsed()) {
             std::vector<std::string> args{ledgerPath, "--bundle", "-o", bundleOut};

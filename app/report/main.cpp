@@ -44,9 +44,30 @@ int main(int argc, char** argv) {
     const QCommandLineOption bundle(QStringLiteral("bundle"),
                                     QStringLiteral("Write the audit bundle (zip) instead of the "
                                                    "report."));
-    cli.addOptions({out, head, size, lock, bundle});
+    const QCommandLineOption importOpt(QStringLiteral("import"),
+                                       QStringLiteral("Check an audit bundle and merge its runs "
+                                                      "into --into."),
+                                       QStringLiteral("ZIP"));
+    const QCommandLineOption into(QStringLiteral("into"), QStringLiteral("The target ledger."),
+                                  QStringLiteral("LEDGER"));
+    cli.addOptions({out, head, size, lock, bundle, importOpt, into});
     cli.addPositionalArgument(QStringLiteral("ledger"), QStringLiteral("The ledger."));
     cli.process(app);
+    if (cli.isSet(importOpt)) {
+        if (!cli.isSet(into)) {
+            std::fprintf(stderr, "probaudit-report: --import ZIP needs --into LEDGER\n");
+            return 2;
+        }
+        probaudit::ui::ImportResult r;
+        QString error;
+        if (!probaudit::ui::importBundle(cli.value(importOpt), cli.value(into), &r, &error)) {
+            std::fprintf(stderr, "probaudit import: %s\n", qPrintable(error));
+            return 1;
+        }
+        std::printf("%s: %d runs imported, %d already there\n", qPrintable(cli.value(into)),
+                    r.imported, r.already);
+        return 0;
+    }
     if (cli.positionalArguments().size() != 1 || !cli.isSet(out)) {
         std::fprintf(stderr, "probaudit-report: usage: probaudit-report LEDGER -o report.pdf\n");
         return 2;

@@ -850,6 +850,48 @@ std::vector<std::int64_t> Ledger::recordedItems(std::int64_t run) const {
     return out;
 }
 
+std::int64_t Ledger::importRun(const Ledger& source, std::int64_t id) {
+    const Run src = source.run(id);
+    if (src.status != RunStatus::Finished) {
+        throw Error(source.path(), "run " + std::to_string(id) + " is not finished");
+    }
+    for (const Run& r : runs()) {
+        if (r.status == RunStatus::Finished && r.records_sha256 == src.records_sha256 &&
+            r.config_hash == src.config_hash && r.env_hash == src.env_hash &&
+            r.head_json == src.head_json && r.capture == src.capture && r.kind == src.kind) {
+            return r.id; // already here
+        }
+    }
+    putConfig(src.config_hash, src.config_name, source.config(src.config_hash));
+    if (putEnvironment(source.environment(src.env_hash)) != src.env_hash) {
+        throw Error(source.path(), "run " + std::to_string(id) +
+                                       ": its environment does not hash to its recorded hash");
+    }
+    const std::int64_t mine =
+        beginRun(src.head, src.head_json, src.config_name, src.config_hash, src.env_hash,
+                 src.capture, src.items_total, src.kind, src.label);
+    std::vector<Record> all = source.records(id, true);
+    std::vector<Record> batch;
+    for (auto& r : all) {
+        batch.push_back(std::move(r));
+        if (batch.size() == 256) {
+            appendBatch(mine, batch);
+            batch.clear();
+        }
+    }
+    if (!batch.empty()) {
+        appendBatch(mine, batch);
+    }
+    setKernelTrace(mine, src.kernel_trace);
+    finishRun(mine);
+    if (run(mine).records_sha256 != src.records_sha256) {
+        markRun(mine, RunStatus::Failed, "imported records do not reproduce their seal");
+        throw Error(source.path(), "run " + std::to_string(id) +
+                                       ": the imported records do not reproduce its seal");
+    }
+    return mine;
+}
+
 void Ledger::snapshotTo(const std::string& path) const {
     try {
         SQLite::Statement st(*m->db, "VACUUM INTO ?");

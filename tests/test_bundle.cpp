@@ -1,0 +1,240 @@
+// Importing audit bundles: a good bundle merges into a fresh ledger and reproduces every
+// comparison exactly; each crafted bundle (a path escaping the folder, an absolute path, a
+// symbolic link, a duplicate name, a digest mismatch, no manifest, a truncated archive, an
+// entry past the size limit, a zip bomb, a ledger whose hash chain is broken) is refused with
+// a sentence that says why, and the target ledger is left exactly as it was.
+#include "analysis/review.h"
+#include "cli_support.h"
+#include "review_fixture.h"
+#include "ui/bundle.h"
+
+#include <quazip/quazip.h>
+#include <quazip/quazipfile.h>
+#include <quazip/quazipnewinfo.h>
+
+#include <SQLiteCpp/SQLiteCpp.h>
+
+#include <QCryptographicHash>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QMap>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <sys/stat.h>
+#include <zlib.h>
+
+using namespace probaudit;
+
+namespace {
+
+struct Entry {
+    QString name;
+    QByteArray bytes;
+    quint32 mode = 0; // unix mode for the external attributes (0: a plain file)
+};
+
+void writeZip(const QString& path, const QList<Entry>& entries) {
+    QuaZip zip(path);
+    QVERIFY(zip.open(QuaZip::mdCreate));
+    for (const Entry& e : entries) {
+        QuaZipFile out(&zip);
+        QuaZipNewInfo info(e.name);
+        if (e.mode != 0) {
+            info.externalAttr = e.mode << 16;
+        }
+        QVERIFY(out.open(QIODevice::WriteOnly, info, nullptr, 0, Z_DEFLATED, 9));
+        out.write(e.bytes);
+        out.close();
+    }
+    zip.close();
+}
+
+QList<Entry> readZip(const QString& path) {
+    QList<Entry> out;
+    QuaZip zip(path);
+    if (!zip.open(QuaZip::mdUnzip)) {
+        return out;
+    }
+    for (bool more = zip.goToFirstFile(); more; more = zip.goToNextFile()) {
+        QuaZipFile f(&zip);
+        f.open(QIODevice::ReadOnly);
+        out.push_back({zip.getCurrentFileName(), f.readAll()});
+    }
+    return out;
+}
+
+QByteArray manifestFor(const QList<Entry>& files) {
+    QJsonArray list;
+    for (const Entry& e : files) {
+        list.append(QJsonObject{
+            {QStringLiteral("path"), e.name},
+            {QStringLiteral("sha256"),
+             QString::fromLatin1(
+                 QCryptographicHash::hash(e.bytes, QCryptographicHash::Sha256).toHex())},
+            {QStringLiteral("bytes"), qint64(e.bytes.size())}});
+    }
+    return QJsonDocument(QJsonObject{{QStringLiteral("probaudit_bundle"), 1},
+                                     {QStringLiteral("files"), list}})
+        .toJson();
+}
+
+QByteArray fileBytes(const QString& path) {
+    QFile f(path);
+    f.open(QIODevice::ReadOnly);
+    return f.readAll();
+}
+
+} // namespace
+
+class TestBundle : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_dir;
+    QString m_ledger, m_bundle;
+    QList<Entry> m_files; // the good bundle's entries, manifest excluded
+
+private Q_SLOTS:
+    void initTestCase() {
+        m_ledger = m_dir.filePath(QStringLiteral("fixture.ledger"));
+        testing::writeFixtureLedger(m_ledger.toStdString(), testing::defaultFixture(40));
+        m_bundle = m_dir.filePath(QStringLiteral("good.zip"));
+        const auto r =
+            test::cli({QStringLiteral("bundle"), m_ledger, QStringLiteral("-o"), m_bundle});
+        QVERIFY2(r.code == 0, r.err.constData());
+        for (const Entry& e : readZip(m_bundle)) {
+            if (e.name != QLatin1String("MANIFEST.json")) {
+                m_files.push_back(e);
+            }
+        }
+        QVERIFY(!m_files.isEmpty());
+    }
+
+    void goodBundleMergesAndReproduces() {
+        const QString target = m_dir.filePath(QStringLiteral("fresh.ledger"));
+        const auto r =
+            test::cli({QStringLiteral("import"), m_bundle, QStringLiteral("--into"), target});
+        QVERIFY2(r.code == 0, r.err.constData());
+        QVERIFY(r.out.contains("4 runs imported"));
+        QCOMPARE(test::cli({QStringLiteral("verify"), target}).code, 0);
+        const auto a = analysis::loadReview(m_ledger.toStdString());
+        const auto b = analysis::loadReview(target.toStdString());
+        QCOMPARE(a.rows.size(), b.rows.size());
+        for (std::size_t k = 0; k < a.rows.size(); ++k) {
+            const auto& x = *a.rows[k].cmp;
+            const auto& y = *b.rows[k].cmp;
+            QCOMPARE(y.flips, x.flips);
+            QCOMPARE(y.max_dp, x.max_dp);
+            QCOMPARE(y.bit_identical_share, x.bit_identical_share);
+            QCOMPARE(y.first_divergent, x.first_divergent);
+            QCOMPARE(b.rows[k].run->env_hash, a.rows[k].run->env_hash); // environments kept
+            QCOMPARE(b.rows[k].run->records_sha256, a.rows[k].run->records_sha256);
+        }
+        // A second import finds every run already there.
+        const auto again =
+            test::cli({QStringLiteral("import"), m_bundle, QStringLiteral("--into"), target});
+        QCOMPARE(again.code, 0);
+        QVERIFY(again.out.contains("0 runs imported, 4 already there"));
+    }
+
+    void craftedBundlesAreRefused_data() {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<QString>("says");
+        QTest::newRow("parent path") << "dotdot"
+                                     << "not a plain relative path";
+        QTest::newRow("absolute path") << "absolute"
+                                       << "not a plain relative path";
+        QTest::newRow("symlink") << "symlink"
+                                 << "symbolic link";
+        QTest::newRow("duplicate") << "duplicate"
+                                   << "appears twice";
+        QTest::newRow("digest mismatch") << "digest"
+                                         << "does not match its SHA-256";
+        QTest::newRow("no manifest") << "nomanifest"
+                                     << "no MANIFEST.json";
+        QTest::newRow("truncated") << "truncated"
+                                   << "not a readable zip";
+        QTest::newRow("zip bomb") << "bomb"
+                                  << "compression ratio over 100";
+        QTest::newRow("broken chain") << "chain"
+                                      << "fails its hash chain";
+    }
+    void craftedBundlesAreRefused() {
+        QFETCH(QString, kind);
+        QFETCH(QString, says);
+        const QString zip = m_dir.filePath(kind + QStringLiteral(".zip"));
+        QList<Entry> files = m_files;
+        QList<Entry> extra;
+        QByteArray manifest = manifestFor(files);
+        if (kind == QLatin1String("dotdot")) {
+            extra.push_back({QStringLiteral("../evil.txt"), "x"});
+        } else if (kind == QLatin1String("absolute")) {
+            extra.push_back({m_dir.filePath(QStringLiteral("evil-abs.txt")), "x"});
+        } else if (kind == QLatin1String("symlink")) {
+            extra.push_back({QStringLiteral("link"), "/etc/passwd", S_IFLNK | 0777});
+        } else if (kind == QLatin1String("duplicate")) {
+            extra.push_back(files.front());
+        } else if (kind == QLatin1String("digest")) {
+            files.front().bytes[100] = char(files.front().bytes[100] ^ 0x55);
+        } else if (kind == QLatin1String("bomb")) {
+            extra.push_back({QStringLiteral("zeros.bin"), QByteArray(20 << 20, '\0')});
+        } else if (kind == QLatin1String("chain")) {
+            // A record edited after sealing, then a manifest that matches the edited file.
+            const QString edited = m_dir.filePath(QStringLiteral("edited.ledger"));
+            QFile::remove(edited);
+            QVERIFY(QFile::copy(m_ledger, edited));
+            QFile(edited).setPermissions(QFile::ReadOwner | QFile::WriteOwner);
+            {
+                SQLite::Database db(edited.toStdString(), SQLite::OPEN_READWRITE);
+                db.exec("UPDATE records SET margin = margin + 1 WHERE item = 3");
+                db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+            }
+            for (Entry& e : files) {
+                if (e.name == QLatin1String("ledger.ledger")) {
+                    e.bytes = fileBytes(edited);
+                }
+            }
+            manifest = manifestFor(files);
+        }
+        QList<Entry> all;
+        if (kind != QLatin1String("nomanifest")) {
+            all.push_back({QStringLiteral("MANIFEST.json"), manifest});
+        }
+        all += files;
+        all += extra;
+        writeZip(zip, all);
+        if (kind == QLatin1String("truncated")) {
+            QFile f(zip);
+            QVERIFY(f.open(QIODevice::ReadWrite));
+            QVERIFY(f.resize(f.size() / 2));
+        }
+        // The target: a ledger with runs already, which must not change.
+        const QString target = m_dir.filePath(QStringLiteral("target-%1.ledger").arg(kind));
+        QVERIFY(QFile::copy(m_ledger, target));
+        QFile(target).setPermissions(QFile::ReadOwner | QFile::WriteOwner);
+        const QByteArray before = fileBytes(target);
+        const auto r = test::cli({QStringLiteral("import"), zip, QStringLiteral("--into"), target});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains(says.toUtf8()), r.err.constData());
+        QVERIFY(r.err.contains("nothing was imported") || kind == QLatin1String("chain"));
+        QCOMPARE(fileBytes(target), before);
+        QVERIFY(!QFile::exists(m_dir.filePath(QStringLiteral("../evil.txt"))));
+        QVERIFY(!QFile::exists(m_dir.filePath(QStringLiteral("evil-abs.txt"))));
+    }
+
+    // The size limit, with a small limit (the default is 8 GiB per entry).
+    void entryPastTheSizeLimit() {
+        ui::ImportLimits small;
+        small.maxEntryBytes = 1000;
+        ui::ImportResult r;
+        QString error;
+        const QString target = m_dir.filePath(QStringLiteral("limit.ledger"));
+        QVERIFY(!ui::importBundle(m_bundle, target, &r, &error, small));
+        QVERIFY2(error.contains(QStringLiteral("past the size limit")), qPrintable(error));
+        QVERIFY(!QFile::exists(target));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestBundle)
+#include "test_bundle.moc"
