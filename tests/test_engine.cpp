@@ -83,13 +83,17 @@ bool sameBits(const std::vector<ItemRecord>& a, const std::vector<ItemRecord>& b
     return true;
 }
 
-void compareWithReference(const QString& name, double tol) {
+// kernels: "default" or "batch_invariant" (every op through kernels/invariant.h).
+void compareWithReference(const QString& name, double tol, const char* kernels = "default") {
     Engine eng(modelDir(name), headFor(name));
     const auto items = forwardItems();
     const QJsonArray ref = heads()[name].toObject()[u"probs"].toArray();
-    for (const char* cfg : {"{\"batch_size\":1}", "{\"batch_size\":8,\"padding_side\":\"left\"}",
-                            "{\"batch_size\":8,\"padding_side\":\"right\",\"attention\":\"sdpa\"}"}) {
-        const auto records = eng.run(items, config(cfg), Capture::None);
+    for (const char* base : {"{\"batch_size\":1}", "{\"batch_size\":8,\"padding_side\":\"left\"}",
+                             "{\"batch_size\":8,\"padding_side\":\"right\",\"attention\":\"sdpa\"}"}) {
+        auto j = nlohmann::json::parse(base);
+        j["kernels"] = kernels;
+        const std::string cfg = j.dump();
+        const auto records = eng.run(items, RunConfig::fromJson(j), Capture::None);
         QCOMPARE(records.size(), items.size());
         double worst = 0;
         for (std::size_t i = 0; i < records.size(); ++i) {
@@ -98,7 +102,7 @@ void compareWithReference(const QString& name, double tol) {
                 worst = std::max(worst, std::abs(double(records[i].head.probs[std::size_t(c)]) - p[c].toDouble()));
             }
         }
-        QVERIFY2(worst <= tol, qPrintable(QStringLiteral("%1 %2: max |dp| %3").arg(name, QString::fromLatin1(cfg)).arg(worst)));
+        QVERIFY2(worst <= tol, qPrintable(QStringLiteral("%1 %2: max |dp| %3").arg(name, QString::fromStdString(cfg)).arg(worst)));
     }
 }
 
@@ -117,6 +121,18 @@ private Q_SLOTS:
         QFETCH(QString, name);
         compareWithReference(name, 1e-5);
     }
+    // The batch-invariant kernels stay within the same float32 tolerance of the reference.
+    void fixtureInvariantHeadsMatchReference_data() { fixtureHeadsMatchReference_data(); }
+    void fixtureInvariantHeadsMatchReference() {
+        QFETCH(QString, name);
+        compareWithReference(name, 1e-5, "batch_invariant");
+    }
+    void realInvariantHeadsMatchReference_data() { realHeadsMatchReference_data(); }
+    void realInvariantHeadsMatchReference() {
+        QFETCH(QString, name);
+        compareWithReference(name, 1e-5, "batch_invariant");
+    }
+
     void realHeadsMatchReference_data() {
         QTest::addColumn<QString>("name");
         QTest::newRow("adapter on all-MiniLM-L6-v2") << QStringLiteral("all-MiniLM-L6-v2");
@@ -328,9 +344,21 @@ private Q_SLOTS:
         QVERIFY2(differing > 0, "no shape or thread change moved any probability bit on this CPU");
     }
 
-    void unsupportedKernelsAreRefused() {
-        Engine eng(modelDir(QStringLiteral("tiny-bert")), headFor(QStringLiteral("tiny-bert")));
-        QVERIFY_THROWS_EXCEPTION(Error, eng.run({Item{"x", "hi", {}}}, config("{\"kernels\":\"batch_invariant\"}"), Capture::None));
+    // A batch-invariant run shows its kernels in the trace, and no BLAS linear, matmul or SDPA.
+    void invariantKernelsShowInTheTrace() {
+        Engine eng(modelDir(QStringLiteral("tiny-llama")), headFor(QStringLiteral("tiny-llama")));
+        eng.run({Item{"x", "hi there", {}}}, config("{\"kernels\":\"batch_invariant\"}"), Capture::None);
+        const auto ops = eng.lastTrace().toJson().at("ops");
+        for (const char* op : {"probaudit::invariant_linear", "probaudit::invariant_attention",
+                               "probaudit::invariant_rms_norm", "probaudit::invariant_rope",
+                               "probaudit::invariant_silu_mul"}) {
+            QVERIFY2(ops.contains(op), op);
+        }
+        for (const char* op : {"aten::linear", "aten::matmul", "aten::scaled_dot_product_attention"}) {
+            QVERIFY2(!ops.contains(op), op);
+        }
+        eng.run({Item{"x", "hi there", {}}}, config("{}"), Capture::None);
+        QVERIFY(!eng.lastTrace().toJson().at("ops").contains("probaudit::invariant_linear"));
     }
 };
 

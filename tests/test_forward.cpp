@@ -98,7 +98,7 @@ void runModel(const Case& c, const std::string& attention, at::ScalarType dtype,
                 if (bert) {
                     check(out.pooler[r], key + ".pooler");
                 } else {
-                    at::Tensor logits = model->lmLogits(out.last_hidden[r][b.last(r)]);
+                    at::Tensor logits = model->lmLogits(out.last_hidden[r][b.last(r)], false);
                     if (logitIds.defined()) {
                         logits = logits.index_select(0, logitIds);
                     }

@@ -5,7 +5,9 @@
 namespace probaudit::app {
 namespace {
 
-std::string orNone(const std::string& s) { return s.empty() ? "none" : s; }
+std::string orNone(const std::string& s) {
+    return s.empty() ? "none" : s;
+}
 
 std::string joined(const nlohmann::json& array, const char* sep = " ") {
     std::string out;
@@ -42,15 +44,15 @@ std::string formatEnvironment(const nlohmann::json& env) {
         o << "GPUs            none\n";
     }
     for (const auto& g : cuda.at("gpus")) {
-        o << "GPU " << g.at("index").get<int>() << "           " << g.value("name", "?")
-          << " (sm " << g.value("compute_capability", "?") << ")\n";
+        o << "GPU " << g.at("index").get<int>() << "           " << g.value("name", "?") << " (sm "
+          << g.value("compute_capability", "?") << ")\n";
     }
     o << "CPU             " << cpu.at("model").get<std::string>() << ", "
       << cpu.at("logical_cores").get<long>() << " logical cores\n";
     o << "CPU ISA         " << joined(cpu.at("isa")) << "\n";
     o << "ATen CPU kernels " << cpu.at("aten_capability").get<std::string>() << "\n";
-    o << "Threads         intra-op " << env.at("threads").at("intra_op").get<int>()
-      << ", inter-op " << env.at("threads").at("inter_op").get<int>() << "\n";
+    o << "Threads         intra-op " << env.at("threads").at("intra_op").get<int>() << ", inter-op "
+      << env.at("threads").at("inter_op").get<int>() << "\n";
     const auto& vars = env.at("env_vars");
     o << "Numerics env    ";
     if (vars.empty()) {
@@ -69,6 +71,8 @@ std::string formatEnvironment(const nlohmann::json& env) {
                     joined(kernels.at("cuda_architectures"), ", ")
               : std::string("not compiled in"))
       << "\n";
+    o << "Invariant CPU   " << kernels.value("invariant_cpu_isa", std::string("-"))
+      << " (batch-invariant kernels; every instruction set gives the same bits)\n";
     o << "Libraries       ";
     first = true;
     for (const auto& lib : env.at("libraries")) {

@@ -12,11 +12,16 @@
 namespace probaudit::engine {
 
 struct Batch {
-    at::Tensor input_ids;      // I64 [B, L]
-    at::Tensor attention_mask; // I64 [B, L], 1 = real token
-    at::Tensor position_ids;   // I64 [B, L]
+    at::Tensor input_ids;             // I64 [B, L]
+    at::Tensor attention_mask;        // I64 [B, L], 1 = real token
+    at::Tensor position_ids;          // I64 [B, L]
     std::vector<std::int64_t> start;  // first real position of each row
     std::vector<std::int64_t> length; // real tokens of each row
+    // Which ops run through the batch-invariant kernels (kernels/invariant.h): every op of the
+    // forward pass and the head (RunConfig kernels: batch_invariant), or attention only
+    // (attention: batch_invariant). Set by the engine per run.
+    bool invariant = false;
+    bool invariant_attention = false;
     std::int64_t rows() const { return static_cast<std::int64_t>(length.size()); }
     // No row has padding (every row fills the padded length).
     bool unpadded() const {
@@ -28,7 +33,9 @@ struct Batch {
         return true;
     }
     // Index of the row's last real token (the decision token of a causal model).
-    std::int64_t last(std::int64_t row) const { return start[std::size_t(row)] + length[std::size_t(row)] - 1; }
+    std::int64_t last(std::int64_t row) const {
+        return start[std::size_t(row)] + length[std::size_t(row)] - 1;
+    }
 };
 
 // padTo: "longest" (the longest row), "multiple" (rounded up to a multiple of padToN) or

@@ -148,9 +148,6 @@ std::vector<ItemRecord> Engine::run(const std::vector<Item>& items, const RunCon
 std::vector<ItemRecord> Engine::run(const std::vector<tokenizer::Encoding>& enc, const RunConfig& c,
                                     Capture capture, const RunProgress& progress,
                                     const BatchSink& sink, const std::vector<bool>& skip) {
-    if (c.attention == "batch_invariant" || c.kernels == "batch_invariant") {
-        throw Error("the batch-invariant kernels are not available in this engine version");
-    }
     prepare(c);
     c10::InferenceMode guard;
     std::size_t total = 0;
@@ -186,6 +183,8 @@ std::vector<ItemRecord> Engine::run(const std::vector<tokenizer::Encoding>& enc,
             }
             const auto t0 = std::chrono::steady_clock::now();
             Batch b = makeBatch(rows, c.padding_side, c.pad_to, c.pad_to_n, padId);
+            b.invariant = c.kernels == "batch_invariant";
+            b.invariant_attention = b.invariant || c.attention == "batch_invariant";
             if (device.is_cuda()) {
                 b.input_ids = b.input_ids.to(device);
                 b.attention_mask = b.attention_mask.to(device);

@@ -58,10 +58,9 @@ json cpuInfo() {
     }
     // The ISA extensions ATen's CPU kernels and its BLAS/oneDNN dispatch on.
     static const char* const kIsa[] = {
-        "sse4_1",      "sse4_2",      "avx",         "avx2",          "fma",
-        "f16c",        "avx512f",     "avx512dq",    "avx512cd",      "avx512bw",
-        "avx512vl",    "avx512_vnni", "avx512_bf16", "avx512_fp16",   "avx_vnni",
-        "amx_tile",    "amx_bf16",    "amx_int8",    "asimd",         "sve"};
+        "sse4_1",   "sse4_2",   "avx",      "avx2",     "fma",         "f16c",        "avx512f",
+        "avx512dq", "avx512cd", "avx512bw", "avx512vl", "avx512_vnni", "avx512_bf16", "avx512_fp16",
+        "avx_vnni", "amx_tile", "amx_bf16", "amx_int8", "asimd",       "sve"};
     json isa = json::array();
     for (const char* f : kIsa) {
         if (flags.count(f) != 0) {
@@ -97,9 +96,9 @@ json envVars() {
 // Shared libraries in this process that carry numerics (which file was really loaded: the
 // wheel's cuBLAS or another one, MKL or OpenBLAS, which OpenMP runtime).
 json loadedNumericsLibraries() {
-    static const char* const kNames[] = {"libtorch",  "libc10",   "libcublas", "libcudnn",
-                                         "libcudart", "libnccl",  "libmkl",    "libgomp",
-                                         "libiomp",   "libopenblas", "libdnnl", "libcusparse",
+    static const char* const kNames[] = {"libtorch",  "libc10",       "libcublas", "libcudnn",
+                                         "libcudart", "libnccl",      "libmkl",    "libgomp",
+                                         "libiomp",   "libopenblas",  "libdnnl",   "libcusparse",
                                          "libnvrtc",  "libnvJitLink", "libcuda.so"};
     std::vector<std::pair<std::string, std::string>> found;
     dl_iterate_phdr(
@@ -219,9 +218,9 @@ json cudaInfo() {
     cuda["driver_api_version"] = driverApi;
     // Versions of the CUDA libraries this torch build uses. cudnn: 91900 -> "9.19.0".
     const long cudart = hooks.versionCUDART();
-    cuda["runtime_version"] = cudart > 0 ? std::to_string(cudart / 1000) + "." +
-                                               std::to_string((cudart % 1000) / 10)
-                                         : std::string();
+    cuda["runtime_version"] =
+        cudart > 0 ? std::to_string(cudart / 1000) + "." + std::to_string((cudart % 1000) / 10)
+                   : std::string();
     cuda["cudnn_version"] = versionString(hooks.versionCuDNN(), 10000, 100);
     // cuBLAS: the library torch loaded, asked directly (cublasGetProperty needs no device).
     using PropFn = int (*)(int, int*);
@@ -230,8 +229,8 @@ json cudaInfo() {
         int minor = 0;
         int patch = 0;
         if (prop(0, &major) == 0 && prop(1, &minor) == 0 && prop(2, &patch) == 0) {
-            cuda["cublas_version"] = std::to_string(major) + "." + std::to_string(minor) + "." +
-                                     std::to_string(patch);
+            cuda["cublas_version"] =
+                std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(patch);
         }
     }
     if (!cuda.contains("cublas_version")) {
@@ -244,12 +243,25 @@ json cudaInfo() {
 } // namespace
 
 const std::vector<std::string>& watchedEnvPrefixes() {
-    static const std::vector<std::string> prefixes = {
-        "ATEN_",       "CUBLAS",         "CUDNN",          "CUDA_LAUNCH_BLOCKING",
-        "CUDA_VISIBLE_DEVICES", "CUDA_MODULE_LOADING", "CUDA_DEVICE_ORDER", "NVIDIA_TF32",
-        "OMP_",        "GOMP_",          "KMP_",           "MKL_",
-        "OPENBLAS_",   "DNNL_",          "ONEDNN_",        "TORCH_",
-        "PYTORCH_",    "NCCL_ALGO",      "NCCL_PROTO"};
+    static const std::vector<std::string> prefixes = {"ATEN_",
+                                                      "CUBLAS",
+                                                      "CUDNN",
+                                                      "CUDA_LAUNCH_BLOCKING",
+                                                      "CUDA_VISIBLE_DEVICES",
+                                                      "CUDA_MODULE_LOADING",
+                                                      "CUDA_DEVICE_ORDER",
+                                                      "NVIDIA_TF32",
+                                                      "OMP_",
+                                                      "GOMP_",
+                                                      "KMP_",
+                                                      "MKL_",
+                                                      "OPENBLAS_",
+                                                      "DNNL_",
+                                                      "ONEDNN_",
+                                                      "TORCH_",
+                                                      "PYTORCH_",
+                                                      "NCCL_ALGO",
+                                                      "NCCL_PROTO"};
     return prefixes;
 }
 
@@ -280,11 +292,11 @@ json parseTorchBuildSettings(const std::string& showConfig) {
             const auto nextEq = rest.find('=', comma);
             const std::string candidate =
                 nextEq == std::string::npos ? "" : rest.substr(comma + 2, nextEq - comma - 2);
-            const bool isKey = !candidate.empty() &&
-                               std::all_of(candidate.begin(), candidate.end(), [](char c) {
-                                   return std::isupper(static_cast<unsigned char>(c)) ||
-                                          std::isdigit(static_cast<unsigned char>(c)) || c == '_';
-                               });
+            const bool isKey =
+                !candidate.empty() && std::all_of(candidate.begin(), candidate.end(), [](char c) {
+                    return std::isupper(static_cast<unsigned char>(c)) ||
+                           std::isdigit(static_cast<unsigned char>(c)) || c == '_';
+                });
             if (isKey) {
                 end = comma;
                 break;
@@ -332,7 +344,8 @@ json collectEnvironment() {
     env["kernels"] = {{"cuda_compiled", k.cuda_compiled},
                       {"cuda_architectures", k.cuda_archs},
                       {"cuda_kernels", k.cuda_kernels},
-                      {"cpu_references", k.cpu_references}};
+                      {"cpu_references", k.cpu_references},
+                      {"invariant_cpu_isa", k.invariant_cpu_isa}};
     env["libraries"] = loadedNumericsLibraries();
     env["os"] = {{"system", uts.sysname}, {"release", uts.release}, {"machine", uts.machine}};
     return env;

@@ -1,6 +1,7 @@
 #include "engine/heads.h"
 
 #include "common/error.h"
+#include "engine/invariant_ops.h"
 #include "engine/weights.h"
 #include "model/checkpoint.h"
 
@@ -56,7 +57,7 @@ public:
     at::Tensor logits(const TransformerModel& model, const Batch& b,
                       const ForwardResult& out) const override {
         const at::Tensor rows = rowsAt(out.last_hidden, lastPositions(b));
-        const at::Tensor logits = model.lmLogits(rows);
+        const at::Tensor logits = model.lmLogits(rows, b.invariant);
         return logits.index_select(1, at::tensor(m_ids, at::kLong).to(logits.device()))
             .to(at::kFloat);
     }
@@ -116,13 +117,19 @@ public:
     }
     at::Tensor decisionVector(const Batch& b, const at::Tensor& hidden) const override {
         if (m_spec.pooling == "mean") {
-            return meanPool(b, hidden);
+            return b.invariant ? invariant::meanPool(b, hidden) : meanPool(b, hidden);
         }
         return rowsAt(hidden, m_spec.pooling == "cls" ? b.start : lastPositions(b)).to(at::kFloat);
     }
     at::Tensor logits(const TransformerModel&, const Batch& b,
                       const ForwardResult& out) const override {
         at::Tensor pooled = decisionVector(b, out.last_hidden);
+        if (b.invariant) {
+            if (m_spec.normalize) {
+                pooled = invariant::l2Normalize(pooled);
+            }
+            return invariant::linear(pooled, m_w, m_b, nullptr);
+        }
         if (m_spec.normalize) {
             pooled = pooled / pooled.norm(2, {-1}, true).clamp_min(1e-12);
         }
@@ -163,11 +170,17 @@ public:
             if (!out.pooler.defined()) {
                 throw Error("the checkpoint has a classifier but no pooler");
             }
+            if (b.invariant) {
+                return invariant::linear(out.pooler, m_w, m_b, nullptr).to(at::kFloat);
+            }
             return at::linear(out.pooler, m_w,
                               m_b.defined() ? c10::optional<at::Tensor>(m_b) : c10::nullopt)
                 .to(at::kFloat);
         }
         const at::Tensor rows = rowsAt(out.last_hidden, lastPositions(b));
+        if (b.invariant) {
+            return invariant::linear(rows, m_w, m_b, nullptr).to(at::kFloat);
+        }
         return at::linear(rows, m_w, m_b.defined() ? c10::optional<at::Tensor>(m_b) : c10::nullopt)
             .to(at::kFloat);
     }

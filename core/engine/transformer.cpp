@@ -5,6 +5,7 @@
 #include "engine/transformer.h"
 
 #include "common/error.h"
+#include "engine/invariant_ops.h"
 
 #include <cmath>
 #include <limits>
@@ -15,6 +16,7 @@ namespace {
 
 using model::Family;
 using model::ModelSpec;
+namespace bi = invariant;
 
 class Weights {
 public:
@@ -44,7 +46,8 @@ at::Tensor additiveMask(const Batch& b, bool causal, at::ScalarType dtype, bool 
     const auto dev = b.input_ids.device();
     at::Tensor allowed = b.attention_mask.to(at::kBool).unsqueeze(1).unsqueeze(1); // [B,1,1,L]
     if (causal) {
-        const at::Tensor tri = at::ones({L, L}, at::TensorOptions().dtype(at::kBool).device(dev)).tril();
+        const at::Tensor tri =
+            at::ones({L, L}, at::TensorOptions().dtype(at::kBool).device(dev)).tril();
         allowed = allowed.logical_and(tri.unsqueeze(0).unsqueeze(0)); // [B,1,L,L]
     } else {
         allowed = allowed.expand({b.rows(), 1, L, L});
@@ -52,9 +55,9 @@ at::Tensor additiveMask(const Batch& b, bool causal, at::ScalarType dtype, bool 
     if (asBool) {
         return allowed.contiguous();
     }
-    const double lowest = dtype == at::kFloat    ? double(std::numeric_limits<float>::lowest())
-                          : dtype == at::kHalf   ? -65504.0
-                                                 : -3.3895313892515355e38; // bfloat16
+    const double lowest = dtype == at::kFloat  ? double(std::numeric_limits<float>::lowest())
+                          : dtype == at::kHalf ? -65504.0
+                                               : -3.3895313892515355e38; // bfloat16
     return at::zeros(allowed.sizes(), at::TensorOptions().dtype(dtype).device(dev))
         .masked_fill(allowed.logical_not(), lowest);
 }
@@ -95,7 +98,8 @@ at::Tensor ropeInvFreq(const ModelSpec& s) {
         at::Tensor llama = at::where(wavelen > lowWavelen, inv / factor, inv);
         const at::Tensor smooth = (at::reciprocal(wavelen) * oldLen - low) / (high - low);
         const at::Tensor smoothed = at::rsub(smooth, 1) * llama / factor + smooth * llama;
-        const at::Tensor medium = (wavelen < highWavelen).logical_not() * (wavelen > lowWavelen).logical_not();
+        const at::Tensor medium =
+            (wavelen < highWavelen).logical_not() * (wavelen > lowWavelen).logical_not();
         llama = at::where(medium, smoothed, llama);
         inv = llama;
     }
@@ -104,7 +108,8 @@ at::Tensor ropeInvFreq(const ModelSpec& s) {
 
 class Llama final : public TransformerModel {
 public:
-    Llama(const ModelSpec& spec, LoadedWeights w) : TransformerModel(spec, w.dtype), m_w(std::move(w)) {
+    Llama(const ModelSpec& spec, LoadedWeights w)
+        : TransformerModel(spec, w.dtype), m_w(std::move(w)) {
         m_embed = m_w.get("model.embed_tokens.weight");
         m_invFreq = ropeInvFreq(spec).to(m_embed.device());
         m_lmHead = m_w.has("lm_head.weight") ? m_w.get("lm_head.weight") : at::Tensor();
@@ -147,11 +152,12 @@ public:
 
     bool hasLmHead() const override { return m_lmHead.defined(); }
     at::Tensor weight(const std::string& name) const override { return m_w.optional(name); }
-    at::Tensor lmLogits(const at::Tensor& rows) const override {
+    at::Tensor lmLogits(const at::Tensor& rows, bool invariantKernels) const override {
         if (!m_lmHead.defined()) {
             throw Error("this checkpoint has no language-model head");
         }
-        return dense(rows, m_lmHead);
+        return invariantKernels ? invariant::linear(rows, m_lmHead, at::Tensor(), &packCache())
+                                : dense(rows, m_lmHead);
     }
 
     ForwardResult forward(const Batch& b, const ForwardOptions& opt) const override {
@@ -159,9 +165,14 @@ public:
         const auto B = b.rows();
         const auto L = b.input_ids.size(1);
         if (s.sliding_window > 0 && L > s.sliding_window) {
-            // Sliding-window attention is not implemented: refuse rather than compute another thing.
-            throw Error("a batch of " + std::to_string(L) + " positions exceeds the model's sliding window (" +
+            // Sliding-window attention is not implemented: refuse rather than compute another
+            // thing.
+            throw Error("a batch of " + std::to_string(L) +
+                        " positions exceeds the model's sliding window (" +
                         std::to_string(s.sliding_window) + ")");
+        }
+        if (b.invariant) {
+            return forwardInvariant(b, opt);
         }
         at::Tensor h = at::embedding(m_embed, b.input_ids);
         // RoPE tables for these positions (float32, then the compute dtype).
@@ -197,13 +208,26 @@ public:
             q = (q * cos) + (rotateHalf(q) * sin);
             k = (k * cos) + (rotateHalf(k) * sin);
             at::Tensor attn;
-            if (maskless) {
+            if (b.invariant_attention) {
+                const auto flat = [&](const at::Tensor& t) {
+                    return t.transpose(1, 2).contiguous().reshape({B, L, -1});
+                };
+                attn = invariant::attention(flat(q), flat(k), flat(v), b, s.num_heads,
+                                            s.num_kv_heads, s.head_dim, true, scaling)
+                           .view({B, L, s.num_heads, s.head_dim})
+                           .transpose(1, 2);
+            } else if (maskless) {
                 // As the reference: grouped heads go to SDPA as they are (enable_gqa).
-                attn = at::scaled_dot_product_attention(q, k, v, c10::nullopt, 0.0, L > 1, scaling, rep > 1);
+                attn = at::scaled_dot_product_attention(q, k, v, c10::nullopt, 0.0, L > 1, scaling,
+                                                        rep > 1);
             } else {
                 if (rep > 1) {
-                    k = k.unsqueeze(2).expand({B, s.num_kv_heads, rep, L, s.head_dim}).reshape({B, s.num_heads, L, s.head_dim});
-                    v = v.unsqueeze(2).expand({B, s.num_kv_heads, rep, L, s.head_dim}).reshape({B, s.num_heads, L, s.head_dim});
+                    k = k.unsqueeze(2)
+                            .expand({B, s.num_kv_heads, rep, L, s.head_dim})
+                            .reshape({B, s.num_heads, L, s.head_dim});
+                    v = v.unsqueeze(2)
+                            .expand({B, s.num_kv_heads, rep, L, s.head_dim})
+                            .reshape({B, s.num_heads, L, s.head_dim});
                 }
                 if (sdpa) {
                     attn = at::scaled_dot_product_attention(q, k, v, mask, 0.0, false, scaling);
@@ -218,7 +242,8 @@ public:
             h = residual + dense(attn, w.o, w.ob);
             residual = h;
             x = rmsNorm(h, w.post_norm, s.norm_eps);
-            x = dense(at::silu(dense(x, w.gate, w.gate_b)) * dense(x, w.up, w.up_b), w.down, w.down_b);
+            x = dense(at::silu(dense(x, w.gate, w.gate_b)) * dense(x, w.up, w.up_b), w.down,
+                      w.down_b);
             h = residual + x;
             if (opt.onHidden && l + 1 < m_layers.size()) {
                 opt.onHidden(static_cast<int>(l + 1), h);
@@ -232,6 +257,48 @@ public:
     }
 
 private:
+    // Every op through kernels/invariant.h (embedding lookup and residual adds are exact).
+    ForwardResult forwardInvariant(const Batch& b, const ForwardOptions& opt) const {
+        namespace bi = invariant;
+        const auto& s = m_spec;
+        const auto B = b.rows();
+        const auto L = b.input_ids.size(1);
+        const double scaling = std::pow(double(s.head_dim), -0.5);
+        bi::PackCache* cache = &packCache();
+        at::Tensor h = at::embedding(m_embed, b.input_ids);
+        if (opt.onHidden) {
+            opt.onHidden(0, h);
+        }
+        for (std::size_t l = 0; l < m_layers.size(); ++l) {
+            const Layer& w = m_layers[l];
+            const at::Tensor x = bi::rmsNorm(h, w.in_norm, s.norm_eps);
+            at::Tensor q = bi::linear(x, w.q, w.qb, cache).view({B, L, -1, s.head_dim});
+            at::Tensor k = bi::linear(x, w.k, w.kb, cache).view({B, L, -1, s.head_dim});
+            const at::Tensor v = bi::linear(x, w.v, w.vb, cache);
+            if (s.qk_norm) {
+                q = bi::rmsNorm(q, w.q_norm, s.norm_eps);
+                k = bi::rmsNorm(k, w.k_norm, s.norm_eps);
+            }
+            q = bi::rope(q, b, m_invFreq).view({B, L, -1});
+            k = bi::rope(k, b, m_invFreq).view({B, L, -1});
+            const at::Tensor attn =
+                bi::attention(q, k, v, b, s.num_heads, s.num_kv_heads, s.head_dim, true, scaling);
+            h = h + bi::linear(attn, w.o, w.ob, cache);
+            const at::Tensor y = bi::rmsNorm(h, w.post_norm, s.norm_eps);
+            const at::Tensor act = bi::siluMul(bi::linear(y, w.gate, w.gate_b, cache),
+                                               bi::linear(y, w.up, w.up_b, cache));
+            h = h + bi::linear(act, w.down, w.down_b, cache);
+            if (opt.onHidden && l + 1 < m_layers.size()) {
+                opt.onHidden(static_cast<int>(l + 1), h);
+            }
+        }
+        h = bi::rmsNorm(h, m_norm, s.norm_eps);
+        if (opt.onHidden) {
+            opt.onHidden(static_cast<int>(m_layers.size()), h);
+        }
+        return ForwardResult{h, at::Tensor()};
+    }
+
     struct Layer {
         at::Tensor in_norm, post_norm, q, k, v, o, qb, kb, vb, ob, q_norm, k_norm;
         at::Tensor gate, up, down, gate_b, up_b, down_b;
@@ -264,7 +331,8 @@ at::Tensor activation(const std::string& name, const at::Tensor& x) {
 
 class Bert final : public TransformerModel {
 public:
-    Bert(const ModelSpec& spec, LoadedWeights w) : TransformerModel(spec, w.dtype), m_w(std::move(w)) {
+    Bert(const ModelSpec& spec, LoadedWeights w)
+        : TransformerModel(spec, w.dtype), m_w(std::move(w)) {
         m_prefix = m_w.has("bert.embeddings.word_embeddings.weight") ? "bert." : "";
         const std::string e = m_prefix + "embeddings.";
         m_word = m_w.get(e + "word_embeddings.weight");
@@ -276,8 +344,8 @@ public:
             const std::string p = m_prefix + "encoder.layer." + std::to_string(l) + ".";
             Layer L;
             const std::pair<at::Tensor*, const char*> parts[] = {
-                {L.q, "attention.self.query"}, {L.k, "attention.self.key"},
-                {L.v, "attention.self.value"}, {L.ao, "attention.output.dense"},
+                {L.q, "attention.self.query"},   {L.k, "attention.self.key"},
+                {L.v, "attention.self.value"},   {L.ao, "attention.output.dense"},
                 {L.inter, "intermediate.dense"}, {L.out, "output.dense"}};
             for (const auto& [dst, name] : parts) {
                 dst[0] = m_w.get(p + name + ".weight");
@@ -298,7 +366,7 @@ public:
         at::Tensor t = m_w.optional(name);
         return t.defined() ? t : m_w.optional(m_prefix + name);
     }
-    at::Tensor lmLogits(const at::Tensor&) const override {
+    at::Tensor lmLogits(const at::Tensor&, bool) const override {
         throw Error("BERT models have no language-model head here");
     }
 
@@ -310,6 +378,9 @@ public:
         at::Tensor h = at::embedding(m_word, b.input_ids);
         h = h + at::embedding(m_type, at::zeros_like(b.input_ids));
         h = h + at::embedding(m_pos, b.position_ids);
+        if (b.invariant) {
+            return forwardInvariant(b, opt, bi::layerNorm(h, m_embNormW, m_embNormB, s.norm_eps));
+        }
         h = at::layer_norm(h, normShape, m_embNormW, m_embNormB, s.norm_eps);
         const bool sdpa = opt.attention == "sdpa";
         const bool maskless = sdpa && b.unpadded();
@@ -320,34 +391,89 @@ public:
         }
         for (std::size_t l = 0; l < m_layers.size(); ++l) {
             const Layer& w = m_layers[l];
-            const at::Tensor q = dense(h, w.q[0], w.q[1]).view({B, L, -1, s.head_dim}).transpose(1, 2);
-            const at::Tensor k = dense(h, w.k[0], w.k[1]).view({B, L, -1, s.head_dim}).transpose(1, 2);
-            const at::Tensor v = dense(h, w.v[0], w.v[1]).view({B, L, -1, s.head_dim}).transpose(1, 2);
+            const at::Tensor q =
+                dense(h, w.q[0], w.q[1]).view({B, L, -1, s.head_dim}).transpose(1, 2);
+            const at::Tensor k =
+                dense(h, w.k[0], w.k[1]).view({B, L, -1, s.head_dim}).transpose(1, 2);
+            const at::Tensor v =
+                dense(h, w.v[0], w.v[1]).view({B, L, -1, s.head_dim}).transpose(1, 2);
             at::Tensor attn;
-            if (sdpa) {
-                attn = at::scaled_dot_product_attention(q, k, v, maskless ? c10::optional<at::Tensor>() : mask, 0.0,
-                                                        false, scaling);
+            if (b.invariant_attention) {
+                const auto flat = [&](const at::Tensor& t) {
+                    return t.transpose(1, 2).contiguous().reshape({B, L, -1});
+                };
+                attn = bi::attention(flat(q), flat(k), flat(v), b, s.num_heads, s.num_heads,
+                                     s.head_dim, false, scaling)
+                           .view({B, L, s.num_heads, s.head_dim})
+                           .transpose(1, 2);
+            } else if (sdpa) {
+                attn = at::scaled_dot_product_attention(
+                    q, k, v, maskless ? c10::optional<at::Tensor>() : mask, 0.0, false, scaling);
             } else {
                 at::Tensor scores = at::matmul(q, k.transpose(2, 3)) * scaling;
                 scores = scores + mask;
                 attn = at::matmul(at::softmax(scores, -1), v);
             }
             attn = attn.transpose(1, 2).contiguous().reshape({B, L, -1}).contiguous();
-            const at::Tensor a = at::layer_norm(dense(attn, w.ao[0], w.ao[1]) + h, normShape, w.aln[0], w.aln[1], s.norm_eps);
+            const at::Tensor a = at::layer_norm(dense(attn, w.ao[0], w.ao[1]) + h, normShape,
+                                                w.aln[0], w.aln[1], s.norm_eps);
             const at::Tensor inter = activation(s.activation, dense(a, w.inter[0], w.inter[1]));
-            h = at::layer_norm(dense(inter, w.out[0], w.out[1]) + a, normShape, w.oln[0], w.oln[1], s.norm_eps);
+            h = at::layer_norm(dense(inter, w.out[0], w.out[1]) + a, normShape, w.oln[0], w.oln[1],
+                               s.norm_eps);
             if (opt.onHidden) {
                 opt.onHidden(static_cast<int>(l + 1), h);
             }
         }
         at::Tensor pooler;
         if (m_poolW.defined()) {
+            // As the reference: position 0, even where left padding put a pad there.
             pooler = at::tanh(dense(h.select(1, 0), m_poolW, m_poolB));
         }
         return ForwardResult{h, pooler};
     }
 
 private:
+    // The hidden state of each row's first real token [B, H] (the [CLS] token, wherever
+    // padding put it): the batch-invariant pooler reads it, where the reference reads position 0.
+    static at::Tensor firstTokens(const Batch& b, const at::Tensor& h) {
+        const at::Tensor idx = at::tensor(b.start, at::kLong).to(h.device());
+        return h.index({at::arange(b.rows(), idx.options()), idx});
+    }
+
+    // Every op through kernels/invariant.h, from the embeddings' sum (exact) on.
+    ForwardResult forwardInvariant(const Batch& b, const ForwardOptions& opt, at::Tensor h) const {
+        const auto& s = m_spec;
+        const double scaling = std::pow(double(s.head_dim), -0.5);
+        bi::PackCache* cache = &packCache();
+        const kernels::Activation act = bi::activationByName(s.activation);
+        if (opt.onHidden) {
+            opt.onHidden(0, h);
+        }
+        for (std::size_t l = 0; l < m_layers.size(); ++l) {
+            const Layer& w = m_layers[l];
+            const at::Tensor q = bi::linear(h, w.q[0], w.q[1], cache);
+            const at::Tensor k = bi::linear(h, w.k[0], w.k[1], cache);
+            const at::Tensor v = bi::linear(h, w.v[0], w.v[1], cache);
+            const at::Tensor attn =
+                bi::attention(q, k, v, b, s.num_heads, s.num_heads, s.head_dim, false, scaling);
+            const at::Tensor a = bi::layerNorm(bi::linear(attn, w.ao[0], w.ao[1], cache) + h,
+                                               w.aln[0], w.aln[1], s.norm_eps);
+            const at::Tensor inter =
+                bi::activation(act, bi::linear(a, w.inter[0], w.inter[1], cache));
+            h = bi::layerNorm(bi::linear(inter, w.out[0], w.out[1], cache) + a, w.oln[0], w.oln[1],
+                              s.norm_eps);
+            if (opt.onHidden) {
+                opt.onHidden(static_cast<int>(l + 1), h);
+            }
+        }
+        at::Tensor pooler;
+        if (m_poolW.defined()) {
+            pooler = bi::activation(kernels::Activation::Tanh,
+                                    bi::linear(firstTokens(b, h), m_poolW, m_poolB, cache));
+        }
+        return ForwardResult{h, pooler};
+    }
+
     struct Layer {
         at::Tensor q[2], k[2], v[2], ao[2], inter[2], out[2], aln[2], oln[2];
     };
@@ -359,7 +485,8 @@ private:
 
 } // namespace
 
-std::unique_ptr<TransformerModel> TransformerModel::create(const ModelSpec& spec, LoadedWeights weights) {
+std::unique_ptr<TransformerModel> TransformerModel::create(const ModelSpec& spec,
+                                                           LoadedWeights weights) {
     if (spec.family == Family::Bert) {
         return std::make_unique<Bert>(spec, std::move(weights));
     }

@@ -3,6 +3,7 @@
 // inference mode, numerically following the reference implementation (transformers' eager
 // attention for "math"; libtorch's scaled_dot_product_attention for "sdpa").
 #include "engine/batch.h"
+#include "engine/invariant_ops.h"
 #include "engine/model_loader.h"
 #include "model/model_spec.h"
 
@@ -32,7 +33,8 @@ public:
     virtual ForwardResult forward(const Batch& batch, const ForwardOptions& options) const = 0;
     // Language-model logits of chosen rows of `hidden` [B, L, H] at positions [B] -> [B, V]
     // (llama family; the tied embedding matrix when the checkpoint ties them).
-    virtual at::Tensor lmLogits(const at::Tensor& hiddenRows) const = 0;
+    // With invariantKernels the product runs through kernels/invariant.h.
+    virtual at::Tensor lmLogits(const at::Tensor& hiddenRows, bool invariantKernels) const = 0;
     virtual bool hasLmHead() const = 0;
     // A checkpoint tensor by Hugging Face name (e.g. a classification head), or undefined.
     virtual at::Tensor weight(const std::string& name) const = 0;
@@ -40,13 +42,18 @@ public:
     at::ScalarType dtype() const { return m_dtype; }
     // Number of hidden states reported through onHidden (layers + 1).
     int hiddenCount() const { return static_cast<int>(m_spec.num_layers) + 1; }
+    // Weights packed for the batch-invariant matmul, made on first use and kept with the model.
+    invariant::PackCache& packCache() const { return *m_pack; }
 
-    static std::unique_ptr<TransformerModel> create(const model::ModelSpec& spec, LoadedWeights weights);
+    static std::unique_ptr<TransformerModel> create(const model::ModelSpec& spec,
+                                                    LoadedWeights weights);
 
 protected:
-    TransformerModel(model::ModelSpec spec, at::ScalarType dtype) : m_spec(std::move(spec)), m_dtype(dtype) {}
+    TransformerModel(model::ModelSpec spec, at::ScalarType dtype)
+        : m_spec(std::move(spec)), m_dtype(dtype) {}
     model::ModelSpec m_spec;
     at::ScalarType m_dtype;
+    std::unique_ptr<invariant::PackCache> m_pack = std::make_unique<invariant::PackCache>();
 };
 
 } // namespace probaudit::engine

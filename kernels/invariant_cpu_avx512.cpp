@@ -1,0 +1,4 @@
+// The kernels of invariant_cpu_impl.h for one instruction set (flags in kernels/CMakeLists.txt).
+#define PA_ISA_NS isa_avx512
+#define PA_ISA_LEVEL 2
+#include "kernels/invariant_cpu_impl.h"

@@ -1,0 +1,248 @@
+// Batch invariance, bitwise: with kernels: batch_invariant, every item's probabilities, logits
+// and per-layer hashes are the same bits across batch sizes {1, 2, 3, 8, 16, 32}, pad-to
+// {longest, 64, 128, 256}, padding side {left, right}, shuffled item order and threads {1, 2},
+// in float32 and bfloat16. And the negative test: with the default kernels, the same matrix
+// changes some bits (so that the invariance test can fail); it prints where.
+#include "common/run_config.h"
+#include "engine/engine.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTest>
+
+#include <cstring>
+
+using namespace probaudit;
+using engine::Capture;
+using engine::Engine;
+using engine::HeadSpec;
+using engine::Item;
+using engine::ItemRecord;
+
+namespace {
+
+const std::string kSrc = PROBAUDIT_SOURCE_DIR;
+
+QJsonObject readJson(const std::string& path) {
+    QFile f(QString::fromStdString(path));
+    if (!f.open(QIODevice::ReadOnly)) {
+        qFatal("cannot read %s", path.c_str());
+    }
+    return QJsonDocument::fromJson(f.readAll()).object();
+}
+
+std::vector<Item> items() {
+    QFile f(QString::fromStdString(kSrc + "/tests/golden/forward_inputs.json"));
+    f.open(QIODevice::ReadOnly);
+    std::vector<Item> out;
+    for (const auto& v : QJsonDocument::fromJson(f.readAll()).array()) {
+        out.push_back(
+            Item{"item-" + std::to_string(out.size()), v.toString().toStdString(), std::nullopt});
+    }
+    return out;
+}
+
+// Model and head as the golden data has them; the fixtures without golden heads (tiny-qwen3 with
+// its q/k norms) gets tiny-llama's label-token head.
+std::pair<std::string, HeadSpec> modelAndHead(const QString& name) {
+    const QJsonObject heads = readJson(kSrc + "/tests/golden/heads.json");
+    const QString headOf = heads.contains(name) ? name : QStringLiteral("tiny-llama");
+    QJsonObject h = heads[headOf].toObject()[u"head"].toObject();
+    if (h.contains(u"path")) {
+        h[u"path"] = QString::fromStdString(kSrc + "/") + h[u"path"].toString();
+    }
+    std::string dir;
+    if (name == QStringLiteral("SmolLM2-135M-Instruct")) {
+        dir = kSrc + "/.cache/models/SmolLM2-135M-Instruct/SmolLM2-135M-Instruct.Q4_1.gguf";
+    } else if (name.startsWith(QStringLiteral("tiny-"))) {
+        dir = kSrc + "/tests/fixtures/" + name.toStdString();
+    } else {
+        dir = kSrc + "/.cache/models/" + name.toStdString();
+    }
+    return {dir, HeadSpec::parse(QJsonDocument(h).toJson().toStdString())};
+}
+
+struct Variant {
+    std::string what;
+    nlohmann::json config;
+};
+
+// The matrix. `full`: every combination (fixtures); otherwise each axis alone from the reference
+// plus two combinations of all of them (real models, where a run costs seconds).
+std::vector<Variant> matrix(bool full) {
+    const std::vector<int> batches{1, 2, 3, 8, 16, 32};
+    const std::vector<int> pads{0, 64, 128, 256}; // 0 = longest
+    std::vector<Variant> out;
+    auto make = [](int bs, int pad, bool left, bool shuffled, int threads) {
+        nlohmann::json c{
+            {"batch_size", bs}, {"padding_side", left ? "left" : "right"}, {"threads", threads}};
+        if (pad > 0) {
+            c["pad_to"] = "multiple";
+            c["pad_to_n"] = pad;
+        }
+        if (shuffled) {
+            c["order"] = "shuffled";
+            c["order_seed"] = 7;
+        }
+        const std::string what = "batch " + std::to_string(bs) + ", pad " +
+                                 (pad > 0 ? std::to_string(pad) : std::string("longest")) + ", " +
+                                 (left ? "left" : "right") + (shuffled ? ", shuffled" : "") +
+                                 ", threads " + std::to_string(threads);
+        return Variant{what, c};
+    };
+    if (full) {
+        for (int bs : batches)
+            for (int pad : pads)
+                for (bool left : {false, true})
+                    for (bool shuffled : {false, true})
+                        for (int threads : {1, 2})
+                            out.push_back(make(bs, pad, left, shuffled, threads));
+        return out;
+    }
+    for (int bs : batches)
+        out.push_back(make(bs, 0, false, false, 1));
+    for (int pad : {64, 128, 256})
+        out.push_back(make(1, pad, false, false, 1));
+    out.push_back(make(8, 0, true, false, 1));
+    out.push_back(make(8, 0, false, true, 1));
+    out.push_back(make(8, 0, false, false, 2));
+    out.push_back(make(32, 256, true, true, 2));
+    out.push_back(make(3, 64, true, true, 2));
+    return out;
+}
+
+// Items whose probabilities, logits or per-layer hashes differ in any bit.
+int changedItems(const std::vector<ItemRecord>& a, const std::vector<ItemRecord>& b,
+                 int* hashOnly) {
+    int changed = 0;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        const auto& x = a[i].head;
+        const auto& y = b[i].head;
+        const bool head = std::memcmp(x.probs.data(), y.probs.data(), x.probs.size() * 4) != 0 ||
+                          std::memcmp(x.logits.data(), y.logits.data(), x.logits.size() * 4) != 0;
+        const bool hashes = a[i].layer_hashes != b[i].layer_hashes;
+        changed += (head || hashes) ? 1 : 0;
+        *hashOnly += (!head && hashes) ? 1 : 0;
+    }
+    return changed;
+}
+
+struct MatrixResult {
+    int variants = 0;
+    int differing = 0; // variants where some item changed some bit
+    QStringList where;
+};
+
+MatrixResult runMatrix(const QString& name, const std::string& dtype, const std::string& kernels,
+                       bool full) {
+    const auto [dir, head] = modelAndHead(name);
+    Engine eng(dir, head);
+    const auto all = items();
+    auto withCommon = [&](nlohmann::json c) {
+        c["dtype"] = dtype;
+        c["kernels"] = kernels;
+        return RunConfig::fromJson(c);
+    };
+    const auto variants = matrix(full);
+    const auto ref = eng.run(all, withCommon(variants.front().config), Capture::Hashes);
+    MatrixResult r;
+    for (std::size_t v = 1; v < variants.size(); ++v) {
+        const auto got = eng.run(all, withCommon(variants[v].config), Capture::Hashes);
+        int hashOnly = 0;
+        const int changed = changedItems(ref, got, &hashOnly);
+        ++r.variants;
+        if (changed > 0) {
+            ++r.differing;
+            r.where << QStringLiteral("%1: %2 of %3 items (%4 in layer hashes only)")
+                           .arg(QString::fromStdString(variants[v].what))
+                           .arg(changed)
+                           .arg(all.size())
+                           .arg(hashOnly);
+        }
+    }
+    return r;
+}
+
+} // namespace
+
+class TestInvariance : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void fixturesInvariant_data() {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("dtype");
+        for (const char* m : {"tiny-bert", "tiny-llama", "tiny-qwen3"}) {
+            for (const char* d : {"float32", "bfloat16"}) {
+                QTest::newRow(
+                    qPrintable(QStringLiteral("%1 %2").arg(QLatin1String(m), QLatin1String(d))))
+                    << QString::fromLatin1(m) << QString::fromLatin1(d);
+            }
+        }
+    }
+    void fixturesInvariant() {
+        QFETCH(QString, name);
+        QFETCH(QString, dtype);
+        const auto r = runMatrix(name, dtype.toStdString(), "batch_invariant", true);
+        QVERIFY2(r.differing == 0, qPrintable(r.where.join(QStringLiteral("\n"))));
+        qInfo("%s %s: %d configurations bit-identical to batch 1", qPrintable(name),
+              qPrintable(dtype), r.variants);
+    }
+
+    // Negative: the default kernels over the same matrix change some bits somewhere.
+    void fixturesDefaultDiffers() {
+        int differing = 0;
+        for (const char* m : {"tiny-bert", "tiny-llama"}) {
+            for (const char* d : {"float32", "bfloat16"}) {
+                const auto r = runMatrix(QString::fromLatin1(m), d, "default", true);
+                qInfo("default kernels, %s %s: %d of %d configurations change bits", m, d,
+                      r.differing, r.variants);
+                for (int i = 0; i < std::min<int>(4, int(r.where.size())); ++i) {
+                    qInfo("  %s", qPrintable(r.where[i]));
+                }
+                differing += r.differing;
+            }
+        }
+        QVERIFY2(differing > 0, "the default kernels were batch-invariant on every fixture: the "
+                                "invariance test could not fail");
+    }
+
+    void realInvariant_data() {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("dtype");
+        for (const char* m : {"all-MiniLM-L6-v2", "SmolLM2-135M-Instruct"}) {
+            for (const char* d : {"float32", "bfloat16"}) {
+                QTest::newRow(
+                    qPrintable(QStringLiteral("%1 %2").arg(QLatin1String(m), QLatin1String(d))))
+                    << QString::fromLatin1(m) << QString::fromLatin1(d);
+            }
+        }
+    }
+    void realInvariant() {
+        QFETCH(QString, name);
+        QFETCH(QString, dtype);
+        const auto r = runMatrix(name, dtype.toStdString(), "batch_invariant", false);
+        QVERIFY2(r.differing == 0, qPrintable(r.where.join(QStringLiteral("\n"))));
+        qInfo("%s %s: %d configurations bit-identical to batch 1", qPrintable(name),
+              qPrintable(dtype), r.variants);
+    }
+
+    void realDefaultDiffers_data() { realInvariant_data(); }
+    void realDefaultDiffers() {
+        QFETCH(QString, name);
+        QFETCH(QString, dtype);
+        const auto r = runMatrix(name, dtype.toStdString(), "default", false);
+        qInfo("default kernels, %s %s: %d of %d configurations change bits", qPrintable(name),
+              qPrintable(dtype), r.differing, r.variants);
+        for (const auto& w : r.where) {
+            qInfo("  %s", qPrintable(w));
+        }
+        QVERIFY2(
+            r.differing > 0,
+            "the default kernels were batch-invariant here: the invariance test could not fail");
+    }
+};
+
+QTEST_GUILESS_MAIN(TestInvariance)
+#include "test_invariance.moc"
