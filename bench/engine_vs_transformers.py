@@ -49,8 +49,9 @@ CASES = {
 }
 
 
-def engine_run(case, batch, threads, items_file, n, passes, capture="none", attention="sdpa"):
-    cfg = {"batch_size": batch, "threads": threads, "padding_side": case["padding"], "attention": attention}
+def engine_run(case, batch, threads, items_file, n, passes, capture="none", attention="sdpa", kernels="default"):
+    cfg = {"batch_size": batch, "threads": threads, "padding_side": case["padding"], "attention": attention,
+           "kernels": kernels}
     out = subprocess.run([str(ENGINE), "score", str(case["path"]), "--head", json.dumps(case["head"]),
                           "--input", str(items_file), "--limit", str(n), "--config", json.dumps(cfg),
                           "--capture", capture, "--warmup", str(-(-n // batch)), "--repeat", str(passes), "--json"],

@@ -53,9 +53,32 @@ set(Torch_VERSION_STRING "${Torch_VERSION}")
 
 find_package(nlohmann_json 3.11 REQUIRED)
 find_package(OpenSSL REQUIRED COMPONENTS Crypto)
-find_package(PkgConfig REQUIRED)
-pkg_check_modules(PCRE2 REQUIRED IMPORTED_TARGET libpcre2-8)
-pkg_check_modules(UTF8PROC REQUIRED IMPORTED_TARGET libutf8proc)
+# PCRE2 and utf8proc through pkg-config; where there is none (the bare GPU machine of
+# scripts/gpu-check.sh, which stages headers and libraries into its prefix), by path.
+find_package(PkgConfig)
+if(PKG_CONFIG_FOUND)
+    pkg_check_modules(PCRE2 IMPORTED_TARGET libpcre2-8)
+    pkg_check_modules(UTF8PROC IMPORTED_TARGET libutf8proc)
+endif()
+foreach(_pa_lib PCRE2:pcre2.h:pcre2-8 UTF8PROC:utf8proc.h:utf8proc)
+    string(REPLACE ":" ";" _pa_parts "${_pa_lib}")
+    list(GET _pa_parts 0 _pa_name)
+    list(GET _pa_parts 1 _pa_header)
+    list(GET _pa_parts 2 _pa_so)
+    if(NOT TARGET PkgConfig::${_pa_name})
+        find_path(PROBAUDIT_${_pa_name}_INCLUDE ${_pa_header} REQUIRED)
+        find_library(PROBAUDIT_${_pa_name}_LIB ${_pa_so} REQUIRED)
+        add_library(PkgConfig::${_pa_name} INTERFACE IMPORTED)
+        set_target_properties(PkgConfig::${_pa_name} PROPERTIES
+            INTERFACE_INCLUDE_DIRECTORIES "${PROBAUDIT_${_pa_name}_INCLUDE}"
+            INTERFACE_LINK_LIBRARIES "${PROBAUDIT_${_pa_name}_LIB}")
+    endif()
+endforeach()
+
+# The GPU check builds only the kernels, the engine and the `gpu` suites: no Qt, no ledger.
+if(PROBAUDIT_GPU_CHECK)
+    return()
+endif()
 find_package(CLI11 REQUIRED)
 
 if(PROBAUDIT_BUILD_GUI OR PROBAUDIT_BUILD_TESTS)

@@ -74,6 +74,11 @@ private Q_SLOTS:
         QVERIFY(!row(d, "padding added to one input").isEmpty());
         QVERIFY(!row(d, "batch size 1 -> 8").isEmpty());
         QVERIFY(!row(d, "attention sdpa").isEmpty());
+        // The fix is tried: the batch-invariant kernels at batch 1 vs batch 8 with padding are
+        // bit-identical, and the finding says to pin them.
+        QCOMPARE(row(d, "batch-invariant kernels: batch 1 -> 8").value("bit_identical").toDouble(), 1.0);
+        QVERIFY(ladder[3].toObject().value("finding").toString().contains(
+            QStringLiteral("a fix: pin kernels: batch_invariant")));
         // The study's other config is explained, with a forecast beside what was observed.
         const QJsonObject cfg = d.value("configs").toArray()[0].toObject();
         QCOMPARE(cfg.value("config").toString(), QStringLiteral("b8"));

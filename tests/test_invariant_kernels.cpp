@@ -1,6 +1,7 @@
 // The batch-invariant CPU kernels (kernels/invariant.h): every instruction set gives the scalar
 // reference's bits; a row's result does not depend on the other rows, its position or padding;
 // and the results agree with a double-precision computation within tol + |ref|·eps.
+#include "kernel_test_data.h"
 #include "kernels/invariant.h"
 
 #include <QTest>
@@ -11,18 +12,10 @@
 #include <vector>
 
 using namespace probaudit::kernels;
+using kernel_test::denseAttention;
+using kernel_test::randomVec;
 
 namespace {
-
-std::vector<float> randomVec(std::size_t n, std::uint32_t seed, float scale = 1.0f) {
-    std::mt19937 gen(seed);
-    std::normal_distribution<float> d(0.0f, scale);
-    std::vector<float> v(n);
-    for (auto& x : v) {
-        x = d(gen);
-    }
-    return v;
-}
 
 bool sameBits(const float* a, const float* b, std::size_t n) {
     return std::memcmp(a, b, n * 4) == 0;
@@ -301,22 +294,8 @@ private Q_SLOTS:
             std::memcpy(k.data() + (row * len + st) * kvs, itemK.data(), itemK.size() * 4);
             std::memcpy(v.data() + (row * len + st) * kvs, itemV.data(), itemV.size() * 4);
             std::vector<float> out(std::size_t(batch * len * qs), 99.0f);
-            AttentionParams p;
-            p.q = q.data();
-            p.k = k.data();
-            p.v = v.data();
-            p.out = out.data();
-            p.batch = batch;
-            p.len = len;
-            p.heads = heads;
-            p.kv_heads = kvHeads;
-            p.head_dim = dim;
-            p.q_row_stride = qs;
-            p.kv_row_stride = kvs;
-            p.start = start.data();
-            p.length = length.data();
-            p.causal = causal;
-            p.scale = 1.0f / std::sqrt(float(dim));
+            const AttentionParams p = denseAttention(q.data(), k.data(), v.data(), out.data(), batch, len, heads,
+                                                     kvHeads, dim, start.data(), length.data(), causal);
             attentionCpu(p, 0, attentionUnits(p), isa);
             return std::vector<float>(out.begin() + (row * len + st) * qs,
                                       out.begin() + (row * len + st + n) * qs);
@@ -331,22 +310,8 @@ private Q_SLOTS:
         // Accuracy.
         std::vector<std::int64_t> start{0}, length{n};
         std::vector<float> out(alone.size());
-        AttentionParams p;
-        p.q = itemQ.data();
-        p.k = itemK.data();
-        p.v = itemV.data();
-        p.out = out.data();
-        p.batch = 1;
-        p.len = n;
-        p.heads = heads;
-        p.kv_heads = kvHeads;
-        p.head_dim = dim;
-        p.q_row_stride = heads * dim;
-        p.kv_row_stride = kvHeads * dim;
-        p.start = start.data();
-        p.length = length.data();
-        p.causal = causal;
-        p.scale = 1.0f / std::sqrt(float(dim));
+        const AttentionParams p = denseAttention(itemQ.data(), itemK.data(), itemV.data(), out.data(), 1, n, heads,
+                                                 kvHeads, dim, start.data(), length.data(), causal);
         attentionCpu(p, 0, attentionUnits(p));
         for (std::int64_t h = 0; h < heads; ++h) {
             std::vector<double> want;

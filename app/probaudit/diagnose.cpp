@@ -304,7 +304,24 @@ int diagnose(const DiagnoseOptions& o, const std::atomic<bool>& stop) {
                 bf.dtype = "bfloat16";
                 vary("bfloat16", bf);
             }
-            finding += "; batch-invariant kernel set: not available in this engine yet";
+            // The fix this engine offers: the batch-invariant kernel set, one at a time against
+            // batch N with padding. Bit-identical there means pinning it removes the shape effect.
+            RunConfig bi1 = base1;
+            bi1.kernels = "batch_invariant";
+            RunConfig biN = bi1;
+            biN.batch_size = N;
+            biN.pad_to = "fixed";
+            biN.pad_to_n = padL2;
+            const auto fix =
+                compareRuns("kernels",
+                            "batch-invariant kernels: batch 1 -> " + std::to_string(N) +
+                                ", padded to " + std::to_string(padL2),
+                            probe("kernels: batch-invariant, batch 1", bi1),
+                            probe("kernels: batch-invariant, batch " + std::to_string(N), biN));
+            finding +=
+                "; batch-invariant kernels, batch 1 -> " + std::to_string(N) + " padded to " +
+                std::to_string(padL2) + ": " + evidence(fix) +
+                (fix.bit_identical_share == 1 ? " (a fix: pin kernels: batch_invariant)" : "");
             if (base1.device != "cpu") {
                 RunConfig tf = base1;
                 tf.tf32 = !base1.tf32;

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <numeric>
 #include <random>
 
@@ -59,6 +60,36 @@ bool blank(const std::string& s) {
 }
 
 } // namespace
+
+std::vector<std::uint64_t> rowHashes(const Batch& b, const at::Tensor& hidden) {
+    const at::Tensor h = hidden.contiguous();
+    const std::int64_t rowBytes = h.size(2) * static_cast<std::int64_t>(h.element_size());
+    std::vector<std::uint64_t> out(std::size_t(b.rows()));
+#if defined(PROBAUDIT_WITH_CUDA)
+    if (h.is_cuda()) {
+        at::Tensor dev = at::empty({b.rows()}, h.options().dtype(at::kLong));
+        const auto* base = static_cast<const unsigned char*>(h.data_ptr());
+        for (std::int64_t r = 0; r < b.rows(); ++r) {
+            kernels::RowHashParams p;
+            p.data = base + (r * h.size(1) + b.start[std::size_t(r)]) * rowBytes;
+            p.rows = 1;
+            p.row_bytes = b.length[std::size_t(r)] * rowBytes; // the row's real tokens, contiguous
+            p.row_stride_bytes = p.row_bytes;
+            p.out = reinterpret_cast<std::uint64_t*>(dev.data_ptr<std::int64_t>()) + r;
+            kernels::rowHashCuda(p, nullptr);
+        }
+        const at::Tensor host = dev.to(at::kCPU);
+        std::memcpy(out.data(), host.data_ptr<std::int64_t>(), out.size() * sizeof(std::uint64_t));
+        return out;
+    }
+#endif
+    for (std::int64_t r = 0; r < b.rows(); ++r) {
+        const auto* row = static_cast<const unsigned char*>(h[r].data_ptr());
+        out[std::size_t(r)] = kernels::hashBytes(row + b.start[std::size_t(r)] * rowBytes,
+                                                 std::size_t(b.length[std::size_t(r)] * rowBytes));
+    }
+    return out;
+}
 
 Engine::Engine(const std::string& modelPath, const HeadSpec& head)
     : m_ckpt(model::Checkpoint::open(modelPath)), m_tok(m_ckpt.loadTokenizer()), m_headSpec(head) {}
@@ -195,25 +226,27 @@ std::vector<ItemRecord> Engine::run(const std::vector<tokenizer::Encoding>& enc,
             opt.attention = c.attention;
             if (capture != Capture::None) {
                 opt.onHidden = [&](int, const at::Tensor& h) {
-                    const at::Tensor hc = h.to(at::kCPU);
+                    // On the GPU the hashes are computed where the states live; the states
+                    // come to the host only for `full` capture.
+                    const std::vector<std::uint64_t> hashes = rowHashes(b, h);
+                    const at::Tensor hc = capture == Capture::Full ? h.to(at::kCPU) : at::Tensor();
                     at::Tensor vectors;
                     if (capture != Capture::Hashes) {
                         vectors = m_head->decisionVector(b, h).to(at::kCPU).contiguous();
                     }
                     for (std::int64_t r = 0; r < b.rows(); ++r) {
-                        const at::Tensor real =
-                            hc[r]
-                                .narrow(0, b.start[std::size_t(r)], b.length[std::size_t(r)])
-                                .contiguous();
                         auto& rec = batchRecords[std::size_t(r)];
-                        rec.layer_hashes.push_back(
-                            kernels::hashBytes(real.data_ptr(), std::size_t(real.nbytes())));
+                        rec.layer_hashes.push_back(hashes[std::size_t(r)]);
                         if (capture != Capture::Hashes) {
                             const float* v = vectors[r].data_ptr<float>();
                             rec.layer_vectors.emplace_back(v, v + vectors.size(1));
                         }
                         if (capture == Capture::Full) {
-                            rec.layer_full.push_back(real.to(at::kFloat).clone());
+                            rec.layer_full.push_back(
+                                hc[r]
+                                    .narrow(0, b.start[std::size_t(r)], b.length[std::size_t(r)])
+                                    .to(at::kFloat)
+                                    .clone());
                         }
                     }
                 };

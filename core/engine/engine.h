@@ -50,6 +50,10 @@ using RunProgress = std::function<bool(std::size_t done, std::size_t total)>;
 // Called after every batch with its records (the ledger writes one transaction per batch).
 using BatchSink = std::function<void(const std::vector<ItemRecord>& batch)>;
 
+// Per-row hash (kernels/row_hash.h) of each row's real tokens of hidden [B, L, H]; on a CUDA
+// tensor computed on the GPU, only the hashes copied back.
+std::vector<std::uint64_t> rowHashes(const Batch& batch, const at::Tensor& hidden);
+
 class Engine {
 public:
     Engine(const std::string& modelPath, const HeadSpec& head);
