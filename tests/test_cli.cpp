@@ -162,6 +162,36 @@ private Q_SLOTS:
         QVERIFY(r.out.contains(QStringLiteral("libtorch        " PROBAUDIT_TORCH_PIN)));
         QVERIFY(r.out.contains(QStringLiteral("ATen CPU kernels")));
     }
+
+    // probaudit generate: JSON per prompt, bounded by --max-new-tokens; clear refusals.
+    void generateCommand() {
+        const QString model = QStringLiteral(PROBAUDIT_SOURCE_DIR "/tests/fixtures/tiny-qwen3");
+        const Result r = runCli({QStringLiteral("generate"), model, QStringLiteral("--prompt"),
+                                 QStringLiteral("Review: fine food Verdict:"), QStringLiteral("--prompt"),
+                                 QStringLiteral("Review: a Verdict:"), QStringLiteral("--max-new-tokens"),
+                                 QStringLiteral("5"), QStringLiteral("--no-eos"), QStringLiteral("--config"),
+                                 QStringLiteral("{\"batch_size\":2}"), QStringLiteral("--json")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const QJsonArray items = QJsonDocument::fromJson(r.out.toUtf8()).object()[u"items"].toArray();
+        QCOMPARE(items.size(), 2);
+        for (const auto& v : items) {
+            const QJsonObject it = v.toObject();
+            QCOMPARE(it[u"tokens"].toArray().size(), 5);
+            QCOMPARE(it[u"pieces"].toArray().size(), 5);
+            QCOMPARE(it[u"finish"].toString(), QStringLiteral("length"));
+            for (const auto& g : it[u"gaps"].toArray()) {
+                QVERIFY(g.toDouble() >= 0);
+            }
+        }
+        const Result none = runCli({QStringLiteral("generate"), model});
+        QVERIFY(none.exitCode != 0);
+        QVERIFY2(none.err.contains(QStringLiteral("nothing to generate")), qPrintable(none.err));
+        const Result bert = runCli({QStringLiteral("generate"),
+                                    QStringLiteral(PROBAUDIT_SOURCE_DIR "/tests/fixtures/tiny-bert"),
+                                    QStringLiteral("--prompt"), QStringLiteral("x")});
+        QVERIFY(bert.exitCode != 0);
+        QVERIFY2(bert.err.contains(QStringLiteral("llama-family")), qPrintable(bert.err));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCli)

@@ -7,6 +7,7 @@
 #include "inspect.h"
 #include "ledger_cmds.h"
 #include "pin.h"
+#include "generate_cmd.h"
 #include "predict.h"
 #include "score.h"
 #include "study/study.h"
@@ -130,6 +131,23 @@ int main(int argc, char** argv) {
     predict->add_option("--config", predictConfig,
                         "Runtime configuration as JSON (defaults otherwise)");
     predict->add_flag("--json", predictJson, "Machine-readable JSON");
+
+    probaudit::app::GenerateArgs genArgs;
+    bool genJson = false;
+    CLI::App* gen = app.add_subcommand(
+        "generate", "Greedy generation (llama family, KV cache): new tokens, text, and every "
+                    "step's logit and top-2 logit gap");
+    gen->add_option("MODEL", genArgs.model, "Hugging Face model folder or .gguf file")->required();
+    gen->add_option("--prompt", genArgs.prompts, "A prompt, as the model reads it (repeatable)");
+    gen->add_option("--input", genArgs.input, "JSONL of {\"id\", \"text\"}, each wrapped by --template");
+    gen->add_option("--template", genArgs.templateText, "Prompt template with {text} (for --input)");
+    gen->add_option("--max-new-tokens", genArgs.maxNewTokens, "Most new tokens per prompt (default 32)")
+        ->check(CLI::Range(1L, 100000L));
+    gen->add_option("--stop", genArgs.stop, "Stop string (repeatable): the text is cut before it");
+    gen->add_flag("--no-eos", genArgs.noEos, "Do not stop at the model's end-of-sequence tokens");
+    gen->add_option("--config", genArgs.config,
+                    "Runtime configuration as JSON (batch_size batches the prompts, left padding)");
+    gen->add_flag("--json", genJson, "Machine-readable JSON");
 
     probaudit::app::ScoreOptions scoreOpt;
     bool scoreJson = false;
@@ -418,6 +436,12 @@ int main(int argc, char** argv) {
             probaudit::app::ensureCpuCapability(scoreOpt.config, argc, argv);
             const auto s = probaudit::app::score(scoreOpt);
             std::cout << (scoreJson ? s.dump(2) + "\n" : probaudit::app::formatScore(s));
+            return 0;
+        }
+        if (gen->parsed()) {
+            probaudit::app::ensureCpuCapability(genArgs.config, argc, argv);
+            const auto g = probaudit::app::generate(genArgs);
+            std::cout << (genJson ? g.dump(2) + "\n" : probaudit::app::formatGeneration(g));
             return 0;
         }
         if (predict->parsed()) {

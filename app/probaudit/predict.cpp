@@ -14,20 +14,25 @@ namespace probaudit::app {
 
 using nlohmann::json;
 
+RunConfig configFromArg(const std::string& configJson) {
+    if (configJson.empty()) {
+        return RunConfig();
+    }
+    json j;
+    try {
+        j = json::parse(configJson);
+    } catch (const json::exception& e) {
+        throw Error(std::string("--config: invalid JSON: ") + e.what());
+    }
+    return RunConfig::fromJson(j);
+}
+
 json predict(const std::string& modelPath, const std::string& head, const std::string& text,
              const std::string& configJson) {
-    RunConfig config;
-    if (!configJson.empty()) {
-        json j;
-        try {
-            j = json::parse(configJson);
-        } catch (const json::exception& e) {
-            throw Error(std::string("--config: invalid JSON: ") + e.what());
-        }
-        config = RunConfig::fromJson(j);
-    }
+    const RunConfig config = configFromArg(configJson);
     engine::Engine eng(modelPath, engine::HeadSpec::parse(head));
-    const auto records = eng.run({engine::Item{"input", text, std::nullopt}}, config, engine::Capture::Vectors);
+    const auto records =
+        eng.run({engine::Item{"input", text, std::nullopt}}, config, engine::Capture::Vectors);
     const engine::ItemRecord& r = records.at(0);
     json norms = json::array();
     for (const auto& v : r.layer_vectors) {
@@ -40,7 +45,8 @@ json predict(const std::string& modelPath, const std::string& head, const std::s
     const auto& labels = eng.head().spec().labels;
     json classes = json::array();
     for (std::size_t c = 0; c < labels.size(); ++c) {
-        classes.push_back({{"label", labels[c]}, {"probability", r.head.probs[c]}, {"logit", r.head.logits[c]}});
+        classes.push_back(
+            {{"label", labels[c]}, {"probability", r.head.probs[c]}, {"logit", r.head.logits[c]}});
     }
     return json{{"model", modelPath},
                 {"head", eng.head().spec().toJson()},
@@ -49,7 +55,8 @@ json predict(const std::string& modelPath, const std::string& head, const std::s
                 {"tokens", r.tokens},
                 {"truncated", r.truncated},
                 {"classes", classes},
-                {"decision", r.head.decision >= 0 ? json(labels[std::size_t(r.head.decision)]) : json(nullptr)},
+                {"decision",
+                 r.head.decision >= 0 ? json(labels[std::size_t(r.head.decision)]) : json(nullptr)},
                 {"margin", r.head.nonfinite ? json(nullptr) : json(r.head.margin)},
                 {"nonfinite", r.head.nonfinite},
                 {"layer_norms", norms}};
@@ -83,8 +90,8 @@ std::string formatPrediction(const json& p) {
       << (p.at("truncated").get<bool>() ? " (truncated to the model's maximum)" : "") << "\n";
     for (const auto& c : p.at("classes")) {
         std::snprintf(buf, sizeof buf, "  %-14s p = %.6f   logit %.6f\n",
-                      json(c.at("label").get<std::string>()).dump().c_str(), c.at("probability").get<double>(),
-                      c.at("logit").get<double>());
+                      json(c.at("label").get<std::string>()).dump().c_str(),
+                      c.at("probability").get<double>(), c.at("logit").get<double>());
         o << buf;
     }
     if (p.at("nonfinite").get<bool>()) {
@@ -94,7 +101,8 @@ std::string formatPrediction(const json& p) {
                       p.at("decision").get<std::string>().c_str(), p.at("margin").get<double>());
         o << buf;
     }
-    o << "Config          " << p.at("config_hash").get<std::string>() << " " << p.at("config").dump() << "\n";
+    o << "Config          " << p.at("config_hash").get<std::string>() << " "
+      << p.at("config").dump() << "\n";
     o << "Layer norms    ";
     int i = 0;
     for (const auto& n : p.at("layer_norms")) {

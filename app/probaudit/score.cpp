@@ -1,5 +1,7 @@
 #include "score.h"
 
+#include "predict.h"
+
 #include "common/error.h"
 #include "common/run_config.h"
 #include "engine/engine.h"
@@ -54,10 +56,7 @@ std::vector<engine::Item> readItems(const std::string& path, std::size_t limit) 
 } // namespace
 
 json score(const ScoreOptions& o) {
-    RunConfig config;
-    if (!o.config.empty()) {
-        config = RunConfig::fromJson(json::parse(o.config));
-    }
+    const RunConfig config = configFromArg(o.config); // invalid JSON: one line, as predict
     const auto capture = engine::parseCapture(o.capture);
     const auto items = readItems(o.input, o.limit);
     engine::Engine eng(o.model, engine::HeadSpec::parse(o.head));

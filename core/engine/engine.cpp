@@ -125,7 +125,9 @@ void Engine::ensureModel(const RunConfig& c) {
         }
     }
     m_model = TransformerModel::create(m_ckpt.spec(), std::move(w));
-    m_head = Head::create(m_headSpec, *m_model, m_tok, m_ckpt);
+    if (!m_headSpec.kind.empty()) { // generation alone needs no decision head
+        m_head = Head::create(m_headSpec, *m_model, m_tok, m_ckpt);
+    }
     m_loadedKey = key;
 }
 
@@ -180,6 +182,9 @@ std::vector<ItemRecord> Engine::run(const std::vector<tokenizer::Encoding>& enc,
                                     Capture capture, const RunProgress& progress,
                                     const BatchSink& sink, const std::vector<bool>& skip) {
     prepare(c);
+    if (!m_head) {
+        throw Error("this engine has no decision head (it was made for generation)");
+    }
     c10::InferenceMode guard;
     std::size_t total = 0;
     for (std::size_t i = 0; i < enc.size(); ++i) {

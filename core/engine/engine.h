@@ -3,6 +3,7 @@
 // configuration, producing one record per item (probabilities, decision-class logits,
 // decision, margin, and per-layer capture) plus the run's kernel trace.
 #include "common/run_config.h"
+#include "engine/generate.h"
 #include "engine/heads.h"
 #include "engine/kernel_trace.h"
 #include "engine/transformer.h"
@@ -56,6 +57,7 @@ std::vector<std::uint64_t> rowHashes(const Batch& batch, const at::Tensor& hidde
 
 class Engine {
 public:
+    // A HeadSpec with an empty kind: no decision head (generation only; run() refuses).
     Engine(const std::string& modelPath, const HeadSpec& head);
 
     const model::Checkpoint& checkpoint() const { return m_ckpt; }
@@ -84,6 +86,11 @@ public:
     // Loads (or converts) the model for a config's dtype and device and applies its process
     // settings; run() does this itself, callers that time run() call it first.
     void prepare(const RunConfig& config);
+
+    // Greedy generation for prompts (full prompt text, templates applied), batched by the
+    // config's batch_size in the given order with left padding (default kernels only).
+    std::vector<Generation> generate(const std::vector<std::string>& prompts, const RunConfig& config,
+                                     const GenerateOptions& options);
 
     const KernelTrace& lastTrace() const { return m_trace; }
     const Head& head() const { return *m_head; }

@@ -62,6 +62,24 @@ at::Tensor additiveMask(const Batch& b, bool causal, at::ScalarType dtype, bool 
         .masked_fill(allowed.logical_not(), lowest);
 }
 
+// The same for new positions after `past` cached ones: mask [B, past + L] -> [B, 1, L, past + L],
+// query i may see key j <= past + i.
+at::Tensor cachedMask(const at::Tensor& attentionMask, std::int64_t L, std::int64_t past, at::ScalarType dtype,
+                      bool asBool) {
+    const auto Lk = attentionMask.size(1);
+    const auto dev = attentionMask.device();
+    const at::Tensor tri = at::ones({L, Lk}, at::TensorOptions().dtype(at::kBool).device(dev)).tril(past);
+    const at::Tensor allowed =
+        attentionMask.to(at::kBool).unsqueeze(1).unsqueeze(1).logical_and(tri.unsqueeze(0).unsqueeze(0));
+    if (asBool) {
+        return allowed.contiguous();
+    }
+    const double lowest = dtype == at::kFloat  ? double(std::numeric_limits<float>::lowest())
+                          : dtype == at::kHalf ? -65504.0
+                                               : -3.3895313892515355e38;
+    return at::zeros(allowed.sizes(), at::TensorOptions().dtype(dtype).device(dev)).masked_fill(allowed.logical_not(), lowest);
+}
+
 at::Tensor dense(const at::Tensor& x, const at::Tensor& w, const at::Tensor& b = {}) {
     return at::linear(x, w, b.defined() ? c10::optional<at::Tensor>(b) : c10::nullopt);
 }
@@ -171,9 +189,13 @@ public:
                         " positions exceeds the model's sliding window (" +
                         std::to_string(s.sliding_window) + ")");
         }
+        if ((b.invariant || b.invariant_attention) && opt.cache != nullptr) {
+            throw Error("incremental decoding under batch-invariant kernels is not implemented yet");
+        }
         if (b.invariant) {
             return forwardInvariant(b, opt);
         }
+        const std::int64_t past = opt.cache != nullptr ? opt.cache->length() : 0;
         at::Tensor h = at::embedding(m_embed, b.input_ids);
         // RoPE tables for these positions (float32, then the compute dtype).
         const at::Tensor invExp = m_invFreq.unsqueeze(0).unsqueeze(-1).expand({B, -1, 1});
@@ -184,8 +206,10 @@ public:
         const at::Tensor sin = (emb.sin() * 1.0).to(m_dtype).unsqueeze(1);
         const bool sdpa = opt.attention == "sdpa";
         // SDPA without padding takes the reference's maskless causal path (is_causal).
-        const bool maskless = sdpa && b.unpadded();
-        const at::Tensor mask = maskless ? at::Tensor() : additiveMask(b, true, m_dtype, sdpa);
+        const bool maskless = sdpa && b.unpadded() && opt.cache == nullptr;
+        const at::Tensor mask = maskless             ? at::Tensor()
+                                : opt.cache != nullptr ? cachedMask(b.attention_mask, L, past, m_dtype, sdpa)
+                                                       : additiveMask(b, true, m_dtype, sdpa);
         const double scaling = std::pow(double(s.head_dim), -0.5);
         const auto rep = s.num_heads / s.num_kv_heads;
 
@@ -207,6 +231,19 @@ public:
             k = k.transpose(1, 2);
             q = (q * cos) + (rotateHalf(q) * sin);
             k = (k * cos) + (rotateHalf(k) * sin);
+            if (opt.cache != nullptr) {
+                KvCache& c = *opt.cache;
+                if (c.k.size() > l) {
+                    k = at::cat({c.k[l], k}, 2);
+                    v = at::cat({c.v[l], v}, 2);
+                    c.k[l] = k;
+                    c.v[l] = v;
+                } else {
+                    c.k.push_back(k);
+                    c.v.push_back(v);
+                }
+            }
+            const auto Lk = k.size(2);
             at::Tensor attn;
             if (b.invariant_attention) {
                 const auto flat = [&](const at::Tensor& t) {
@@ -223,11 +260,11 @@ public:
             } else {
                 if (rep > 1) {
                     k = k.unsqueeze(2)
-                            .expand({B, s.num_kv_heads, rep, L, s.head_dim})
-                            .reshape({B, s.num_heads, L, s.head_dim});
+                            .expand({B, s.num_kv_heads, rep, Lk, s.head_dim})
+                            .reshape({B, s.num_heads, Lk, s.head_dim});
                     v = v.unsqueeze(2)
-                            .expand({B, s.num_kv_heads, rep, L, s.head_dim})
-                            .reshape({B, s.num_heads, L, s.head_dim});
+                            .expand({B, s.num_kv_heads, rep, Lk, s.head_dim})
+                            .reshape({B, s.num_heads, Lk, s.head_dim});
                 }
                 if (sdpa) {
                     attn = at::scaled_dot_product_attention(q, k, v, mask, 0.0, false, scaling);

@@ -12,14 +12,25 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace probaudit::engine {
+
+// Keys and values of earlier positions for incremental decoding (llama family, default
+// kernels): per layer F [B, kv_heads, T, head_dim] in the model's dtype, after RoPE.
+struct KvCache {
+    std::vector<at::Tensor> k, v;
+    std::int64_t length() const { return k.empty() ? 0 : k.front().size(2); }
+};
 
 struct ForwardOptions {
     std::string attention = "math"; // math | sdpa
     // Called with every hidden state the reference reports (index 0 = embeddings, i = after
     // layer i; for the llama family the last one is after the final norm), [B, L, H].
     std::function<void(int index, const at::Tensor& hidden)> onHidden;
+    // With a cache, the batch's input_ids/position_ids are the new positions only and its
+    // attention_mask covers the cached positions and the new ones [B, T + L]; the cache grows.
+    KvCache* cache = nullptr;
 };
 
 struct ForwardResult {

@@ -3,7 +3,10 @@
 #include "common/error.h"
 #include "model/gguf_llama.h"
 
+#include <nlohmann/json.hpp>
+
 #include <filesystem>
+#include <fstream>
 
 namespace probaudit::model {
 
@@ -33,6 +36,14 @@ Checkpoint Checkpoint::open(const std::string& path) {
     }
     c.m_format = Format::Safetensors;
     c.m_spec = loadHfConfig((p / "config.json").string());
+    if (const fs::path gen = p / "generation_config.json"; fs::exists(gen)) {
+        // generate() reads its stop tokens from here when the folder has it.
+        std::ifstream in(gen);
+        const auto g = nlohmann::json::parse(in, nullptr, false);
+        if (!g.is_discarded() && g.contains("eos_token_id")) {
+            c.m_spec.eos_token_ids = eosTokenIds(g);
+        }
+    }
     c.m_st = std::make_shared<SafetensorsCheckpoint>(path);
     for (const auto& [name, entry] : c.m_st->tensors()) {
         c.m_names.push_back(name);

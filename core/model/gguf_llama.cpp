@@ -59,6 +59,9 @@ ModelSpec ggufLlamaSpec(const GgufFile& f) {
     s.vocab_size = embd->shape[0];
     s.tie_word_embeddings = f.find("output.weight") == nullptr;
     s.stored_dtype = "gguf";
+    if (f.has("tokenizer.ggml.eos_token_id")) {
+        s.eos_token_ids.push_back(f.getInt("tokenizer.ggml.eos_token_id"));
+    }
     return s;
 }
 

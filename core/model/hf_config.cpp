@@ -11,6 +11,25 @@
 
 namespace probaudit::model {
 
+// eos_token_id as a number or a list of numbers (absent or null: none).
+std::vector<std::int64_t> eosTokenIds(const nlohmann::json& j) {
+    std::vector<std::int64_t> ids;
+    const auto it = j.find("eos_token_id");
+    if (it == j.end() || it->is_null()) {
+        return ids;
+    }
+    if (it->is_number_integer()) {
+        ids.push_back(it->get<std::int64_t>());
+    } else if (it->is_array()) {
+        for (const auto& v : *it) {
+            if (v.is_number_integer()) {
+                ids.push_back(v.get<std::int64_t>());
+            }
+        }
+    }
+    return ids;
+}
+
 using nlohmann::json;
 
 namespace {
@@ -180,6 +199,7 @@ static ModelSpec parseHfConfigUnchecked(const std::string& jsonText, const std::
     s.num_heads = r.requiredInt("num_attention_heads");
     s.max_positions = r.requiredInt("max_position_embeddings");
     s.pad_token_id = r.intOr("pad_token_id", -1);
+    s.eos_token_ids = eosTokenIds(j);
     s.stored_dtype = r.stringOr("dtype", r.stringOr("torch_dtype", ""));
     s.activation = r.stringOr("hidden_act", s.family == Family::Bert ? "gelu" : "silu");
     static const std::set<std::string> kActivations = {"silu", "gelu", "gelu_new",

@@ -1,6 +1,8 @@
 #pragma once
 // Model hyper-parameters, as the checkpoint defines them (never mixed with run settings,
 // which live in RunConfig). Filled from a Hugging Face config.json or from GGUF metadata.
+#include <nlohmann/json_fwd.hpp>
+
 #include <cstdint>
 #include <map>
 #include <string>
@@ -42,6 +44,10 @@ struct ModelSpec {
     std::int64_t sliding_window = 0;  // mistral; 0 = none
     std::int64_t type_vocab_size = 0; // bert
     std::int64_t pad_token_id = -1;
+    // Token ids that end greedy generation: config.json's eos_token_id (a number or a list),
+    // overridden by generation_config.json's when the folder has one; GGUF:
+    // tokenizer.ggml.eos_token_id. Empty: generation stops only at stop strings and length.
+    std::vector<std::int64_t> eos_token_ids;
     std::string stored_dtype;         // config "dtype"/"torch_dtype", informational
     std::map<std::int64_t, std::string> id2label; // classifier heads
     std::vector<std::string> ignored_fields; // unknown fields, reported by `inspect`
@@ -51,6 +57,8 @@ struct ModelSpec {
 // types and fields whose value would change the computation in a way the engine does not
 // implement; unknown fields are listed in ignored_fields.
 ModelSpec parseHfConfig(const std::string& jsonText, const std::string& path);
+// eos_token_id of a config.json or generation_config.json object (a number or a list).
+std::vector<std::int64_t> eosTokenIds(const nlohmann::json& j);
 ModelSpec loadHfConfig(const std::string& path);
 
 } // namespace probaudit::model
