@@ -20,7 +20,6 @@ bool takeStep(const at::Tensor& logits, const tokenizer::Tokenizer& tok,
     const at::Tensor best = lf.argmax(-1); // the first of equal maxima, as torch.argmax
     const auto top = lf.topk(std::min<std::int64_t>(2, lf.size(1)), -1);
     const at::Tensor topv = std::get<0>(top);
-
     for (std::size_t r = 0; r < out.size(); ++r) {
         if (done[r]) {
             continue;
