@@ -63,7 +63,10 @@ def check_smollm(folder):
     with open(path, "rb") as f:
         magic, version = f.read(4), struct.unpack("<I", f.read(4))[0]
     assert magic == b"GGUF" and version in (2, 3), (magic, version)
-    from gguf import GGUFReader  # test-only dependency, pinned in deps.txt
+    try:
+        from gguf import GGUFReader  # test-only dependency, pinned in deps.txt
+    except ImportError:  # an installed ProbAudit (probaudit-fetch-demo-models) without it
+        return f"GGUF v{version} (the pinned SHA-256 matched; install gguf to check the tensors)"
     r = GGUFReader(str(path))
     field = r.fields["general.architecture"]
     arch = bytes(field.parts[field.data[0]]).decode()

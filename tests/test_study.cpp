@@ -223,6 +223,36 @@ private Q_SLOTS:
         QVERIFY(doc.readAll().contains(example.readAll()));
     }
 
+    void probauditHomePaths() {
+        // "${PROBAUDIT_HOME}/..." resolves against $PROBAUDIT_HOME, else $XDG_CACHE_HOME/probaudit,
+        // else ~/.cache/probaudit; the installed demo studies depend on it.
+        QTemporaryDir dir;
+        QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("home/models/m")));
+        write(dir.filePath("data.jsonl"), "{\"text\":\"a\"}\n");
+        const QByteArray study = "{\"name\": \"h\", \"model\": {\"path\": "
+                                 "\"${PROBAUDIT_HOME}/models/m\", \"format\": \"hf\"},\n"
+                                 " \"heads\": {\"c\": {\"kind\": \"classifier\"}},\n"
+                                 " \"dataset\": {\"path\": \"data.jsonl\"},\n"
+                                 " \"configs\": {\"ref\": {}}, \"reference\": \"ref\"}\n";
+        const std::string file = write(dir.filePath("s.study.json"), study).toStdString();
+        const QByteArray saved = qgetenv("PROBAUDIT_HOME");
+        qputenv("PROBAUDIT_HOME", dir.filePath("home").toLocal8Bit());
+        QCOMPARE(study::Study::load(file).model_path, dir.filePath("home/models/m").toStdString());
+        qunsetenv("PROBAUDIT_HOME");
+        qputenv("XDG_CACHE_HOME", dir.path().toLocal8Bit());
+        QCOMPARE(study::probauditHome(), dir.filePath("probaudit").toStdString());
+        // Not there: the error names the resolved folder, not the placeholder.
+        const std::string missing = message([&] { study::Study::load(file); });
+        QVERIFY2(missing.find(dir.filePath("probaudit/models/m").toStdString()) !=
+                     std::string::npos,
+                 missing.c_str());
+        qunsetenv("XDG_CACHE_HOME");
+        QCOMPARE(study::probauditHome(), qEnvironmentVariable("HOME").toStdString() + "/.cache/probaudit");
+        if (!saved.isEmpty()) {
+            qputenv("PROBAUDIT_HOME", saved);
+        }
+    }
+
     void seededSampleIsStableAndInFileOrder() {
         QTemporaryDir dir;
         QByteArray data;

@@ -1,17 +1,32 @@
 // probaudit-workbench: the Qt GUI. It never loads libtorch; the engine runs as a child process.
 //   probaudit-workbench [LEDGER_OR_STUDY] [--theme system|light|dark] [--lang CODE]
 //   probaudit-workbench --screenshot-tour DIR LEDGER [--theme dark] [--lang ko]
+//   probaudit-workbench --self-check   (offscreen unless -platform is given; ui/selfcheck.h)
 #include "common/build_info.h"
 #include "ui/language.h"
 #include "ui/mainwindow.h"
 #include "ui/screenshottour.h"
+#include "ui/selfcheck.h"
 #include "ui/theme.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QSettings>
+#include <QTextStream>
+
+#include <cstring>
 
 int main(int argc, char** argv) {
+    // The self-check needs no display: offscreen, unless the caller chose a platform.
+    bool selfCheck = false;
+    bool platformGiven = qEnvironmentVariableIsSet("QT_QPA_PLATFORM");
+    for (int i = 1; i < argc; ++i) {
+        selfCheck = selfCheck || std::strcmp(argv[i], "--self-check") == 0;
+        platformGiven = platformGiven || std::strcmp(argv[i], "-platform") == 0;
+    }
+    if (selfCheck && !platformGiven) {
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    }
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("ProbAudit"));
     QApplication::setApplicationName(QStringLiteral("ProbAudit Workbench"));
@@ -33,7 +48,12 @@ int main(int argc, char** argv) {
                                   QStringLiteral("Language: en, de or ko (default: the saved "
                                                  "choice, else the system's)."),
                                   QStringLiteral("CODE"));
-    cli.addOptions({tour, theme, lang});
+    const QCommandLineOption check(QStringLiteral("self-check"),
+                                   QStringLiteral("Check the installation (Qt plugins, icon, "
+                                                  "translations, charts, the engine, the demo "
+                                                  "studies), print a line per check and exit "
+                                                  "with the number that failed."));
+    cli.addOptions({tour, theme, lang, check});
     cli.addPositionalArgument(QStringLiteral("ledger"),
                               QStringLiteral("A ledger or a study file to open."));
     cli.process(app);
@@ -44,6 +64,11 @@ int main(int argc, char** argv) {
     probaudit::ui::applyTheme(probaudit::ui::themeFromName(themeName));
     const QString language =
         probaudit::ui::installTranslations(app, cli.isSet(lang) ? cli.value(lang) : QString());
+
+    if (cli.isSet(check)) {
+        QTextStream out(stdout);
+        return probaudit::ui::runSelfCheck(out);
+    }
 
     const QStringList args = cli.positionalArguments();
     if (cli.isSet(tour)) {

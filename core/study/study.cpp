@@ -3,6 +3,7 @@
 #include "common/error.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -17,6 +18,12 @@ using nlohmann::ordered_json;
 namespace {
 
 std::string resolve(const std::string& p, const std::string& baseDir) {
+    static const std::string kHome = "${PROBAUDIT_HOME}";
+    if (p.rfind(kHome, 0) == 0) {
+        return (fs::path(probauditHome()) / fs::path(p.substr(kHome.size())).relative_path())
+            .lexically_normal()
+            .string();
+    }
     const fs::path path(p);
     return (path.is_relative() ? fs::path(baseDir) / path : path).lexically_normal().string();
 }
@@ -54,6 +61,20 @@ void mustExist(const std::string& file, const std::string& path, std::vector<std
 }
 
 } // namespace
+
+std::string probauditHome() {
+    const char* own = std::getenv("PROBAUDIT_HOME");
+    if (own != nullptr && *own != '\0') {
+        return own;
+    }
+    const char* xdg = std::getenv("XDG_CACHE_HOME");
+    if (xdg != nullptr && *xdg == '/') {
+        return (fs::path(xdg) / "probaudit").string();
+    }
+    const char* home = std::getenv("HOME");
+    return (fs::path(home != nullptr && *home != '\0' ? home : "/tmp") / ".cache" / "probaudit")
+        .string();
+}
 
 Study Study::fromJson(const ordered_json& j, const std::string& baseDir,
                       std::vector<std::string>& errors) {

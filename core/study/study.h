@@ -13,6 +13,11 @@
 
 namespace probaudit::study {
 
+// Where installed demo studies find what is fetched or made on first use (the demo models, the
+// demo adapter): $PROBAUDIT_HOME, else $XDG_CACHE_HOME/probaudit, else ~/.cache/probaudit. A
+// study path that starts with "${PROBAUDIT_HOME}" is resolved against it (docs/study-file.md).
+std::string probauditHome();
+
 struct NamedConfig {
     std::string name;
     RunConfig config;

@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# The packages (installer/, issue "Installer and packaging"): build the .deb and the tarball
+# with CPack from this build tree, install the .deb into a throw-away root (dpkg -x) and unpack
+# the tarball into a temp folder, then from each, with a clean environment (env -i: no venv, no
+# LD_LIBRARY_PATH, no display): probaudit --version, probaudit env --json, the workbench's
+# offscreen self-check; the bundled libraries resolve inside the installed tree; no RUNPATH
+# outside $ORIGIN and no build-machine path (source tree, build tree, venv) in any installed
+# file; the AppStream metainfo and the desktop entry validate.
+#   tests/test_package.sh SOURCE_DIR BUILD_DIR SITE_PACKAGES (the torch wheel's)
+set -euo pipefail
+src=$(realpath "$1")
+build=$(realpath "$2")
+site=$(realpath "$3")
+[ -n "$src" ] && [ -n "$build" ] && [ -n "$site" ] || exit 2
+version=$(sed -n 's/^CMAKE_PROJECT_VERSION:[A-Z]*=//p' "$build/CMakeCache.txt")
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/probaudit-package.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+
+echo "== cpack (DEB, TGZ)"
+start=$(date +%s)
+cpack --config "$build/CPackConfig.cmake" -B "$tmp/pkg" > "$tmp/cpack.log" 2>&1 || {
+    cat "$tmp/cpack.log"
+    exit 1
+}
+rm -rf "$tmp/pkg/_CPack_Packages"
+echo "cpack: $(($(date +%s) - start)) s"
+deb=$tmp/pkg/probaudit_${version}_amd64.deb
+tgz=$tmp/pkg/probaudit-${version}-linux-x86_64.tar.gz
+ls -l "$deb" "$tgz"
+echo "Depends: $(dpkg-deb -f "$deb" Depends)"
+dpkg-deb -f "$deb" Depends | grep -q 'libqt6widgets6' || bad "the .deb does not depend on Qt"
+
+dpkg -x "$deb" "$tmp/root"
+mkdir "$tmp/tar"
+tar -xzf "$tgz" -C "$tmp/tar"
+echo "installed size: $(du -sh "$tmp/root" | cut -f1) (deb root), $(du -sh "$tmp/tar" | cut -f1) (tarball)"
+
+mkdir -p "$tmp/home"
+clean() { env -i HOME="$tmp/home" PATH=/usr/bin:/bin "$@"; }
+
+for prefix in "$tmp/root/usr" "$tmp/tar/probaudit-${version}-linux-x86_64"; do
+    echo
+    echo "== $prefix"
+    out=$(clean "$prefix/bin/probaudit" --version) || bad "probaudit --version failed"
+    echo "$out"
+    [[ "$out" == *"$version"* ]] || bad "--version does not say $version"
+    clean "$prefix/bin/probaudit" env --json > "$tmp/env.json" || bad "probaudit env --json failed"
+    python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["torch"]["version"], d["torch"]
+print("env --json: torch", d["torch"]["version"], "| invariant CPU", d["kernels"].get("invariant_cpu_isa"))' "$tmp/env.json" ||
+        bad "env --json is not the fingerprint"
+    # Every library the engine loads comes from the installed tree (or the system), none from
+    # the build machine's venv.
+    clean ldd "$prefix/bin/probaudit" > "$tmp/ldd.txt"
+    grep -q "not found" "$tmp/ldd.txt" && bad "unresolved libraries: $(grep 'not found' "$tmp/ldd.txt")"
+    for lib in torch/lib/libtorch_cpu.so torch/lib/libtorch_cuda.so nvidia/cu13/lib/libcublas.so.13 \
+        nvidia/cudnn/lib/libcudnn.so.9; do
+        got=$(awk -v n="$(basename "$lib")" '$1 == n {print $3}' "$tmp/ldd.txt")
+        [ -n "$got" ] && [ "$(realpath "$got")" = "$(realpath "$prefix/lib/probaudit/$lib")" ] ||
+            bad "$(basename "$lib") resolves to '$got', not inside the installed tree"
+    done
+    if clean "$prefix/bin/probaudit-workbench" --self-check > "$tmp/self.txt" 2> "$tmp/self.err"; then
+        cat "$tmp/self.txt"
+    else
+        cat "$tmp/self.txt" "$tmp/self.err"
+        bad "the workbench's self-check failed"
+    fi
+    # The installed demo studies find fetched models under $PROBAUDIT_HOME: point it at this
+    # checkout's models and study B's "not fetched" note must go.
+    grep -q "not fetched.*SmolLM2" "$tmp/self.txt" || bad "no note for the unfetched SmolLM2 model"
+    if [ -d "$src/.cache/models/SmolLM2-135M-Instruct" ]; then
+        env -i HOME="$tmp/home" PATH=/usr/bin:/bin PROBAUDIT_HOME="$src/.cache" \
+            "$prefix/bin/probaudit-workbench" --self-check > "$tmp/self2.txt" 2>&1 || true
+        grep -q "not fetched.*SmolLM2" "$tmp/self2.txt" &&
+            bad "PROBAUDIT_HOME=$src/.cache does not reach the installed study"
+        grep -q "ok .*demo study sentiment-smollm2" "$tmp/self2.txt" || bad "study B not ok with models"
+    fi
+    [ -x "$prefix/bin/probaudit-fetch-demo-models" ] || bad "no probaudit-fetch-demo-models"
+done
+
+echo
+echo "== build-machine paths and RUNPATHs"
+elfs=0
+while IFS= read -r -d '' f; do
+    if [ "$(head -c 4 "$f" | od -An -c | tr -d ' ')" = '177ELF' ]; then
+        elfs=$((elfs + 1))
+        paths=$(readelf -d "$f" | sed -n 's/.*(R\(UN\)\?PATH).*\[\(.*\)\]/\2/p' | tr ':' '\n')
+        while IFS= read -r p; do
+            [ -z "$p" ] || [[ "$p" == '$ORIGIN'* || "$p" == '${ORIGIN}'* ]] || bad "$f: RUNPATH entry $p"
+        done <<< "$paths"
+    fi
+done < <(find "$tmp/root" "$tmp/tar" -type f -print0)
+echo "$elfs ELF files, every RUNPATH entry relative to \$ORIGIN"
+for p in "$src" "$build" "$site"; do
+    hits=$(grep -rlF "$p" "$tmp/root" "$tmp/tar" | head -5 || true)
+    [ -z "$hits" ] || bad "files that contain $p: $hits"
+done
+for exe in probaudit probaudit-workbench probaudit-report; do
+    f=$tmp/root/usr/bin/$exe
+    readelf -S "$f" | grep -q '\.debug_info' && bad "$exe is not stripped"
+    if strings "$f" | grep -E '\.venv|site-packages|/build/default' > "$tmp/paths.txt"; then
+        head -3 "$tmp/paths.txt"
+        bad "$exe names a build path"
+    fi
+done
+echo "no installed file names $src, $build or $site"
+
+echo
+echo "== metadata"
+appstreamcli validate --no-net "$tmp/root/usr/share/metainfo/io.github.probaudit.workbench.metainfo.xml" ||
+    bad "AppStream metainfo does not validate"
+desktop-file-validate "$tmp/root/usr/share/applications/io.github.probaudit.workbench.desktop" ||
+    bad "the desktop entry does not validate"
+echo "desktop-file-validate: ok"
+[ -f "$tmp/root/usr/share/icons/hicolor/scalable/apps/io.github.probaudit.workbench.svg" ] || bad "no icon"
+
+[ "$fail" = 0 ] && echo "test_package: passed" || echo "test_package: FAILED"
+exit "$fail"
