@@ -192,6 +192,52 @@ private Q_SLOTS:
         QVERIFY(bert.exitCode != 0);
         QVERIFY2(bert.err.contains(QStringLiteral("llama-family")), qPrintable(bert.err));
     }
+
+    // The serving probe: four runs, three comparisons; concurrency 1 run twice is byte-identical
+    // with record Jaccard 1 (the serial reference reproduces); every comparison covers every
+    // prompt and accounts for every step of the reference in its gap histogram.
+    void generationProbeCommand() {
+        QStringList args{QStringLiteral("generation-probe"),
+                         QStringLiteral(PROBAUDIT_SOURCE_DIR "/tests/fixtures/tiny-llama")};
+        for (const char* t : {"fine food", "a", "slow and rude service, never again", "meh",
+                              "the soup was cold", "great", "lovely staff"}) {
+            args << QStringLiteral("--prompt") << QStringLiteral("Review: %1 Verdict:").arg(QLatin1String(t));
+        }
+        args << QStringLiteral("--max-new-tokens") << QStringLiteral("8") << QStringLiteral("--no-eos")
+             << QStringLiteral("--stop") << QStringLiteral("l") << QStringLiteral("--records")
+             << QStringLiteral("{\"mode\":\"lines\",\"reduction\":\"count\"}")
+             << QStringLiteral("--concurrency") << QStringLiteral("3") << QStringLiteral("--json");
+        const Result r = runCli(args);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const QJsonObject p = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QCOMPARE(p[u"runs"].toArray().size(), 4);
+        const QJsonArray cmp = p[u"comparisons"].toArray();
+        QCOMPARE(cmp.size(), 3);
+        QCOMPARE(cmp[0].toObject()[u"name"].toString(), QStringLiteral("concurrency 1, run twice"));
+        QCOMPARE(cmp[0].toObject()[u"identical"].toInt(), 7);
+        QCOMPARE(cmp[0].toObject()[u"pooled_jaccard"].toDouble(), 1.0);
+        QCOMPARE(cmp[0].toObject()[u"answers_agree"].toInt(), 7);
+        QCOMPARE(cmp[2].toObject()[u"name"].toString(),
+                 QStringLiteral("concurrency 1 vs concurrency 3"));
+        for (const auto& v : cmp) {
+            const QJsonObject c = v.toObject();
+            QCOMPARE(c[u"items"].toInt(), 7);
+            int divergences = 0, steps = 0;
+            for (const auto& b : c[u"gap_histogram"].toArray()) {
+                divergences += b.toObject()[u"at_divergence"].toInt();
+                steps += b.toObject()[u"all_steps"].toInt();
+            }
+            QCOMPARE(divergences, 7 - c[u"identical"].toInt());
+            QVERIFY(steps >= 7);
+        }
+        for (const auto& v : p[u"runs"].toArray()) {
+            const double share = v.toObject()[u"overhead_share"].toDouble();
+            QVERIFY(share >= 0 && share < 1);
+        }
+        // Concurrency 1 is the reference the probe compares against, not a probe of its own.
+        args[args.indexOf(QStringLiteral("3"))] = QStringLiteral("1");
+        QVERIFY(runCli(args).exitCode != 0);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCli)

@@ -12,7 +12,10 @@
 #include <QJsonObject>
 #include <QTest>
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
+#include <set>
 
 using namespace probaudit;
 using engine::Engine;
@@ -82,6 +85,32 @@ void matchTransformers(const QString& name) {
           prompts.size(), tokens);
 }
 
+// Prompts of different lengths, so that static and continuous batches pad.
+std::vector<std::string> servingPrompts() {
+    const char* const texts[] = {
+        "fine food",          "a",          "slow and rude service, never again",
+        "the soup was cold",  "great",      "we waited an hour for a table and left",
+        "lovely staff",       "meh",        "best pizza in town, crisp and hot",
+        "the bill was wrong", "quiet room", "noisy, cramped and overpriced"};
+    std::vector<std::string> out;
+    for (const char* t : texts) {
+        out.push_back(std::string("Review: ") + t + " Verdict:");
+    }
+    return out;
+}
+
+std::vector<int> tokensOf(const Generation& g) {
+    std::vector<int> t;
+    for (const auto& s : g.steps) {
+        t.push_back(s.token);
+    }
+    return t;
+}
+
+RunConfig serving(std::int64_t concurrency, std::uint64_t seed) {
+    return RunConfig::fromJson({{"concurrency", concurrency}, {"arrival_seed", seed}});
+}
+
 } // namespace
 
 class TestGeneration : public QObject {
@@ -124,6 +153,124 @@ private Q_SLOTS:
                 QVERIFY(s.gap >= 0);
             }
         }
+    }
+
+    // Concurrency 1 is the serial reference: every request alone, bit for bit what generate()
+    // gives at batch size 1, whatever the arrival order; and the same again on a fresh engine.
+    void servingSerialIsTheReference_data() {
+        QTest::addColumn<QString>("name");
+        QTest::newRow("tiny-llama") << QStringLiteral("tiny-llama");
+        QTest::newRow("tiny-qwen3") << QStringLiteral("tiny-qwen3");
+    }
+    void servingSerialIsTheReference() {
+        QFETCH(QString, name);
+        const auto prompts = servingPrompts();
+        GenerateOptions opt;
+        opt.max_new_tokens = 8;
+        Engine eng(modelPath(name), anyHead(name));
+        const auto ref = eng.generate(prompts, RunConfig::fromJson({{"batch_size", 1}}), opt);
+        engine::ServeStats st;
+        const auto a = eng.serve(prompts, serving(1, 3), opt, &st);
+        const auto b = Engine(modelPath(name), anyHead(name)).serve(prompts, serving(1, 5), opt);
+        QCOMPARE(a.size(), prompts.size());
+        std::vector<std::int64_t> arrivals;
+        for (std::size_t i = 0; i < a.size(); ++i) {
+            for (const auto* other : {&ref[i], &b[i]}) {
+                QCOMPARE(a[i].text, other->text);
+                QCOMPARE(a[i].finish, other->finish);
+                QCOMPARE(a[i].steps.size(), other->steps.size());
+                QVERIFY(std::memcmp(a[i].steps.data(), other->steps.data(),
+                                    a[i].steps.size() * sizeof(engine::GenStep)) == 0);
+            }
+            for (const auto& step : a[i].steps) {
+                QCOMPARE(step.batch, 1);
+            }
+            arrivals.push_back(a[i].arrival);
+        }
+        // The seed orders the arrivals: a permutation, not the given order.
+        std::vector<std::int64_t> sorted = arrivals;
+        std::sort(sorted.begin(), sorted.end());
+        for (std::size_t i = 0; i < sorted.size(); ++i) {
+            QCOMPARE(sorted[i], std::int64_t(i));
+        }
+        QVERIFY(!std::is_sorted(arrivals.begin(), arrivals.end()));
+        QCOMPARE(st.prefills, std::int64_t(prompts.size()));
+        QCOMPARE(st.max_resident, std::int64_t(1));
+        QVERIFY(st.model_seconds > 0 && st.model_seconds < st.total_seconds);
+    }
+
+    // Concurrency 4: requests join a running batch when a slot frees and leave when done, so a
+    // request shares its batch with others, padded. Outputs may fork from the serial reference
+    // only where the reference was near a tie, and logits before a fork agree to float32
+    // noise: a wrong cache merge, mask or position would move them far more.
+    void servingContinuousBatching() {
+        const auto prompts = servingPrompts();
+        GenerateOptions opt;
+        opt.max_new_tokens = 12;
+        opt.stop = {"l", "w"}; // ends requests at different steps: slots free mid-flight
+        opt.stop_at_eos = false;
+        Engine eng(modelPath(QStringLiteral("tiny-llama")), anyHead(QStringLiteral("tiny")));
+        const auto ref = eng.serve(prompts, serving(1, 0), opt);
+        engine::ServeStats st;
+        const auto out = eng.serve(prompts, serving(4, 0), opt, &st);
+        std::set<std::size_t> lengths;
+        for (const auto& g : ref) {
+            lengths.insert(g.steps.size());
+        }
+        QVERIFY2(lengths.size() > 2, "the prompts must finish at different steps");
+        QCOMPARE(st.max_resident, std::int64_t(4));
+        QVERIFY(st.prefills > 3); // more than static groups of 4: requests joined mid-flight
+        bool shared = false, changed = false;
+        for (std::size_t i = 0; i < out.size(); ++i) {
+            std::set<int> batches;
+            for (const auto& s : out[i].steps) {
+                QVERIFY(s.batch >= 1 && s.batch <= 4);
+                batches.insert(s.batch);
+            }
+            shared = shared || *batches.rbegin() > 1;
+            changed = changed || batches.size() > 1;
+            const auto& r = ref[i].steps;
+            const auto& o = out[i].steps;
+            std::size_t k = 0;
+            while (k < r.size() && k < o.size() && r[k].token == o[k].token) {
+                QVERIFY2(std::abs(r[k].logit - o[k].logit) < 1e-4f,
+                         qPrintable(QStringLiteral("item %1 step %2: logit %3 vs %4")
+                                        .arg(i)
+                                        .arg(k)
+                                        .arg(r[k].logit)
+                                        .arg(o[k].logit)));
+                ++k;
+            }
+            if (k < r.size() && k < o.size()) {
+                QVERIFY2(r[k].gap < 1e-4f, "a fork away from a near tie");
+            }
+        }
+        QVERIFY(shared && changed); // the batch a request shares is a hidden, changing input
+        // Another arrival order, another schedule; the same seed, the same bits.
+        const auto again = eng.serve(prompts, serving(4, 0), opt);
+        for (std::size_t i = 0; i < out.size(); ++i) {
+            QCOMPARE(again[i].steps.size(), out[i].steps.size());
+            QVERIFY(std::memcmp(again[i].steps.data(), out[i].steps.data(),
+                                out[i].steps.size() * sizeof(engine::GenStep)) == 0);
+        }
+    }
+
+    // Concurrency is a generation axis: a decision run refuses it; it joins the canonical
+    // config only when set, so earlier ledgers keep their config hashes.
+    void concurrencyIsAGenerationAxis() {
+        const RunConfig plain;
+        QVERIFY(plain.canonical().find("concurrency") == std::string::npos);
+        const RunConfig four = serving(4, 9);
+        QVERIFY(four.canonical().find("\"concurrency\":4") != std::string::npos);
+        QVERIFY(four.hash() != plain.hash());
+        QCOMPARE(four.differences(plain),
+                 (std::vector<std::string>{"arrival_seed", "concurrency"}));
+        std::vector<std::string> errors;
+        RunConfig::fromJson(nlohmann::json{{"concurrency", 0}}, "$", errors);
+        QCOMPARE(errors.size(), std::size_t(1));
+        Engine eng(modelPath(QStringLiteral("tiny-llama")), anyHead(QStringLiteral("tiny")));
+        QVERIFY_THROWS_EXCEPTION(
+            Error, eng.run(std::vector<tokenizer::Encoding>{}, four, engine::Capture::None));
     }
 
     // EOS, stop strings and the length limit end a generation, each with its reason.

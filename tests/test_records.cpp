@@ -1,6 +1,7 @@
 // Records, Jaccard and answer reductions (core/analysis/records.h) against an independent
 // Python computation (tests/golden/make_records_golden.py): every record list, every per-item
 // Jaccard, the pooled Jaccard and the answer agreement must be equal.
+#include "analysis/generation_compare.h"
 #include "analysis/records.h"
 #include "common/error.h"
 
@@ -8,6 +9,8 @@
 #include <QTest>
 
 #include <nlohmann/json.hpp>
+
+#include <algorithm>
 
 using namespace probaudit;
 using nlohmann::json;
@@ -44,6 +47,73 @@ private Q_SLOTS:
             QCOMPARE(double(agree) / double(g.at("items").size()),
                      g.at("answer_agreement").get<double>());
         }
+    }
+
+    // Two generation runs compared: the pooled Jaccard and the answer agreement are the
+    // Python computation's (the golden pairs as two runs of eight prompts).
+    void generationComparisonAgreesWithPython() {
+        QFile f(QStringLiteral(PROBAUDIT_SOURCE_DIR "/tests/golden/records.json"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const json golden = json::parse(f.readAll().toStdString());
+        for (const auto& g : golden) {
+            std::vector<analysis::GenerationOutput> a, b;
+            for (const auto& item : g.at("items")) {
+                const std::string id = std::to_string(a.size());
+                a.push_back({id, {1, 2}, {0.5f, 0.5f}, item.at("a").get<std::string>()});
+                b.push_back({id, {1, 2}, {0.5f, 0.5f}, item.at("b").get<std::string>()});
+            }
+            std::reverse(b.begin(), b.end()); // matched by id, not by position
+            const auto c =
+                analysis::compareGenerations(a, b, analysis::RecordSpec::fromJson(g.at("spec")));
+            QCOMPARE(c.pooled_jaccard, g.at("pooled_jaccard").get<double>());
+            QCOMPARE(c.has_answers, !g.at("spec").value("reduction", std::string()).empty());
+            if (c.has_answers) {
+                QCOMPARE(c.answerAgreement(), g.at("answer_agreement").get<double>());
+            }
+            for (std::size_t i = 0; i < c.items.size(); ++i) {
+                QCOMPARE(c.items[i].jaccard, g.at("items")[i].at("jaccard").get<double>());
+            }
+        }
+    }
+
+    // Token-level view: byte-identical share, first divergent step, the reference's gap there,
+    // and the gap histogram (divergences against every step).
+    void generationDivergence() {
+        const std::vector<analysis::GenerationOutput> a{
+            {"x", {5, 6, 7}, {2.0f, 0.00005f, 3.0f}, "same"},
+            {"y", {5, 6}, {0.5f, 0.02f}, "a\nb"},
+            {"z", {1, 2, 3}, {1.0f, 1.0f, 0.004f}, "p\nq"}};
+        const std::vector<analysis::GenerationOutput> b{
+            {"x", {5, 9, 7}, {2.0f, 0.00004f, 3.0f}, "same"},
+            {"y", {5, 6}, {0.5f, 0.02f}, "a\nb"},
+            {"z", {1, 2}, {1.0f, 1.0f}, "p"}};
+        analysis::RecordSpec spec;
+        spec.reduction = "count";
+        const auto c = analysis::compareGenerations(a, b, spec);
+        QCOMPARE(c.identical, std::size_t(1));
+        QCOMPARE(c.items[0].first_divergence, std::int64_t(1));
+        QCOMPARE(c.items[0].gap_at_divergence, 0.00005f);
+        QCOMPARE(c.items[1].first_divergence, std::int64_t(-1));
+        QCOMPARE(c.items[2].first_divergence, std::int64_t(2)); // b stopped where a went on
+        QCOMPARE(c.items[2].gap_at_divergence, 0.004f);
+        QCOMPARE(c.gaps.at_divergence[0], std::int64_t(1)); // [0, 1e-4)
+        QCOMPARE(c.gaps.at_divergence[2], std::int64_t(1)); // [1e-3, 1e-2)
+        std::int64_t steps = 0;
+        for (const auto n : c.gaps.all_steps) {
+            steps += n;
+        }
+        QCOMPARE(steps, std::int64_t(8)); // every step of the reference
+        QCOMPARE(c.gaps.all_steps[analysis::GapHistogram::bin(1.0)],
+                 std::int64_t(4)); // 2, 3, 1, 1
+        QCOMPARE(analysis::GapHistogram::bin(0.0), 0);
+        QCOMPARE(analysis::GapHistogram::bin(1e-4), 1);
+        QCOMPARE(analysis::GapHistogram::bin(50.0), analysis::GapHistogram::kBins - 1);
+        QCOMPARE(c.records_a, std::size_t(5));
+        QCOMPARE(c.records_b, std::size_t(4));
+        QCOMPARE(c.pooled.intersection, std::size_t(4));
+        QCOMPARE(c.pooled.union_size, std::size_t(5));
+        QCOMPARE(c.answers_agree, std::size_t(2)); // z: 2 records vs 1
+        QVERIFY_THROWS_EXCEPTION(Error, analysis::compareGenerations(a, {b[0], b[1]}, spec));
     }
 
     // Record churn that an answer reduction hides (the second field report in miniature).

@@ -2,24 +2,28 @@
 
 #include "predict.h"
 
+#include "analysis/generation_compare.h"
 #include "common/error.h"
 #include "common/run_config.h"
 #include "engine/engine.h"
 
 #include <algorithm>
 #include <fstream>
+#include <iomanip>
 #include <sstream>
 
 namespace probaudit::app {
 
 using nlohmann::json;
 
-json generate(const GenerateArgs& a) {
-    const RunConfig config = configFromArg(a.config);
+namespace {
+
+// The prompts of --prompt and --input (each text wrapped by the template), with their ids.
+void readPrompts(const GenerateArgs& a, std::vector<std::string>& ids,
+                 std::vector<std::string>& prompts) {
     if (a.templateText.find("{text}") == std::string::npos) {
         throw Error("--template must contain {text}");
     }
-    std::vector<std::string> ids, prompts;
     for (const auto& p : a.prompts) {
         ids.push_back(std::to_string(ids.size()));
         prompts.push_back(p);
@@ -51,35 +55,208 @@ json generate(const GenerateArgs& a) {
     if (prompts.empty()) {
         throw Error("nothing to generate: give --prompt or --input");
     }
+}
+
+engine::GenerateOptions generateOptions(const GenerateArgs& a) {
     engine::GenerateOptions opt;
     opt.max_new_tokens = a.maxNewTokens;
     opt.stop = a.stop;
     opt.stop_at_eos = !a.noEos;
+    return opt;
+}
+
+} // namespace
+
+json generate(const GenerateArgs& a) {
+    const RunConfig config = configFromArg(a.config);
+    std::vector<std::string> ids, prompts;
+    readPrompts(a, ids, prompts);
+    const engine::GenerateOptions opt = generateOptions(a);
+    if (config.concurrency > 1 && config.batch_size > 1) {
+        throw Error("give batch_size (static batches) or concurrency (the serving simulation), "
+                    "not both");
+    }
     engine::Engine eng(a.model, engine::HeadSpec{});
-    const auto out = eng.generate(prompts, config, opt);
+    engine::ServeStats stats;
+    const bool serving = config.concurrency > 1;
+    const auto out =
+        serving ? eng.serve(prompts, config, opt, &stats) : eng.generate(prompts, config, opt);
     json items = json::array();
     for (std::size_t i = 0; i < out.size(); ++i) {
         json tokens = json::array(), pieces = json::array(), logits = json::array(),
-             gaps = json::array();
+             gaps = json::array(), batches = json::array();
         for (const auto& s : out[i].steps) {
             tokens.push_back(s.token);
             pieces.push_back(eng.tokenizer().token(s.token));
             logits.push_back(s.logit);
             gaps.push_back(s.gap);
+            batches.push_back(s.batch);
         }
         items.push_back({{"id", ids[i]},
                          {"prompt_tokens", out[i].prompt_ids.size()},
+                         {"arrival", out[i].arrival},
                          {"tokens", tokens},
                          {"pieces", pieces},
                          {"logits", logits},
                          {"gaps", gaps},
+                         {"batch", batches},
                          {"text", out[i].text},
                          {"finish", out[i].finish}});
     }
-    return json{{"model", a.model},
+    json result{{"model", a.model},
                 {"config", config.toJson()},
                 {"max_new_tokens", a.maxNewTokens},
                 {"items", items}};
+    if (serving) {
+        result["serving"] = {{"prefills", stats.prefills},
+                             {"decode_steps", stats.decode_steps},
+                             {"max_resident", stats.max_resident},
+                             {"total_seconds", stats.total_seconds},
+                             {"model_seconds", stats.model_seconds},
+                             {"record_seconds", stats.record_seconds},
+                             {"overhead_share", stats.overheadShare()}};
+    }
+    return result;
+}
+
+json generationProbe(const ProbeArgs& a) {
+    const RunConfig base = configFromArg(a.gen.config);
+    if (a.concurrency < 2) {
+        throw Error("--concurrency must be at least 2 (1 is the serial reference it is probed "
+                    "against)");
+    }
+    if (base.batch_size != 1 || base.concurrency != 1) {
+        throw Error("the probe sets the concurrency itself; leave batch_size and concurrency out "
+                    "of --config");
+    }
+    if (a.seeds.size() != 2 || a.seeds[0] == a.seeds[1]) {
+        throw Error("--arrival-seeds needs two different seeds (one per run of a pair)");
+    }
+    const analysis::RecordSpec records = analysis::RecordSpec::fromJson(json::parse(a.records));
+    std::vector<std::string> ids, prompts;
+    readPrompts(a.gen, ids, prompts);
+    const engine::GenerateOptions opt = generateOptions(a.gen);
+    engine::Engine eng(a.gen.model, engine::HeadSpec{});
+
+    // Four runs: concurrency 1 and C, each with both arrival seeds (a server's run-to-run
+    // difference is the order in which requests happen to arrive).
+    struct Run {
+        std::string name;
+        RunConfig config;
+        std::vector<analysis::GenerationOutput> outputs;
+        engine::ServeStats stats;
+    };
+    std::vector<Run> runs;
+    for (const std::int64_t c : {std::int64_t(1), std::int64_t(a.concurrency)}) {
+        for (const auto seed : a.seeds) {
+            Run r;
+            r.config = base;
+            r.config.concurrency = c;
+            r.config.arrival_seed = seed;
+            r.name = "concurrency " + std::to_string(c) + ", arrival seed " + std::to_string(seed);
+            const auto out = eng.serve(prompts, r.config, opt, &r.stats);
+            for (std::size_t i = 0; i < out.size(); ++i) {
+                analysis::GenerationOutput o{ids[i], {}, {}, out[i].text};
+                for (const auto& st : out[i].steps) {
+                    o.tokens.push_back(st.token);
+                    o.gaps.push_back(st.gap);
+                }
+                r.outputs.push_back(std::move(o));
+            }
+            runs.push_back(std::move(r));
+        }
+    }
+    const std::string C = std::to_string(a.concurrency);
+    const struct {
+        std::string name;
+        std::size_t a, b;
+    } pairs[] = {{"concurrency 1, run twice", 0, 1},
+                 {"concurrency " + C + ", run twice", 2, 3},
+                 {"concurrency 1 vs concurrency " + C, 0, 2}};
+    json comparisons = json::array();
+    for (const auto& p : pairs) {
+        const auto c = analysis::compareGenerations(runs[p.a].outputs, runs[p.b].outputs, records);
+        json hist = json::array();
+        for (int b = 0; b < analysis::GapHistogram::kBins; ++b) {
+            hist.push_back({{"from", analysis::GapHistogram::lowerEdge(b)},
+                            {"at_divergence", c.gaps.at_divergence[b]},
+                            {"all_steps", c.gaps.all_steps[b]}});
+        }
+        json items = json::array();
+        for (const auto& d : c.items) {
+            if (!d.identical || d.jaccard < 1) {
+                items.push_back({{"id", d.id},
+                                 {"first_divergence", d.first_divergence},
+                                 {"gap_at_divergence", d.gap_at_divergence},
+                                 {"jaccard", d.jaccard},
+                                 {"answer_a", d.answer_a},
+                                 {"answer_b", d.answer_b}});
+            }
+        }
+        comparisons.push_back({{"name", p.name},
+                               {"a", runs[p.a].name},
+                               {"b", runs[p.b].name},
+                               {"items", c.items.size()},
+                               {"identical", c.identical},
+                               {"records_a", c.records_a},
+                               {"records_b", c.records_b},
+                               {"pooled_jaccard", c.pooled_jaccard},
+                               {"answers", c.has_answers},
+                               {"answers_agree", c.answers_agree},
+                               {"gap_histogram", hist},
+                               {"differing_items", items}});
+    }
+    json runList = json::array();
+    for (const auto& r : runs) {
+        runList.push_back({{"name", r.name},
+                           {"config", r.config.toJson()},
+                           {"prefills", r.stats.prefills},
+                           {"decode_steps", r.stats.decode_steps},
+                           {"total_seconds", r.stats.total_seconds},
+                           {"overhead_share", r.stats.overheadShare()}});
+    }
+    return json{{"model", a.gen.model},
+                {"items", prompts.size()},
+                {"max_new_tokens", a.gen.maxNewTokens},
+                {"records", json::parse(a.records)},
+                {"runs", runList},
+                {"comparisons", comparisons}};
+}
+
+std::string formatProbe(const json& p) {
+    std::ostringstream o;
+    o.setf(std::ios::fixed);
+    o << "| " << p.at("items") << " prompts, greedy | records | byte-identical | Jaccard (pooled)";
+    const bool answers = p.at("comparisons").at(0).at("answers").get<bool>();
+    o << (answers ? " | answers agree |\n|---|---|---|---|---|\n" : " |\n|---|---|---|---|\n");
+    for (const auto& c : p.at("comparisons")) {
+        const auto n = c.at("items").get<std::size_t>();
+        const auto same = c.at("identical").get<std::size_t>();
+        o << "| " << c.at("name").get<std::string>() << " | " << c.at("records_a") << " / "
+          << c.at("records_b") << " | " << same << " / " << n << (same == n ? " (yes)" : " (no)")
+          << " | " << std::setprecision(4) << c.at("pooled_jaccard").get<double>();
+        if (answers) {
+            o << " | " << c.at("answers_agree") << " / " << n;
+        }
+        o << " |\n";
+    }
+    const json& last = p.at("comparisons").back();
+    o << "\nTop-2 logit gap of the reference (" << last.at("a").get<std::string>()
+      << ") where the outputs of \"" << last.at("name").get<std::string>()
+      << "\" first diverge, against its gaps at every step:\n\n| gap from | at divergence | "
+         "all steps |\n|---|---|---|\n";
+    o << std::defaultfloat;
+    for (const auto& b : last.at("gap_histogram")) {
+        o << "| " << b.at("from").get<double>() << " | " << b.at("at_divergence") << " | "
+          << b.at("all_steps") << " |\n";
+    }
+    o << std::fixed;
+    o << "\nScheduler overhead (share of generation time):";
+    for (const auto& r : p.at("runs")) {
+        o << " " << std::setprecision(2) << 100.0 * r.at("overhead_share").get<double>() << "%";
+    }
+    o << "\n";
+    return o.str();
 }
 
 std::string formatGeneration(const json& g) {
@@ -95,6 +272,13 @@ std::string formatGeneration(const json& g) {
             o << ", smallest top-2 logit gap " << minGap;
         }
         o << "\n" << it.at("text").get<std::string>() << "\n\n";
+    }
+    if (g.contains("serving")) {
+        const json& s = g.at("serving");
+        o << "serving simulation: concurrency " << g.at("config").at("concurrency") << ", "
+          << s.at("prefills") << " prefills, " << s.at("decode_steps") << " decode steps, "
+          << "scheduler overhead " << 100.0 * s.at("overhead_share").get<double>() << "% of "
+          << s.at("total_seconds").get<double>() << " s\n";
     }
     return o.str();
 }

@@ -5,6 +5,7 @@
 // why it ended, and every step's logit and top-2 gap.
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -23,5 +24,22 @@ struct GenerateArgs {
 
 nlohmann::json generate(const GenerateArgs& args);
 std::string formatGeneration(const nlohmann::json& g);
+
+// `probaudit generation-probe MODEL --input ITEMS.jsonl --template T --records SPEC
+// [--concurrency C] [--arrival-seeds A,B] [...generate options]`: the second field report's
+// table, produced automatically. Four serving-simulation runs (concurrency 1 and C, each with
+// arrival seeds A and B) compared pairwise: concurrency 1 run twice (must be byte-identical),
+// concurrency C run twice (run-to-run: only the arrival order differs), concurrency 1 vs C;
+// records, byte-identical share, pooled record Jaccard, answer agreement, and the gaps at
+// divergence points against the gaps at every step.
+struct ProbeArgs {
+    GenerateArgs gen;
+    std::string records = R"({"mode":"lines"})"; // a RecordSpec (core/analysis/records.h)
+    long concurrency = 4;
+    std::vector<std::uint64_t> seeds{1, 2};
+};
+
+nlohmann::json generationProbe(const ProbeArgs& args);
+std::string formatProbe(const nlohmann::json& probe);
 
 } // namespace probaudit::app

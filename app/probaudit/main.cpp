@@ -4,10 +4,10 @@
 #include "engine_server.h"
 #include "env_text.h"
 #include "events.h"
+#include "generate_cmd.h"
 #include "inspect.h"
 #include "ledger_cmds.h"
 #include "pin.h"
-#include "generate_cmd.h"
 #include "predict.h"
 #include "score.h"
 #include "study/study.h"
@@ -139,15 +139,51 @@ int main(int argc, char** argv) {
                     "step's logit and top-2 logit gap");
     gen->add_option("MODEL", genArgs.model, "Hugging Face model folder or .gguf file")->required();
     gen->add_option("--prompt", genArgs.prompts, "A prompt, as the model reads it (repeatable)");
-    gen->add_option("--input", genArgs.input, "JSONL of {\"id\", \"text\"}, each wrapped by --template");
-    gen->add_option("--template", genArgs.templateText, "Prompt template with {text} (for --input)");
-    gen->add_option("--max-new-tokens", genArgs.maxNewTokens, "Most new tokens per prompt (default 32)")
+    gen->add_option("--input", genArgs.input,
+                    "JSONL of {\"id\", \"text\"}, each wrapped by --template");
+    gen->add_option("--template", genArgs.templateText,
+                    "Prompt template with {text} (for --input)");
+    gen->add_option("--max-new-tokens", genArgs.maxNewTokens,
+                    "Most new tokens per prompt (default 32)")
         ->check(CLI::Range(1L, 100000L));
     gen->add_option("--stop", genArgs.stop, "Stop string (repeatable): the text is cut before it");
     gen->add_flag("--no-eos", genArgs.noEos, "Do not stop at the model's end-of-sequence tokens");
     gen->add_option("--config", genArgs.config,
-                    "Runtime configuration as JSON (batch_size batches the prompts, left padding)");
+                    "Runtime configuration as JSON: batch_size batches the prompts statically "
+                    "(left padding); concurrency C > 1 runs the serving simulation (continuous "
+                    "batching, requests arriving in the order of arrival_seed)");
     gen->add_flag("--json", genJson, "Machine-readable JSON");
+
+    probaudit::app::ProbeArgs probeArgs;
+    bool probeJson = false;
+    CLI::App* probe = app.add_subcommand(
+        "generation-probe",
+        "The serving probe: concurrency 1 twice, concurrency C twice (two arrival orders), 1 vs "
+        "C; byte-identical share, record Jaccard, answer agreement, gaps at divergence");
+    probe->add_option("MODEL", probeArgs.gen.model, "Hugging Face model folder or .gguf file")
+        ->required();
+    probe->add_option("--prompt", probeArgs.gen.prompts, "A prompt (repeatable)");
+    probe->add_option("--input", probeArgs.gen.input,
+                      "JSONL of {\"id\", \"text\"}, each wrapped by --template");
+    probe->add_option("--template", probeArgs.gen.templateText, "Prompt template with {text}");
+    probe
+        ->add_option("--max-new-tokens", probeArgs.gen.maxNewTokens,
+                     "Most new tokens per prompt (default 32)")
+        ->check(CLI::Range(1L, 100000L));
+    probe->add_option("--stop", probeArgs.gen.stop, "Stop string (repeatable)");
+    probe->add_flag("--no-eos", probeArgs.gen.noEos, "Do not stop at end-of-sequence tokens");
+    probe->add_option("--config", probeArgs.gen.config,
+                      "Base runtime configuration as JSON (dtype, threads, ...; not batch_size "
+                      "or concurrency)");
+    probe->add_option("--records", probeArgs.records,
+                      "How outputs become records, as JSON: {\"mode\": lines|json|regex, "
+                      "\"pattern\", \"lowercase\", \"strip_bullets\", \"reduction\": "
+                      "most_frequent|count} (default: one per line)");
+    probe->add_option("--concurrency", probeArgs.concurrency, "C (default 4)")
+        ->check(CLI::Range(2L, 4096L));
+    probe->add_option("--arrival-seeds", probeArgs.seeds, "The two arrival seeds (default 1 2)")
+        ->expected(2);
+    probe->add_flag("--json", probeJson, "Machine-readable JSON");
 
     probaudit::app::ScoreOptions scoreOpt;
     bool scoreJson = false;
@@ -441,7 +477,21 @@ int main(int argc, char** argv) {
         if (gen->parsed()) {
             probaudit::app::ensureCpuCapability(genArgs.config, argc, argv);
             const auto g = probaudit::app::generate(genArgs);
-            std::cout << (genJson ? g.dump(2) + "\n" : probaudit::app::formatGeneration(g));
+            // A byte-level token can end inside a character: such bytes of "pieces" and "text"
+            // become U+FFFD in JSON (the token ids stay exact).
+            std::cout << (genJson
+                              ? g.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
+                                    "\n"
+                              : probaudit::app::formatGeneration(g));
+            return 0;
+        }
+        if (probe->parsed()) {
+            probaudit::app::ensureCpuCapability(probeArgs.gen.config, argc, argv);
+            const auto p = probaudit::app::generationProbe(probeArgs);
+            std::cout << (probeJson
+                              ? p.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
+                                    "\n"
+                              : probaudit::app::formatProbe(p));
             return 0;
         }
         if (predict->parsed()) {

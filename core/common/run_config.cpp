@@ -9,26 +9,45 @@ namespace probaudit {
 
 using nlohmann::json;
 
-json RunConfig::toJson() const {
-    return json{{"device", device},
-                {"dtype", dtype},
-                {"batch_size", batch_size},
-                {"padding_side", padding_side},
-                {"pad_to", pad_to},
-                {"pad_to_n", pad_to_n},
-                {"order", order},
-                {"order_seed", order_seed},
-                {"attention", attention},
-                {"kernels", kernels},
-                {"threads", threads},
-                {"deterministic", deterministic},
-                {"tf32", tf32},
-                {"cudnn_benchmark", cudnn_benchmark},
-                {"cpu_capability", cpu_capability},
-                {"max_length", max_length}};
+namespace {
+
+json allAxes(const RunConfig& c) {
+    json j = c.toJson();
+    j["concurrency"] = c.concurrency;
+    j["arrival_seed"] = c.arrival_seed;
+    return j;
 }
 
-std::string RunConfig::canonical() const { return toJson().dump(); } // nlohmann objects are sorted
+} // namespace
+
+json RunConfig::toJson() const {
+    json j{{"device", device},
+           {"dtype", dtype},
+           {"batch_size", batch_size},
+           {"padding_side", padding_side},
+           {"pad_to", pad_to},
+           {"pad_to_n", pad_to_n},
+           {"order", order},
+           {"order_seed", order_seed},
+           {"attention", attention},
+           {"kernels", kernels},
+           {"threads", threads},
+           {"deterministic", deterministic},
+           {"tf32", tf32},
+           {"cudnn_benchmark", cudnn_benchmark},
+           {"cpu_capability", cpu_capability},
+           {"max_length", max_length}};
+    if (concurrency != 1 || arrival_seed != 0) {
+        j["concurrency"] = concurrency;
+        j["arrival_seed"] = arrival_seed;
+    }
+    return j;
+}
+
+// nlohmann objects keep their keys sorted: one canonical form.
+std::string RunConfig::canonical() const {
+    return toJson().dump();
+}
 
 std::string RunConfig::hash() const {
     const std::string c = canonical();
@@ -87,16 +106,18 @@ void boolean(const json& j, const char* key, bool& out, const std::string& path,
 
 } // namespace
 
-RunConfig RunConfig::fromJson(const json& j, const std::string& path, std::vector<std::string>& errors) {
+RunConfig RunConfig::fromJson(const json& j, const std::string& path,
+                              std::vector<std::string>& errors) {
     RunConfig c;
     if (!j.is_object()) {
         errors.push_back(path + ": must be an object");
         return c;
     }
     static const std::set<std::string> kKeys = {
-        "device", "dtype", "batch_size", "padding_side", "pad_to", "pad_to_n", "order", "order_seed",
-        "attention", "kernels", "threads", "deterministic", "tf32", "cudnn_benchmark",
-        "cpu_capability", "max_length"};
+        "device",     "dtype",         "batch_size",  "padding_side",    "pad_to",
+        "pad_to_n",   "order",         "order_seed",  "attention",       "kernels",
+        "threads",    "deterministic", "tf32",        "cudnn_benchmark", "cpu_capability",
+        "max_length", "concurrency",   "arrival_seed"};
     for (const auto& [k, v] : j.items()) {
         if (!kKeys.count(k)) {
             errors.push_back(path + "." + k + ": unknown config axis");
@@ -132,6 +153,8 @@ RunConfig RunConfig::fromJson(const json& j, const std::string& path, std::vecto
     boolean(j, "cudnn_benchmark", c.cudnn_benchmark, path, errors);
     choice(j, "cpu_capability", c.cpu_capability, {"", "default", "avx2", "avx512"}, path, errors);
     integer(j, "max_length", c.max_length, 0, path, errors);
+    integer(j, "concurrency", c.concurrency, 1, path, errors);
+    integer(j, "arrival_seed", c.arrival_seed, 0, path, errors);
     if (c.pad_to != "longest" && c.pad_to_n < 1) {
         errors.push_back(path + ".pad_to_n: pad_to \"" + c.pad_to + "\" needs pad_to_n >= 1");
     }
@@ -153,8 +176,8 @@ RunConfig RunConfig::fromJson(const json& j) {
 
 std::vector<std::string> RunConfig::differences(const RunConfig& other) const {
     std::vector<std::string> out;
-    const json a = toJson();
-    const json b = other.toJson();
+    const json a = allAxes(*this);
+    const json b = allAxes(other);
     for (const auto& [k, v] : a.items()) {
         if (b.at(k) != v) {
             out.push_back(k);

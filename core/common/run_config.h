@@ -12,23 +12,30 @@
 namespace probaudit {
 
 struct RunConfig {
-    std::string device = "cpu";            // cpu | cuda:N
-    std::string dtype = "float32";         // float32 | bfloat16 | float16
+    std::string device = "cpu";    // cpu | cuda:N
+    std::string dtype = "float32"; // float32 | bfloat16 | float16
     std::int64_t batch_size = 1;
-    std::string padding_side = "right";    // right | left
-    std::string pad_to = "longest";        // longest | multiple | fixed
-    std::int64_t pad_to_n = 0;             // N for multiple / fixed
-    std::string order = "as_given";        // as_given | shuffled | by_length
-    std::uint64_t order_seed = 0;          // for shuffled
-    std::string attention = "math";        // math | sdpa | batch_invariant
-    std::string kernels = "default";       // default | batch_invariant
-    std::int64_t threads = 1;              // CPU intra-op threads
-    bool deterministic = false;            // torch deterministic algorithms
-    bool tf32 = false;                     // TF32 matmul on CUDA
+    std::string padding_side = "right"; // right | left
+    std::string pad_to = "longest";     // longest | multiple | fixed
+    std::int64_t pad_to_n = 0;          // N for multiple / fixed
+    std::string order = "as_given";     // as_given | shuffled | by_length
+    std::uint64_t order_seed = 0;       // for shuffled
+    std::string attention = "math";     // math | sdpa | batch_invariant
+    std::string kernels = "default";    // default | batch_invariant
+    std::int64_t threads = 1;           // CPU intra-op threads
+    bool deterministic = false;         // torch deterministic algorithms
+    bool tf32 = false;                  // TF32 matmul on CUDA
     bool cudnn_benchmark = false;
-    std::string cpu_capability;            // "" (ATen's choice) | default | avx2 | avx512
-    std::int64_t max_length = 0;           // truncate inputs to this many tokens (0: model max)
+    std::string cpu_capability;  // "" (ATen's choice) | default | avx2 | avx512
+    std::int64_t max_length = 0; // truncate inputs to this many tokens (0: model max)
+    // Generation only (serving simulation, engine/generate.h): the number of co-resident
+    // sequences of the continuous-batching scheduler (1: the serial reference) and the seed of
+    // the order in which requests arrive.
+    std::int64_t concurrency = 1;
+    std::uint64_t arrival_seed = 0;
 
+    // Every axis, except that axes added after the first release (concurrency, arrival_seed)
+    // appear only when they are not at their default: earlier ledgers keep their config hashes.
     nlohmann::json toJson() const;
     std::string canonical() const; // compact JSON with sorted keys
     std::string hash() const;      // first 16 hex digits of SHA-256(canonical())

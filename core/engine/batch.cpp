@@ -3,8 +3,21 @@
 #include "common/error.h"
 
 #include <algorithm>
+#include <numeric>
+#include <random>
 
 namespace probaudit::engine {
+
+std::vector<std::size_t> seededOrder(std::size_t n, std::uint64_t seed) {
+    std::vector<std::size_t> order(n);
+    std::iota(order.begin(), order.end(), 0);
+    std::mt19937_64 gen(seed);
+    for (std::size_t i = order.size(); i > 1; --i) {
+        const std::size_t j = static_cast<std::size_t>(gen() % i);
+        std::swap(order[i - 1], order[j]);
+    }
+    return order;
+}
 
 Batch makeBatch(const std::vector<std::vector<std::int32_t>>& rows, const std::string& paddingSide,
                 const std::string& padTo, std::int64_t padToN, std::int32_t padId) {
@@ -23,8 +36,8 @@ Batch makeBatch(const std::vector<std::vector<std::int32_t>>& rows, const std::s
         L = (longest + padToN - 1) / padToN * padToN;
     } else if (padTo == "fixed") {
         if (longest > padToN) {
-            throw Error("an item of " + std::to_string(longest) + " tokens does not fit pad_to fixed " +
-                        std::to_string(padToN));
+            throw Error("an item of " + std::to_string(longest) +
+                        " tokens does not fit pad_to fixed " + std::to_string(padToN));
         }
         L = padToN;
     } else if (padTo != "longest") {

@@ -149,12 +149,7 @@ RunPlan Engine::plan(const std::vector<std::int64_t>& lengths, const RunConfig& 
     std::vector<std::size_t> order(lengths.size());
     std::iota(order.begin(), order.end(), 0);
     if (c.order == "shuffled") {
-        // Fisher-Yates with a fixed generator: the same seed gives the same order everywhere.
-        std::mt19937_64 gen(c.order_seed);
-        for (std::size_t i = order.size(); i > 1; --i) {
-            const std::size_t j = static_cast<std::size_t>(gen() % i);
-            std::swap(order[i - 1], order[j]);
-        }
+        order = seededOrder(lengths.size(), c.order_seed);
     } else if (c.order == "by_length") {
         std::stable_sort(order.begin(), order.end(),
                          [&](std::size_t a, std::size_t b) { return lengths[a] < lengths[b]; });
@@ -184,6 +179,10 @@ std::vector<ItemRecord> Engine::run(const std::vector<tokenizer::Encoding>& enc,
     prepare(c);
     if (!m_head) {
         throw Error("this engine has no decision head (it was made for generation)");
+    }
+    if (c.concurrency != 1) {
+        throw Error("concurrency applies to generation (the serving simulation); a decision run "
+                    "batches by batch_size");
     }
     c10::InferenceMode guard;
     std::size_t total = 0;

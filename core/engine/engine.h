@@ -89,8 +89,12 @@ public:
 
     // Greedy generation for prompts (full prompt text, templates applied), batched by the
     // config's batch_size in the given order with left padding (default kernels only).
-    std::vector<Generation> generate(const std::vector<std::string>& prompts, const RunConfig& config,
-                                     const GenerateOptions& options);
+    std::vector<Generation> generate(const std::vector<std::string>& prompts,
+                                     const RunConfig& config, const GenerateOptions& options);
+    // The serving simulation (generate.h): continuous batching at the config's concurrency,
+    // requests arriving in the order of its arrival_seed. Results in prompt order.
+    std::vector<Generation> serve(const std::vector<std::string>& prompts, const RunConfig& config,
+                                  const GenerateOptions& options, ServeStats* stats = nullptr);
 
     const KernelTrace& lastTrace() const { return m_trace; }
     const Head& head() const { return *m_head; }
@@ -103,6 +107,9 @@ public:
 
 private:
     void ensureModel(const RunConfig& config);
+    // Checks and prepares a generation; returns the pad id (the model's, else its first EOS).
+    std::int32_t prepareGeneration(const RunConfig& config, const GenerateOptions& options);
+    std::vector<std::int32_t> encodePrompt(const std::string& prompt, std::size_t index) const;
 
     model::Checkpoint m_ckpt;
     tokenizer::Tokenizer m_tok;
