@@ -137,23 +137,25 @@ __global__ void attentionKernel(AttentionDevice a) {
     extern __shared__ float shared[];
     const AttentionParams& p = a.p;
     const std::int64_t D = p.head_dim;
-    const std::int64_t b = blockIdx.z, h = blockIdx.y, tq = blockIdx.x;
+    const std::int64_t b = blockIdx.z, h = blockIdx.y, t = blockIdx.x; // t: query position
     const std::int64_t n = a.length[b], st = a.start[b];
-    if (tq >= n) {
-        return;
+    const std::int64_t T = p.kv_len > 0 ? p.kv_len : p.len; // attentionKeys(p), host-only
+    const std::int64_t tq = t + (T - p.len) - st; // the query's index among the row's real keys
+    if (tq < 0 || tq >= n) {
+        return; // a pad: its output stays zero
     }
     const std::int64_t kvh = h / (p.heads / p.kv_heads);
     const std::int64_t nk = p.causal ? tq + 1 : n;
     float* q = shared;      // [D]
     float* sc = shared + D; // [n]
     __shared__ float red[kAttThreads / 32];
-    const float* qg = p.q + (b * p.len + st + tq) * p.q_row_stride + h * D;
+    const float* qg = p.q + (b * p.len + t) * p.q_row_stride + h * D;
     for (std::int64_t d = threadIdx.x; d < D; d += blockDim.x) {
         q[d] = qg[d];
     }
     __syncthreads();
     for (std::int64_t j = threadIdx.x; j < nk; j += blockDim.x) {
-        const float* kr = p.k + (b * p.len + st + j) * p.kv_row_stride + kvh * D;
+        const float* kr = p.k + (b * T + st + j) * p.kv_row_stride + kvh * D;
         float s = 0.0f;
         for (std::int64_t d = 0; d < D; ++d) {
             s = fmaf(q[d], kr[d], s);
@@ -194,11 +196,11 @@ __global__ void attentionKernel(AttentionDevice a) {
         sc[j] = sc[j] / sum;
     }
     __syncthreads();
-    float* o = p.out + ((b * p.len + st + tq) * p.heads + h) * D;
+    float* o = p.out + ((b * p.len + t) * p.heads + h) * D;
     for (std::int64_t d = threadIdx.x; d < D; d += blockDim.x) {
         float acc = 0.0f;
         for (std::int64_t j = 0; j < nk; ++j) {
-            acc = fmaf(sc[j], p.v[(b * p.len + st + j) * p.kv_row_stride + kvh * D + d], acc);
+            acc = fmaf(sc[j], p.v[(b * T + st + j) * p.kv_row_stride + kvh * D + d], acc);
         }
         o[d] = acc;
     }
@@ -371,9 +373,12 @@ void attentionCuda(const AttentionParams& p, void* stream) {
         throw std::invalid_argument("attentionCuda: inconsistent heads or head size");
     }
     const cudaStream_t s = asStream(stream);
+    if (attentionKeys(p) < p.len) {
+        throw std::invalid_argument("attentionCuda: fewer key positions than queries");
+    }
     std::int64_t longest = 0;
     for (std::int64_t b = 0; b < p.batch; ++b) {
-        if (p.start[b] < 0 || p.length[b] < 1 || p.start[b] + p.length[b] > p.len) {
+        if (p.start[b] < 0 || p.length[b] < 1 || p.start[b] + p.length[b] > attentionKeys(p)) {
             throw std::invalid_argument("attentionCuda: a row's real tokens lie outside the batch");
         }
         longest = std::max(longest, p.length[b]);
@@ -390,7 +395,7 @@ void attentionCuda(const AttentionParams& p, void* stream) {
     }
     const DeviceRanges ranges(p.start, p.length, p.batch, s);
     AttentionDevice a{p, ranges.d, ranges.d + p.batch};
-    const dim3 grid(static_cast<unsigned>(longest), static_cast<unsigned>(p.heads),
+    const dim3 grid(static_cast<unsigned>(p.len), static_cast<unsigned>(p.heads),
                     static_cast<unsigned>(p.batch));
     attentionKernel<<<grid, kAttThreads, shared, s>>>(a);
     check("attentionCuda");

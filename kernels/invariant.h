@@ -80,17 +80,21 @@ void normCpu(const NormParams& p, std::int64_t rowBegin, std::int64_t rowEnd,
 // Canonical row sum of n floats (the order above).
 float laneSum(const float* x, std::int64_t n);
 
-// Attention of one batch: q [B, L, Hq, D], k and v [B, L, Hkv, D] (query head h reads key head
-// h / (Hq / Hkv)), each row r holds real tokens at [start[r], start[r] + length[r]). Query t of
-// row r attends the real keys up to t (causal) or all of them; out [B, L, Hq, D], zeros at pads.
-// scores_j = (q · k_j) * scale; p_j = exp(s_j - max) / sum (canonical sum over j - start);
-// out = sum_j p_j v_j in order of j (one fma per step).
+// Attention of one batch: q [B, L, Hq, D], k and v [B, T, Hkv, D] with T = kv_len (0: L; T > L
+// when earlier positions come from a KV cache: the queries are the last L of the T positions).
+// Query head h reads key head h / (Hq / Hkv). Each row r holds real keys at
+// [start[r], start[r] + length[r]) of T. A query at key position i of row r is real when i is in
+// that range; it attends the real keys up to i (causal) or all of them; out [B, L, Hq, D], zeros
+// at pads. scores_j = (q · k_j) * scale; p_j = exp(s_j - max) / sum (canonical sum over
+// j - start); out = sum_j p_j v_j in order of j (one fma per step). So a query gives the same
+// bits whether its keys were computed in this pass or cached, and whatever the padding.
 struct AttentionParams {
     const float* q = nullptr;
     const float* k = nullptr;
     const float* v = nullptr;
     float* out = nullptr;
     std::int64_t batch = 0, len = 0, heads = 0, kv_heads = 0, head_dim = 0;
+    std::int64_t kv_len = 0;              // key positions per row (0: len)
     std::int64_t q_row_stride = 0;        // floats between consecutive positions of q (>= Hq * D)
     std::int64_t kv_row_stride = 0;       // ... of k and v (>= Hkv * D)
     const std::int64_t* start = nullptr;  // [B]
@@ -100,6 +104,10 @@ struct AttentionParams {
 };
 // Over work units [unitBegin, unitEnd) of attentionUnits(p) = B * Hq.
 std::int64_t attentionUnits(const AttentionParams& p);
+// Key positions per row (kv_len, or len when it is 0).
+inline std::int64_t attentionKeys(const AttentionParams& p) {
+    return p.kv_len > 0 ? p.kv_len : p.len;
+}
 void attentionCpu(const AttentionParams& p, std::int64_t unitBegin, std::int64_t unitEnd,
                   CpuIsa isa = bestCpuIsa());
 

@@ -144,8 +144,11 @@ void attentionCpu(const AttentionParams& p, std::int64_t unitBegin, std::int64_t
         p.q_row_stride < p.heads * p.head_dim || p.kv_row_stride < p.kv_heads * p.head_dim) {
         throw std::invalid_argument("attentionCpu: inconsistent heads, head size or strides");
     }
+    if (attentionKeys(p) < p.len) {
+        throw std::invalid_argument("attentionCpu: fewer key positions than queries");
+    }
     for (std::int64_t b = 0; b < p.batch; ++b) {
-        if (p.start[b] < 0 || p.length[b] < 1 || p.start[b] + p.length[b] > p.len) {
+        if (p.start[b] < 0 || p.length[b] < 1 || p.start[b] + p.length[b] > attentionKeys(p)) {
             throw std::invalid_argument("attentionCpu: a row's real tokens lie outside the batch");
         }
     }

@@ -262,6 +262,8 @@ void attention(const AttentionParams& p, std::int64_t unitBegin, std::int64_t un
         const std::int64_t kvh = h / rep;
         const std::int64_t n = p.length[b];
         const std::int64_t st = p.start[b];
+        const std::int64_t T = attentionKeys(p);
+        const std::int64_t qOff = T - p.len; // key position of query 0
         for (std::int64_t t = 0; t < p.len; ++t) {
             float* o = p.out + ((b * p.len + t) * p.heads + h) * D;
             std::fill(o, o + D, 0.0f);
@@ -269,13 +271,14 @@ void attention(const AttentionParams& p, std::int64_t unitBegin, std::int64_t un
         kt.resize(std::size_t(D * n));
         s.resize(std::size_t(n));
         for (std::int64_t j = 0; j < n; ++j) {
-            const float* kr = p.k + (b * p.len + st + j) * p.kv_row_stride + kvh * D;
+            const float* kr = p.k + (b * T + st + j) * p.kv_row_stride + kvh * D;
             for (std::int64_t d = 0; d < D; ++d) {
                 kt[std::size_t(d * n + j)] = kr[d];
             }
         }
-        for (std::int64_t tq = 0; tq < n; ++tq) {
-            const float* qr = p.q + (b * p.len + st + tq) * p.q_row_stride + h * D;
+        for (std::int64_t tq = std::max<std::int64_t>(0, qOff - st); tq < n; ++tq) {
+            const std::int64_t t = st + tq - qOff; // the query's position in q and out
+            const float* qr = p.q + (b * p.len + t) * p.q_row_stride + h * D;
             const std::int64_t nk = p.causal ? tq + 1 : n;
             float* sc = s.data();
             std::fill(sc, sc + nk, 0.0f);
@@ -298,10 +301,10 @@ void attention(const AttentionParams& p, std::int64_t unitBegin, std::int64_t un
             for (std::int64_t j = 0; j < nk; ++j) {
                 sc[j] = sc[j] / sum;
             }
-            float* o = p.out + ((b * p.len + st + tq) * p.heads + h) * D;
+            float* o = p.out + ((b * p.len + t) * p.heads + h) * D;
             for (std::int64_t j = 0; j < nk; ++j) {
                 const float pj = sc[j];
-                const float* vr = p.v + (b * p.len + st + j) * p.kv_row_stride + kvh * D;
+                const float* vr = p.v + (b * T + st + j) * p.kv_row_stride + kvh * D;
                 for (std::int64_t d = 0; d < D; ++d) {
                     o[d] = std::fma(pj, vr[d], o[d]);
                 }

@@ -325,6 +325,44 @@ private Q_SLOTS:
         }
     }
 
+    // Keys from a KV cache (kv_len > len: the queries are the last len positions): the item's
+    // last queries give the bits of the full pass, in any batch, under any left padding of the
+    // cached keys, with every ISA.
+    void attentionWithCachedKeysGivesTheFullPassBits() {
+        const std::int64_t n = 9, heads = 6, kvHeads = 2, dim = 64;
+        const std::int64_t qs = heads * dim, kvs = kvHeads * dim;
+        const auto itemQ = randomVec(std::size_t(n * qs), 20);
+        const auto itemK = randomVec(std::size_t(n * kvs), 21);
+        const auto itemV = randomVec(std::size_t(n * kvs), 22);
+        std::vector<float> full(itemQ.size());
+        std::vector<std::int64_t> start0{0}, length0{n};
+        const AttentionParams pf = denseAttention(itemQ.data(), itemK.data(), itemV.data(), full.data(), 1, n,
+                                                  heads, kvHeads, dim, start0.data(), length0.data(), true);
+        attentionCpu(pf, 0, attentionUnits(pf), CpuIsa::Scalar);
+        for (const std::int64_t L : {1, 3}) {
+            for (CpuIsa isa : isas()) {
+                const std::int64_t batch = 3, row = 1, T = 20;
+                auto q = randomVec(std::size_t(batch * L * qs), 23);
+                auto k = randomVec(std::size_t(batch * T * kvs), 24);
+                auto v = randomVec(std::size_t(batch * T * kvs), 25);
+                std::vector<std::int64_t> start(batch), length(batch);
+                for (std::int64_t r = 0; r < batch; ++r) {
+                    length[std::size_t(r)] = r == row ? n : 4 + r;
+                    start[std::size_t(r)] = T - length[std::size_t(r)];
+                }
+                std::memcpy(q.data() + row * L * qs, itemQ.data() + (n - L) * qs, std::size_t(L * qs) * 4);
+                std::memcpy(k.data() + (row * T + T - n) * kvs, itemK.data(), itemK.size() * 4);
+                std::memcpy(v.data() + (row * T + T - n) * kvs, itemV.data(), itemV.size() * 4);
+                std::vector<float> out(std::size_t(batch * L * qs), 99.0f);
+                AttentionParams p = denseAttention(q.data(), k.data(), v.data(), out.data(), batch, L, heads,
+                                                   kvHeads, dim, start.data(), length.data(), true);
+                p.kv_len = T;
+                attentionCpu(p, 0, attentionUnits(p), isa);
+                QVERIFY(sameBits(out.data() + row * L * qs, full.data() + (n - L) * qs, std::size_t(L * qs)));
+            }
+        }
+    }
+
     void attentionRefusesInconsistentShapes() {
         std::vector<float> buf(64);
         std::vector<std::int64_t> start{2}, length{3};

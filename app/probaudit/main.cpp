@@ -24,6 +24,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <exception>
+#include <fstream>
 #include <iostream>
 #include <malloc.h>
 
@@ -184,6 +185,8 @@ int main(int argc, char** argv) {
     probe->add_option("--arrival-seeds", probeArgs.seeds, "The two arrival seeds (default 1 2)")
         ->expected(2);
     probe->add_flag("--json", probeJson, "Machine-readable JSON");
+    std::string probeSave;
+    probe->add_option("--save", probeSave, "Also write the JSON to this file");
 
     probaudit::app::ScoreOptions scoreOpt;
     bool scoreJson = false;
@@ -488,6 +491,13 @@ int main(int argc, char** argv) {
         if (probe->parsed()) {
             probaudit::app::ensureCpuCapability(probeArgs.gen.config, argc, argv);
             const auto p = probaudit::app::generationProbe(probeArgs);
+            if (!probeSave.empty()) {
+                std::ofstream f(probeSave);
+                f << p.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+                if (!f) {
+                    throw probaudit::Error(probeSave, "cannot be written");
+                }
+            }
             std::cout << (probeJson
                               ? p.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
                                     "\n"

@@ -67,21 +67,29 @@ bool takeStep(const at::Tensor& logits, const tokenizer::Tokenizer& tok,
     return std::all_of(done.begin(), done.end(), [](bool d) { return d; });
 }
 
+// Which ops of a generation run through the batch-invariant kernels (as Engine::run sets it).
+void markKernels(Batch& b, const RunConfig& c) {
+    b.invariant = c.kernels == "batch_invariant";
+    b.invariant_attention = b.invariant || c.attention == "batch_invariant";
+}
+
 // A batch's tensors on the device.
-Batch toDevice(Batch b, const at::Device& device) {
+Batch toDevice(Batch b, const at::Device& device, const RunConfig& c) {
     b.input_ids = b.input_ids.to(device);
     b.attention_mask = b.attention_mask.to(device);
     b.position_ids = b.position_ids.to(device);
+    markKernels(b, c);
     return b;
 }
 
 // One decode position for every row: the last chosen token at the row's next position; the
 // mask gains a column of ones.
 Batch decodeBatch(const std::vector<std::int64_t>& ids, const std::vector<std::int64_t>& pos,
-                  at::Tensor& mask, const at::Device& device) {
+                  at::Tensor& mask, const at::Device& device, const RunConfig& c) {
     const auto B = static_cast<std::int64_t>(ids.size());
     mask = at::cat({mask, at::ones({B, 1}, mask.options())}, 1);
     Batch step;
+    markKernels(step, c);
     step.input_ids = at::tensor(ids, at::kLong).view({B, 1}).to(device);
     step.position_ids = at::tensor(pos, at::kLong).view({B, 1}).to(device);
     step.attention_mask = mask;
@@ -128,6 +136,7 @@ struct Resident {
         }
         const auto T = mask.size(1);
         const auto Tn = m.size(1);
+        const std::int64_t td = cache.time_dim; // where the cache keeps positions
         const auto padLeft = [](const at::Tensor& t, std::int64_t dim, std::int64_t n) {
             if (n == 0) {
                 return t;
@@ -140,11 +149,11 @@ struct Resident {
                         padLeft(m, 1, std::max<std::int64_t>(0, T - Tn))},
                        0);
         for (std::size_t l = 0; l < cache.k.size(); ++l) {
-            cache.k[l] = at::cat({padLeft(cache.k[l], 2, std::max<std::int64_t>(0, Tn - T)),
-                                  padLeft(c.k[l], 2, std::max<std::int64_t>(0, T - Tn))},
+            cache.k[l] = at::cat({padLeft(cache.k[l], td, std::max<std::int64_t>(0, Tn - T)),
+                                  padLeft(c.k[l], td, std::max<std::int64_t>(0, T - Tn))},
                                  0);
-            cache.v[l] = at::cat({padLeft(cache.v[l], 2, std::max<std::int64_t>(0, Tn - T)),
-                                  padLeft(c.v[l], 2, std::max<std::int64_t>(0, T - Tn))},
+            cache.v[l] = at::cat({padLeft(cache.v[l], td, std::max<std::int64_t>(0, Tn - T)),
+                                  padLeft(c.v[l], td, std::max<std::int64_t>(0, T - Tn))},
                                  0);
         }
     }
@@ -180,8 +189,8 @@ struct Resident {
         const std::int64_t T = mask.size(1) - first;
         mask = mask.narrow(1, first, T);
         for (std::size_t l = 0; l < cache.k.size(); ++l) {
-            cache.k[l] = cache.k[l].index_select(0, idx).narrow(2, first, T);
-            cache.v[l] = cache.v[l].index_select(0, idx).narrow(2, first, T);
+            cache.k[l] = cache.k[l].index_select(0, idx).narrow(cache.time_dim, first, T);
+            cache.v[l] = cache.v[l].index_select(0, idx).narrow(cache.time_dim, first, T);
         }
     }
 };
@@ -231,7 +240,7 @@ std::vector<Generation> Engine::generate(const std::vector<std::string>& prompts
             rows.push_back(all[i].prompt_ids);
             out.push_back(&all[i]);
         }
-        const Batch b = toDevice(makeBatch(rows, "left", "longest", 0, padId), device);
+        const Batch b = toDevice(makeBatch(rows, "left", "longest", 0, padId), device, c);
         KvCache cache;
         ForwardOptions opt;
         opt.attention = c.attention;
@@ -240,15 +249,15 @@ std::vector<Generation> Engine::generate(const std::vector<std::string>& prompts
         std::vector<std::int64_t> next(b.length.begin(), b.length.end()); // next position per row
         at::Tensor mask = b.attention_mask;
         ForwardResult fr = m_model->forward(b, opt);
-        at::Tensor logits = m_model->lmLogits(fr.last_hidden.select(1, -1), false);
+        at::Tensor logits = m_model->lmLogits(fr.last_hidden.select(1, -1), b.invariant);
         while (!takeStep(logits, m_tok, spec, g, out, done)) {
             std::vector<std::int64_t> ids(out.size()), pos(out.size());
             for (std::size_t r = 0; r < out.size(); ++r) {
                 ids[r] = done[r] ? padId : out[r]->steps.back().token; // finished rows ride along
                 pos[r] = next[r]++;
             }
-            fr = m_model->forward(decodeBatch(ids, pos, mask, device), opt);
-            logits = m_model->lmLogits(fr.last_hidden.select(1, -1), false);
+            fr = m_model->forward(decodeBatch(ids, pos, mask, device, c), opt);
+            logits = m_model->lmLogits(fr.last_hidden.select(1, -1), b.invariant);
         }
     }
     return all;
@@ -277,7 +286,7 @@ std::vector<Generation> Engine::serve(const std::vector<std::string>& prompts, c
         const auto t = Clock::now();
         opt.cache = &cache;
         const ForwardResult fr = m_model->forward(b, opt);
-        at::Tensor logits = m_model->lmLogits(fr.last_hidden.select(1, -1), false);
+        at::Tensor logits = m_model->lmLogits(fr.last_hidden.select(1, -1), b.invariant);
         if (logits.is_cuda()) {
             logits = logits.to(at::kCPU); // the copy waits for the GPU: its time is the model's
         }
@@ -308,7 +317,7 @@ std::vector<Generation> Engine::serve(const std::vector<std::string>& prompts, c
                 join.push_back(i);
                 rows.push_back(all[i].prompt_ids);
             }
-            const Batch b = toDevice(makeBatch(rows, "left", "longest", 0, padId), device);
+            const Batch b = toDevice(makeBatch(rows, "left", "longest", 0, padId), device, c);
             KvCache cache;
             const at::Tensor logits = model(b, cache);
             ++st.prefills;
@@ -329,7 +338,7 @@ std::vector<Generation> Engine::serve(const std::vector<std::string>& prompts, c
             ids[r] = all[res.item[r]].steps.back().token;
             pos[r] = res.next[r]++;
         }
-        const at::Tensor logits = model(decodeBatch(ids, pos, res.mask, device), res.cache);
+        const at::Tensor logits = model(decodeBatch(ids, pos, res.mask, device, c), res.cache);
         ++st.decode_steps;
         std::vector<bool> done(res.size(), false);
         record(logits, res.item, done);

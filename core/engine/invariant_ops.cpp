@@ -193,9 +193,33 @@ at::Tensor attention(const at::Tensor& q, const at::Tensor& k, const at::Tensor&
     const std::int64_t B = batch.rows();
     const std::int64_t L = batch.input_ids.size(1);
     if (q.dim() != 3 || q.size(0) != B || q.size(1) != L || q.size(2) != heads * headDim ||
-        k.sizes() != v.sizes() || k.dim() != 3 || k.size(0) != B || k.size(1) != L ||
+        k.sizes() != v.sizes() || k.dim() != 3 || k.size(0) != B || k.size(1) < L ||
         k.size(2) != kvHeads * headDim) {
         throw Error("batch-invariant attention: q, k, v do not match the batch and heads");
+    }
+    const std::int64_t T = k.size(1);
+    std::vector<std::int64_t> start = batch.start, length = batch.length;
+    if (T > L) {
+        // Cached keys: each row's real ones from the mask, which must be one run ending at T.
+        const at::Tensor m = batch.attention_mask.to(at::kCPU).to(at::kLong).contiguous();
+        if (m.dim() != 2 || m.size(0) != B || m.size(1) != T) {
+            throw Error("batch-invariant attention: the mask does not cover the cached keys");
+        }
+        const std::int64_t* mp = m.data_ptr<std::int64_t>();
+        for (std::int64_t r = 0; r < B; ++r) {
+            std::int64_t first = 0;
+            while (first < T && mp[r * T + first] == 0) {
+                ++first;
+            }
+            for (std::int64_t j = first; j < T; ++j) {
+                if (mp[r * T + j] == 0) {
+                    throw Error("batch-invariant attention: row " + std::to_string(r) +
+                                " has a pad among its cached keys");
+                }
+            }
+            start[std::size_t(r)] = first;
+            length[std::size_t(r)] = T - first;
+        }
     }
     const at::Tensor qf = f32(q), kf = f32(k), vf = f32(v);
     at::Tensor out = at::empty({B, L, heads * headDim}, qf.options());
@@ -206,13 +230,14 @@ at::Tensor attention(const at::Tensor& q, const at::Tensor& k, const at::Tensor&
     p.out = out.data_ptr<float>();
     p.batch = B;
     p.len = L;
+    p.kv_len = T;
     p.heads = heads;
     p.kv_heads = kvHeads;
     p.head_dim = headDim;
     p.q_row_stride = heads * headDim;
     p.kv_row_stride = kvHeads * headDim;
-    p.start = batch.start.data();
-    p.length = batch.length.data();
+    p.start = start.data();
+    p.length = length.data();
     p.causal = causal;
     p.scale = static_cast<float>(scale);
 #if defined(PROBAUDIT_WITH_CUDA)

@@ -35,7 +35,10 @@ at::Tensor linear(const at::Tensor& x, const at::Tensor& w, const at::Tensor& b,
 at::Tensor rmsNorm(const at::Tensor& x, const at::Tensor& weight, double eps);
 at::Tensor layerNorm(const at::Tensor& x, const at::Tensor& weight, const at::Tensor& bias,
                      double eps);
-// q [B, L, Hq * D], k and v [B, L, Hkv * D] -> [B, L, Hq * D]; pads of `batch` are skipped.
+// q [B, L, Hq * D], k and v [B, T, Hkv * D] -> [B, L, Hq * D]; pads are skipped. T = L: the
+// keys are this pass's, real where `batch` says. T > L: the first T - L come from a KV cache and
+// batch.attention_mask [B, T] says which are real (each row's real keys must be contiguous and
+// end at T, as left padding and decoding leave them).
 at::Tensor attention(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v,
                      const Batch& batch, std::int64_t heads, std::int64_t kvHeads,
                      std::int64_t headDim, bool causal, double scale);

@@ -64,20 +64,37 @@ at::Tensor additiveMask(const Batch& b, bool causal, at::ScalarType dtype, bool 
 
 // The same for new positions after `past` cached ones: mask [B, past + L] -> [B, 1, L, past + L],
 // query i may see key j <= past + i.
-at::Tensor cachedMask(const at::Tensor& attentionMask, std::int64_t L, std::int64_t past, at::ScalarType dtype,
-                      bool asBool) {
+// Appends layer l's new keys and values to the cache along `timeDim` (the cache's layout) and
+// replaces k and v with all of the layer's keys and values, cached ones first.
+void appendToCache(KvCache& c, std::size_t l, at::Tensor& k, at::Tensor& v, std::int64_t timeDim) {
+    c.time_dim = timeDim;
+    if (c.k.size() > l) {
+        k = at::cat({c.k[l], k}, timeDim);
+        v = at::cat({c.v[l], v}, timeDim);
+        c.k[l] = k;
+        c.v[l] = v;
+    } else {
+        c.k.push_back(k);
+        c.v.push_back(v);
+    }
+}
+
+at::Tensor cachedMask(const at::Tensor& attentionMask, std::int64_t L, std::int64_t past,
+                      at::ScalarType dtype, bool asBool) {
     const auto Lk = attentionMask.size(1);
     const auto dev = attentionMask.device();
-    const at::Tensor tri = at::ones({L, Lk}, at::TensorOptions().dtype(at::kBool).device(dev)).tril(past);
-    const at::Tensor allowed =
-        attentionMask.to(at::kBool).unsqueeze(1).unsqueeze(1).logical_and(tri.unsqueeze(0).unsqueeze(0));
+    const at::Tensor tri =
+        at::ones({L, Lk}, at::TensorOptions().dtype(at::kBool).device(dev)).tril(past);
+    const at::Tensor allowed = attentionMask.to(at::kBool).unsqueeze(1).unsqueeze(1).logical_and(
+        tri.unsqueeze(0).unsqueeze(0));
     if (asBool) {
         return allowed.contiguous();
     }
     const double lowest = dtype == at::kFloat  ? double(std::numeric_limits<float>::lowest())
                           : dtype == at::kHalf ? -65504.0
                                                : -3.3895313892515355e38;
-    return at::zeros(allowed.sizes(), at::TensorOptions().dtype(dtype).device(dev)).masked_fill(allowed.logical_not(), lowest);
+    return at::zeros(allowed.sizes(), at::TensorOptions().dtype(dtype).device(dev))
+        .masked_fill(allowed.logical_not(), lowest);
 }
 
 at::Tensor dense(const at::Tensor& x, const at::Tensor& w, const at::Tensor& b = {}) {
@@ -189,9 +206,6 @@ public:
                         " positions exceeds the model's sliding window (" +
                         std::to_string(s.sliding_window) + ")");
         }
-        if ((b.invariant || b.invariant_attention) && opt.cache != nullptr) {
-            throw Error("incremental decoding under batch-invariant kernels is not implemented yet");
-        }
         if (b.invariant) {
             return forwardInvariant(b, opt);
         }
@@ -207,9 +221,10 @@ public:
         const bool sdpa = opt.attention == "sdpa";
         // SDPA without padding takes the reference's maskless causal path (is_causal).
         const bool maskless = sdpa && b.unpadded() && opt.cache == nullptr;
-        const at::Tensor mask = maskless             ? at::Tensor()
-                                : opt.cache != nullptr ? cachedMask(b.attention_mask, L, past, m_dtype, sdpa)
-                                                       : additiveMask(b, true, m_dtype, sdpa);
+        const at::Tensor mask = maskless ? at::Tensor()
+                                : opt.cache != nullptr
+                                    ? cachedMask(b.attention_mask, L, past, m_dtype, sdpa)
+                                    : additiveMask(b, true, m_dtype, sdpa);
         const double scaling = std::pow(double(s.head_dim), -0.5);
         const auto rep = s.num_heads / s.num_kv_heads;
 
@@ -232,22 +247,13 @@ public:
             q = (q * cos) + (rotateHalf(q) * sin);
             k = (k * cos) + (rotateHalf(k) * sin);
             if (opt.cache != nullptr) {
-                KvCache& c = *opt.cache;
-                if (c.k.size() > l) {
-                    k = at::cat({c.k[l], k}, 2);
-                    v = at::cat({c.v[l], v}, 2);
-                    c.k[l] = k;
-                    c.v[l] = v;
-                } else {
-                    c.k.push_back(k);
-                    c.v.push_back(v);
-                }
+                appendToCache(*opt.cache, l, k, v, 2);
             }
             const auto Lk = k.size(2);
             at::Tensor attn;
             if (b.invariant_attention) {
                 const auto flat = [&](const at::Tensor& t) {
-                    return t.transpose(1, 2).contiguous().reshape({B, L, -1});
+                    return t.transpose(1, 2).contiguous().reshape({B, t.size(2), -1});
                 };
                 attn = invariant::attention(flat(q), flat(k), flat(v), b, s.num_heads,
                                             s.num_kv_heads, s.head_dim, true, scaling)
@@ -318,8 +324,13 @@ private:
             }
             q = bi::rope(q, b, m_invFreq).view({B, L, -1});
             k = bi::rope(k, b, m_invFreq).view({B, L, -1});
-            const at::Tensor attn =
-                bi::attention(q, k, v, b, s.num_heads, s.num_kv_heads, s.head_dim, true, scaling);
+            at::Tensor keys = k, values = v;
+            if (opt.cache != nullptr) {
+                // Cached in the layout the invariant attention reads: [B, T, kv_heads * D].
+                appendToCache(*opt.cache, l, keys, values, 1);
+            }
+            const at::Tensor attn = bi::attention(q, keys, values, b, s.num_heads, s.num_kv_heads,
+                                                  s.head_dim, true, scaling);
             h = h + bi::linear(attn, w.o, w.ob, cache);
             const at::Tensor y = bi::rmsNorm(h, w.post_norm, s.norm_eps);
             const at::Tensor act = bi::siluMul(bi::linear(y, w.gate, w.gate_b, cache),
@@ -437,7 +448,7 @@ public:
             at::Tensor attn;
             if (b.invariant_attention) {
                 const auto flat = [&](const at::Tensor& t) {
-                    return t.transpose(1, 2).contiguous().reshape({B, L, -1});
+                    return t.transpose(1, 2).contiguous().reshape({B, t.size(2), -1});
                 };
                 attn = bi::attention(flat(q), flat(k), flat(v), b, s.num_heads, s.num_heads,
                                      s.head_dim, false, scaling)

@@ -20,7 +20,10 @@ namespace probaudit::engine {
 // kernels): per layer F [B, kv_heads, T, head_dim] in the model's dtype, after RoPE.
 struct KvCache {
     std::vector<at::Tensor> k, v;
-    std::int64_t length() const { return k.empty() ? 0 : k.front().size(2); }
+    // The positions' dimension: 2 for the default path ([B, kv_heads, T, head_dim]), 1 for the
+    // batch-invariant one ([B, T, kv_heads * head_dim], the layout its attention reads).
+    std::int64_t time_dim = 2;
+    std::int64_t length() const { return k.empty() ? 0 : k.front().size(time_dim); }
 };
 
 struct ForwardOptions {
