@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -139,6 +140,65 @@ inline Fixture defaultFixture(std::int64_t items = 40) {
         {"bfloat16", {{"dtype", "bfloat16"}}, [](std::int64_t) { return 1e-3; }, 0});
     f.configs.push_back({"threads-2", {{"threads", 2}}, nullptr, 1});
     return f;
+}
+
+// A generation study (head "words", records: lines, lower case, the most frequent as the
+// answer) over `items` prompts with three finished runs: "serial" (the reference, arrival seed
+// 1), "serial-reordered" (arrival seed 2, the same outputs) and "c4" (concurrency 4), whose
+// outputs differ for every third item (i % 3 == 0): the second line reads "bad" instead of
+// "fine", so the output forks at its second token, where the reference's top-2 logit gap was
+// 5e-5. Per differing item: records {good, fine, item-i} against {good, bad, item-i}, 2 shared
+// of 4, and the answers (ties: the smallest record) are "fine" against "bad".
+inline void writeGenerationFixtureLedger(const std::string& path, std::int64_t items = 12) {
+    ledger::Ledger led(path, ledger::Ledger::Mode::Write);
+    const nlohmann::json configs{{"serial", {{"arrival_seed", 1}, {"concurrency", 1}}},
+                                 {"serial-reordered", {{"arrival_seed", 2}, {"concurrency", 1}}},
+                                 {"c4", {{"arrival_seed", 1}, {"concurrency", 4}}}};
+    const nlohmann::json head{{"kind", "generation"},
+                              {"name", "words"},
+                              {"template", "List: {text}"},
+                              {"max_new_tokens", 8},
+                              {"stop", nlohmann::json::array()},
+                              {"stop_at_eos", true},
+                              {"records",
+                               {{"mode", "lines"},
+                                {"lowercase", true},
+                                {"strip_bullets", true},
+                                {"reduction", "most_frequent"}}}};
+    const nlohmann::json study{{"name", "generation-fixture"},
+                               {"reference", "serial"},
+                               {"configs", configs},
+                               {"heads", {{"words", head}}},
+                               {"model", {{"path", "/nonexistent/model"}}},
+                               {"dataset", nlohmann::json::object()}};
+    std::vector<ledger::Item> list;
+    for (std::int64_t i = 0; i < items; ++i) {
+        list.push_back({i, "item-" + std::to_string(i), Fixture::text(i), std::nullopt, i + 1});
+    }
+    led.initStudy(study, "fixture", list);
+    const std::string env = led.putEnvironment(nlohmann::json{{"cpu", "fixture"}});
+    for (const std::string name : {"serial", "serial-reordered", "c4"}) {
+        led.putConfig("hash-" + name, name, configs[name]);
+        const auto run = led.beginRun("words", head, name, "hash-" + name, env, "hashes", items);
+        std::vector<ledger::GenerationRecord> outs;
+        for (std::int64_t i = 0; i < items; ++i) {
+            const bool forks = name == "c4" && i % 3 == 0;
+            ledger::GenerationRecord g;
+            g.item = i;
+            g.prompt_tokens = 5;
+            g.text =
+                std::string("Good\n") + (forks ? "bad" : "fine") + "\nitem-" + std::to_string(i);
+            g.finish = "eos";
+            g.arrival = i;
+            g.tokens = {10, forks ? 12 : 11, 20 + std::int32_t(i)};
+            g.logits = {9.0f, 7.5f, 6.0f};
+            g.gaps = {0.5f, 5e-5f, 0.2f};
+            g.batch = {1, name == "c4" ? 4 : 1, 1};
+            outs.push_back(std::move(g));
+        }
+        led.appendGenerations(run, outs);
+        led.finishRun(run);
+    }
 }
 
 } // namespace probaudit::testing

@@ -310,6 +310,82 @@ private Q_SLOTS:
         QCOMPARE(recs.size() % 4, std::size_t(0));
     }
 
+    // Generation outputs round-trip, are sealed with the run (an edit is found), and a bundle
+    // import reproduces the seal.
+    void generationOutputsAreSealed() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("g.ledger");
+        std::vector<ledger::GenerationRecord> outs(3);
+        for (int i = 0; i < 3; ++i) {
+            auto& g = outs[std::size_t(i)];
+            g.item = i;
+            g.prompt_tokens = 9 + i;
+            g.text = "good\nfine " + std::to_string(i);
+            g.finish = i == 2 ? "length" : "eos";
+            g.arrival = 2 - i;
+            g.tokens = {17, 4, 99 + i};
+            g.logits = {12.5f, std::nextafter(3.0f, 4.0f), -1.0f};
+            g.gaps = {0.25f, 0.0f, 1e-5f};
+            g.batch = {4, 3, 1};
+        }
+        std::int64_t run = 0;
+        std::string sealed;
+        {
+            Ledger led(path.toStdString(), Ledger::Mode::Write);
+            led.initStudy(nlohmann::json{{"name", "g"}}, "abc", someItems(3));
+            led.putConfig("c1", "serial", nlohmann::json{{"concurrency", 1}});
+            const std::string env = led.putEnvironment(nlohmann::json{{"cpu", "test"}});
+            run = led.beginRun("w", nlohmann::json{{"kind", "generation"}}, "serial", "c1", env,
+                               "hashes", 3);
+            led.appendGenerations(run, {outs[2], outs[0]});
+            QCOMPARE(led.recordedItems(run), (std::vector<std::int64_t>{0, 2}));
+            QVERIFY_THROWS_EXCEPTION(Error, led.finishRun(run)); // one output missing
+            led.appendGenerations(run, {outs[1]});
+            led.finishRun(run);
+            QCOMPARE(led.run(run).items_done, std::int64_t(3));
+            const auto back = led.generations(run);
+            QCOMPARE(back.size(), std::size_t(3));
+            for (std::size_t i = 0; i < 3; ++i) { // in item order, every field as written
+                QCOMPARE(back[i].item, outs[i].item);
+                QCOMPARE(back[i].prompt_tokens, outs[i].prompt_tokens);
+                QCOMPARE(back[i].text, outs[i].text);
+                QCOMPARE(back[i].finish, outs[i].finish);
+                QCOMPARE(back[i].arrival, outs[i].arrival);
+                QCOMPARE(back[i].tokens, outs[i].tokens);
+                QCOMPARE(std::memcmp(back[i].logits.data(), outs[i].logits.data(), 12), 0);
+                QCOMPARE(std::memcmp(back[i].gaps.data(), outs[i].gaps.data(), 12), 0);
+                QCOMPARE(back[i].batch, outs[i].batch);
+            }
+            QVERIFY(led.records(run).empty());
+            QVERIFY(led.verify().ok);
+            sealed = led.run(run).records_sha256;
+            QCOMPARE(led.run(run).numerics_sha256, sealed); // no wall times in an output
+            // Another output would give another seal.
+            const auto other = led.beginRun("w", nlohmann::json{{"kind", "generation"}}, "serial",
+                                            "c1", env, "hashes", 3);
+            auto changed = outs;
+            changed[1].batch[0] = 2; // only the hidden input differs
+            led.appendGenerations(other, changed);
+            led.finishRun(other);
+            QVERIFY(led.run(other).records_sha256 != sealed);
+        }
+        {
+            const QString copy = dir.filePath("copy.ledger");
+            Ledger source(path.toStdString(), Ledger::Mode::Read);
+            Ledger target(copy.toStdString(), Ledger::Mode::Write);
+            target.initStudy(nlohmann::json{{"name", "g"}}, "abc", someItems(3));
+            const auto mine = target.importRun(source, run);
+            QCOMPARE(target.run(mine).records_sha256, sealed);
+            QCOMPARE(target.generations(mine).size(), std::size_t(3));
+        }
+        sql(path, "UPDATE generations SET text = 'bad' WHERE item = 1 AND run = 1");
+        const Ledger led(path.toStdString(), Ledger::Mode::Read);
+        const auto v = led.verify();
+        QVERIFY(!v.ok);
+        QCOMPARE(v.first_bad, std::optional<std::int64_t>(run));
+        QVERIFY2(v.problem.find("records changed") != std::string::npos, v.problem.c_str());
+    }
+
     void finishingAnIncompleteRunIsRefused() {
         QTemporaryDir dir;
         Ledger led(dir.filePath("a.ledger").toStdString(), Ledger::Mode::Write);

@@ -119,6 +119,40 @@ private Q_SLOTS:
         QVERIFY(text.contains(QStringLiteral("dtype = float16")));
     }
 
+    // A generation study's report: the agreement table with the numbers `probaudit compare`
+    // gives for the same runs, the fork histograms, the differing outputs side by side.
+    void generationReport() {
+        const QString ledger = m_dir.filePath(QStringLiteral("generation.ledger"));
+        testing::writeGenerationFixtureLedger(ledger.toStdString(), 12);
+        const QString pdf = m_dir.filePath(QStringLiteral("generation.pdf"));
+        const auto r = test::cli({QStringLiteral("report"), ledger, QStringLiteral("-o"), pdf});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QString text =
+            run(QStringLiteral("pdftotext"), {QStringLiteral("-layout"), pdf, QStringLiteral("-")});
+        for (const char* section :
+             {"ProbAudit report: generation-fixture", "1. Record-level and answer-level agreement",
+              "2. Where outputs fork: logit gaps", "3. Outputs that differ, side by side",
+              "4. Definitions", "5. What this report cannot tell you", "12 prompts"}) {
+            QVERIFY2(text.contains(QString::fromUtf8(section)), section);
+        }
+        const auto c = test::cli({QStringLiteral("compare"), ledger, QStringLiteral("1"),
+                                  QStringLiteral("3"), QStringLiteral("--json")});
+        QCOMPARE(c.code, 0);
+        const QJsonObject j = QJsonDocument::fromJson(c.out).object();
+        const QString identical =
+            QStringLiteral("%1 / %2").arg(j[u"identical"].toInteger()).arg(12);
+        const QString jaccard = QString::number(j[u"pooled_jaccard"].toDouble(), 'f', 4);
+        const QString answers = QStringLiteral("%1 / 12").arg(j[u"answers_agree"].toInteger());
+        bool found = false;
+        for (const QString& l : text.split(u'\n')) {
+            found = found || (l.trimmed().startsWith(QStringLiteral("c4 vs serial")) &&
+                              l.contains(identical) && l.contains(jaccard) && l.contains(answers));
+        }
+        QVERIFY2(found, qPrintable(identical + u' ' + jaccard + u' ' + answers + u'\n' + text));
+        QVERIFY(text.contains(QStringLiteral("diverge at generated token 2")));
+        QVERIFY(text.contains(QStringLiteral("only here: bad")));
+    }
+
     void letterPages() {
         const QString pdf = m_dir.filePath(QStringLiteral("letter.pdf"));
         const auto r = test::cli({QStringLiteral("report"), m_ledger, QStringLiteral("-o"), pdf,

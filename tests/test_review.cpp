@@ -6,6 +6,7 @@
 #include "ui/charts.h"
 #include "ui/dashboardmodel.h"
 #include "ui/format.h"
+#include "ui/generationview.h"
 #include "ui/heatmapwidget.h"
 #include "ui/inspector.h"
 #include "ui/itemsmodel.h"
@@ -19,8 +20,10 @@
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
+#include <QBarSeries>
 #include <QBarSet>
 #include <QChart>
+#include <QChartView>
 #include <QClipboard>
 #include <QDir>
 #include <QFile>
@@ -36,6 +39,7 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextBrowser>
 #include <QToolButton>
 
 #include <set>
@@ -462,6 +466,87 @@ private Q_SLOTS:
         QVERIFY(page.findChild<QLabel*>(QStringLiteral("tokenNote"))
                     ->text()
                     .startsWith(QStringLiteral("Tokens not shown")));
+    }
+
+    // A generation study's review: its agreement table and outputs, from a ledger whose
+    // differences are known by construction (review_fixture.h), shown on the generation page
+    // by the main window.
+    void generationPage() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("gen.ledger"));
+        testing::writeGenerationFixtureLedger(path.toStdString(), 12);
+        const ReviewPtr rv = ReviewLoader::loadNow(path);
+        QVERIFY(rv->generation);
+        QCOMPARE(rv->generation_rows.size(), std::size_t(2));
+        const auto& repeat = rv->generation_rows[0];
+        QCOMPARE(repeat.kind, std::string("repeat"));
+        QCOMPARE(repeat.b, std::string("serial-reordered"));
+        QCOMPARE(repeat.cmp.identical, std::size_t(12));
+        const auto& serving = rv->generation_rows[1];
+        QCOMPARE(serving.kind, std::string("serving"));
+        QCOMPARE(serving.a, std::string("serial"));
+        QCOMPARE(serving.b, std::string("c4"));
+        QCOMPARE(serving.cmp.identical, std::size_t(8));     // 4 of 12 items fork
+        QCOMPARE(serving.cmp.pooled_jaccard, 32.0 / 40.0);   // 8 x 3 + 4 x 2 of 8 x 3 + 4 x 4
+        QCOMPARE(serving.cmp.answers_agree, std::size_t(8)); // "fine" against "bad"
+        QCOMPARE(serving.cmp.gaps.at_divergence[0], std::int64_t(4)); // all at gap 5e-5
+
+        GenerationTableModel table;
+        QAbstractItemModelTester tableTester(&table);
+        table.setReview(rv);
+        QCOMPARE(table.rowCount(), 2);
+        QCOMPARE(table.index(1, GenerationTableModel::ComparisonColumn).data().toString(),
+                 QStringLiteral("c4 vs serial"));
+        QCOMPARE(table.index(1, GenerationTableModel::IdenticalColumn).data().toString(),
+                 QStringLiteral("8 / 12 (%1)").arg(formatShare(8.0 / 12.0)));
+        QCOMPARE(table.index(1, GenerationTableModel::JaccardColumn).data().toString(),
+                 QStringLiteral("0.8000"));
+        QCOMPARE(table.index(1, GenerationTableModel::AnswersColumn).data().toString(),
+                 QStringLiteral("8 / 12"));
+        QVERIFY(table.index(0, 0).data(GenerationTableModel::IdenticalRole).toBool());
+        QVERIFY(!table.index(1, 0).data(GenerationTableModel::IdenticalRole).toBool());
+
+        GenerationItemsModel items;
+        QAbstractItemModelTester itemsTester(&items);
+        items.setComparison(rv, 1);
+        QCOMPARE(items.rowCount(), 12);
+        int forks = 0;
+        for (int r = 0; r < items.rowCount(); ++r) {
+            const auto item =
+                items.index(r, 0).data(GenerationItemsModel::ItemIndexRole).toLongLong();
+            const bool fork = item % 3 == 0;
+            forks += fork;
+            QCOMPARE(items.index(r, GenerationItemsModel::DivergenceColumn).data().toString(),
+                     fork ? QStringLiteral("2") : QStringLiteral("—"));
+            QCOMPARE(items.index(r, GenerationItemsModel::AnswerBColumn).data().toString(),
+                     fork ? QStringLiteral("bad") : QStringLiteral("fine"));
+        }
+        QCOMPARE(forks, 4);
+
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        window.showReview(rv);
+        QCOMPARE(qobject_cast<QStackedWidget*>(window.centralWidget())->currentWidget(),
+                 static_cast<QWidget*>(window.generationPage()));
+        GenerationPage* page = window.generationPage();
+        QCOMPARE(page->comparisonRow(), 1);  // the comparison whose outputs differ
+        QVERIFY(page->shownItem() % 3 == 0); // a forked item first
+        const QString outputs = page->outputsBrowser()->toPlainText();
+        QVERIFY2(outputs.contains(QStringLiteral("diverge at generated token 2")),
+                 qPrintable(outputs));
+        QVERIFY(outputs.contains(QStringLiteral("5e-05")));
+        const QString records = page->recordsBrowser()->toPlainText();
+        QVERIFY2(records.contains(QStringLiteral("only here: fine")), qPrintable(records));
+        QVERIFY(records.contains(QStringLiteral("only here: bad")));
+        QVERIFY(records.contains(QStringLiteral("2 shared of 4")));
+        // The gap histogram: all four forks in the lowest bin, the steps spread.
+        auto* bars = qobject_cast<QBarSeries*>(page->gapsView()->chart()->series().at(0));
+        QVERIFY(bars != nullptr);
+        QCOMPARE(bars->barSets().at(0)->at(0), 100.0);
+        // Another comparison: every view follows.
+        page->setComparisonRow(0);
+        QVERIFY(page->outputsBrowser()->toPlainText().contains(QStringLiteral("Byte-identical")));
     }
 
     // Opening through the window happens in the background and ends on the review page.

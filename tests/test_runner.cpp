@@ -10,6 +10,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QMap>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
@@ -202,6 +203,106 @@ private Q_SLOTS:
         }
         QCOMPARE(skipped, 2);
         QCOMPARE(runsOf(ledger).size(), 2);
+    }
+
+    // A generation study (a generation head) on the tiny llama: every config recorded as a
+    // whole serving run, sealed; the summary's table pairs the runs as the second field report
+    // does; the serial reference does not depend on the arrival order, batch-invariant kernels
+    // make concurrency 4 give the serial bits, and another dtype does change outputs (so the
+    // comparison can see a difference).
+    void generationStudyRecordsTheTable() {
+        QTemporaryDir dir;
+        writeDataset(dir.filePath("data.jsonl"), 24);
+        const QString study = dir.filePath("g.study.json");
+        write(study,
+              QStringLiteral(
+                  "{\"name\":\"g\",\"model\":{\"path\":\"%1/tiny-llama\"},"
+                  "\"heads\":{\"words\":{\"kind\":\"generation\",\"template\":\"Words: "
+                  "{text}\\n\",\"max_new_tokens\":10,\"records\":{\"mode\":\"regex\","
+                  "\"pattern\":\"(?<w>[a-z]+)\",\"reduction\":\"most_frequent\"}}},"
+                  "\"dataset\":{\"path\":\"data.jsonl\"},\"configs\":{"
+                  "\"serial\":{\"arrival_seed\":1},\"serial-reordered\":{\"arrival_seed\":2},"
+                  "\"c4\":{\"concurrency\":4,\"arrival_seed\":1},"
+                  "\"bf16-inv-serial\":{\"dtype\":\"bfloat16\",\"kernels\":\"batch_invariant\","
+                  "\"arrival_seed\":1},"
+                  "\"bf16-inv-c4\":{\"dtype\":\"bfloat16\",\"kernels\":\"batch_invariant\","
+                  "\"concurrency\":4,\"arrival_seed\":1},"
+                  "\"static-4\":{\"batch_size\":4,\"dtype\":\"bfloat16\"}},"
+                  "\"reference\":\"serial\"}")
+                  .arg(kFixtures)
+                  .toUtf8());
+        const Result r = cli({"run", study, "--all", "--events", "jsonl"});
+        QVERIFY2(r.code == 0, r.out + r.err);
+        const QString ledger = dir.filePath("g.ledger");
+        QCOMPARE(runsOf(ledger).size(), 6);
+        QCOMPARE(cli({"verify", ledger}).code, 0);
+        // The serving runs report the scheduler's work.
+        bool served = false;
+        for (const auto& e : r.events) {
+            if (e.value("event").toString() == "run-finished" &&
+                e.value("config").toString() == "c4") {
+                served = true;
+                QCOMPARE(e.value("items_done").toInt(), 24);
+                QVERIFY(e.value("serving").toObject().value("decode_steps").toInt() > 0);
+                QCOMPARE(e.value("serving").toObject().value("max_resident").toInt(), 4);
+            }
+        }
+        QVERIFY(served);
+        const Result sum = cli({"summary", ledger, "--json"});
+        QVERIFY2(sum.code == 0, sum.err);
+        const QJsonObject table = QJsonDocument::fromJson(sum.out).object();
+        QVERIFY(table.value("generation").toBool());
+        QMap<QString, QJsonObject> rows;
+        for (const auto& v : table.value("rows").toArray()) {
+            rows[v.toObject().value("name").toString()] = v.toObject();
+        }
+        QVERIFY2(rows.contains("serial-reordered vs serial"), sum.out);
+        QCOMPARE(rows["serial-reordered vs serial"].value("kind").toString(),
+                 QStringLiteral("repeat"));
+        QCOMPARE(rows["serial-reordered vs serial"].value("identical").toInt(), 24);
+        QCOMPARE(rows["c4 vs serial"].value("kind").toString(), QStringLiteral("serving"));
+        QCOMPARE(rows["bf16-inv-c4 vs bf16-inv-serial"].value("kind").toString(),
+                 QStringLiteral("serving"));
+        QCOMPARE(rows["bf16-inv-c4 vs bf16-inv-serial"].value("identical").toInt(), 24);
+        QCOMPARE(rows["bf16-inv-c4 vs bf16-inv-serial"].value("pooled_jaccard").toDouble(), 1.0);
+        const QJsonObject other = rows["static-4 vs serial"];
+        QCOMPARE(other.value("kind").toString(), QStringLiteral("config"));
+        QVERIFY2(other.value("identical").toInt() < 24, sum.out); // bf16 changes outputs
+        // Every differing output is listed (identical ones are not).
+        QCOMPARE(other.value("differing_items").toArray().size(),
+                 24 - other.value("identical").toInt());
+        // compare on two generation runs gives the same numbers as the table.
+        const QJsonObject cmp =
+            QJsonDocument::fromJson(
+                cli({"compare", ledger, QString::number(other.value("run_a").toInt()),
+                     QString::number(other.value("run_b").toInt()), "--json"})
+                    .out)
+                .object();
+        QCOMPARE(cmp.value("identical").toInt(), other.value("identical").toInt());
+        QCOMPARE(cmp.value("pooled_jaccard").toDouble(), other.value("pooled_jaccard").toDouble());
+        // Recording the reference again adds a run-to-run line of the same config.
+        QCOMPARE(cli({"run", study, "--config", "serial", "--again"}).code, 0);
+        const QJsonObject again =
+            QJsonDocument::fromJson(cli({"summary", ledger, "--json"}).out).object();
+        bool twice = false;
+        for (const auto& v : again.value("rows").toArray()) {
+            if (v.toObject().value("name").toString() == "serial, run twice") {
+                twice = true;
+                QCOMPARE(v.toObject().value("identical").toInt(), 24);
+            }
+        }
+        QVERIFY(twice);
+        QVERIFY(cli({"summary", ledger}).out.contains("| serial, run twice | "));
+        // A regex the records cannot use is refused before anything runs.
+        QFile f(study);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QByteArray text = f.readAll();
+        f.close();
+        write(study, text.replace("(?<w>[a-z]+)", "(?<w>[a-z"));
+        const Result bad = cli({"run", study, "--config", "c4", "--again"});
+        QCOMPARE(bad.code, 1);
+        QVERIFY2(bad.err.contains("$.heads.words.records.pattern"), bad.err);
+        QCOMPARE(runsOf(ledger).size(), 7);
     }
 
     void killedRunResumesBitIdentical() {

@@ -274,6 +274,14 @@ private Q_SLOTS:
         QVERIFY(m->setData(m->index(row, 0), QStringLiteral("bf16")));
         QVERIFY(m->setData(m->index(row, dtypeCol), QStringLiteral("bfloat16")));
         QCOMPARE(m->differences(row), QStringList{QStringLiteral("dtype")});
+        // The serving simulation's axes are columns too; a decision study refuses them.
+        const int concCol =
+            int(ConfigMatrixModel::axes().indexOf(QStringLiteral("concurrency"))) + 1;
+        QVERIFY(concCol > 0);
+        QVERIFY(m->setData(m->index(row, concCol), QStringLiteral("4")));
+        QVERIFY(m->differences(row).contains(QStringLiteral("concurrency")));
+        QVERIFY(!editor.save());
+        QVERIFY(m->setData(m->index(row, concCol), QStringLiteral("1")));
         QVERIFY(!m->removeConfig(b4 == 0 ? 1 : 0)); // the reference stays
         QVERIFY(editor.save());
         const auto s = study::Study::load(study.toStdString());

@@ -105,6 +105,32 @@ private Q_SLOTS:
                           "\"reference\":\"a\"}")
             << QStringList{"$.configs.b: the same configuration as \"a\""};
         QTest::newRow("malformed JSON") << QByteArray("{\"name\": ") << QStringList{"invalid JSON"};
+        QTest::newRow("generation head")
+            << QByteArray("{\"name\":\"x\",\"model\":{\"path\":\".\"},\"heads\":{\"g\":{\"kind\":"
+                          "\"generation\",\"template\":\"no placeholder\",\"max_new_tokens\":0,"
+                          "\"stop\":[\"\"],\"records\":{\"mode\":\"xml\"},\"labels\":[\"a\"]}},"
+                          "\"dataset\":{\"path\":\".\"},\"configs\":{\"a\":{},"
+                          "\"b\":{\"concurrency\":4,\"batch_size\":2},"
+                          "\"c\":{\"padding_side\":\"left\"}},\"reference\":\"a\"}")
+            << QStringList{"$.heads.g.template: has no {text}",
+                           "$.heads.g.max_new_tokens: must be an integer in [1, 4096]",
+                           "$.heads.g.stop: must be an array of non-empty strings",
+                           "$.heads.g.records.mode: \"xml\" is not lines, json or regex",
+                           "$.heads.g: a generation head has no labels",
+                           "$.configs.b: batch_size and concurrency cannot both be above 1",
+                           "$.configs.c: a generation pads on the left"};
+        QTest::newRow("generation and decision heads")
+            << QByteArray(
+                   "{\"name\":\"x\",\"model\":{\"path\":\".\"},\"heads\":{\"g\":{\"kind\":"
+                   "\"generation\",\"template\":\"{text}\"},\"c\":{\"kind\":\"classifier\"}},"
+                   "\"dataset\":{\"path\":\".\"},\"configs\":{\"a\":{}},\"reference\":\"a\"}")
+            << QStringList{"$.heads: generation heads and decision heads cannot share a study"};
+        QTest::newRow("serving axes in a decision study")
+            << QByteArray("{\"name\":\"x\",\"model\":{\"path\":\".\"},\"heads\":{\"c\":{\"kind\":"
+                          "\"classifier\",\"stop\":[\"x\"]}},\"dataset\":{\"path\":\".\"},"
+                          "\"configs\":{\"a\":{},\"b\":{\"concurrency\":2}},\"reference\":\"a\"}")
+            << QStringList{"$.heads.c.stop: only a generation head has it",
+                           "$.configs.b: concurrency and arrival_seed apply to generation heads"};
     }
     void reportsEveryProblemWithItsPath() {
         QFETCH(QByteArray, study);
@@ -121,6 +147,28 @@ private Q_SLOTS:
             QVERIFY(msg.contains(QString::number(expected.size()) + " problems") ||
                     msg.count(QStringLiteral("\n  ")) >= expected.size());
         }
+    }
+
+    // A generation head's fields survive the ledger's JSON form (toJson, then fromJson).
+    void generationHeadRoundTrip() {
+        const HeadSpec h = HeadSpec::fromJson(
+            nlohmann::json::parse(R"J({"kind": "generation", "name": "w", "template": "Q: {text}\n",
+                "max_new_tokens": 7, "stop": ["\n\n", "END"], "stop_at_eos": false,
+                "records": {"mode": "regex", "pattern": "(?<w>[a-z]+)", "lowercase": true,
+                            "strip_bullets": false, "reduction": "count"}})J"),
+            "head");
+        QVERIFY(h.generation());
+        QCOMPARE(h.prompt("hi"), std::string("Q: hi\n"));
+        const HeadSpec back = HeadSpec::fromJson(h.toJson(), "again");
+        QVERIFY(back.toJson() == h.toJson());
+        QCOMPARE(back.max_new_tokens, std::int64_t(7));
+        QCOMPARE(back.stop, (std::vector<std::string>{"\n\n", "END"}));
+        QCOMPARE(back.stop_at_eos, false);
+        QCOMPARE(back.records.mode, std::string("regex"));
+        QCOMPARE(back.records.pattern, std::string("(?<w>[a-z]+)"));
+        QCOMPARE(back.records.lowercase, true);
+        QCOMPARE(back.records.strip_bullets, false);
+        QCOMPARE(back.records.reduction, std::string("count"));
     }
 
     void datasetBadLinesNameTheirLine() {
@@ -247,7 +295,8 @@ private Q_SLOTS:
                      std::string::npos,
                  missing.c_str());
         qunsetenv("XDG_CACHE_HOME");
-        QCOMPARE(study::probauditHome(), qEnvironmentVariable("HOME").toStdString() + "/.cache/probaudit");
+        QCOMPARE(study::probauditHome(),
+                 qEnvironmentVariable("HOME").toStdString() + "/.cache/probaudit");
         if (!saved.isEmpty()) {
             qputenv("PROBAUDIT_HOME", saved);
         }

@@ -5,6 +5,7 @@
 #include "ui/configeditor.h"
 #include "ui/emptystatepage.h"
 #include "ui/engineclient.h"
+#include "ui/generationview.h"
 #include "ui/itemstable.h"
 #include "ui/newstudydialog.h"
 #include "ui/pinstatus.h"
@@ -65,6 +66,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     m_pages->addWidget(m_empty);
     m_review = new ReviewPage(m_pages);
     m_pages->addWidget(m_review);
+    m_generation = new GenerationPage(m_pages);
+    m_pages->addWidget(m_generation);
     m_loader = new ReviewLoader(this);
     connect(m_loader, &ReviewLoader::loaded, this, &MainWindow::onReviewLoaded);
     connect(m_loader, &ReviewLoader::failed, this, &MainWindow::onReviewFailed);
@@ -324,6 +327,9 @@ void MainWindow::createActions() {
             applyTheme(themeFromName(key));
             if (m_review->review()) {
                 m_review->setReview(m_review->review()); // colours are read when views build
+                if (m_review->review()->generation) {
+                    m_generation->setReview(m_review->review());
+                }
             }
         });
     }
@@ -418,7 +424,10 @@ void MainWindow::showReview(const ReviewPtr& review) {
             loadLockFile(lockFile);
         }
     }
-    m_pages->setCurrentWidget(m_review);
+    // A generation study has no decisions to compare: its own page shows its agreement table.
+    m_generation->setReview(review->generation ? review : ReviewPtr());
+    m_pages->setCurrentWidget(review->generation ? static_cast<QWidget*>(m_generation)
+                                                 : static_cast<QWidget*>(m_review));
     setWindowTitle(tr("%1 — ProbAudit Workbench")
                        .arg(QString::fromStdString(review->study.value("name", ""))));
 }

@@ -21,6 +21,7 @@ class AboutDialog;
 class ConfigEditor;
 class EmptyStatePage;
 class EngineClient;
+class GenerationPage;
 class ReviewLoader;
 class ReviewPage;
 class RunController;
@@ -46,6 +47,8 @@ public:
     // Shows a loaded review (what a finished background open does).
     void showReview(const ReviewPtr& review);
     ReviewPage* reviewPage() const { return m_review; }
+    // What a generation study's review shows instead of the review page.
+    GenerationPage* generationPage() const { return m_generation; }
     // The demo ledger written by ./scripts/demo, or "" when there is none yet.
     static QString demoLedgerPath();
 
@@ -87,6 +90,7 @@ private:
 
     QStackedWidget* m_pages = nullptr;
     ReviewPage* m_review = nullptr;
+    GenerationPage* m_generation = nullptr;
     ReviewLoader* m_loader = nullptr;
     QProgressBar* m_progress = nullptr;
     QToolButton* m_cancelLoad = nullptr;

@@ -2,6 +2,7 @@
 
 #include "ui/aboutdialog.h"
 #include "ui/engineclient.h"
+#include "ui/generationview.h"
 #include "ui/heatmapwidget.h"
 #include "ui/inspector.h"
 #include "ui/itemstable.h"
@@ -74,6 +75,18 @@ int runScreenshotTour(const QString& dir, const QString& ledger, const QString& 
         }
     }
     window.showReview(review);
+    if (review->generation) {
+        // A generation study: its agreement table with the worst comparison's outputs, then
+        // the logit-gap histogram.
+        GenerationPage* gen = window.generationPage();
+        ok &= save(&window, dir, QStringLiteral("01-generation-outputs"), suffix);
+        gen->showGapsTab();
+        ok &= save(&window, dir, QStringLiteral("02-generation-gaps"), suffix);
+        AboutDialog* about = window.showAbout();
+        ok &= save(about, dir, QStringLiteral("08-about"), suffix);
+        about->close();
+        return ok ? 0 : 1;
+    }
     ReviewPage* page = window.reviewPage();
     ok &= save(&window, dir, QStringLiteral("01-dashboard-items"), suffix);
     page->showTab(ReviewPage::ChartsTab);

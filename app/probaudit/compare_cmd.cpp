@@ -2,6 +2,7 @@
 
 #include "analysis/compare.h"
 #include "analysis/export.h"
+#include "analysis/generation_compare.h"
 #include "analysis/review.h"
 #include "common/error.h"
 #include "ledger/ledger.h"
@@ -43,8 +44,55 @@ void itemTable(const char* title, const std::vector<analysis::ItemDiff>& rows,
 
 } // namespace
 
+// Two generation runs (a generation head): the generation comparison, as the summary's table
+// has it, with every differing item.
+int compareGenerationRuns(const CompareOptions& o, const ledger::Ledger& led) {
+    const auto items = led.items();
+    const ledger::Run ra = led.run(o.a), rb = led.run(o.b);
+    const auto outputs = [&](std::int64_t run) {
+        std::vector<analysis::GenerationOutput> out;
+        for (const auto& g : led.generations(run)) {
+            out.push_back({idOf(items, g.item), g.tokens, g.gaps, g.text});
+        }
+        return out;
+    };
+    if (rb.head_json.value("kind", "") != "generation") {
+        throw Error(o.ledger, "run " + std::to_string(o.a) + " is a generation run, run " +
+                                  std::to_string(o.b) + " is not");
+    }
+    const RecordSpec records = RecordSpec::fromJson(ra.head_json.value("records", json::object()));
+    json c = analysis::generationComparisonJson(
+        analysis::compareGenerations(outputs(o.a), outputs(o.b), records));
+    c["a"] = ra.config_name + " (run " + std::to_string(o.a) + ")";
+    c["b"] = rb.config_name + " (run " + std::to_string(o.b) + ")";
+    c["name"] = c["b"].get<std::string>() + " vs " + c["a"].get<std::string>();
+    if (o.json) {
+        std::cout << c.dump(2) << "\n";
+        return 0;
+    }
+    if (o.csv || o.jsonl) {
+        throw Error(o.ledger, "--csv and --jsonl are for decision runs; use --json for two "
+                              "generation runs");
+    }
+    analysis::writeGenerationMarkdown(std::cout, json::array({c}));
+    if (!c.at("differing_items").empty()) {
+        std::printf("\nOutputs that differ (first divergent token, the reference's top-2 logit "
+                    "gap there, record Jaccard):\n");
+        for (const auto& d : c.at("differing_items")) {
+            std::printf("  %-18s token %4lld  gap %-10.3g  Jaccard %.3f\n",
+                        d.at("id").get<std::string>().c_str(),
+                        static_cast<long long>(d.at("first_divergence").get<std::int64_t>() + 1),
+                        d.at("gap_at_divergence").get<double>(), d.at("jaccard").get<double>());
+        }
+    }
+    return 0;
+}
+
 int compareRuns(const CompareOptions& o) {
     const ledger::Ledger led(o.ledger, ledger::Ledger::Mode::Read);
+    if (led.run(o.a).head_json.value("kind", "") == "generation") {
+        return compareGenerationRuns(o, led);
+    }
     const auto items = led.items();
     analysis::RunData a{led.run(o.a), led.records(o.a, true)};
     analysis::RunData b{led.run(o.b), led.records(o.b, true)};
@@ -242,6 +290,25 @@ int compareRuns(const CompareOptions& o) {
 
 int summarize(const std::string& path, const std::string& headName, bool asJson, bool asCsv) {
     const analysis::Review rv = analysis::loadReview(path, headName);
+    if (rv.generation) {
+        if (asJson) {
+            std::cout << json{{"study", rv.study.value("name", "")},
+                              {"head", rv.head},
+                              {"generation", true},
+                              {"items", rv.items.size()},
+                              {"rows", analysis::generationTableJson(rv)}}
+                             .dump(2)
+                      << "\n";
+        } else if (asCsv) {
+            analysis::writeHeadlineCsv(std::cout, rv);
+        } else {
+            std::printf("study \"%s\", generation head \"%s\": runs compared pairwise (run to "
+                        "run, serving, configs), %zu prompts\n\n",
+                        rv.study.value("name", "").c_str(), rv.head.c_str(), rv.items.size());
+            analysis::writeHeadlineMarkdown(std::cout, rv);
+        }
+        return 0;
+    }
     if (!rv.reference_run) {
         throw Error(path, "no finished run of the reference config \"" + rv.reference_name +
                               "\" for head \"" + rv.head + "\"");

@@ -95,6 +95,10 @@ int diagnose(const DiagnoseOptions& o, const std::atomic<bool>& stop) {
         if (head == nullptr) {
             throw Error(o.run.study, "no head variant \"" + o.head + "\"");
         }
+        if (head->generation()) {
+            throw Error(o.run.study, "the diagnosis ladder is for decision heads; a generation "
+                                     "study's comparisons are in `probaudit summary`");
+        }
         const RunConfig ref = s.config(s.reference)->config;
         ledger::Ledger& led = session.ledger();
         const auto ledgerItems = led.items();

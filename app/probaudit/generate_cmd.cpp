@@ -2,6 +2,7 @@
 
 #include "predict.h"
 
+#include "analysis/export.h"
 #include "analysis/generation_compare.h"
 #include "common/error.h"
 #include "common/run_config.h"
@@ -175,36 +176,12 @@ json generationProbe(const ProbeArgs& a) {
                  {"concurrency 1 vs concurrency " + C, 0, 2}};
     json comparisons = json::array();
     for (const auto& p : pairs) {
-        const auto c = analysis::compareGenerations(runs[p.a].outputs, runs[p.b].outputs, records);
-        json hist = json::array();
-        for (int b = 0; b < analysis::GapHistogram::kBins; ++b) {
-            hist.push_back({{"from", analysis::GapHistogram::lowerEdge(b)},
-                            {"at_divergence", c.gaps.at_divergence[b]},
-                            {"all_steps", c.gaps.all_steps[b]}});
-        }
-        json items = json::array();
-        for (const auto& d : c.items) {
-            if (!d.identical || d.jaccard < 1) {
-                items.push_back({{"id", d.id},
-                                 {"first_divergence", d.first_divergence},
-                                 {"gap_at_divergence", d.gap_at_divergence},
-                                 {"jaccard", d.jaccard},
-                                 {"answer_a", d.answer_a},
-                                 {"answer_b", d.answer_b}});
-            }
-        }
-        comparisons.push_back({{"name", p.name},
-                               {"a", runs[p.a].name},
-                               {"b", runs[p.b].name},
-                               {"items", c.items.size()},
-                               {"identical", c.identical},
-                               {"records_a", c.records_a},
-                               {"records_b", c.records_b},
-                               {"pooled_jaccard", c.pooled_jaccard},
-                               {"answers", c.has_answers},
-                               {"answers_agree", c.answers_agree},
-                               {"gap_histogram", hist},
-                               {"differing_items", items}});
+        json c = analysis::generationComparisonJson(
+            analysis::compareGenerations(runs[p.a].outputs, runs[p.b].outputs, records));
+        c["name"] = p.name;
+        c["a"] = runs[p.a].name;
+        c["b"] = runs[p.b].name;
+        comparisons.push_back(std::move(c));
     }
     json runList = json::array();
     for (const auto& r : runs) {
@@ -225,32 +202,8 @@ json generationProbe(const ProbeArgs& a) {
 
 std::string formatProbe(const json& p) {
     std::ostringstream o;
+    analysis::writeGenerationMarkdown(o, p.at("comparisons"));
     o.setf(std::ios::fixed);
-    o << "| " << p.at("items") << " prompts, greedy | records | byte-identical | Jaccard (pooled)";
-    const bool answers = p.at("comparisons").at(0).at("answers").get<bool>();
-    o << (answers ? " | answers agree |\n|---|---|---|---|---|\n" : " |\n|---|---|---|---|\n");
-    for (const auto& c : p.at("comparisons")) {
-        const auto n = c.at("items").get<std::size_t>();
-        const auto same = c.at("identical").get<std::size_t>();
-        o << "| " << c.at("name").get<std::string>() << " | " << c.at("records_a") << " / "
-          << c.at("records_b") << " | " << same << " / " << n << (same == n ? " (yes)" : " (no)")
-          << " | " << std::setprecision(4) << c.at("pooled_jaccard").get<double>();
-        if (answers) {
-            o << " | " << c.at("answers_agree") << " / " << n;
-        }
-        o << " |\n";
-    }
-    const json& last = p.at("comparisons").back();
-    o << "\nTop-2 logit gap of the reference (" << last.at("a").get<std::string>()
-      << ") where the outputs of \"" << last.at("name").get<std::string>()
-      << "\" first diverge, against its gaps at every step:\n\n| gap from | at divergence | "
-         "all steps |\n|---|---|---|\n";
-    o << std::defaultfloat;
-    for (const auto& b : last.at("gap_histogram")) {
-        o << "| " << b.at("from").get<double>() << " | " << b.at("at_divergence") << " | "
-          << b.at("all_steps") << " |\n";
-    }
-    o << std::fixed;
     o << "\nScheduler overhead (share of generation time):";
     for (const auto& r : p.at("runs")) {
         o << " " << std::setprecision(2) << 100.0 * r.at("overhead_share").get<double>() << "%";

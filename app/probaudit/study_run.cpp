@@ -1,5 +1,6 @@
 #include "study_run.h"
 
+#include "analysis/records.h"
 #include "common/error.h"
 #include "common/sha256.h"
 #include "engine/engine.h"
@@ -88,6 +89,22 @@ ledger::Record toRecord(const engine::ItemRecord& r) {
             o.layer_full.insert(o.layer_full.end(), c.data_ptr<float>(),
                                 c.data_ptr<float>() + c.numel());
         }
+    }
+    return o;
+}
+
+ledger::GenerationRecord toGenerationRecord(const engine::Generation& g, std::int64_t item) {
+    ledger::GenerationRecord o;
+    o.item = item;
+    o.prompt_tokens = static_cast<std::int64_t>(g.prompt_ids.size());
+    o.text = g.text;
+    o.finish = g.finish;
+    o.arrival = g.arrival;
+    for (const auto& s : g.steps) {
+        o.tokens.push_back(s.token);
+        o.logits.push_back(s.logit);
+        o.gaps.push_back(s.gap);
+        o.batch.push_back(s.batch);
     }
     return o;
 }
@@ -235,6 +252,15 @@ StudySession::StudySession(const RunOptions& o, Events& events, const std::atomi
         ledgerItems.push_back(
             {static_cast<std::int64_t>(ledgerItems.size()), d.id, d.text, d.label, d.line});
     }
+    for (const HeadSpec& h : m_study.heads) {
+        if (h.generation()) {
+            try {
+                analysis::parseRecords("", h.records); // compiles a regex: refuse a broken one
+            } catch (const Error& e) {
+                throw Error(o.study, "$.heads." + h.name + "." + e.what());
+            }
+        }
+    }
     const model::Checkpoint ckpt = model::Checkpoint::open(m_study.model_path);
     json studyJson = m_study.resolvedJson();
     studyJson["model"]["sha256"] = modelDigest(ckpt);
@@ -333,15 +359,20 @@ void StudySession::reopenLedger() {
 RunOutcome StudySession::record(const RunRequest& r) {
     RunOutcome out;
     engine::Engine& eng = engine(*r.head);
-    const auto& all = encodings(*r.head, r.config.max_length);
-    std::vector<tokenizer::Encoding> subsetEnc;
+    const bool generation = r.head->generation();
     const bool subset = !r.items.empty();
-    if (subset) {
+    // Decision heads read the items tokenized once per head; a generation encodes its prompts.
+    static const std::vector<tokenizer::Encoding> none;
+    const auto& all = generation ? none : encodings(*r.head, r.config.max_length);
+    std::vector<tokenizer::Encoding> subsetEnc;
+    if (subset && !generation) {
         for (std::int64_t i : r.items) {
             subsetEnc.push_back(all.at(std::size_t(i)));
         }
     }
     const std::vector<tokenizer::Encoding>& enc = subset ? subsetEnc : all;
+    const std::size_t itemCount =
+        generation ? (subset ? r.items.size() : m_items.size()) : enc.size();
     const auto toLedgerItem = [&](std::size_t k) { return subset ? r.items[k] : std::int64_t(k); };
     const engine::Capture capture = engine::parseCapture(r.capture);
     eng.prepare(r.config);
@@ -370,7 +401,7 @@ RunOutcome StudySession::record(const RunRequest& r) {
     if (resumable) {
         out.id = resumable->id;
         m_ledger->resumeRun(out.id);
-        skip.assign(enc.size(), false);
+        skip.assign(itemCount, false);
         for (std::int64_t i : m_ledger->recordedItems(out.id)) {
             skip[std::size_t(i)] = true; // study runs cover every item: ledger index = position
             ++already;
@@ -378,7 +409,7 @@ RunOutcome StudySession::record(const RunRequest& r) {
     } else {
         out.id =
             m_ledger->beginRun(r.head->name, headJson, r.configName, configHash, envHash, r.capture,
-                               static_cast<std::int64_t>(enc.size()), r.kind, r.label);
+                               static_cast<std::int64_t>(itemCount), r.kind, r.label);
     }
     m_currentRun = out.id;
     json started{{"event", "started"},
@@ -387,7 +418,7 @@ RunOutcome StudySession::record(const RunRequest& r) {
                  {"config", r.configName},
                  {"config_hash", configHash},
                  {"environment", envHash},
-                 {"items", enc.size()},
+                 {"items", itemCount},
                  {"resumed_items", already},
                  {"kind", r.kind}};
     if (!r.label.empty()) {
@@ -398,7 +429,7 @@ RunOutcome StudySession::record(const RunRequest& r) {
     auto lastEvent = t0 - std::chrono::seconds(1);
     double forward = 0;
     std::size_t doneHere = 0;
-    const std::size_t total = enc.size() - std::size_t(already);
+    const std::size_t total = itemCount - std::size_t(already);
     auto progress = [&](std::size_t done, std::size_t) {
         const auto now = Clock::now();
         if (now - lastEvent >= std::chrono::milliseconds(200) || done == total) {
@@ -408,7 +439,7 @@ RunOutcome StudySession::record(const RunRequest& r) {
             m_events.emit({{"event", "progress"},
                            {"run", out.id},
                            {"done", std::size_t(already) + done},
-                           {"total", enc.size()},
+                           {"total", itemCount},
                            {"items_per_second", rate},
                            {"eta_seconds", rate > 0 ? double(total - done) / rate : -1.0}});
         }
@@ -430,8 +461,38 @@ RunOutcome StudySession::record(const RunRequest& r) {
         doneHere += batch.size();
         testFailureHook();
     };
-    eng.run(enc, r.config, capture, progress, sink, skip);
-    m_ledger->setKernelTrace(out.id, eng.lastTrace().toJson());
+    engine::ServeStats serving;
+    if (generation) {
+        // A generation run is recorded whole: under the serving simulation the batch a request
+        // shares depends on every other request, so the rest of a cut-off run would be another
+        // experiment. Outputs are written in one transaction at the end.
+        std::vector<std::string> prompts;
+        prompts.reserve(itemCount);
+        for (std::size_t k = 0; k < itemCount; ++k) {
+            prompts.push_back(r.head->prompt(m_items.at(std::size_t(toLedgerItem(k))).text));
+        }
+        engine::GenerateOptions opt;
+        opt.max_new_tokens = r.head->max_new_tokens;
+        opt.stop = r.head->stop;
+        opt.stop_at_eos = r.head->stop_at_eos;
+        const auto outputs = r.config.batch_size > 1
+                                 ? eng.generate(prompts, r.config, opt, progress) // static batches
+                                 : eng.serve(prompts, r.config, opt, &serving, progress);
+        if (!eng.cancelled()) {
+            std::vector<ledger::GenerationRecord> recs;
+            recs.reserve(outputs.size());
+            for (std::size_t k = 0; k < outputs.size(); ++k) {
+                recs.push_back(toGenerationRecord(outputs[k], toLedgerItem(k)));
+            }
+            m_ledger->appendGenerations(out.id, recs);
+            doneHere = recs.size();
+            forward = serving.model_seconds;
+            testFailureHook();
+        }
+    } else {
+        eng.run(enc, r.config, capture, progress, sink, skip);
+        m_ledger->setKernelTrace(out.id, eng.lastTrace().toJson());
+    }
     const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
     json finished{{"event", "run-finished"},
                   {"run", out.id},
@@ -439,12 +500,23 @@ RunOutcome StudySession::record(const RunRequest& r) {
                   {"config", r.configName},
                   {"kind", r.kind},
                   {"items_done", already + std::int64_t(doneHere)},
-                  {"items", enc.size()},
+                  {"items", itemCount},
                   {"seconds", seconds},
                   {"forward_seconds", forward}};
+    if (generation && r.config.batch_size == 1) {
+        finished["serving"] = {{"total_seconds", serving.total_seconds},
+                               {"model_seconds", serving.model_seconds},
+                               {"record_seconds", serving.record_seconds},
+                               {"overhead_share", serving.overheadShare()},
+                               {"prefills", serving.prefills},
+                               {"decode_steps", serving.decode_steps},
+                               {"max_resident", serving.max_resident}};
+    }
     if (eng.cancelled()) {
         m_ledger->markRun(out.id, ledger::RunStatus::Interrupted,
-                          "stopped by a signal; run again to resume");
+                          generation ? "stopped by a signal; a generation run is recorded whole, "
+                                       "run again to record it from the start"
+                                     : "stopped by a signal; run again to resume");
         finished["status"] = "interrupted";
         m_events.emit(finished);
         out.cancelled = true;

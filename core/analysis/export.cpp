@@ -3,9 +3,13 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
+#include <iomanip>
+#include <sstream>
 #include <string>
 
 namespace probaudit::analysis {
+
+using nlohmann::json;
 
 namespace {
 
@@ -67,7 +71,98 @@ void writeItemsJsonl(std::ostream& out, const Comparison& c,
     }
 }
 
+json generationComparisonJson(const GenerationComparison& c) {
+    json hist = json::array();
+    for (int b = 0; b < GapHistogram::kBins; ++b) {
+        hist.push_back({{"from", GapHistogram::lowerEdge(b)},
+                        {"at_divergence", c.gaps.at_divergence[b]},
+                        {"all_steps", c.gaps.all_steps[b]}});
+    }
+    json items = json::array();
+    for (const auto& d : c.items) {
+        if (!d.identical || d.jaccard < 1) {
+            items.push_back({{"id", d.id},
+                             {"first_divergence", d.first_divergence},
+                             {"gap_at_divergence", d.gap_at_divergence},
+                             {"jaccard", d.jaccard},
+                             {"answer_a", d.answer_a},
+                             {"answer_b", d.answer_b}});
+        }
+    }
+    return json{{"items", c.items.size()},
+                {"identical", c.identical},
+                {"records_a", c.records_a},
+                {"records_b", c.records_b},
+                {"pooled_jaccard", c.pooled_jaccard},
+                {"answers", c.has_answers},
+                {"answers_agree", c.answers_agree},
+                {"gap_histogram", hist},
+                {"differing_items", items}};
+}
+
+void writeGenerationMarkdown(std::ostream& out, const json& comparisons) {
+    if (comparisons.empty()) {
+        out << "No two generation runs to compare yet.\n";
+        return;
+    }
+    std::ostringstream o;
+    o.setf(std::ios::fixed);
+    const bool answers = comparisons.at(0).at("answers").get<bool>();
+    o << "| comparison (" << comparisons.at(0).at("items")
+      << " prompts, greedy) | records | byte-identical | Jaccard (pooled)";
+    o << (answers ? " | answers agree |\n|---|---|---|---|---|\n" : " |\n|---|---|---|---|\n");
+    for (const auto& c : comparisons) {
+        const auto n = c.at("items").get<std::size_t>();
+        const auto same = c.at("identical").get<std::size_t>();
+        o << "| " << c.at("name").get<std::string>() << " | " << c.at("records_a") << " / "
+          << c.at("records_b") << " | " << same << " / " << n << (same == n ? " (yes)" : " (no)")
+          << " | " << std::setprecision(4) << c.at("pooled_jaccard").get<double>();
+        if (answers) {
+            o << " | " << c.at("answers_agree") << " / " << n;
+        }
+        o << " |\n";
+    }
+    // The histogram of the comparison with the most divergent outputs (the first of equals).
+    const json* last = &comparisons.at(0);
+    for (const auto& c : comparisons) {
+        if (c.at("items").get<std::size_t>() - c.at("identical").get<std::size_t>() >
+            last->at("items").get<std::size_t>() - last->at("identical").get<std::size_t>()) {
+            last = &c;
+        }
+    }
+    o << "\nTop-2 logit gap of the reference (" << last->at("a").get<std::string>()
+      << ") where the outputs of \"" << last->at("name").get<std::string>()
+      << "\" first diverge, against its gaps at every step:\n\n| gap from | at divergence | "
+         "all steps |\n|---|---|---|\n";
+    o << std::defaultfloat;
+    for (const auto& b : last->at("gap_histogram")) {
+        o << "| " << b.at("from").get<double>() << " | " << b.at("at_divergence") << " | "
+          << b.at("all_steps") << " |\n";
+    }
+    out << o.str();
+}
+
+json generationTableJson(const Review& rv) {
+    json rows = json::array();
+    for (const auto& g : rv.generation_rows) {
+        json c = generationComparisonJson(g.cmp);
+        c["name"] = g.b == g.a ? g.a + ", run twice" : g.b + " vs " + g.a;
+        c["a"] = g.a;
+        c["b"] = g.b;
+        c["kind"] = g.kind;
+        c["differs_in"] = g.differs_in;
+        c["run_a"] = g.run_a;
+        c["run_b"] = g.run_b;
+        rows.push_back(std::move(c));
+    }
+    return rows;
+}
+
 void writeHeadlineMarkdown(std::ostream& out, const Review& rv) {
+    if (rv.generation) {
+        writeGenerationMarkdown(out, generationTableJson(rv));
+        return;
+    }
     out << "| config | accuracy | agreement with reference | flips | largest Δp (points) | "
            "bit-identical | first divergent layer |\n|---|---|---|---|---|---|---|\n";
     for (const auto& row : rv.rows) {
@@ -89,6 +184,21 @@ void writeHeadlineMarkdown(std::ostream& out, const Review& rv) {
 }
 
 void writeHeadlineCsv(std::ostream& out, const Review& rv) {
+    if (rv.generation) {
+        out << "comparison,kind,a,b,run_a,run_b,items,identical,pooled_jaccard,records_a,"
+               "records_b,answers_agree\n";
+        for (const auto& c : generationTableJson(rv)) {
+            out << csvField(c.at("name").get<std::string>()) << ','
+                << c.at("kind").get<std::string>() << ',' << csvField(c.at("a").get<std::string>())
+                << ',' << csvField(c.at("b").get<std::string>()) << ',' << c.at("run_a") << ','
+                << c.at("run_b") << ',' << c.at("items") << ',' << c.at("identical") << ','
+                << c.at("pooled_jaccard").get<double>() << ',' << c.at("records_a") << ','
+                << c.at("records_b") << ','
+                << (c.at("answers").get<bool>() ? c.at("answers_agree").dump() : std::string())
+                << '\n';
+        }
+        return;
+    }
     out << "config,reference,run,items,accuracy,accuracy_diff,accuracy_diff_low,"
            "accuracy_diff_high,agreement,flips,max_dp_points,p99_dp_points,bit_identical_share,"
            "first_divergent_layer\n";

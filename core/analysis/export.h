@@ -17,7 +17,20 @@ void writeItemsJsonl(std::ostream& out, const Comparison& c,
                      const std::vector<ledger::Item>& items);
 // The headline: config | accuracy | agreement with reference | flips | largest Δp (points) |
 // bit-identical | first divergent layer, the reference first.
+// A generation study (rv.generation): the agreement table of writeGenerationMarkdown.
 void writeHeadlineMarkdown(std::ostream& out, const Review& rv);
 void writeHeadlineCsv(std::ostream& out, const Review& rv);
+
+// A generation comparison as JSON: items, identical, records_a, records_b, pooled_jaccard,
+// answers, answers_agree, gap_histogram [{from, at_divergence, all_steps}], differing_items
+// [{id, first_divergence, gap_at_divergence, jaccard, answer_a, answer_b}].
+nlohmann::json generationComparisonJson(const GenerationComparison& c);
+// The second field report's table: comparison | records | byte-identical | Jaccard (pooled) |
+// answers agree, one row per JSON object of `comparisons` (generationComparisonJson plus "name"
+// and "a", the reference side's name), then the gap histogram of the one with the most
+// divergent outputs.
+void writeGenerationMarkdown(std::ostream& out, const nlohmann::json& comparisons);
+// rv.generation_rows in that form, named "B vs A".
+nlohmann::json generationTableJson(const Review& rv);
 
 } // namespace probaudit::analysis

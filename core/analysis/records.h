@@ -3,6 +3,8 @@
 // or the named groups of a regex), normalised, and an optional answer reduction over them.
 // Record-level agreement (Jaccard) is the measurement; answer-level agreement is a consequence,
 // and a weak one (the second field report). Torch-free, Qt-free.
+#include "common/record_spec.h"
+
 #include <nlohmann/json.hpp>
 
 #include <string>
@@ -10,16 +12,7 @@
 
 namespace probaudit::analysis {
 
-struct RecordSpec {
-    std::string mode = "lines"; // lines | json | regex
-    std::string pattern;        // regex: PCRE2 with named groups, matched repeatedly
-    bool lowercase = false;     // ASCII letters folded to lower case
-    bool strip_bullets =
-        true; // lines: drop a leading "- ", "* ", "• ", "1. " or "1) " (when text follows)
-    std::string reduction; // "" | most_frequent | count
-    // Throws probaudit::Error naming the field on anything else.
-    static RecordSpec fromJson(const nlohmann::json& j);
-};
+using probaudit::RecordSpec;
 
 // The records of a text, in order of appearance, duplicates kept (reductions count them).
 // Normalisation: runs of whitespace become one space, ends trimmed, optional lower case; empty

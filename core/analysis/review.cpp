@@ -3,6 +3,7 @@
 #include "common/error.h"
 
 #include <algorithm>
+#include <tuple>
 
 namespace probaudit::analysis {
 
@@ -28,6 +29,153 @@ const ledger::Record* Review::record(std::int64_t run, std::int64_t item) const 
                          [](const ledger::Record& r, std::int64_t i) { return r.item < i; });
     return pos != recs.end() && pos->item == item ? &*pos : nullptr;
 }
+
+const ledger::GenerationRecord* Review::output(std::int64_t run, std::int64_t item) const {
+    const auto it = generations.find(run);
+    if (it == generations.end()) {
+        return nullptr;
+    }
+    const auto& gens = it->second;
+    const auto pos = std::lower_bound(
+        gens.begin(), gens.end(), item,
+        [](const ledger::GenerationRecord& g, std::int64_t i) { return g.item < i; });
+    return pos != gens.end() && pos->item == item ? &*pos : nullptr;
+}
+
+std::vector<GenerationOutput> Review::outputs(std::int64_t run) const {
+    std::vector<GenerationOutput> out;
+    const auto it = generations.find(run);
+    if (it == generations.end()) {
+        return out;
+    }
+    for (const auto& g : it->second) {
+        out.push_back({items.at(std::size_t(g.item)).id, g.tokens, g.gaps, g.text});
+    }
+    return out;
+}
+
+namespace {
+
+std::vector<std::string> differingAxes(const json& a, const json& b) {
+    std::vector<std::string> out;
+    for (const auto& [axis, value] : b.items()) {
+        if (!a.contains(axis) || a.at(axis) != value) {
+            out.push_back(axis);
+        }
+    }
+    for (const auto& [axis, value] : a.items()) {
+        if (!b.contains(axis)) {
+            out.push_back(axis);
+        }
+    }
+    return out;
+}
+
+bool onlyAmong(const std::vector<std::string>& axes, const std::vector<std::string>& allowed) {
+    return std::all_of(axes.begin(), axes.end(), [&](const std::string& a) {
+        return std::find(allowed.begin(), allowed.end(), a) != allowed.end();
+    });
+}
+
+// The table of a generation study: every config with a finished run is set against its nearest
+// partner (rows are in review order: the reference first).
+//   repeat   a config recorded twice (its last two runs), or an earlier config that differs
+//            only in the arrival order
+//   serving  else a config of lower concurrency that differs only in concurrency and arrival
+//            order (the same arrival order preferred)
+//   config   else the reference config
+void generationTable(Review& rv, const ledger::Ledger& led) {
+    const auto finishedRuns = [&](const std::string& config) {
+        std::vector<const ledger::Run*> out;
+        for (const auto& r : rv.runs) {
+            if (r.kind == "study" && r.head == rv.head && r.config_name == config &&
+                r.status == ledger::RunStatus::Finished) {
+                out.push_back(&r);
+            }
+        }
+        return out;
+    };
+    const auto load = [&](std::int64_t run) {
+        if (!rv.generations.count(run)) {
+            rv.generations[run] = led.generations(run);
+        }
+    };
+    const auto add = [&](const ReviewRow& a, std::int64_t runA, const ReviewRow& b,
+                         std::int64_t runB, const std::string& kind) {
+        load(runA);
+        load(runB);
+        GenerationRow g;
+        g.a = a.config;
+        g.b = b.config;
+        g.kind = kind;
+        g.differs_in = differingAxes(a.config_json, b.config_json);
+        g.run_a = runA;
+        g.run_b = runB;
+        g.cmp = compareGenerations(rv.outputs(runA), rv.outputs(runB), rv.records);
+        rv.generation_rows.push_back(std::move(g));
+    };
+    const ReviewRow* ref = rv.row(rv.reference_name);
+    for (std::size_t x = 0; x < rv.rows.size(); ++x) {
+        const ReviewRow& b = rv.rows[x];
+        if (!b.run) {
+            continue;
+        }
+        load(b.run->id);
+        const auto mine = finishedRuns(b.config);
+        if (mine.size() >= 2) {
+            add(b, mine[mine.size() - 2]->id, b, mine.back()->id, "repeat");
+        }
+        if (b.reference) {
+            continue;
+        }
+        const ReviewRow* partner = nullptr;
+        std::string kind;
+        for (std::size_t y = 0; y < x && partner == nullptr; ++y) {
+            const ReviewRow& a = rv.rows[y];
+            if (a.run && differingAxes(a.config_json, b.config_json) ==
+                             std::vector<std::string>{"arrival_seed"}) {
+                partner = &a;
+                kind = "repeat";
+            }
+        }
+        for (int sameArrival = 1; sameArrival >= 0 && partner == nullptr; --sameArrival) {
+            for (const ReviewRow& a : rv.rows) {
+                const auto axes = differingAxes(a.config_json, b.config_json);
+                if (a.run && &a != &b &&
+                    a.config_json.value("concurrency", 1) < b.config_json.value("concurrency", 1) &&
+                    onlyAmong(axes, {"concurrency", "arrival_seed"}) &&
+                    (sameArrival == 0 || a.config_json.value("arrival_seed", 0) ==
+                                             b.config_json.value("arrival_seed", 0))) {
+                    partner = &a;
+                    kind = "serving";
+                    break;
+                }
+            }
+        }
+        if (partner == nullptr && ref != nullptr && ref->run) {
+            partner = ref;
+            kind = "config";
+        }
+        if (partner != nullptr) {
+            add(*partner, partner->run->id, b, b.run->id, kind);
+        }
+    }
+    const auto rank = [](const std::string& kind) {
+        return kind == "repeat" ? 0 : kind == "serving" ? 1 : 2;
+    };
+    // The second field report's order: run to run, then serving, then other configs; default
+    // kernels before others, lower concurrency first.
+    const auto key = [&](const GenerationRow& g) {
+        const json& b = rv.row(g.b)->config_json;
+        return std::make_tuple(rank(g.kind), b.value("kernels", "default") != "default",
+                               b.value("concurrency", std::int64_t(1)));
+    };
+    std::stable_sort(
+        rv.generation_rows.begin(), rv.generation_rows.end(),
+        [&](const GenerationRow& p, const GenerationRow& q) { return key(p) < key(q); });
+}
+
+} // namespace
 
 int modalFirstLayer(const Comparison& c) {
     if (c.layers.empty()) {
@@ -83,6 +231,11 @@ Review loadReview(const std::string& ledgerPath, const std::string& headName,
     }
     rv.items = led.items();
     rv.diagnosis = led.latestDiagnosis(rv.head);
+    const json headJson = rv.study.value("heads", json::object()).value(rv.head, json::object());
+    rv.generation = headJson.value("kind", "") == "generation";
+    if (rv.generation) {
+        rv.records = RecordSpec::fromJson(headJson.value("records", json::object()));
+    }
     report(0.05f);
 
     auto latest = [&](const std::string& config) -> std::optional<ledger::Run> {
@@ -132,15 +285,19 @@ Review loadReview(const std::string& ledgerPath, const std::string& headName,
             }
         }
         row.run = latest(name);
-        if (row.run) {
+        if (row.run && !rv.generation) {
             rv.data.emplace(row.run->id, RunData{*row.run, led.records(row.run->id, true)});
         }
-        if (row.run && rv.reference_run) {
+        if (row.run && rv.reference_run && !rv.generation) {
             row.cmp = compare(rv.data.at(rv.reference_run->id), rv.data.at(row.run->id), rv.items);
             row.modal_first_layer = modalFirstLayer(*row.cmp);
         }
         rv.rows.push_back(std::move(row));
-        report(0.05f + 0.95f * float(++done) / float(names.size()));
+        report(0.05f + (rv.generation ? 0.45f : 0.95f) * float(++done) / float(names.size()));
+    }
+    if (rv.generation) {
+        generationTable(rv, led);
+        report(1.0f);
     }
     return rv;
 }

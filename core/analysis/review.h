@@ -3,6 +3,7 @@
 // variant, the latest finished run of every config compared against the reference config's
 // run. Loaded from a ledger opened read-only; works on stored records only.
 #include "analysis/compare.h"
+#include "analysis/generation_compare.h"
 #include "ledger/ledger.h"
 
 #include <nlohmann/json.hpp>
@@ -25,6 +26,19 @@ struct ReviewRow {
     int modal_first_layer = -1;     // the most frequent first divergent layer; -1 none, -2 n/a
 };
 
+// One line of a generation study's agreement table (the second field report's table): two
+// generation runs of the head compared, record level and answer level.
+struct GenerationRow {
+    std::string a, b; // config names; a is the reference side
+    // repeat: the same config recorded twice, or configs that differ only in the arrival order
+    // (run to run); serving: b differs from a in concurrency (and perhaps the arrival order);
+    // config: any other difference (b against the study's reference config)
+    std::string kind;
+    std::vector<std::string> differs_in; // axes whose value differs
+    std::int64_t run_a = 0, run_b = 0;
+    GenerationComparison cmp;
+};
+
 struct Review {
     std::string path;
     std::string study_path; // the study file the runs came from ("" when not recorded)
@@ -40,10 +54,19 @@ struct Review {
     std::vector<ReviewRow> rows;             // the reference first, then the study's other configs
     std::map<std::int64_t, RunData> data;    // records (with layers) of every row's run
     std::optional<nlohmann::json> diagnosis; // the latest stored diagnosis of this head
+    // A generation head: rows carry runs but no record comparisons; these take their place.
+    bool generation = false;
+    RecordSpec records;                                                        // the head's records
+    std::map<std::int64_t, std::vector<ledger::GenerationRecord>> generations; // by run
+    std::vector<GenerationRow> generation_rows;
 
     const ReviewRow* row(const std::string& config) const;
     // The record of `item` in run `run`, or null.
     const ledger::Record* record(std::int64_t run, std::int64_t item) const;
+    // The generation output of `item` in run `run`, or null.
+    const ledger::GenerationRecord* output(std::int64_t run, std::int64_t item) const;
+    // A generation run's outputs as compareGenerations() takes them (ids from the items).
+    std::vector<GenerationOutput> outputs(std::int64_t run) const;
 };
 
 // Progress on a 0..1 scale; return false to cancel (loadReview then throws Error).

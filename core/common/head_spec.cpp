@@ -46,6 +46,50 @@ void readLabels(const json& j, HeadSpec& s, const std::string& path,
     s.labels = l.get<std::vector<std::string>>();
 }
 
+void readGeneration(const json& j, HeadSpec& s, const std::string& path,
+                    std::vector<std::string>& errors) {
+    readString(j, "template", s.template_text, path, errors, true);
+    if (j.contains("template") && s.template_text.find("{text}") == std::string::npos) {
+        errors.push_back(path + ".template: has no {text}");
+    }
+    if (j.contains("max_new_tokens")) {
+        const json& m = j["max_new_tokens"];
+        if (!m.is_number_integer() || m.get<std::int64_t>() < 1 || m.get<std::int64_t>() > 4096) {
+            errors.push_back(path + ".max_new_tokens: must be an integer in [1, 4096]");
+        } else {
+            s.max_new_tokens = m.get<std::int64_t>();
+        }
+    }
+    if (j.contains("stop")) {
+        const json& st = j["stop"];
+        if (!st.is_array() || !std::all_of(st.begin(), st.end(), [](const json& e) {
+                return e.is_string() && !e.get<std::string>().empty();
+            })) {
+            errors.push_back(path + ".stop: must be an array of non-empty strings");
+        } else {
+            s.stop = st.get<std::vector<std::string>>();
+        }
+    }
+    if (j.contains("stop_at_eos")) {
+        if (!j["stop_at_eos"].is_boolean()) {
+            errors.push_back(path + ".stop_at_eos: must be true or false");
+        } else {
+            s.stop_at_eos = j["stop_at_eos"].get<bool>();
+        }
+    }
+    if (j.contains("records")) {
+        try {
+            s.records = RecordSpec::fromJson(j["records"]);
+        } catch (const Error& e) {
+            errors.push_back(path + "." + e.what());
+        }
+    }
+    if (j.contains("labels") || j.contains("threshold")) {
+        errors.push_back(path + ": a generation head has no labels or threshold (its output is "
+                                "records)");
+    }
+}
+
 } // namespace
 
 HeadSpec HeadSpec::fromJson(const json& j, const std::string& path,
@@ -55,8 +99,9 @@ HeadSpec HeadSpec::fromJson(const json& j, const std::string& path,
         errors.push_back(path + ": a head must be a JSON object");
         return s;
     }
-    static const std::vector<std::string> known{"kind", "name",    "template",  "labels",
-                                                "path", "pooling", "normalize", "threshold"};
+    static const std::vector<std::string> known{
+        "kind",      "name",      "template", "labels",      "path",    "pooling",
+        "normalize", "threshold", "stop",     "stop_at_eos", "records", "max_new_tokens"};
     for (const auto& [key, value] : j.items()) {
         if (std::find(known.begin(), known.end(), key) == known.end()) {
             errors.push_back(path + "." + key + ": unknown field");
@@ -94,9 +139,18 @@ HeadSpec HeadSpec::fromJson(const json& j, const std::string& path,
         readLabels(j, s, path, errors, false);
     } else if (s.kind == "classifier") {
         readLabels(j, s, path, errors, false);
+    } else if (s.kind == "generation") {
+        readGeneration(j, s, path, errors);
     } else {
         errors.push_back(path + ".kind: unknown value \"" + s.kind +
-                         "\" (one of: label_tokens, adapter, classifier)");
+                         "\" (one of: label_tokens, adapter, classifier, generation)");
+    }
+    if (s.kind != "generation") {
+        for (const char* key : {"stop", "stop_at_eos", "records", "max_new_tokens"}) {
+            if (j.contains(key)) {
+                errors.push_back(path + "." + key + ": only a generation head has it");
+            }
+        }
     }
     if (j.contains("threshold")) {
         if (!j["threshold"].is_number() || j["threshold"].get<double>() < 0 ||
@@ -160,6 +214,14 @@ json HeadSpec::toJson() const {
         j["pooling"] = pooling;
         j["normalize"] = normalize;
     }
+    if (kind == "generation") {
+        j.erase("labels");
+        j["template"] = template_text;
+        j["max_new_tokens"] = max_new_tokens;
+        j["stop"] = stop;
+        j["stop_at_eos"] = stop_at_eos;
+        j["records"] = records.toJson();
+    }
     if (threshold >= 0) {
         j["threshold"] = threshold;
     }
@@ -167,7 +229,7 @@ json HeadSpec::toJson() const {
 }
 
 std::string HeadSpec::prompt(const std::string& text) const {
-    if (kind != "label_tokens") {
+    if (kind != "label_tokens" && kind != "generation") {
         return text;
     }
     std::string p = template_text;

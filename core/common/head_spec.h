@@ -5,22 +5,35 @@
 //                 words' token ids, softmaxed (each label word must be exactly one token)
 //   adapter       a linear head file (weight [C, H], bias [C]) on a pooled hidden state
 //   classifier    the checkpoint's own sequence-classification head
+//   generation    no decision head: greedy generation from the template, turned into records
+//                 (the generation audits; a study's heads are all generation heads or none)
+#include "common/record_spec.h"
+
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
 namespace probaudit {
 
 struct HeadSpec {
-    std::string kind;                     // label_tokens | adapter | classifier
+    std::string kind;                     // label_tokens | adapter | classifier | generation
     std::string name;                     // variant name (studies compare head variants)
-    std::string template_text = "{text}"; // label_tokens: prompt with {text}
+    std::string template_text = "{text}"; // label_tokens, generation: prompt with {text}
     std::vector<std::string> labels;      // class names (label_tokens: the label words)
     std::string adapter_path;             // adapter: safetensors file
     std::string pooling;                  // adapter: cls | mean | last ("" = the file's)
     bool normalize = false;               // adapter: L2-normalize the pooled vector
     double threshold = -1;                // binary heads: decide class 1 when p1 >= threshold
+    // generation: greedy decoding up to max_new_tokens, ending at a stop string or (when
+    // stop_at_eos) the model's EOS; the text becomes records.
+    std::int64_t max_new_tokens = 32;
+    std::vector<std::string> stop;
+    bool stop_at_eos = true;
+    RecordSpec records;
+
+    bool generation() const { return kind == "generation"; }
 
     // From JSON (a string that is JSON, or the path of a JSON file). Throws probaudit::Error.
     static HeadSpec parse(const std::string& jsonOrPath);
@@ -30,7 +43,8 @@ struct HeadSpec {
     // Same, throwing probaudit::Error with the problems joined.
     static HeadSpec fromJson(const nlohmann::json& j, const std::string& where);
     nlohmann::json toJson() const;
-    // The text the model reads for an item (label_tokens: the template with {text} filled in).
+    // The text the model reads for an item (label_tokens, generation: the template with {text}
+    // filled in).
     std::string prompt(const std::string& text) const;
 };
 

@@ -125,7 +125,7 @@ void Engine::ensureModel(const RunConfig& c) {
         }
     }
     m_model = TransformerModel::create(m_ckpt.spec(), std::move(w));
-    if (!m_headSpec.kind.empty()) { // generation alone needs no decision head
+    if (!m_headSpec.kind.empty() && !m_headSpec.generation()) { // generation needs none
         m_head = Head::create(m_headSpec, *m_model, m_tok, m_ckpt);
     }
     m_loadedKey = key;

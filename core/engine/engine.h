@@ -57,7 +57,8 @@ std::vector<std::uint64_t> rowHashes(const Batch& batch, const at::Tensor& hidde
 
 class Engine {
 public:
-    // A HeadSpec with an empty kind: no decision head (generation only; run() refuses).
+    // A HeadSpec with an empty kind or kind generation: no decision head (generation only;
+    // run() refuses).
     Engine(const std::string& modelPath, const HeadSpec& head);
 
     const model::Checkpoint& checkpoint() const { return m_ckpt; }
@@ -89,12 +90,18 @@ public:
 
     // Greedy generation for prompts (full prompt text, templates applied), batched by the
     // config's batch_size in the given order with left padding (default kernels only).
+    // progress is told after each batch; returning false stops there (cancelled()).
     std::vector<Generation> generate(const std::vector<std::string>& prompts,
-                                     const RunConfig& config, const GenerateOptions& options);
+                                     const RunConfig& config, const GenerateOptions& options,
+                                     const RunProgress& progress = {});
     // The serving simulation (generate.h): continuous batching at the config's concurrency,
-    // requests arriving in the order of its arrival_seed. Results in prompt order.
+    // requests arriving in the order of its arrival_seed. Results in prompt order. progress is
+    // told each time requests finish; when it returns false the simulation stops there,
+    // cancelled() says so and the outputs are incomplete (a partial serving run cannot be
+    // resumed: the rest would share other batches).
     std::vector<Generation> serve(const std::vector<std::string>& prompts, const RunConfig& config,
-                                  const GenerateOptions& options, ServeStats* stats = nullptr);
+                                  const GenerateOptions& options, ServeStats* stats = nullptr,
+                                  const RunProgress& progress = {});
 
     const KernelTrace& lastTrace() const { return m_trace; }
     const Head& head() const { return *m_head; }

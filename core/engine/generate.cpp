@@ -224,8 +224,10 @@ std::vector<std::int32_t> Engine::encodePrompt(const std::string& prompt, std::s
 }
 
 std::vector<Generation> Engine::generate(const std::vector<std::string>& prompts,
-                                         const RunConfig& c, const GenerateOptions& g) {
+                                         const RunConfig& c, const GenerateOptions& g,
+                                         const RunProgress& progress) {
     const std::int32_t padId = prepareGeneration(c, g);
+    m_cancelled = false;
     c10::InferenceMode guard;
     const auto& spec = m_ckpt.spec();
     const at::Device device = c.device == "cpu" ? at::Device(at::kCPU) : at::Device(c.device);
@@ -259,13 +261,19 @@ std::vector<Generation> Engine::generate(const std::vector<std::string>& prompts
             fr = m_model->forward(decodeBatch(ids, pos, mask, device, c), opt);
             logits = m_model->lmLogits(fr.last_hidden.select(1, -1), b.invariant);
         }
+        if (progress && !progress(end, prompts.size())) {
+            m_cancelled = true;
+            break;
+        }
     }
     return all;
 }
 
 std::vector<Generation> Engine::serve(const std::vector<std::string>& prompts, const RunConfig& c,
-                                      const GenerateOptions& g, ServeStats* stats) {
+                                      const GenerateOptions& g, ServeStats* stats,
+                                      const RunProgress& progress) {
     const std::int32_t padId = prepareGeneration(c, g);
+    m_cancelled = false;
     c10::InferenceMode guard;
     const auto& spec = m_ckpt.spec();
     const at::Device device = c.device == "cpu" ? at::Device(at::kCPU) : at::Device(c.device);
@@ -305,8 +313,16 @@ std::vector<Generation> Engine::serve(const std::vector<std::string>& prompts, c
     };
 
     Resident res;
-    std::size_t queued = 0; // arrivals[queued] is the next request to join
-    while (queued < arrivals.size() || res.size() > 0) {
+    std::size_t queued = 0;   // arrivals[queued] is the next request to join
+    std::size_t finished = 0; // requests done
+    const auto tell = [&](const std::vector<bool>& done) {
+        const auto n = static_cast<std::size_t>(std::count(done.begin(), done.end(), true));
+        finished += n;
+        if (n > 0 && progress && !progress(finished, prompts.size())) {
+            m_cancelled = true;
+        }
+    };
+    while ((queued < arrivals.size() || res.size() > 0) && !m_cancelled) {
         if (res.size() < C && queued < arrivals.size()) {
             // Free slots: the next arrivals join, prefilled together.
             std::vector<std::size_t> join;
@@ -323,6 +339,7 @@ std::vector<Generation> Engine::serve(const std::vector<std::string>& prompts, c
             ++st.prefills;
             std::vector<bool> done(join.size(), false);
             record(logits, join, done);
+            tell(done);
             std::vector<std::int64_t> keep;
             for (std::size_t r = 0; r < join.size(); ++r) {
                 if (!done[r]) {
@@ -342,6 +359,7 @@ std::vector<Generation> Engine::serve(const std::vector<std::string>& prompts, c
         ++st.decode_steps;
         std::vector<bool> done(res.size(), false);
         record(logits, res.item, done);
+        tell(done);
         res.evict(done);
     }
     st.total_seconds = since(start);

@@ -92,6 +92,13 @@ ALTER TABLE runs ADD COLUMN numerics_sha256 TEXT;
 CREATE TABLE diagnoses(id INTEGER PRIMARY KEY, head TEXT NOT NULL, created TEXT NOT NULL,
                        json TEXT NOT NULL);
 )sql",
+    // 3 -> 4: generation outputs (generation heads)
+    R"sql(
+CREATE TABLE generations(run INTEGER NOT NULL REFERENCES runs(id), item INTEGER NOT NULL REFERENCES items(idx),
+                         prompt_tokens INTEGER NOT NULL, text TEXT NOT NULL, finish TEXT NOT NULL,
+                         arrival INTEGER NOT NULL, tokens BLOB, logits BLOB, gaps BLOB, batch BLOB,
+                         PRIMARY KEY (run, item)) WITHOUT ROWID;
+)sql",
 };
 static_assert(sizeof(kMigrations) / sizeof(kMigrations[0]) == kSchemaVersion);
 
@@ -147,12 +154,20 @@ template <typename T> std::vector<T> blobVector(const SQLite::Column& c) {
 // The bytes a record is sealed with: every field in a fixed order, blobs length-prefixed.
 // withTiming false: the numbers only (no batch wall time), what two runs of the same config
 // must agree on bit for bit.
-void hashRecord(Sha256& h, const Record& r, bool withTiming = true) {
-    auto i64 = [&](std::int64_t v) { h.update(&v, sizeof v); };
-    auto blob = [&](const void* p, std::size_t n) {
+// Sealed bytes: integers as 64 bits, blobs prefixed with their length.
+struct Seal {
+    Sha256& h;
+    void i64(std::int64_t v) const { h.update(&v, sizeof v); }
+    void blob(const void* p, std::size_t n) const {
         i64(static_cast<std::int64_t>(n));
         h.update(p, n);
-    };
+    }
+};
+
+void hashRecord(Sha256& h, const Record& r, bool withTiming = true) {
+    const Seal seal{h};
+    const auto i64 = [&](std::int64_t v) { seal.i64(v); };
+    const auto blob = [&](const void* p, std::size_t n) { seal.blob(p, n); };
     i64(r.item);
     i64(r.tokens);
     i64(r.truncated);
@@ -172,6 +187,22 @@ void hashRecord(Sha256& h, const Record& r, bool withTiming = true) {
     blob(r.layer_vectors.data(), r.layer_vectors.size() * sizeof(float));
     i64(r.full_tokens);
     blob(r.layer_full.data(), r.layer_full.size() * sizeof(float));
+}
+
+// The bytes a generation output is sealed with, in the same manner (no wall times in it).
+void hashGeneration(Sha256& h, const GenerationRecord& g) {
+    const Seal seal{h};
+    const auto i64 = [&](std::int64_t v) { seal.i64(v); };
+    const auto blob = [&](const void* p, std::size_t n) { seal.blob(p, n); };
+    i64(g.item);
+    i64(g.prompt_tokens);
+    blob(g.text.data(), g.text.size());
+    blob(g.finish.data(), g.finish.size());
+    i64(g.arrival);
+    blob(g.tokens.data(), g.tokens.size() * sizeof(std::int32_t));
+    blob(g.logits.data(), g.logits.size() * sizeof(float));
+    blob(g.gaps.data(), g.gaps.size() * sizeof(float));
+    blob(g.batch.data(), g.batch.size() * sizeof(std::int32_t));
 }
 
 } // namespace
@@ -621,6 +652,58 @@ void Ledger::appendBatch(std::int64_t run, const std::vector<Record>& records) {
     }
 }
 
+void Ledger::appendGenerations(std::int64_t run, const std::vector<GenerationRecord>& outputs) {
+    try {
+        SQLite::Transaction t(*m->db);
+        SQLite::Statement ins(
+            *m->db, "INSERT INTO generations(run, item, prompt_tokens, text, finish, arrival, "
+                    "tokens, logits, gaps, batch) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        for (const GenerationRecord& g : outputs) {
+            ins.bind(1, run);
+            ins.bind(2, g.item);
+            ins.bind(3, g.prompt_tokens);
+            ins.bind(4, g.text);
+            ins.bind(5, g.finish);
+            ins.bind(6, g.arrival);
+            bindVector(ins, 7, g.tokens);
+            bindVector(ins, 8, g.logits);
+            bindVector(ins, 9, g.gaps);
+            bindVector(ins, 10, g.batch);
+            ins.exec();
+            ins.reset();
+        }
+        SQLite::Statement upd(*m->db, "UPDATE runs SET items_done = items_done + ? WHERE id = ?");
+        upd.bind(1, static_cast<std::int64_t>(outputs.size()));
+        upd.bind(2, run);
+        upd.exec();
+        t.commit();
+    } catch (const std::exception& e) {
+        m->fail(m_path, e);
+    }
+}
+
+std::vector<GenerationRecord> Ledger::generations(std::int64_t run) const {
+    std::vector<GenerationRecord> out;
+    SQLite::Statement st(*m->db,
+                         "SELECT item, prompt_tokens, text, finish, arrival, tokens, "
+                         "logits, gaps, batch FROM generations WHERE run = ? ORDER BY item");
+    st.bind(1, run);
+    while (st.executeStep()) {
+        GenerationRecord g;
+        g.item = st.getColumn(0).getInt64();
+        g.prompt_tokens = st.getColumn(1).getInt64();
+        g.text = st.getColumn(2).getString();
+        g.finish = st.getColumn(3).getString();
+        g.arrival = st.getColumn(4).getInt64();
+        g.tokens = blobVector<std::int32_t>(st.getColumn(5));
+        g.logits = blobVector<float>(st.getColumn(6));
+        g.gaps = blobVector<float>(st.getColumn(7));
+        g.batch = blobVector<std::int32_t>(st.getColumn(8));
+        out.push_back(std::move(g));
+    }
+    return out;
+}
+
 void Ledger::setKernelTrace(std::int64_t run, const json& trace) {
     try {
         // Several attempts of a resumed run add up their operator counts.
@@ -650,10 +733,16 @@ void Ledger::setKernelTrace(std::int64_t run, const json& trace) {
 
 namespace {
 
-std::string recordsHash(const std::vector<Record>& records, bool withTiming = true) {
+// A run's seal covers its records, then its generation outputs (a run has one kind or the other;
+// a run without generation outputs hashes as it did before schema 4).
+std::string recordsHash(const std::vector<Record>& records,
+                        const std::vector<GenerationRecord>& generations, bool withTiming = true) {
     Sha256 h;
     for (const Record& r : records) {
         hashRecord(h, r, withTiming);
+    }
+    for (const GenerationRecord& g : generations) {
+        hashGeneration(h, g);
     }
     return h.hex();
 }
@@ -693,9 +782,10 @@ void Ledger::finishRun(std::int64_t id) {
         SQLite::Transaction t(*m->db);
         Run r = run(id);
         const auto records = this->records(id, true);
-        if (static_cast<std::int64_t>(records.size()) != r.items_total) {
+        const auto outputs = generations(id);
+        if (static_cast<std::int64_t>(records.size() + outputs.size()) != r.items_total) {
             throw Error(m_path, "run " + std::to_string(id) + " has " +
-                                    std::to_string(records.size()) + " of " +
+                                    std::to_string(records.size() + outputs.size()) + " of " +
                                     std::to_string(r.items_total) +
                                     " records; it cannot be finished");
         }
@@ -712,7 +802,7 @@ void Ledger::finishRun(std::int64_t id) {
         }
         r.finished = nowUtc();
         r.chain_seq = seq;
-        const std::string recSha = recordsHash(records);
+        const std::string recSha = recordsHash(records, outputs);
         const std::string chain =
             chainHash(r, config(r.config_hash), environment(r.env_hash), recSha, prev);
         SQLite::Statement st(*m->db,
@@ -725,7 +815,7 @@ void Ledger::finishRun(std::int64_t id) {
         st.bind(3, recSha);
         st.bind(4, prev);
         st.bind(5, chain);
-        st.bind(6, recordsHash(records, false));
+        st.bind(6, recordsHash(records, outputs, false));
         st.bind(7, id);
         st.exec();
         t.commit();
@@ -842,8 +932,10 @@ std::optional<json> Ledger::latestDiagnosis(const std::string& head) const {
 
 std::vector<std::int64_t> Ledger::recordedItems(std::int64_t run) const {
     std::vector<std::int64_t> out;
-    SQLite::Statement st(*m->db, "SELECT item FROM records WHERE run = ? ORDER BY item");
+    SQLite::Statement st(*m->db, "SELECT item FROM records WHERE run = ? UNION "
+                                 "SELECT item FROM generations WHERE run = ? ORDER BY item");
     st.bind(1, run);
+    st.bind(2, run);
     while (st.executeStep()) {
         out.push_back(st.getColumn(0).getInt64());
     }
@@ -881,6 +973,9 @@ std::int64_t Ledger::importRun(const Ledger& source, std::int64_t id) {
     }
     if (!batch.empty()) {
         appendBatch(mine, batch);
+    }
+    if (auto outputs = source.generations(id); !outputs.empty()) {
+        appendGenerations(mine, outputs);
     }
     setKernelTrace(mine, src.kernel_trace);
     finishRun(mine);
@@ -938,7 +1033,7 @@ VerifyResult Ledger::verify() const {
         if (r.status != RunStatus::Finished) {
             return bad("its status was changed after it was sealed");
         }
-        const std::string recSha = recordsHash(records(r.id, true));
+        const std::string recSha = recordsHash(records(r.id, true), generations(r.id));
         if (recSha != r.records_sha256) {
             return bad("its records changed after it was sealed");
         }

@@ -14,7 +14,7 @@
 
 namespace probaudit::ledger {
 
-inline constexpr int kSchemaVersion = 3;
+inline constexpr int kSchemaVersion = 4;
 
 struct Item {
     std::int64_t idx = 0; // position in the study's item list
@@ -41,6 +41,20 @@ struct Record {
     std::vector<float> layer_vectors;        // F32 [layers + 1, H], vectors and full only
     std::int64_t full_tokens = 0;            // T of layer_full
     std::vector<float> layer_full;           // F32 [layers + 1, T, H], full only
+};
+
+// One item's output in a generation run (a generation head): the text and, per step, what
+// greedy decoding chose and how near a tie it was.
+struct GenerationRecord {
+    std::int64_t item = 0;
+    std::int64_t prompt_tokens = 0;
+    std::string text;                 // the new text (cut before a stop string, no EOS)
+    std::string finish;               // eos | stop | length
+    std::int64_t arrival = 0;         // position in the arrival order (serving simulation)
+    std::vector<std::int32_t> tokens; // I32 [steps], the chosen tokens
+    std::vector<float> logits;        // F32 [steps], the chosen token's logit
+    std::vector<float> gaps;          // F32 [steps], largest minus second-largest logit
+    std::vector<std::int32_t> batch;  // I32 [steps], rows in the pass that produced the token
 };
 
 enum class RunStatus { Running, Interrupted, Finished, Failed };
@@ -123,14 +137,19 @@ public:
     void resumeRun(std::int64_t run);
     // One transaction: the batch's records and the run's progress.
     void appendBatch(std::int64_t run, const std::vector<Record>& records);
+    // One transaction: a generation run's outputs and the run's progress.
+    void appendGenerations(std::int64_t run, const std::vector<GenerationRecord>& outputs);
     void setKernelTrace(std::int64_t run, const nlohmann::json& trace);
-    // Seals the run: records hash, chain hash, status finished.
+    // Seals the run: records hash (its records, then its generation outputs), chain hash,
+    // status finished.
     void finishRun(std::int64_t run);
     void markRun(std::int64_t run, RunStatus status, const std::string& message);
 
     std::vector<Run> runs() const;
     Run run(std::int64_t id) const;
     std::vector<Record> records(std::int64_t run, bool withLayers = true) const;
+    std::vector<GenerationRecord> generations(std::int64_t run) const; // in item order
+    // Items with a record or a generation output in the run.
     std::vector<std::int64_t> recordedItems(std::int64_t run) const;
 
     // --- diagnoses: the ladder's result as `probaudit diagnose --json` prints it. Derived data

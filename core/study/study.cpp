@@ -60,6 +60,40 @@ void mustExist(const std::string& file, const std::string& path, std::vector<std
     }
 }
 
+// A study generates or decides, not both: its configs mean different things to each (the
+// serving simulation's concurrency and arrival order exist only for generation, the padding and
+// order axes only for decisions).
+void checkGeneration(const Study& s, std::vector<std::string>& errors) {
+    const auto gen = std::count_if(s.heads.begin(), s.heads.end(),
+                                   [](const HeadSpec& h) { return h.generation(); });
+    if (gen > 0 && gen < static_cast<std::ptrdiff_t>(s.heads.size())) {
+        errors.push_back("$.heads: generation heads and decision heads cannot share a study");
+        return;
+    }
+    const RunConfig defaults;
+    for (const auto& nc : s.configs) {
+        const std::string p = "$.configs." + nc.name;
+        const RunConfig& c = nc.config;
+        if (gen == 0) {
+            if (c.concurrency != 1 || c.arrival_seed != defaults.arrival_seed) {
+                errors.push_back(p + ": concurrency and arrival_seed apply to generation heads "
+                                     "(the serving simulation)");
+            }
+            continue;
+        }
+        if (c.concurrency > 1 && c.batch_size > 1) {
+            errors.push_back(p + ": batch_size and concurrency cannot both be above 1 (static "
+                                 "batches or the serving simulation)");
+        }
+        if (c.padding_side != defaults.padding_side || c.pad_to != defaults.pad_to ||
+            c.order != defaults.order || c.max_length != defaults.max_length) {
+            errors.push_back(p + ": a generation pads on the left to the longest prompt, in "
+                                 "arrival order, untruncated: padding_side, pad_to, order and "
+                                 "max_length do not apply");
+        }
+    }
+}
+
 } // namespace
 
 std::string probauditHome() {
@@ -219,6 +253,7 @@ Study Study::fromJson(const ordered_json& j, const std::string& baseDir,
             s.configs.push_back(std::move(nc));
         }
     }
+    checkGeneration(s, errors);
     if (stringField(j, "reference", s.reference, "$", errors, true) &&
         s.config(s.reference) == nullptr) {
         errors.push_back("$.reference: \"" + s.reference + "\" is not one of the configs");
