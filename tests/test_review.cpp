@@ -530,7 +530,7 @@ private Q_SLOTS:
         QCOMPARE(qobject_cast<QStackedWidget*>(window.centralWidget())->currentWidget(),
                  static_cast<QWidget*>(window.generationPage()));
         GenerationPage* page = window.generationPage();
-        QCOMPARE(page->comparisonRow(), 1);  // the comparison whose outputs differ
+        QCOMPARE(page->comparisonRow(), 1);  // the serving comparison whose outputs differ
         QVERIFY(page->shownItem() % 3 == 0); // a forked item first
         const QString outputs = page->outputsBrowser()->toPlainText();
         QVERIFY2(outputs.contains(QStringLiteral("diverge at generated token 2")),

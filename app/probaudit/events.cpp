@@ -83,7 +83,19 @@ void TerminalEvents::emit(const json& e) {
             static_cast<long long>(e.value("run", 0)), e.value("status", "").c_str(),
             static_cast<long long>(e.value("items_done", 0)), e.value("seconds", 0.0),
             e.value("seconds", 0.0) > 0 ? e.value("items_done", 0) / e.value("seconds", 1.0) : 0.0);
-        std::cerr << buf << std::endl;
+        std::cerr << buf;
+        if (e.contains("serving")) { // a serving run: where the generation time went
+            const json& s = e.at("serving");
+            std::snprintf(buf, sizeof buf,
+                          "; serving: %lld prefills, %lld decode steps, up to %lld resident, "
+                          "scheduler overhead %.2f%% of %.1f s",
+                          static_cast<long long>(s.value("prefills", 0)),
+                          static_cast<long long>(s.value("decode_steps", 0)),
+                          static_cast<long long>(s.value("max_resident", 0)),
+                          100.0 * s.value("overhead_share", 0.0), s.value("total_seconds", 0.0));
+            std::cerr << buf;
+        }
+        std::cerr << std::endl;
     } else if (kind == "skipped") {
         endBar();
         std::cerr << "head " << e.value("head", "") << ", config " << e.value("config", "")
