@@ -223,93 +223,93 @@
         <translation>%1 gegen %2</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="337"/>
+        <location filename="../ui/generationview.cpp" line="340"/>
         <source>Top-2 logit gap of the reference: where outputs diverge, and at every step</source>
         <translation>Top-2-Logit-Abstand der Referenz: wo die Ausgaben auseinandergehen und bei jedem Schritt</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="339"/>
+        <location filename="../ui/generationview.cpp" line="342"/>
         <source>at divergence points</source>
         <translation>an Divergenzstellen</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="340"/>
+        <location filename="../ui/generationview.cpp" line="343"/>
         <source>at every step</source>
         <translation>bei jedem Schritt</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="359"/>
+        <location filename="../ui/generationview.cpp" line="362"/>
         <source>at divergence points (%1)</source>
         <translation>an Divergenzstellen (%1)</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="360"/>
+        <location filename="../ui/generationview.cpp" line="363"/>
         <source>at every step (%1)</source>
         <translation>bei jedem Schritt (%1)</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="368"/>
+        <location filename="../ui/generationview.cpp" line="371"/>
         <source>top-2 logit gap, bins from the value shown</source>
         <translation>Top-2-Logit-Abstand, Klassen ab dem angezeigten Wert</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="375"/>
+        <location filename="../ui/generationview.cpp" line="378"/>
         <source>% of its set</source>
         <translation>% der jeweiligen Reihe</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="385"/>
+        <location filename="../ui/generationview.cpp" line="388"/>
         <source>&lt;p&gt;This item has no output in one of the runs.&lt;/p&gt;</source>
         <translation>&lt;p&gt;Dieses Item hat in einem der Läufe keine Ausgabe.&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="398"/>
+        <location filename="../ui/generationview.cpp" line="402"/>
         <source>&lt;b&gt;%1&lt;/b&gt; (run %2)&lt;br&gt;&lt;small&gt;%3 tokens, ended by %4, arrived %5.&lt;/small&gt;</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; (Lauf %2)&lt;br&gt;&lt;small&gt;%3 Tokens, beendet durch %4, als %5. eingetroffen.&lt;/small&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="407"/>
+        <location filename="../ui/generationview.cpp" line="412"/>
         <source>Byte-identical outputs.</source>
         <translation>Byteidentische Ausgaben.</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="409"/>
+        <location filename="../ui/generationview.cpp" line="414"/>
         <source>The outputs diverge at generated token %1; the reference&apos;s top-2 logit gap there was %2.</source>
         <translation>Die Ausgaben gehen beim %1. generierten Token auseinander; der Top-2-Logit-Abstand der Referenz betrug dort %2.</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="435"/>
+        <location filename="../ui/generationview.cpp" line="441"/>
         <source>only here:</source>
         <translation>nur hier:</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="437"/>
+        <location filename="../ui/generationview.cpp" line="444"/>
         <source>&lt;i&gt;no records&lt;/i&gt;</source>
         <translation>&lt;i&gt;keine Datensätze&lt;/i&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="441"/>
+        <location filename="../ui/generationview.cpp" line="448"/>
         <source>Record Jaccard %1 (%2 shared of %3)</source>
         <translation>Datensatz-Jaccard %1 (%2 von %3 gemeinsam)</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="446"/>
+        <location filename="../ui/generationview.cpp" line="453"/>
         <source>; answers: &quot;%1&quot; and &quot;%2&quot;%3</source>
         <translation>; Antworten: &quot;%1&quot; und &quot;%2&quot;%3</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="448"/>
+        <location filename="../ui/generationview.cpp" line="455"/>
         <source>, the same</source>
         <translation>, gleich</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="448"/>
+        <location filename="../ui/generationview.cpp" line="456"/>
         <source>, different</source>
         <translation>, verschieden</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="455"/>
-        <location filename="../ui/generationview.cpp" line="456"/>
+        <location filename="../ui/generationview.cpp" line="463"/>
+        <location filename="../ui/generationview.cpp" line="464"/>
         <source>Records of %1</source>
         <translation>Datensätze von %1</translation>
     </message>
@@ -458,63 +458,63 @@
 <context>
     <name>probaudit::ui::ConfigEditor</name>
     <message>
-        <location filename="../ui/configeditor.cpp" line="359"/>
+        <location filename="../ui/configeditor.cpp" line="368"/>
         <source>Configs of %1</source>
         <translation>Konfigurationen von %1</translation>
     </message>
     <message>
-        <location filename="../ui/configeditor.cpp" line="375"/>
+        <location filename="../ui/configeditor.cpp" line="384"/>
         <source>&amp;Add</source>
         <translation>&amp;Hinzufügen</translation>
     </message>
     <message>
-        <location filename="../ui/configeditor.cpp" line="376"/>
+        <location filename="../ui/configeditor.cpp" line="385"/>
         <source>A new config: a copy of the selected one (or of the reference).</source>
         <translation>Eine neue Konfiguration: eine Kopie der ausgewählten (oder der Referenz).</translation>
     </message>
     <message>
-        <location filename="../ui/configeditor.cpp" line="377"/>
+        <location filename="../ui/configeditor.cpp" line="386"/>
         <source>Re&amp;move</source>
         <translation>&amp;Entfernen</translation>
     </message>
     <message>
-        <location filename="../ui/configeditor.cpp" line="378"/>
+        <location filename="../ui/configeditor.cpp" line="387"/>
         <source>Make &amp;Reference</source>
         <translation>Als &amp;Referenz festlegen</translation>
     </message>
     <message>
-        <location filename="../ui/configeditor.cpp" line="379"/>
+        <location filename="../ui/configeditor.cpp" line="388"/>
         <source>&amp;Save</source>
         <translation>&amp;Speichern</translation>
     </message>
     <message>
-        <location filename="../ui/configeditor.cpp" line="381"/>
+        <location filename="../ui/configeditor.cpp" line="390"/>
         <source>Save and R&amp;un Selected</source>
         <translation>Speichern und Auswahl a&amp;usführen</translation>
     </message>
     <message>
-        <location filename="../ui/configeditor.cpp" line="383"/>
+        <location filename="../ui/configeditor.cpp" line="392"/>
         <source>Close</source>
         <translation>Schließen</translation>
     </message>
     <message>
-        <location filename="../ui/configeditor.cpp" line="393"/>
+        <location filename="../ui/configeditor.cpp" line="402"/>
         <source>Double-click a cell to change it. Cells that differ from the reference are highlighted. Saving rewrites the study file (a copy of the original is kept as .bak; comments are not kept).</source>
         <translation>Doppelklicken Sie auf eine Zelle, um sie zu ändern. Zellen, die von der Referenz abweichen, sind hervorgehoben. Beim Speichern wird die Studiendatei neu geschrieben (eine Kopie des Originals bleibt als .bak erhalten; Kommentare gehen verloren).</translation>
     </message>
     <message>
-        <location filename="../ui/configeditor.cpp" line="424"/>
+        <location filename="../ui/configeditor.cpp" line="433"/>
         <source>Select the configs to run (rows).</source>
         <translation>Wählen Sie die auszuführenden Konfigurationen aus (Zeilen).</translation>
     </message>
     <message>
-        <location filename="../ui/configeditor.cpp" line="462"/>
-        <location filename="../ui/configeditor.cpp" line="481"/>
+        <location filename="../ui/configeditor.cpp" line="471"/>
+        <location filename="../ui/configeditor.cpp" line="490"/>
         <source>%1 cannot be written.</source>
         <translation>%1 kann nicht geschrieben werden.</translation>
     </message>
     <message>
-        <location filename="../ui/configeditor.cpp" line="486"/>
+        <location filename="../ui/configeditor.cpp" line="495"/>
         <source>Saved %1.</source>
         <translation>%1 gespeichert.</translation>
     </message>
@@ -522,53 +522,53 @@
 <context>
     <name>probaudit::ui::ConfigMatrixModel</name>
     <message>
-        <location filename="../ui/configeditor.cpp" line="189"/>
+        <location filename="../ui/configeditor.cpp" line="198"/>
         <source>%1 (reference)</source>
         <translation>%1 (Referenz)</translation>
     </message>
     <message>
-        <location filename="../ui/configeditor.cpp" line="199"/>
+        <location filename="../ui/configeditor.cpp" line="208"/>
         <source>The reference: every other config is compared with it.</source>
         <translation>Die Referenz: Jede andere Konfiguration wird mit ihr verglichen.</translation>
     </message>
     <message>
-        <location filename="../ui/configeditor.cpp" line="200"/>
+        <location filename="../ui/configeditor.cpp" line="209"/>
         <source>The same settings as the reference.</source>
         <translation>Dieselben Einstellungen wie die Referenz.</translation>
     </message>
     <message>
-        <location filename="../ui/configeditor.cpp" line="201"/>
+        <location filename="../ui/configeditor.cpp" line="210"/>
         <source>Differs from the reference in: %1</source>
         <translation>Weicht von der Referenz ab in: %1</translation>
     </message>
     <message>
-        <location filename="../ui/configeditor.cpp" line="230"/>
+        <location filename="../ui/configeditor.cpp" line="239"/>
         <source>%1: %2 here, %3 in the reference</source>
         <translation>%1: %2 hier, %3 in der Referenz</translation>
     </message>
     <message>
-        <location filename="../ui/configeditor.cpp" line="251"/>
+        <location filename="../ui/configeditor.cpp" line="260"/>
         <source>There is already a config named %1.</source>
         <translation>Es gibt bereits eine Konfiguration namens %1.</translation>
     </message>
     <message>
-        <location filename="../ui/configeditor.cpp" line="273"/>
+        <location filename="../ui/configeditor.cpp" line="282"/>
         <source>%1 must be a whole number.</source>
         <translation>%1 muss eine ganze Zahl sein.</translation>
     </message>
     <message>
-        <location filename="../ui/configeditor.cpp" line="313"/>
+        <location filename="../ui/configeditor.cpp" line="322"/>
         <source>Config</source>
         <translation>Konfig.</translation>
     </message>
     <message>
-        <location filename="../ui/configeditor.cpp" line="328"/>
-        <location filename="../ui/configeditor.cpp" line="333"/>
+        <location filename="../ui/configeditor.cpp" line="337"/>
+        <location filename="../ui/configeditor.cpp" line="342"/>
         <source>config-%1</source>
         <translation>config-%1</translation>
     </message>
     <message>
-        <location filename="../ui/configeditor.cpp" line="345"/>
+        <location filename="../ui/configeditor.cpp" line="354"/>
         <source>The reference config cannot be removed; make another config the reference first.</source>
         <translation>Die Referenzkonfiguration kann nicht entfernt werden; legen Sie zuerst eine andere Konfiguration als Referenz fest.</translation>
     </message>
@@ -910,52 +910,52 @@ Sie sondiert eine Stichprobe mit festem Seed: die Referenz zweimal, geänderte N
 <context>
     <name>probaudit::ui::GenerationItemsModel</name>
     <message>
-        <location filename="../ui/generationview.cpp" line="269"/>
+        <location filename="../ui/generationview.cpp" line="271"/>
         <source>The outputs agree on the first %1 generated tokens</source>
         <translation>Die Ausgaben stimmen in den ersten %1 generierten Tokens überein</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="279"/>
+        <location filename="../ui/generationview.cpp" line="281"/>
         <source>yes</source>
         <translation>ja</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="279"/>
+        <location filename="../ui/generationview.cpp" line="281"/>
         <source>no</source>
         <translation>nein</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="314"/>
+        <location filename="../ui/generationview.cpp" line="316"/>
         <source>Item</source>
         <translation>Item</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="316"/>
+        <location filename="../ui/generationview.cpp" line="318"/>
         <source>Identical</source>
         <translation>Identisch</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="318"/>
+        <location filename="../ui/generationview.cpp" line="320"/>
         <source>Diverges at token</source>
         <translation>Divergenz bei Token</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="320"/>
+        <location filename="../ui/generationview.cpp" line="322"/>
         <source>Logit gap there</source>
         <translation>Logit-Abstand dort</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="322"/>
+        <location filename="../ui/generationview.cpp" line="324"/>
         <source>Record Jaccard</source>
         <translation>Datensatz-Jaccard</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="324"/>
+        <location filename="../ui/generationview.cpp" line="326"/>
         <source>Answer (reference side)</source>
         <translation>Antwort (Referenzseite)</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="326"/>
+        <location filename="../ui/generationview.cpp" line="328"/>
         <source>Answer (other side)</source>
         <translation>Antwort (andere Seite)</translation>
     </message>
@@ -963,37 +963,37 @@ Sie sondiert eine Stichprobe mit festem Seed: die Referenz zweimal, geänderte N
 <context>
     <name>probaudit::ui::GenerationPage</name>
     <message>
-        <location filename="../ui/generationview.cpp" line="506"/>
+        <location filename="../ui/generationview.cpp" line="514"/>
         <source>&amp;Outputs</source>
         <translation>A&amp;usgaben</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="507"/>
+        <location filename="../ui/generationview.cpp" line="515"/>
         <source>Logit &amp;gaps</source>
         <translation>Lo&amp;git-Abstände</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="556"/>
+        <location filename="../ui/generationview.cpp" line="564"/>
         <source>%1 — %2 (generation head &quot;%3&quot;)</source>
         <translation>%1 — %2 (Generierungs-Head &quot;%3&quot;)</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="586"/>
+        <location filename="../ui/generationview.cpp" line="598"/>
         <source>%1: %2 of %3 outputs byte-identical, pooled record Jaccard %4%5. Fork points: %6 of them at a top-2 logit gap below 0.0001.</source>
         <translation>%1: %2 von %3 Ausgaben byteidentisch, gepoolter Datensatz-Jaccard %4%5. Verzweigungsstellen: %6 davon bei einem Top-2-Logit-Abstand unter 0.0001.</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="592"/>
+        <location filename="../ui/generationview.cpp" line="604"/>
         <source>, answers agree on %1 of %2</source>
         <translation>, Antworten stimmen bei %1 von %2 überein</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="599"/>
+        <location filename="../ui/generationview.cpp" line="611"/>
         <source>Nothing to compare yet: a generation study needs two finished runs (run the reference config and another, or one config twice).</source>
         <translation>Noch nichts zu vergleichen: Eine Generierungsstudie braucht zwei abgeschlossene Läufe (führen Sie die Referenzkonfiguration und eine weitere aus oder eine Konfiguration zweimal).</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="635"/>
+        <location filename="../ui/generationview.cpp" line="647"/>
         <source>&lt;b&gt;%1&lt;/b&gt;: %2</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;: %2</translation>
     </message>
@@ -1016,68 +1016,68 @@ Sie sondiert eine Stichprobe mit festem Seed: die Referenz zweimal, geänderte N
         <translation>%1 / %2 (%3)</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="166"/>
+        <location filename="../ui/generationview.cpp" line="167"/>
         <source>no reduction</source>
         <translation>keine Reduktion</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="169"/>
-        <location filename="../ui/generationview.cpp" line="172"/>
+        <location filename="../ui/generationview.cpp" line="170"/>
+        <location filename="../ui/generationview.cpp" line="174"/>
         <source>%1 / %2</source>
         <translation>%1 / %2</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="186"/>
+        <location filename="../ui/generationview.cpp" line="188"/>
         <source>Outputs with exactly the same tokens in both runs</source>
         <translation>Ausgaben mit genau denselben Tokens in beiden Läufen</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="188"/>
+        <location filename="../ui/generationview.cpp" line="190"/>
         <source>Records shared by both runs over records in either, pooled over the items (1 = the same records)</source>
         <translation>Gemeinsame Datensätze beider Läufe im Verhältnis zu den Datensätzen in mindestens einem der Läufe, gepoolt über die Items (1 = dieselben Datensätze)</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="191"/>
+        <location filename="../ui/generationview.cpp" line="193"/>
         <source>Items whose answer (the reduction over their records) is the same</source>
         <translation>Items, deren Antwort (die Reduktion über ihre Datensätze) gleich ist</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="193"/>
+        <location filename="../ui/generationview.cpp" line="195"/>
         <source>Distinct records per item, summed: reference side / other side</source>
         <translation>Verschiedene Datensätze je Item, summiert: Referenzseite / andere Seite</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="203"/>
+        <location filename="../ui/generationview.cpp" line="205"/>
         <source>Comparison</source>
         <translation>Vergleich</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="205"/>
+        <location filename="../ui/generationview.cpp" line="207"/>
         <source>Kind</source>
         <translation>Art</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="207"/>
+        <location filename="../ui/generationview.cpp" line="209"/>
         <source>Differs in</source>
         <translation>Abweichend in</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="209"/>
+        <location filename="../ui/generationview.cpp" line="211"/>
         <source>Byte-identical outputs</source>
         <translation>Byteidentische Ausgaben</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="211"/>
+        <location filename="../ui/generationview.cpp" line="213"/>
         <source>Record Jaccard (pooled)</source>
         <translation>Datensatz-Jaccard (gepoolt)</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="213"/>
+        <location filename="../ui/generationview.cpp" line="215"/>
         <source>Answers agree</source>
         <translation>Antworten gleich</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="215"/>
+        <location filename="../ui/generationview.cpp" line="217"/>
         <source>Records</source>
         <translation>Datensätze</translation>
     </message>
@@ -1614,52 +1614,52 @@ Sie sondiert eine Stichprobe mit festem Seed: die Referenz zweimal, geänderte N
         <translation>&amp;Beenden</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="348"/>
+        <location filename="../ui/mainwindow.cpp" line="360"/>
         <source>&amp;Help</source>
         <translation>&amp;Hilfe</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="349"/>
+        <location filename="../ui/mainwindow.cpp" line="361"/>
         <source>&amp;About ProbAudit</source>
         <translation>Ü&amp;ber ProbAudit</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="352"/>
+        <location filename="../ui/mainwindow.cpp" line="364"/>
         <source>About &amp;Qt</source>
         <translation>Über &amp;Qt</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="372"/>
+        <location filename="../ui/mainwindow.cpp" line="384"/>
         <source>Open Study or Ledger</source>
         <translation>Studie oder Ledger öffnen</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="373"/>
+        <location filename="../ui/mainwindow.cpp" line="385"/>
         <source>ProbAudit studies and ledgers (*.study.json *.ledger);;All files (*)</source>
         <translation>ProbAudit-Studien und -Ledger (*.study.json *.ledger);;Alle Dateien (*)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="388"/>
+        <location filename="../ui/mainwindow.cpp" line="400"/>
         <source>Open Study</source>
         <translation>Studie öffnen</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="396"/>
+        <location filename="../ui/mainwindow.cpp" line="408"/>
         <source>%1 cannot be read.</source>
         <translation>%1 kann nicht gelesen werden.</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="652"/>
+        <location filename="../ui/mainwindow.cpp" line="664"/>
         <source>Demo Study</source>
         <translation>Demostudie</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="725"/>
+        <location filename="../ui/mainwindow.cpp" line="737"/>
         <source>Engine: %1</source>
         <translation>Engine: %1</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="734"/>
+        <location filename="../ui/mainwindow.cpp" line="746"/>
         <source>Engine: not available</source>
         <translation>Engine: nicht verfügbar</translation>
     </message>
@@ -1709,45 +1709,45 @@ Sie sondiert eine Stichprobe mit festem Seed: die Referenz zweimal, geänderte N
         <translation>&amp;Nächste Konfiguration</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="287"/>
+        <location filename="../ui/mainwindow.cpp" line="291"/>
         <source>&amp;Previous Config</source>
         <translation>&amp;Vorherige Konfiguration</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="293"/>
+        <location filename="../ui/mainwindow.cpp" line="299"/>
         <source>Show &amp;Flipped Items Only</source>
         <translation>Nur ge&amp;kippte Items anzeigen</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="301"/>
+        <location filename="../ui/mainwindow.cpp" line="307"/>
         <source>&amp;Search Items…</source>
         <translation>Items s&amp;uchen …</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="389"/>
+        <location filename="../ui/mainwindow.cpp" line="401"/>
         <source>%1 has no ledger yet (%2). Run it first:
   probaudit run %1 --all</source>
         <translation>%1 hat noch kein Ledger (%2). Führen Sie die Studie zuerst aus:
   probaudit run %1 --all</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="395"/>
-        <location filename="../ui/mainwindow.cpp" line="439"/>
+        <location filename="../ui/mainwindow.cpp" line="407"/>
+        <location filename="../ui/mainwindow.cpp" line="451"/>
         <source>Open Ledger</source>
         <translation>Ledger öffnen</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="404"/>
+        <location filename="../ui/mainwindow.cpp" line="416"/>
         <source>Opening %1…</source>
         <translation>%1 wird geöffnet …</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="431"/>
+        <location filename="../ui/mainwindow.cpp" line="443"/>
         <source>%1 — ProbAudit Workbench</source>
         <translation>%1 — ProbAudit Workbench</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="653"/>
+        <location filename="../ui/mainwindow.cpp" line="665"/>
         <source>The demo ledger is made by ./scripts/demo (about two minutes): it trains the demo adapter, runs demo study A under seven configs and diagnoses it. Run it, then open the demo again.</source>
         <translation>Das Demo-Ledger wird von ./scripts/demo erzeugt (etwa zwei Minuten): Das Skript trainiert den Demo-Adapter, führt Demostudie A unter sieben Konfigurationen aus und diagnostiziert sie. Führen Sie es aus und öffnen Sie die Demo dann erneut.</translation>
     </message>
@@ -1787,100 +1787,105 @@ Sie sondiert eine Stichprobe mit festem Seed: die Referenz zweimal, geänderte N
         <translation>&amp;Engine-Läufe anzeigen</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="311"/>
+        <location filename="../ui/mainwindow.cpp" line="317"/>
         <source>&amp;Presentation Mode</source>
         <translation>&amp;Präsentationsmodus</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="321"/>
+        <location filename="../ui/mainwindow.cpp" line="322"/>
+        <source>Presentation mode shows decision studies; a generation study&apos;s table and outputs are on its page.</source>
+        <translation>Der Präsentationsmodus zeigt Entscheidungsstudien; Tabelle und Ausgaben einer Generierungsstudie stehen auf ihrer Seite.</translation>
+    </message>
+    <message>
+        <location filename="../ui/mainwindow.cpp" line="333"/>
         <source>&amp;Theme</source>
         <translation>&amp;Farbschema</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="322"/>
+        <location filename="../ui/mainwindow.cpp" line="334"/>
         <source>Follow the &amp;System</source>
         <translation>&amp;System folgen</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="323"/>
+        <location filename="../ui/mainwindow.cpp" line="335"/>
         <source>&amp;Light</source>
         <translation>&amp;Hell</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="324"/>
+        <location filename="../ui/mainwindow.cpp" line="336"/>
         <source>&amp;Dark</source>
         <translation>&amp;Dunkel</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="336"/>
+        <location filename="../ui/mainwindow.cpp" line="348"/>
         <source>&amp;Language</source>
         <translation>Sp&amp;rache</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="342"/>
+        <location filename="../ui/mainwindow.cpp" line="354"/>
         <source>Language</source>
         <translation>Sprache</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="343"/>
+        <location filename="../ui/mainwindow.cpp" line="355"/>
         <source>The workbench uses the new language from its next start.</source>
         <translation>Die Workbench verwendet die neue Sprache ab dem nächsten Start.</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="455"/>
+        <location filename="../ui/mainwindow.cpp" line="467"/>
         <source>Where is the study file of this ledger?</source>
         <translation>Wo ist die Studiendatei dieses Ledgers?</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="456"/>
+        <location filename="../ui/mainwindow.cpp" line="468"/>
         <source>ProbAudit studies (*.study.json *.json)</source>
         <translation>ProbAudit-Studien (*.study.json *.json)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="475"/>
+        <location filename="../ui/mainwindow.cpp" line="487"/>
         <source>Edit Configs</source>
         <translation>Konfigurationen bearbeiten</translation>
     </message>
     <message>
         <location filename="../ui/mainwindow.cpp" line="148"/>
-        <location filename="../ui/mainwindow.cpp" line="475"/>
-        <location filename="../ui/mainwindow.cpp" line="516"/>
+        <location filename="../ui/mainwindow.cpp" line="487"/>
+        <location filename="../ui/mainwindow.cpp" line="528"/>
         <source>Open a study or ledger first.</source>
         <translation>Öffnen Sie zuerst eine Studie oder ein Ledger.</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="516"/>
-        <location filename="../ui/mainwindow.cpp" line="524"/>
+        <location filename="../ui/mainwindow.cpp" line="528"/>
+        <location filename="../ui/mainwindow.cpp" line="536"/>
         <source>Run Configs</source>
         <translation>Konfigurationen ausführen</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="528"/>
+        <location filename="../ui/mainwindow.cpp" line="540"/>
         <source>%1 (recorded in run %2)</source>
         <translation>%1 (aufgezeichnet in Lauf %2)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="537"/>
+        <location filename="../ui/mainwindow.cpp" line="549"/>
         <source>Configs already recorded in this environment are skipped by the engine; unfinished runs resume where they stopped.</source>
         <translation>Konfigurationen, die in dieser Umgebung bereits aufgezeichnet sind, überspringt die Engine; unvollständige Läufe werden dort fortgesetzt, wo sie angehalten haben.</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="542"/>
+        <location filename="../ui/mainwindow.cpp" line="554"/>
         <source>Run</source>
         <translation>Ausführen</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="689"/>
+        <location filename="../ui/mainwindow.cpp" line="701"/>
         <source>%1 is not a runtime lock (made by probaudit pin).</source>
         <translation>%1 ist keine Laufzeitsperre (erstellt mit probaudit pin).</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="702"/>
+        <location filename="../ui/mainwindow.cpp" line="714"/>
         <source>Load Runtime Lock</source>
         <translation>Laufzeitsperre laden</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="703"/>
+        <location filename="../ui/mainwindow.cpp" line="715"/>
         <source>Runtime locks (*.lock.json);;All files (*)</source>
         <translation>Laufzeitsperren (*.lock.json);;Alle Dateien (*)</translation>
     </message>
@@ -1890,13 +1895,13 @@ Sie sondiert eine Stichprobe mit festem Seed: die Referenz zweimal, geänderte N
         <translation>&amp;Neue Studie …</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="491"/>
-        <location filename="../ui/mainwindow.cpp" line="505"/>
+        <location filename="../ui/mainwindow.cpp" line="503"/>
+        <location filename="../ui/mainwindow.cpp" line="517"/>
         <source>New Study</source>
         <translation>Neue Studie</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="491"/>
+        <location filename="../ui/mainwindow.cpp" line="503"/>
         <source>Wait for the current run to end.</source>
         <translation>Warten Sie, bis der aktuelle Lauf beendet ist.</translation>
     </message>
@@ -1908,7 +1913,7 @@ Sie sondiert eine Stichprobe mit festem Seed: die Referenz zweimal, geänderte N
     <message>
         <location filename="../ui/mainwindow.cpp" line="147"/>
         <location filename="../ui/mainwindow.cpp" line="154"/>
-        <location filename="../ui/mainwindow.cpp" line="584"/>
+        <location filename="../ui/mainwindow.cpp" line="596"/>
         <source>Export Report</source>
         <translation>Bericht exportieren</translation>
     </message>
@@ -1918,7 +1923,7 @@ Sie sondiert eine Stichprobe mit festem Seed: die Referenz zweimal, geänderte N
         <translation>PDF (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="587"/>
+        <location filename="../ui/mainwindow.cpp" line="599"/>
         <source>Report written to %1</source>
         <translation>Bericht geschrieben: %1</translation>
     </message>
@@ -1929,7 +1934,7 @@ Sie sondiert eine Stichprobe mit festem Seed: die Referenz zweimal, geänderte N
     </message>
     <message>
         <location filename="../ui/mainwindow.cpp" line="167"/>
-        <location filename="../ui/mainwindow.cpp" line="605"/>
+        <location filename="../ui/mainwindow.cpp" line="617"/>
         <source>Export Items</source>
         <translation>Items exportieren</translation>
     </message>
@@ -1945,7 +1950,7 @@ Sie sondiert eine Stichprobe mit festem Seed: die Referenz zweimal, geänderte N
     </message>
     <message>
         <location filename="../ui/mainwindow.cpp" line="233"/>
-        <location filename="../ui/mainwindow.cpp" line="626"/>
+        <location filename="../ui/mainwindow.cpp" line="638"/>
         <source>Export Headline</source>
         <translation>Übersicht exportieren</translation>
     </message>
@@ -1955,18 +1960,18 @@ Sie sondiert eine Stichprobe mit festem Seed: die Referenz zweimal, geänderte N
         <translation>Markdown (*.md);;CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="606"/>
-        <location filename="../ui/mainwindow.cpp" line="627"/>
+        <location filename="../ui/mainwindow.cpp" line="618"/>
+        <location filename="../ui/mainwindow.cpp" line="639"/>
         <source>%1 cannot be written.</source>
         <translation>%1 kann nicht geschrieben werden.</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="609"/>
+        <location filename="../ui/mainwindow.cpp" line="621"/>
         <source>Items written to %1</source>
         <translation>Items geschrieben: %1</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="630"/>
+        <location filename="../ui/mainwindow.cpp" line="642"/>
         <source>Headline written to %1</source>
         <translation>Übersicht geschrieben: %1</translation>
     </message>

@@ -223,93 +223,93 @@
         <translation>%1 대 %2</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="337"/>
+        <location filename="../ui/generationview.cpp" line="340"/>
         <source>Top-2 logit gap of the reference: where outputs diverge, and at every step</source>
         <translation>기준의 top-2 로짓 차이: 출력이 갈라지는 지점과 모든 단계</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="339"/>
+        <location filename="../ui/generationview.cpp" line="342"/>
         <source>at divergence points</source>
         <translation>분기 지점</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="340"/>
+        <location filename="../ui/generationview.cpp" line="343"/>
         <source>at every step</source>
         <translation>모든 단계</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="359"/>
+        <location filename="../ui/generationview.cpp" line="362"/>
         <source>at divergence points (%1)</source>
         <translation>분기 지점 (%1)</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="360"/>
+        <location filename="../ui/generationview.cpp" line="363"/>
         <source>at every step (%1)</source>
         <translation>모든 단계 (%1)</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="368"/>
+        <location filename="../ui/generationview.cpp" line="371"/>
         <source>top-2 logit gap, bins from the value shown</source>
         <translation>top-2 로짓 차이, 표시된 값부터 시작하는 구간</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="375"/>
+        <location filename="../ui/generationview.cpp" line="378"/>
         <source>% of its set</source>
         <translation>각 계열 내 %</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="385"/>
+        <location filename="../ui/generationview.cpp" line="388"/>
         <source>&lt;p&gt;This item has no output in one of the runs.&lt;/p&gt;</source>
         <translation>&lt;p&gt;이 항목은 두 실행 중 한쪽에 출력이 없습니다.&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="398"/>
+        <location filename="../ui/generationview.cpp" line="402"/>
         <source>&lt;b&gt;%1&lt;/b&gt; (run %2)&lt;br&gt;&lt;small&gt;%3 tokens, ended by %4, arrived %5.&lt;/small&gt;</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; (실행 %2)&lt;br&gt;&lt;small&gt;토큰 %3개, 종료 사유 %4, 도착 순서 %5.&lt;/small&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="407"/>
+        <location filename="../ui/generationview.cpp" line="412"/>
         <source>Byte-identical outputs.</source>
         <translation>출력이 바이트 단위로 동일합니다.</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="409"/>
+        <location filename="../ui/generationview.cpp" line="414"/>
         <source>The outputs diverge at generated token %1; the reference&apos;s top-2 logit gap there was %2.</source>
         <translation>출력이 %1번째 생성 토큰에서 갈라집니다. 그 지점에서 기준의 top-2 로짓 차이는 %2였습니다.</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="435"/>
+        <location filename="../ui/generationview.cpp" line="441"/>
         <source>only here:</source>
         <translation>여기에만:</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="437"/>
+        <location filename="../ui/generationview.cpp" line="444"/>
         <source>&lt;i&gt;no records&lt;/i&gt;</source>
         <translation>&lt;i&gt;레코드 없음&lt;/i&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="441"/>
+        <location filename="../ui/generationview.cpp" line="448"/>
         <source>Record Jaccard %1 (%2 shared of %3)</source>
         <translation>레코드 Jaccard %1 (%3개 중 %2개 공통)</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="446"/>
+        <location filename="../ui/generationview.cpp" line="453"/>
         <source>; answers: &quot;%1&quot; and &quot;%2&quot;%3</source>
         <translation>; 답: &quot;%1&quot;, &quot;%2&quot;%3</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="448"/>
+        <location filename="../ui/generationview.cpp" line="455"/>
         <source>, the same</source>
         <translation>, 같음</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="448"/>
+        <location filename="../ui/generationview.cpp" line="456"/>
         <source>, different</source>
         <translation>, 다름</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="455"/>
-        <location filename="../ui/generationview.cpp" line="456"/>
+        <location filename="../ui/generationview.cpp" line="463"/>
+        <location filename="../ui/generationview.cpp" line="464"/>
         <source>Records of %1</source>
         <translation>%1의 레코드</translation>
     </message>
@@ -457,63 +457,63 @@
 <context>
     <name>probaudit::ui::ConfigEditor</name>
     <message>
-        <location filename="../ui/configeditor.cpp" line="359"/>
+        <location filename="../ui/configeditor.cpp" line="368"/>
         <source>Configs of %1</source>
         <translation>%1의 구성</translation>
     </message>
     <message>
-        <location filename="../ui/configeditor.cpp" line="375"/>
+        <location filename="../ui/configeditor.cpp" line="384"/>
         <source>&amp;Add</source>
         <translation>추가(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/configeditor.cpp" line="376"/>
+        <location filename="../ui/configeditor.cpp" line="385"/>
         <source>A new config: a copy of the selected one (or of the reference).</source>
         <translation>새 구성: 선택한 구성(또는 기준)의 복사본입니다.</translation>
     </message>
     <message>
-        <location filename="../ui/configeditor.cpp" line="377"/>
+        <location filename="../ui/configeditor.cpp" line="386"/>
         <source>Re&amp;move</source>
         <translation>제거(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../ui/configeditor.cpp" line="378"/>
+        <location filename="../ui/configeditor.cpp" line="387"/>
         <source>Make &amp;Reference</source>
         <translation>기준으로 지정(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/configeditor.cpp" line="379"/>
+        <location filename="../ui/configeditor.cpp" line="388"/>
         <source>&amp;Save</source>
         <translation>저장(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../ui/configeditor.cpp" line="381"/>
+        <location filename="../ui/configeditor.cpp" line="390"/>
         <source>Save and R&amp;un Selected</source>
         <translation>저장 후 선택 항목 실행(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../ui/configeditor.cpp" line="383"/>
+        <location filename="../ui/configeditor.cpp" line="392"/>
         <source>Close</source>
         <translation>닫기</translation>
     </message>
     <message>
-        <location filename="../ui/configeditor.cpp" line="393"/>
+        <location filename="../ui/configeditor.cpp" line="402"/>
         <source>Double-click a cell to change it. Cells that differ from the reference are highlighted. Saving rewrites the study file (a copy of the original is kept as .bak; comments are not kept).</source>
         <translation>셀을 두 번 클릭하면 값을 바꿀 수 있습니다. 기준과 다른 셀은 강조 표시됩니다. 저장하면 스터디 파일을 다시 씁니다(원본 사본은 .bak으로 보관되며, 주석은 보존되지 않습니다).</translation>
     </message>
     <message>
-        <location filename="../ui/configeditor.cpp" line="424"/>
+        <location filename="../ui/configeditor.cpp" line="433"/>
         <source>Select the configs to run (rows).</source>
         <translation>실행할 구성(행)을 선택하세요.</translation>
     </message>
     <message>
-        <location filename="../ui/configeditor.cpp" line="462"/>
-        <location filename="../ui/configeditor.cpp" line="481"/>
+        <location filename="../ui/configeditor.cpp" line="471"/>
+        <location filename="../ui/configeditor.cpp" line="490"/>
         <source>%1 cannot be written.</source>
         <translation>%1에 쓸 수 없습니다.</translation>
     </message>
     <message>
-        <location filename="../ui/configeditor.cpp" line="486"/>
+        <location filename="../ui/configeditor.cpp" line="495"/>
         <source>Saved %1.</source>
         <translation>저장했습니다: %1.</translation>
     </message>
@@ -521,53 +521,53 @@
 <context>
     <name>probaudit::ui::ConfigMatrixModel</name>
     <message>
-        <location filename="../ui/configeditor.cpp" line="189"/>
+        <location filename="../ui/configeditor.cpp" line="198"/>
         <source>%1 (reference)</source>
         <translation>%1 (기준)</translation>
     </message>
     <message>
-        <location filename="../ui/configeditor.cpp" line="199"/>
+        <location filename="../ui/configeditor.cpp" line="208"/>
         <source>The reference: every other config is compared with it.</source>
         <translation>기준: 다른 모든 구성을 이 구성과 비교합니다.</translation>
     </message>
     <message>
-        <location filename="../ui/configeditor.cpp" line="200"/>
+        <location filename="../ui/configeditor.cpp" line="209"/>
         <source>The same settings as the reference.</source>
         <translation>기준과 설정이 같습니다.</translation>
     </message>
     <message>
-        <location filename="../ui/configeditor.cpp" line="201"/>
+        <location filename="../ui/configeditor.cpp" line="210"/>
         <source>Differs from the reference in: %1</source>
         <translation>기준과 다른 축: %1</translation>
     </message>
     <message>
-        <location filename="../ui/configeditor.cpp" line="230"/>
+        <location filename="../ui/configeditor.cpp" line="239"/>
         <source>%1: %2 here, %3 in the reference</source>
         <translation>%1: 여기서는 %2, 기준에서는 %3</translation>
     </message>
     <message>
-        <location filename="../ui/configeditor.cpp" line="251"/>
+        <location filename="../ui/configeditor.cpp" line="260"/>
         <source>There is already a config named %1.</source>
         <translation>이름이 %1인 구성이 이미 있습니다.</translation>
     </message>
     <message>
-        <location filename="../ui/configeditor.cpp" line="273"/>
+        <location filename="../ui/configeditor.cpp" line="282"/>
         <source>%1 must be a whole number.</source>
         <translation>%1 값은 정수여야 합니다.</translation>
     </message>
     <message>
-        <location filename="../ui/configeditor.cpp" line="313"/>
+        <location filename="../ui/configeditor.cpp" line="322"/>
         <source>Config</source>
         <translation>구성</translation>
     </message>
     <message>
-        <location filename="../ui/configeditor.cpp" line="328"/>
-        <location filename="../ui/configeditor.cpp" line="333"/>
+        <location filename="../ui/configeditor.cpp" line="337"/>
+        <location filename="../ui/configeditor.cpp" line="342"/>
         <source>config-%1</source>
         <translation>config-%1</translation>
     </message>
     <message>
-        <location filename="../ui/configeditor.cpp" line="345"/>
+        <location filename="../ui/configeditor.cpp" line="354"/>
         <source>The reference config cannot be removed; make another config the reference first.</source>
         <translation>기준 구성은 제거할 수 없습니다. 먼저 다른 구성을 기준으로 지정하세요.</translation>
     </message>
@@ -909,52 +909,52 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
 <context>
     <name>probaudit::ui::GenerationItemsModel</name>
     <message>
-        <location filename="../ui/generationview.cpp" line="269"/>
+        <location filename="../ui/generationview.cpp" line="271"/>
         <source>The outputs agree on the first %1 generated tokens</source>
         <translation>처음 %1개 생성 토큰에서 출력이 일치합니다</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="279"/>
+        <location filename="../ui/generationview.cpp" line="281"/>
         <source>yes</source>
         <translation>예</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="279"/>
+        <location filename="../ui/generationview.cpp" line="281"/>
         <source>no</source>
         <translation>아니요</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="314"/>
+        <location filename="../ui/generationview.cpp" line="316"/>
         <source>Item</source>
         <translation>항목</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="316"/>
+        <location filename="../ui/generationview.cpp" line="318"/>
         <source>Identical</source>
         <translation>동일</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="318"/>
+        <location filename="../ui/generationview.cpp" line="320"/>
         <source>Diverges at token</source>
         <translation>분기 토큰</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="320"/>
+        <location filename="../ui/generationview.cpp" line="322"/>
         <source>Logit gap there</source>
         <translation>분기 지점 로짓 차이</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="322"/>
+        <location filename="../ui/generationview.cpp" line="324"/>
         <source>Record Jaccard</source>
         <translation>레코드 Jaccard</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="324"/>
+        <location filename="../ui/generationview.cpp" line="326"/>
         <source>Answer (reference side)</source>
         <translation>답 (기준 쪽)</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="326"/>
+        <location filename="../ui/generationview.cpp" line="328"/>
         <source>Answer (other side)</source>
         <translation>답 (다른 쪽)</translation>
     </message>
@@ -962,37 +962,37 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
 <context>
     <name>probaudit::ui::GenerationPage</name>
     <message>
-        <location filename="../ui/generationview.cpp" line="506"/>
+        <location filename="../ui/generationview.cpp" line="514"/>
         <source>&amp;Outputs</source>
         <translation>출력(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="507"/>
+        <location filename="../ui/generationview.cpp" line="515"/>
         <source>Logit &amp;gaps</source>
         <translation>로짓 차이(&amp;G)</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="556"/>
+        <location filename="../ui/generationview.cpp" line="564"/>
         <source>%1 — %2 (generation head &quot;%3&quot;)</source>
         <translation>%1 — %2 (생성 헤드 &quot;%3&quot;)</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="586"/>
+        <location filename="../ui/generationview.cpp" line="598"/>
         <source>%1: %2 of %3 outputs byte-identical, pooled record Jaccard %4%5. Fork points: %6 of them at a top-2 logit gap below 0.0001.</source>
         <translation>%1: 출력 %3개 중 %2개 바이트 동일, 합산 레코드 Jaccard %4%5. 분기 지점: 그중 %6개는 top-2 로짓 차이가 0.0001 미만.</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="592"/>
+        <location filename="../ui/generationview.cpp" line="604"/>
         <source>, answers agree on %1 of %2</source>
         <translation>, 답 일치 %2개 중 %1개</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="599"/>
+        <location filename="../ui/generationview.cpp" line="611"/>
         <source>Nothing to compare yet: a generation study needs two finished runs (run the reference config and another, or one config twice).</source>
         <translation>아직 비교할 것이 없습니다. 생성 스터디에는 완료된 실행이 두 개 필요합니다(기준 구성과 다른 구성을 하나씩 실행하거나, 한 구성을 두 번 실행하세요).</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="635"/>
+        <location filename="../ui/generationview.cpp" line="647"/>
         <source>&lt;b&gt;%1&lt;/b&gt;: %2</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;: %2</translation>
     </message>
@@ -1015,68 +1015,68 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
         <translation>%1 / %2 (%3)</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="166"/>
+        <location filename="../ui/generationview.cpp" line="167"/>
         <source>no reduction</source>
         <translation>집계 없음</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="169"/>
-        <location filename="../ui/generationview.cpp" line="172"/>
+        <location filename="../ui/generationview.cpp" line="170"/>
+        <location filename="../ui/generationview.cpp" line="174"/>
         <source>%1 / %2</source>
         <translation>%1 / %2</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="186"/>
+        <location filename="../ui/generationview.cpp" line="188"/>
         <source>Outputs with exactly the same tokens in both runs</source>
         <translation>두 실행에서 토큰이 정확히 같은 출력</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="188"/>
+        <location filename="../ui/generationview.cpp" line="190"/>
         <source>Records shared by both runs over records in either, pooled over the items (1 = the same records)</source>
         <translation>두 실행에 공통인 레코드를 어느 한쪽에라도 있는 레코드로 나눈 값, 항목 전체 합산 (1 = 같은 레코드)</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="191"/>
+        <location filename="../ui/generationview.cpp" line="193"/>
         <source>Items whose answer (the reduction over their records) is the same</source>
         <translation>답(레코드에 대한 집계)이 같은 항목</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="193"/>
+        <location filename="../ui/generationview.cpp" line="195"/>
         <source>Distinct records per item, summed: reference side / other side</source>
         <translation>항목별 고유 레코드 수의 합: 기준 쪽 / 다른 쪽</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="203"/>
+        <location filename="../ui/generationview.cpp" line="205"/>
         <source>Comparison</source>
         <translation>비교</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="205"/>
+        <location filename="../ui/generationview.cpp" line="207"/>
         <source>Kind</source>
         <translation>종류</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="207"/>
+        <location filename="../ui/generationview.cpp" line="209"/>
         <source>Differs in</source>
         <translation>차이 축</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="209"/>
+        <location filename="../ui/generationview.cpp" line="211"/>
         <source>Byte-identical outputs</source>
         <translation>바이트 동일 출력</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="211"/>
+        <location filename="../ui/generationview.cpp" line="213"/>
         <source>Record Jaccard (pooled)</source>
         <translation>레코드 Jaccard (합산)</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="213"/>
+        <location filename="../ui/generationview.cpp" line="215"/>
         <source>Answers agree</source>
         <translation>답 일치</translation>
     </message>
     <message>
-        <location filename="../ui/generationview.cpp" line="215"/>
+        <location filename="../ui/generationview.cpp" line="217"/>
         <source>Records</source>
         <translation>레코드</translation>
     </message>
@@ -1613,52 +1613,52 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
         <translation>종료(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="348"/>
+        <location filename="../ui/mainwindow.cpp" line="360"/>
         <source>&amp;Help</source>
         <translation>도움말(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="349"/>
+        <location filename="../ui/mainwindow.cpp" line="361"/>
         <source>&amp;About ProbAudit</source>
         <translation>ProbAudit 정보(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="352"/>
+        <location filename="../ui/mainwindow.cpp" line="364"/>
         <source>About &amp;Qt</source>
         <translation>Qt 정보(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="372"/>
+        <location filename="../ui/mainwindow.cpp" line="384"/>
         <source>Open Study or Ledger</source>
         <translation>스터디 또는 원장 열기</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="373"/>
+        <location filename="../ui/mainwindow.cpp" line="385"/>
         <source>ProbAudit studies and ledgers (*.study.json *.ledger);;All files (*)</source>
         <translation>ProbAudit 스터디 및 원장 (*.study.json *.ledger);;모든 파일 (*)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="388"/>
+        <location filename="../ui/mainwindow.cpp" line="400"/>
         <source>Open Study</source>
         <translation>스터디 열기</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="396"/>
+        <location filename="../ui/mainwindow.cpp" line="408"/>
         <source>%1 cannot be read.</source>
         <translation>%1을(를) 읽을 수 없습니다.</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="652"/>
+        <location filename="../ui/mainwindow.cpp" line="664"/>
         <source>Demo Study</source>
         <translation>데모 스터디</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="725"/>
+        <location filename="../ui/mainwindow.cpp" line="737"/>
         <source>Engine: %1</source>
         <translation>엔진: %1</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="734"/>
+        <location filename="../ui/mainwindow.cpp" line="746"/>
         <source>Engine: not available</source>
         <translation>엔진: 사용할 수 없음</translation>
     </message>
@@ -1708,45 +1708,45 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
         <translation>다음 구성(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="287"/>
+        <location filename="../ui/mainwindow.cpp" line="291"/>
         <source>&amp;Previous Config</source>
         <translation>이전 구성(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="293"/>
+        <location filename="../ui/mainwindow.cpp" line="299"/>
         <source>Show &amp;Flipped Items Only</source>
         <translation>뒤집힌 항목만 표시(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="301"/>
+        <location filename="../ui/mainwindow.cpp" line="307"/>
         <source>&amp;Search Items…</source>
         <translation>항목 검색(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="389"/>
+        <location filename="../ui/mainwindow.cpp" line="401"/>
         <source>%1 has no ledger yet (%2). Run it first:
   probaudit run %1 --all</source>
         <translation>%1에는 아직 원장이 없습니다(%2). 먼저 실행하세요:
   probaudit run %1 --all</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="395"/>
-        <location filename="../ui/mainwindow.cpp" line="439"/>
+        <location filename="../ui/mainwindow.cpp" line="407"/>
+        <location filename="../ui/mainwindow.cpp" line="451"/>
         <source>Open Ledger</source>
         <translation>원장 열기</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="404"/>
+        <location filename="../ui/mainwindow.cpp" line="416"/>
         <source>Opening %1…</source>
         <translation>%1 여는 중…</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="431"/>
+        <location filename="../ui/mainwindow.cpp" line="443"/>
         <source>%1 — ProbAudit Workbench</source>
         <translation>%1 — ProbAudit 워크벤치</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="653"/>
+        <location filename="../ui/mainwindow.cpp" line="665"/>
         <source>The demo ledger is made by ./scripts/demo (about two minutes): it trains the demo adapter, runs demo study A under seven configs and diagnoses it. Run it, then open the demo again.</source>
         <translation>데모 원장은 ./scripts/demo로 만듭니다(약 2분). 이 스크립트는 데모 어댑터를 학습하고, 데모 스터디 A를 7개 구성에서 실행한 뒤 진단합니다. 스크립트를 실행한 다음 데모를 다시 여세요.</translation>
     </message>
@@ -1786,100 +1786,105 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
         <translation>엔진 실행 패널 표시(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="311"/>
+        <location filename="../ui/mainwindow.cpp" line="317"/>
         <source>&amp;Presentation Mode</source>
         <translation>프레젠테이션 모드(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="321"/>
+        <location filename="../ui/mainwindow.cpp" line="322"/>
+        <source>Presentation mode shows decision studies; a generation study&apos;s table and outputs are on its page.</source>
+        <translation>프레젠테이션 모드는 결정 스터디를 보여 줍니다. 생성 스터디의 표와 출력은 해당 페이지에 있습니다.</translation>
+    </message>
+    <message>
+        <location filename="../ui/mainwindow.cpp" line="333"/>
         <source>&amp;Theme</source>
         <translation>테마(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="322"/>
+        <location filename="../ui/mainwindow.cpp" line="334"/>
         <source>Follow the &amp;System</source>
         <translation>시스템 설정 따르기(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="323"/>
+        <location filename="../ui/mainwindow.cpp" line="335"/>
         <source>&amp;Light</source>
         <translation>밝게(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="324"/>
+        <location filename="../ui/mainwindow.cpp" line="336"/>
         <source>&amp;Dark</source>
         <translation>어둡게(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="336"/>
+        <location filename="../ui/mainwindow.cpp" line="348"/>
         <source>&amp;Language</source>
         <translation>언어(&amp;G)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="342"/>
+        <location filename="../ui/mainwindow.cpp" line="354"/>
         <source>Language</source>
         <translation>언어</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="343"/>
+        <location filename="../ui/mainwindow.cpp" line="355"/>
         <source>The workbench uses the new language from its next start.</source>
         <translation>워크벤치를 다음에 시작할 때부터 새 언어가 적용됩니다.</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="455"/>
+        <location filename="../ui/mainwindow.cpp" line="467"/>
         <source>Where is the study file of this ledger?</source>
         <translation>이 원장의 스터디 파일은 어디에 있습니까?</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="456"/>
+        <location filename="../ui/mainwindow.cpp" line="468"/>
         <source>ProbAudit studies (*.study.json *.json)</source>
         <translation>ProbAudit 스터디 (*.study.json *.json)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="475"/>
+        <location filename="../ui/mainwindow.cpp" line="487"/>
         <source>Edit Configs</source>
         <translation>구성 편집</translation>
     </message>
     <message>
         <location filename="../ui/mainwindow.cpp" line="148"/>
-        <location filename="../ui/mainwindow.cpp" line="475"/>
-        <location filename="../ui/mainwindow.cpp" line="516"/>
+        <location filename="../ui/mainwindow.cpp" line="487"/>
+        <location filename="../ui/mainwindow.cpp" line="528"/>
         <source>Open a study or ledger first.</source>
         <translation>먼저 스터디나 원장을 여세요.</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="516"/>
-        <location filename="../ui/mainwindow.cpp" line="524"/>
+        <location filename="../ui/mainwindow.cpp" line="528"/>
+        <location filename="../ui/mainwindow.cpp" line="536"/>
         <source>Run Configs</source>
         <translation>구성 실행</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="528"/>
+        <location filename="../ui/mainwindow.cpp" line="540"/>
         <source>%1 (recorded in run %2)</source>
         <translation>%1 (실행 %2에 기록됨)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="537"/>
+        <location filename="../ui/mainwindow.cpp" line="549"/>
         <source>Configs already recorded in this environment are skipped by the engine; unfinished runs resume where they stopped.</source>
         <translation>이 환경에서 이미 기록된 구성은 엔진이 건너뛰며, 완료되지 않은 실행은 멈춘 지점부터 재개됩니다.</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="542"/>
+        <location filename="../ui/mainwindow.cpp" line="554"/>
         <source>Run</source>
         <translation>실행</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="689"/>
+        <location filename="../ui/mainwindow.cpp" line="701"/>
         <source>%1 is not a runtime lock (made by probaudit pin).</source>
         <translation>%1은(는) 런타임 잠금(probaudit pin으로 만든 파일)이 아닙니다.</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="702"/>
+        <location filename="../ui/mainwindow.cpp" line="714"/>
         <source>Load Runtime Lock</source>
         <translation>런타임 잠금 불러오기</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="703"/>
+        <location filename="../ui/mainwindow.cpp" line="715"/>
         <source>Runtime locks (*.lock.json);;All files (*)</source>
         <translation>런타임 잠금 (*.lock.json);;모든 파일 (*)</translation>
     </message>
@@ -1889,13 +1894,13 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
         <translation>새 스터디(&amp;N)…</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="491"/>
-        <location filename="../ui/mainwindow.cpp" line="505"/>
+        <location filename="../ui/mainwindow.cpp" line="503"/>
+        <location filename="../ui/mainwindow.cpp" line="517"/>
         <source>New Study</source>
         <translation>새 스터디</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="491"/>
+        <location filename="../ui/mainwindow.cpp" line="503"/>
         <source>Wait for the current run to end.</source>
         <translation>현재 실행이 끝날 때까지 기다리세요.</translation>
     </message>
@@ -1907,7 +1912,7 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
     <message>
         <location filename="../ui/mainwindow.cpp" line="147"/>
         <location filename="../ui/mainwindow.cpp" line="154"/>
-        <location filename="../ui/mainwindow.cpp" line="584"/>
+        <location filename="../ui/mainwindow.cpp" line="596"/>
         <source>Export Report</source>
         <translation>보고서 내보내기</translation>
     </message>
@@ -1917,7 +1922,7 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
         <translation>PDF (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="587"/>
+        <location filename="../ui/mainwindow.cpp" line="599"/>
         <source>Report written to %1</source>
         <translation>보고서를 저장했습니다: %1</translation>
     </message>
@@ -1928,7 +1933,7 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
     </message>
     <message>
         <location filename="../ui/mainwindow.cpp" line="167"/>
-        <location filename="../ui/mainwindow.cpp" line="605"/>
+        <location filename="../ui/mainwindow.cpp" line="617"/>
         <source>Export Items</source>
         <translation>항목 내보내기</translation>
     </message>
@@ -1944,7 +1949,7 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
     </message>
     <message>
         <location filename="../ui/mainwindow.cpp" line="233"/>
-        <location filename="../ui/mainwindow.cpp" line="626"/>
+        <location filename="../ui/mainwindow.cpp" line="638"/>
         <source>Export Headline</source>
         <translation>요약 내보내기</translation>
     </message>
@@ -1954,18 +1959,18 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
         <translation>Markdown (*.md);;CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="606"/>
-        <location filename="../ui/mainwindow.cpp" line="627"/>
+        <location filename="../ui/mainwindow.cpp" line="618"/>
+        <location filename="../ui/mainwindow.cpp" line="639"/>
         <source>%1 cannot be written.</source>
         <translation>%1에 쓸 수 없습니다.</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="609"/>
+        <location filename="../ui/mainwindow.cpp" line="621"/>
         <source>Items written to %1</source>
         <translation>항목을 저장했습니다: %1</translation>
     </message>
     <message>
-        <location filename="../ui/mainwindow.cpp" line="630"/>
+        <location filename="../ui/mainwindow.cpp" line="642"/>
         <source>Headline written to %1</source>
         <translation>요약을 저장했습니다: %1</translation>
     </message>

@@ -278,14 +278,20 @@ void MainWindow::createActions() {
     }
     view->addSeparator();
     QAction* nextCfg = view->addAction(tr("&Next Config"), this, [this] {
-        if (m_review->review()) {
+        if (m_pages->currentWidget() == m_generation) { // the next comparison of the table
+            const auto& rows = m_generation->review()->generation_rows;
+            m_generation->setComparisonRow(
+                std::min(m_generation->comparisonRow() + 1, int(rows.size()) - 1));
+        } else if (m_review->review()) {
             m_review->setComparisonRow(
                 std::min(m_review->comparisonRow() + 1, int(m_review->review()->rows.size()) - 1));
         }
     });
     nextCfg->setShortcut(QKeySequence(Qt::ALT | Qt::Key_Down));
     QAction* prevCfg = view->addAction(tr("&Previous Config"), this, [this] {
-        if (m_review->review()) {
+        if (m_pages->currentWidget() == m_generation) {
+            m_generation->setComparisonRow(std::max(0, m_generation->comparisonRow() - 1));
+        } else if (m_review->review()) {
             m_review->setComparisonRow(std::max(0, m_review->comparisonRow() - 1));
         }
     });
@@ -310,6 +316,12 @@ void MainWindow::createActions() {
     view->addSeparator();
     QAction* present = view->addAction(tr("&Presentation Mode"), this, [this] {
         if (!m_review->review()) {
+            return;
+        }
+        if (m_review->review()->generation) {
+            statusBar()->showMessage(tr("Presentation mode shows decision studies; a generation "
+                                        "study's table and outputs are on its page."),
+                                     8000);
             return;
         }
         auto* show = new PresentationWindow(m_review->review(), m_review->comparisonRow());
