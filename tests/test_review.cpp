@@ -11,6 +11,7 @@
 #include "ui/inspector.h"
 #include "ui/itemsmodel.h"
 #include "ui/itemstable.h"
+#include "ui/language.h"
 #include "ui/mainwindow.h"
 #include "ui/pinstatus.h"
 #include "ui/presentation.h"
@@ -31,6 +32,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
+#include <QProcess>
 #include <QSignalSpy>
 #include <QStackedBarSeries>
 #include <QStackedWidget>
@@ -664,6 +666,30 @@ private Q_SLOTS:
         QVERIFY(f.open(QIODevice::ReadOnly));
         QVERIFY(f.read(5) == "%PDF-");
         QVERIFY(f.size() > 20000); // charts and the heatmap are in it
+    }
+
+    // The report is English even from a German workbench (its charts and the generation
+    // view's pieces are shared with the translated views).
+    void reportIsEnglishFromAGermanWorkbench() {
+        QVERIFY(installTranslations(*qApp, QStringLiteral("de")).startsWith(QStringLiteral("de")));
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("gen.ledger"));
+        testing::writeGenerationFixtureLedger(path.toStdString(), 12);
+        MainWindow window;
+        window.showReview(ReviewLoader::loadNow(path));
+        QCOMPARE(generationKindName("repeat"), QStringLiteral("Lauf zu Lauf")); // German UI
+        const QString pdf = dir.filePath(QStringLiteral("de.pdf"));
+        const bool ok = window.exportReport(pdf);
+        installTranslations(*qApp, QStringLiteral("en"));
+        QVERIFY(ok);
+        QProcess text;
+        text.start(QStringLiteral("pdftotext"), {pdf, QStringLiteral("-")});
+        QVERIFY(text.waitForFinished(60000));
+        const QString out = QString::fromUtf8(text.readAllStandardOutput());
+        QVERIFY2(out.contains(QStringLiteral("The outputs diverge at generated token 2")),
+                 qPrintable(out));
+        QVERIFY(out.contains(QStringLiteral("run to run")));
+        QVERIFY(!out.contains(QStringLiteral("Lauf zu Lauf")));
     }
 
     // The exports: items of the current comparison (CSV, JSON lines) and the headline.

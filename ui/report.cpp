@@ -13,6 +13,7 @@
 #include <QAbstractTextDocumentLayout>
 #include <QChart>
 #include <QChartView>
+#include <QCoreApplication>
 #include <QDateTime>
 #include <QDir>
 #include <QFile>
@@ -24,6 +25,7 @@
 #include <QTextBlock>
 #include <QTextCursor>
 #include <QTextDocument>
+#include <QTranslator>
 #include <QUrl>
 
 #include <algorithm>
@@ -1015,7 +1017,27 @@ int buildReportDocument(const analysis::Review& review, const ReportOptions& opt
     return count;
 }
 
+namespace {
+
+// The report is written in English whatever language the workbench speaks: while it is built,
+// a translator on top of the others answers every lookup (the charts' and the generation
+// view's shared pieces) with the source text.
+class SourceText : public QTranslator {
+public:
+    SourceText() { QCoreApplication::installTranslator(this); }
+    ~SourceText() override { QCoreApplication::removeTranslator(this); }
+    SourceText(const SourceText&) = delete;
+    SourceText& operator=(const SourceText&) = delete;
+    QString translate(const char*, const char* sourceText, const char*, int) const override {
+        return QString::fromUtf8(sourceText);
+    }
+    bool isEmpty() const override { return false; }
+};
+
+} // namespace
+
 bool writeReport(const analysis::Review& review, const ReportOptions& options, QString* error) {
+    const SourceText english;
     QPdfWriter pdf(options.output);
     if (!QFileInfo(QFileInfo(options.output).absolutePath()).isWritable()) {
         *error = QStringLiteral("%1: the folder is not writable").arg(options.output);
