@@ -69,15 +69,6 @@ QString valueText(const json& v) {
     return QString::fromStdString(v.dump());
 }
 
-// A config's JSON with every axis, the serving simulation's too (the canonical form leaves
-// concurrency and arrival_seed out at their defaults).
-json everyAxis(const RunConfig& c) {
-    json j = c.toJson();
-    j["concurrency"] = c.concurrency;
-    j["arrival_seed"] = c.arrival_seed;
-    return j;
-}
-
 } // namespace
 
 ConfigMatrixModel::ConfigMatrixModel(QObject* parent) : QAbstractTableModel(parent) {}
@@ -85,7 +76,7 @@ ConfigMatrixModel::ConfigMatrixModel(QObject* parent) : QAbstractTableModel(pare
 const QStringList& ConfigMatrixModel::axes() {
     static const QStringList a = [] {
         QStringList out;
-        const json defaults = everyAxis(RunConfig()); // items() must not outlive it
+        const json defaults = RunConfig().allAxesJson(); // items() must not outlive it
         for (const auto& [k, v] : defaults.items()) {
             out << QString::fromStdString(k);
         }
@@ -124,7 +115,7 @@ void ConfigMatrixModel::setStudyJson(const ordered_json& study) {
     if (study.contains("configs") && study["configs"].is_object()) {
         for (const auto& [name, cfg] : study["configs"].items()) {
             m_configs.push_back({QString::fromStdString(name),
-                                 everyAxis(RunConfig::fromJson(json::parse(cfg.dump())))});
+                                 RunConfig::fromJson(json::parse(cfg.dump())).allAxesJson()});
         }
     }
     m_modified = false;
@@ -134,7 +125,7 @@ void ConfigMatrixModel::setStudyJson(const ordered_json& study) {
 ordered_json ConfigMatrixModel::studyJson() const {
     ordered_json out = m_study;
     ordered_json configs = ordered_json::object();
-    const json defaults = everyAxis(RunConfig());
+    const json defaults = RunConfig().allAxesJson();
     for (const Entry& e : m_configs) {
         ordered_json c = ordered_json::object();
         for (const auto& [k, v] : e.config.items()) {
@@ -335,7 +326,7 @@ int ConfigMatrixModel::addConfig(int copyOfRow) {
     const int src =
         copyOfRow >= 0 && std::size_t(copyOfRow) < m_configs.size() ? copyOfRow : referenceRow();
     Entry e{tr("config-%1").arg(m_configs.size() + 1),
-            src >= 0 ? m_configs[std::size_t(src)].config : everyAxis(RunConfig())};
+            src >= 0 ? m_configs[std::size_t(src)].config : RunConfig().allAxesJson()};
     for (int k = 2; std::any_of(m_configs.begin(), m_configs.end(),
                                 [&](const Entry& o) { return o.name == e.name; });
          ++k) {

@@ -629,12 +629,14 @@ void generationGaps(Html& h, const analysis::Review& rv, QTextDocument* doc) {
             continue;
         }
         const QString img = QStringLiteral("img://gaps-%1").arg(k++);
-        doc->addResource(QTextDocument::ImageResource, QUrl(img),
-                         renderChart(makeGapHistogram(g.cmp), 640, 300));
-        h.h2(QStringLiteral("%1: %2 of %3 outputs differ")
-                 .arg(generationRowName(g))
-                 .arg(qulonglong(g.cmp.items.size() - g.cmp.identical))
-                 .arg(qulonglong(g.cmp.items.size())));
+        // The comparison is the chart's own title: a heading above an image can be left alone
+        // at the foot of a page.
+        QChart* chart = makeGapHistogram(g.cmp);
+        chart->setTitle(QStringLiteral("%1: %2 of %3 outputs differ")
+                            .arg(generationRowName(g))
+                            .arg(qulonglong(g.cmp.items.size() - g.cmp.identical))
+                            .arg(qulonglong(g.cmp.items.size())));
+        doc->addResource(QTextDocument::ImageResource, QUrl(img), renderChart(chart, 640, 300));
         h.text += QStringLiteral("<p><img src=\"%1\" width=\"560\" height=\"262\"></p>").arg(img);
     }
     if (k == 0) {

@@ -56,9 +56,10 @@ int compareGenerationRuns(const CompareOptions& o, const ledger::Ledger& led) {
         }
         return out;
     };
-    if (rb.head_json.value("kind", "") != "generation") {
-        throw Error(o.ledger, "run " + std::to_string(o.a) + " is a generation run, run " +
-                                  std::to_string(o.b) + " is not");
+    if (ra.head_json.value("kind", "") != "generation" ||
+        rb.head_json.value("kind", "") != "generation") {
+        throw Error(o.ledger, "runs " + std::to_string(o.a) + " and " + std::to_string(o.b) +
+                                  ": a generation run compares only with a generation run");
     }
     const RecordSpec records = RecordSpec::fromJson(ra.head_json.value("records", json::object()));
     json c = analysis::generationComparisonJson(
@@ -90,7 +91,8 @@ int compareGenerationRuns(const CompareOptions& o, const ledger::Ledger& led) {
 
 int compareRuns(const CompareOptions& o) {
     const ledger::Ledger led(o.ledger, ledger::Ledger::Mode::Read);
-    if (led.run(o.a).head_json.value("kind", "") == "generation") {
+    if (led.run(o.a).head_json.value("kind", "") == "generation" ||
+        led.run(o.b).head_json.value("kind", "") == "generation") {
         return compareGenerationRuns(o, led);
     }
     const auto items = led.items();

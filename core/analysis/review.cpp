@@ -56,6 +56,8 @@ std::vector<GenerationOutput> Review::outputs(std::int64_t run) const {
 
 namespace {
 
+// Axes whose value differs between two configs' JSON (an axis one of them leaves out, at its
+// default, counts as differing when the other has it).
 std::vector<std::string> differingAxes(const json& a, const json& b) {
     std::vector<std::string> out;
     for (const auto& [axis, value] : b.items()) {
@@ -279,11 +281,7 @@ Review loadReview(const std::string& ledgerPath, const std::string& headName,
         row.config = name;
         row.config_json = configs.at(name);
         row.reference = name == rv.reference_name;
-        for (const auto& [axis, value] : row.config_json.items()) {
-            if (!refJson.contains(axis) || refJson.at(axis) != value) {
-                row.differs_in.push_back(axis);
-            }
-        }
+        row.differs_in = differingAxes(refJson, row.config_json);
         row.run = latest(name);
         if (row.run && !rv.generation) {
             rv.data.emplace(row.run->id, RunData{*row.run, led.records(row.run->id, true)});

@@ -9,17 +9,6 @@ namespace probaudit {
 
 using nlohmann::json;
 
-namespace {
-
-json allAxes(const RunConfig& c) {
-    json j = c.toJson();
-    j["concurrency"] = c.concurrency;
-    j["arrival_seed"] = c.arrival_seed;
-    return j;
-}
-
-} // namespace
-
 json RunConfig::toJson() const {
     json j{{"device", device},
            {"dtype", dtype},
@@ -41,6 +30,13 @@ json RunConfig::toJson() const {
         j["concurrency"] = concurrency;
         j["arrival_seed"] = arrival_seed;
     }
+    return j;
+}
+
+json RunConfig::allAxesJson() const {
+    json j = toJson();
+    j["concurrency"] = concurrency;
+    j["arrival_seed"] = arrival_seed;
     return j;
 }
 
@@ -176,8 +172,8 @@ RunConfig RunConfig::fromJson(const json& j) {
 
 std::vector<std::string> RunConfig::differences(const RunConfig& other) const {
     std::vector<std::string> out;
-    const json a = allAxes(*this);
-    const json b = allAxes(other);
+    const json a = allAxesJson();
+    const json b = other.allAxesJson();
     for (const auto& [k, v] : a.items()) {
         if (b.at(k) != v) {
             out.push_back(k);

@@ -37,6 +37,9 @@ struct RunConfig {
     // Every axis, except that axes added after the first release (concurrency, arrival_seed)
     // appear only when they are not at their default: earlier ledgers keep their config hashes.
     nlohmann::json toJson() const;
+    // Every axis, the serving simulation's too (toJson leaves concurrency and arrival_seed out
+    // at their defaults, so that older configs keep their hashes).
+    nlohmann::json allAxesJson() const;
     std::string canonical() const; // compact JSON with sorted keys
     std::string hash() const;      // first 16 hex digits of SHA-256(canonical())
 

@@ -114,7 +114,8 @@ public:
 
 private:
     void ensureModel(const RunConfig& config);
-    // Checks and prepares a generation; returns the pad id (the model's, else its first EOS).
+    // Checks and prepares a generation (and clears cancelled()); returns the pad id (the
+    // model's, else its first EOS).
     std::int32_t prepareGeneration(const RunConfig& config, const GenerateOptions& options);
     std::vector<std::int32_t> encodePrompt(const std::string& prompt, std::size_t index) const;
 

@@ -198,6 +198,7 @@ struct Resident {
 } // namespace
 
 std::int32_t Engine::prepareGeneration(const RunConfig& c, const GenerateOptions& g) {
+    m_cancelled = false;
     if (m_ckpt.spec().family == model::Family::Bert) {
         throw Error("generation needs a llama-family model with a language-model head");
     }
@@ -227,7 +228,6 @@ std::vector<Generation> Engine::generate(const std::vector<std::string>& prompts
                                          const RunConfig& c, const GenerateOptions& g,
                                          const RunProgress& progress) {
     const std::int32_t padId = prepareGeneration(c, g);
-    m_cancelled = false;
     c10::InferenceMode guard;
     const auto& spec = m_ckpt.spec();
     const at::Device device = c.device == "cpu" ? at::Device(at::kCPU) : at::Device(c.device);
@@ -273,7 +273,6 @@ std::vector<Generation> Engine::serve(const std::vector<std::string>& prompts, c
                                       const GenerateOptions& g, ServeStats* stats,
                                       const RunProgress& progress) {
     const std::int32_t padId = prepareGeneration(c, g);
-    m_cancelled = false;
     c10::InferenceMode guard;
     const auto& spec = m_ckpt.spec();
     const at::Device device = c.device == "cpu" ? at::Device(at::kCPU) : at::Device(c.device);
