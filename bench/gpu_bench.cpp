@@ -1,7 +1,9 @@
 // Throughput of the default and the batch-invariant kernels on cuda:0, for both real models at
 // batch 1, 8 and 32 in bfloat16 and float32 (scripts/gpu-check.sh prints it). Sides alternate
 // (default, invariant, default, ...) after a warm-up; the median of --reps is reported with the
-// ratio invariant / default. Items: the demo's Yelp sentences.
+// ratio invariant / default. Both sides run without the device-kernel trace (the profiler);
+// the last column is the default kernels' throughput with it, as a share of without: what the
+// trace's evidence costs. Items: the demo's Yelp sentences.
 //     gpu_bench [--reps 3] [--items 256]
 #include "common/run_config.h"
 #include "engine/engine.h"
@@ -72,8 +74,8 @@ int main(int argc, char** argv) {
            "{text}<|im_end|>\n<|im_start|>assistant\n"},
           {"labels", {"No", "Yes"}}},
          "left"}};
-    std::printf("%-24s %-9s %5s %14s %14s %8s\n", "model", "dtype", "batch", "default it/s",
-                "invariant it/s", "ratio");
+    std::printf("%-24s %-9s %5s %14s %14s %8s %8s\n", "model", "dtype", "batch", "default it/s",
+                "invariant it/s", "ratio", "traced");
     for (const auto& m : models) {
         if (!std::filesystem::exists(m.path)) {
             std::printf("%-24s not in .cache/models: skipped\n", m.name);
@@ -90,9 +92,10 @@ int main(int argc, char** argv) {
                                                 {"attention", "sdpa"},
                                                 {"kernels", kernels}});
                 };
-                auto timed = [&](const char* kernels) {
+                auto timed = [&](const char* kernels, bool traced = false) {
                     const auto c = cfg(kernels);
                     eng.prepare(c);
+                    eng.setDeviceKernelTrace(traced);
                     const auto t0 = std::chrono::steady_clock::now();
                     eng.run(items, c, engine::Capture::None);
                     return double(items.size()) /
@@ -101,14 +104,15 @@ int main(int argc, char** argv) {
                 };
                 timed("default"); // warm-up (loads the model, packs, autotunes)
                 timed("batch_invariant");
-                std::vector<double> d, v, ratio;
+                std::vector<double> d, v, ratio, traced;
                 for (int r = 0; r < reps; ++r) {
                     d.push_back(timed("default"));
                     v.push_back(timed("batch_invariant"));
                     ratio.push_back(v.back() / d.back());
+                    traced.push_back(timed("default", true) / d.back());
                 }
-                std::printf("%-24s %-9s %5d %14.1f %14.1f %7.2fx\n", m.name, dtype, batch,
-                            median(d), median(v), median(ratio));
+                std::printf("%-24s %-9s %5d %14.1f %14.1f %7.2fx %7.2fx\n", m.name, dtype, batch,
+                            median(d), median(v), median(ratio), median(traced));
                 std::fflush(stdout);
             }
         }

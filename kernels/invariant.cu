@@ -5,6 +5,7 @@
 
 #include <cuda_runtime.h>
 
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -321,25 +322,29 @@ unsigned gridFor(std::int64_t n, int threads) {
     return static_cast<unsigned>(std::min<std::int64_t>(std::max<std::int64_t>(blocks, 1), 65535));
 }
 
-// Copies a host array of row ranges to the device for one launch, on the stream.
+// Copies a host array of row ranges to the device for one launch, on the stream; waits for
+// the stream, since the host vector dies at scope end (the engine passes device ranges instead).
 struct DeviceRanges {
     std::int64_t* d = nullptr;
+    cudaStream_t stream = nullptr;
     DeviceRanges(const std::int64_t* start, const std::int64_t* length, std::int64_t rows,
-                 cudaStream_t s) {
+                 cudaStream_t s)
+        : stream(s) {
         std::vector<std::int64_t> host(start, start + rows);
         host.insert(host.end(), length, length + rows);
-        if (cudaMallocAsync(&d, host.size() * sizeof(std::int64_t), s) != cudaSuccess ||
-            cudaMemcpyAsync(d, host.data(), host.size() * sizeof(std::int64_t),
+        if (cudaMallocAsync(&d, host.size() * sizeof(std::int64_t), s) != cudaSuccess) {
+            throw std::runtime_error("batch-invariant kernels: cannot allocate row ranges");
+        }
+        if (cudaMemcpyAsync(d, host.data(), host.size() * sizeof(std::int64_t),
                             cudaMemcpyHostToDevice, s) != cudaSuccess ||
-            cudaStreamSynchronize(s) != cudaSuccess) { // the host vector dies at scope end
+            cudaStreamSynchronize(s) != cudaSuccess) {
+            cudaFreeAsync(d, s);
             throw std::runtime_error("batch-invariant kernels: cannot copy row ranges to the GPU");
         }
-        stream = s;
     }
     ~DeviceRanges() { cudaFreeAsync(d, stream); }
     DeviceRanges(const DeviceRanges&) = delete;
     DeviceRanges& operator=(const DeviceRanges&) = delete;
-    cudaStream_t stream = nullptr;
 };
 
 } // namespace
@@ -368,33 +373,44 @@ void normCuda(const NormParams& p, void* stream) {
     check("normCuda");
 }
 
-void attentionCuda(const AttentionParams& p, void* stream) {
-    if (p.heads <= 0 || p.kv_heads <= 0 || p.heads % p.kv_heads != 0 || p.head_dim <= 0) {
-        throw std::invalid_argument("attentionCuda: inconsistent heads or head size");
-    }
+void attentionCuda(const AttentionParams& p, void* stream, const std::int64_t* deviceRanges) {
+    checkAttention(p, "attentionCuda");
     const cudaStream_t s = asStream(stream);
-    if (attentionKeys(p) < p.len) {
-        throw std::invalid_argument("attentionCuda: fewer key positions than queries");
-    }
     std::int64_t longest = 0;
     for (std::int64_t b = 0; b < p.batch; ++b) {
-        if (p.start[b] < 0 || p.length[b] < 1 || p.start[b] + p.length[b] > attentionKeys(p)) {
-            throw std::invalid_argument("attentionCuda: a row's real tokens lie outside the batch");
-        }
         longest = std::max(longest, p.length[b]);
     }
+    // The query and its scores in dynamic shared memory, beside the static reduction array;
+    // above the default 48 KiB the kernel asks for more, up to what the device grants.
     const std::size_t shared = std::size_t(p.head_dim + longest) * sizeof(float);
-    if (shared > 48 * 1024) {
-        throw std::invalid_argument("attentionCuda: " + std::to_string(longest) +
-                                    " keys do not fit in shared memory");
+    const std::size_t staticShared = sizeof(float) * (kAttThreads / 32);
+    if (shared + staticShared > 48 * 1024) {
+        int device = 0, optin = 0;
+        if (cudaGetDevice(&device) != cudaSuccess ||
+            cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device) !=
+                cudaSuccess) {
+            throw std::runtime_error("attentionCuda: cannot read the device's shared memory");
+        }
+        if (shared + staticShared > std::size_t(optin)) {
+            throw std::invalid_argument("attentionCuda: " + std::to_string(longest) +
+                                        " keys do not fit in shared memory");
+        }
+        if (cudaFuncSetAttribute(attentionKernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                 static_cast<int>(shared)) != cudaSuccess) {
+            throw std::runtime_error("attentionCuda: cannot raise the shared memory limit");
+        }
     }
     if (cudaMemsetAsync(p.out, 0,
                         std::size_t(p.batch * p.len * p.heads * p.head_dim) * sizeof(float),
                         s) != cudaSuccess) {
         throw std::runtime_error("attentionCuda: cannot clear the output");
     }
-    const DeviceRanges ranges(p.start, p.length, p.batch, s);
-    AttentionDevice a{p, ranges.d, ranges.d + p.batch};
+    std::unique_ptr<DeviceRanges> copied;
+    if (deviceRanges == nullptr) {
+        copied = std::make_unique<DeviceRanges>(p.start, p.length, p.batch, s);
+        deviceRanges = copied->d;
+    }
+    AttentionDevice a{p, deviceRanges, deviceRanges + p.batch};
     const dim3 grid(static_cast<unsigned>(p.len), static_cast<unsigned>(p.heads),
                     static_cast<unsigned>(p.batch));
     attentionKernel<<<grid, kAttThreads, shared, s>>>(a);
@@ -426,14 +442,22 @@ void ropeCuda(const RopeParams& p, void* stream) {
     check("ropeCuda");
 }
 
-void meanPoolCuda(const MeanPoolParams& p, void* stream) {
+void meanPoolCuda(const MeanPoolParams& p, void* stream, const std::int64_t* deviceRanges) {
+    checkMeanPool(p, "meanPoolCuda");
     if (p.batch == 0) {
         return;
     }
+    if (p.h > std::int64_t(65535) * 128) {
+        throw std::invalid_argument("meanPoolCuda: rows too wide for one grid");
+    }
     const cudaStream_t s = asStream(stream);
-    const DeviceRanges ranges(p.start, p.length, p.batch, s);
+    std::unique_ptr<DeviceRanges> copied;
+    if (deviceRanges == nullptr) {
+        copied = std::make_unique<DeviceRanges>(p.start, p.length, p.batch, s);
+        deviceRanges = copied->d;
+    }
     const dim3 grid(gridFor(p.h, 128), static_cast<unsigned>(p.batch));
-    meanPoolKernel<<<grid, 128, 0, s>>>(MeanPoolDevice{p, ranges.d, ranges.d + p.batch});
+    meanPoolKernel<<<grid, 128, 0, s>>>(MeanPoolDevice{p, deviceRanges, deviceRanges + p.batch});
     check("meanPoolCuda");
 }
 

@@ -110,6 +110,9 @@ inline std::int64_t attentionKeys(const AttentionParams& p) {
 }
 void attentionCpu(const AttentionParams& p, std::int64_t unitBegin, std::int64_t unitEnd,
                   CpuIsa isa = bestCpuIsa());
+// Throws std::invalid_argument naming `who` unless heads, head size, strides and every row's
+// range (host arrays) are consistent; the CPU and the CUDA kernels both call it.
+void checkAttention(const AttentionParams& p, const char* who);
 
 // Elementwise functions, scalar libm per element (no vector/tail split that could differ by
 // position): y[i] = f(x[i]).

@@ -138,20 +138,25 @@ std::int64_t attentionUnits(const AttentionParams& p) {
     return p.batch * p.heads;
 }
 
-void attentionCpu(const AttentionParams& p, std::int64_t unitBegin, std::int64_t unitEnd,
-                  CpuIsa isa) {
+void checkAttention(const AttentionParams& p, const char* who) {
+    const std::string name(who);
     if (p.heads <= 0 || p.kv_heads <= 0 || p.heads % p.kv_heads != 0 || p.head_dim <= 0 ||
         p.q_row_stride < p.heads * p.head_dim || p.kv_row_stride < p.kv_heads * p.head_dim) {
-        throw std::invalid_argument("attentionCpu: inconsistent heads, head size or strides");
+        throw std::invalid_argument(name + ": inconsistent heads, head size or strides");
     }
     if (attentionKeys(p) < p.len) {
-        throw std::invalid_argument("attentionCpu: fewer key positions than queries");
+        throw std::invalid_argument(name + ": fewer key positions than queries");
     }
     for (std::int64_t b = 0; b < p.batch; ++b) {
         if (p.start[b] < 0 || p.length[b] < 1 || p.start[b] + p.length[b] > attentionKeys(p)) {
-            throw std::invalid_argument("attentionCpu: a row's real tokens lie outside the batch");
+            throw std::invalid_argument(name + ": a row's real tokens lie outside the batch");
         }
     }
+}
+
+void attentionCpu(const AttentionParams& p, std::int64_t unitBegin, std::int64_t unitEnd,
+                  CpuIsa isa) {
+    checkAttention(p, "attentionCpu");
     requireIsa(isa);
     switch (isa) {
 #if defined(__x86_64__)

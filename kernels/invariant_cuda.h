@@ -14,7 +14,11 @@ namespace probaudit::kernels {
 #if defined(PROBAUDIT_WITH_CUDA)
 void matmulCuda(const MatmulParams& p, void* stream); // reads p.w [n, k]
 void normCuda(const NormParams& p, void* stream);
-void attentionCuda(const AttentionParams& p, void* stream); // p.start/p.length on the host
+// p.start/p.length on the host (validated there); the kernel reads `deviceRanges`, the same
+// [start[0..B), length[0..B)] already on the device and ready on `stream`, or, when null, a copy
+// made here, which waits for the stream (tests; the engine passes its own).
+void attentionCuda(const AttentionParams& p, void* stream,
+                   const std::int64_t* deviceRanges = nullptr);
 void activationCuda(Activation f, const float* x, float* y, std::int64_t n, void* stream);
 void siluMulCuda(const float* gate, const float* up, float* y, std::int64_t n, void* stream);
 
@@ -38,10 +42,14 @@ struct MeanPoolParams {
     const std::int64_t* start = nullptr;  // host [B]
     const std::int64_t* length = nullptr; // host [B]
 };
-void meanPoolCuda(const MeanPoolParams& p, void* stream);
+void meanPoolCuda(const MeanPoolParams& p, void* stream,
+                  const std::int64_t* deviceRanges = nullptr); // as attentionCuda's
 #endif
 
 void meanPoolCpu(const MeanPoolParams& p);
+// Throws std::invalid_argument naming `who` unless every row's range lies inside [0, len) and
+// holds at least one token.
+void checkMeanPool(const MeanPoolParams& p, const char* who);
 // Each row of x [rows, h] divided by max(sqrt(canonical sum of x_i * x_i), 1e-12), in place.
 void l2NormalizeCpu(float* x, std::int64_t rows, std::int64_t h);
 #if defined(PROBAUDIT_WITH_CUDA)

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace probaudit::kernels {
@@ -34,7 +35,20 @@ void ropeCpu(const RopeParams& p, std::int64_t rowBegin, std::int64_t rowEnd) {
     }
 }
 
+void checkMeanPool(const MeanPoolParams& p, const char* who) {
+    if (p.h <= 0 || p.batch < 0) {
+        throw std::invalid_argument(std::string(who) + ": bad batch or row size");
+    }
+    for (std::int64_t r = 0; r < p.batch; ++r) {
+        if (p.start[r] < 0 || p.length[r] < 1 || p.start[r] + p.length[r] > p.len) {
+            throw std::invalid_argument(std::string(who) +
+                                        ": a row's real tokens lie outside the batch");
+        }
+    }
+}
+
 void meanPoolCpu(const MeanPoolParams& p) {
+    checkMeanPool(p, "meanPoolCpu");
     for (std::int64_t r = 0; r < p.batch; ++r) {
         const std::int64_t n = p.length[r];
         const float* first = p.hidden + (r * p.len + p.start[r]) * p.h;

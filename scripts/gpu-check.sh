@@ -154,9 +154,13 @@ case "${1:-}" in
     [[ -f "$WORK/build.rc" ]] || { echo "gpu-check: the background build did not finish"; tail -20 "$WORK/build.out"; exit 1; }
     cat "$WORK/build.out"
     [[ "$(cat "$WORK/build.rc")" == 0 ]] || exit 1
-    set -o pipefail
-    PROBAUDIT_GPU_STAGE="$WORK/tree/.gpu/stage" "$WORK/tree/scripts/gpu-check.sh" 2>&1 | tee "$log"
-    exit $? ;;
+    rc=0
+    PROBAUDIT_GPU_STAGE="$WORK/tree/.gpu/stage" "$WORK/tree/scripts/gpu-check.sh" 2>&1 | tee "$log" || rc=$?
+    # The build, sanitizer and other logs come back too.
+    if [[ -n "${OUT:-}" ]]; then
+        cp "$WORK/tree/build/"gpu-check.*.log "$OUT/" 2>/dev/null || true
+    fi
+    exit $rc ;;
 esac
 
 start=$(date +%s)
@@ -176,7 +180,9 @@ print(f"torch {torch.__version__}, CUDA {torch.version.cuda}, "
       f"device: {torch.cuda.get_device_name(0) if torch.cuda.is_available() else 'none'}")
 sys.exit(0 if torch.cuda.is_available() else 3)
 PY
-then :; elif [[ -n "${PROBAUDIT_GPU_CHECK_DRY:-}" ]]; then
+then
+    export PROBAUDIT_REQUIRE_GPU=1 # a suite that finds no device fails rather than skips
+elif [[ -n "${PROBAUDIT_GPU_CHECK_DRY:-}" ]]; then
     echo "gpu-check: no usable GPU; PROBAUDIT_GPU_CHECK_DRY set, so building and running anyway (suites skip)"
 else
     echo "gpu-check: no usable CUDA device"; exit 3
@@ -187,5 +193,21 @@ status=0
 (cd build/gpu-check && ctest -L gpu --output-on-failure --timeout 400) || status=1
 echo "gpu-check: tests done at $(( $(date +%s) - start )) s"
 build/gpu-check/bin/gpu_bench --reps 3 --items 256 || status=1
+echo "gpu-check: benchmark done at $(( $(date +%s) - start )) s"
+# The kernel suite once more under compute-sanitizer (stray writes, shared-memory races).
+sanitizer=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null || true)
+if [[ -n "$sanitizer" && -n "${PROBAUDIT_REQUIRE_GPU:-}" ]]; then
+    for tool in memcheck racecheck; do
+        if timeout 90 "$sanitizer" --tool "$tool" --error-exitcode 9 \
+            build/gpu-check/bin/test_kernels_gpu >"build/gpu-check.$tool.log" 2>&1; then
+            echo "gpu-check: $tool clean"
+        else
+            status=1
+            echo "gpu-check: $tool found errors:"
+            tail -25 "build/gpu-check.$tool.log"
+        fi
+    done
+    echo "gpu-check: sanitizers done at $(( $(date +%s) - start )) s"
+fi
 echo "gpu-check: done in $(( $(date +%s) - start )) s (status $status)"
 exit $status

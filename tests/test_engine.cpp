@@ -20,6 +20,7 @@ using engine::Engine;
 using engine::HeadSpec;
 using engine::Item;
 using engine::ItemRecord;
+using engine::KernelTrace;
 
 namespace {
 
@@ -39,7 +40,8 @@ std::vector<Item> forwardItems() {
     std::vector<Item> items;
     int i = 0;
     for (const auto& v : QJsonDocument::fromJson(f.readAll()).array()) {
-        items.push_back(Item{"item-" + std::to_string(i++), v.toString().toStdString(), std::nullopt});
+        items.push_back(
+            Item{"item-" + std::to_string(i++), v.toString().toStdString(), std::nullopt});
     }
     return items;
 }
@@ -62,7 +64,9 @@ std::string modelDir(const QString& name) {
     return kSrc + "/.cache/models/" + name.toStdString();
 }
 
-RunConfig config(const char* json) { return RunConfig::fromJson(nlohmann::json::parse(json)); }
+RunConfig config(const char* json) {
+    return RunConfig::fromJson(nlohmann::json::parse(json));
+}
 
 bool sameBits(const std::vector<ItemRecord>& a, const std::vector<ItemRecord>& b, bool hashes) {
     if (a.size() != b.size()) {
@@ -73,7 +77,8 @@ bool sameBits(const std::vector<ItemRecord>& a, const std::vector<ItemRecord>& b
         const auto& y = b[i].head;
         if (x.logits.size() != y.logits.size() ||
             std::memcmp(x.logits.data(), y.logits.data(), x.logits.size() * 4) != 0 ||
-            std::memcmp(x.probs.data(), y.probs.data(), x.probs.size() * 4) != 0 || x.decision != y.decision) {
+            std::memcmp(x.probs.data(), y.probs.data(), x.probs.size() * 4) != 0 ||
+            x.decision != y.decision) {
             return false;
         }
         if (hashes && a[i].layer_hashes != b[i].layer_hashes) {
@@ -88,8 +93,9 @@ void compareWithReference(const QString& name, double tol, const char* kernels =
     Engine eng(modelDir(name), headFor(name));
     const auto items = forwardItems();
     const QJsonArray ref = heads()[name].toObject()[u"probs"].toArray();
-    for (const char* base : {"{\"batch_size\":1}", "{\"batch_size\":8,\"padding_side\":\"left\"}",
-                             "{\"batch_size\":8,\"padding_side\":\"right\",\"attention\":\"sdpa\"}"}) {
+    for (const char* base :
+         {"{\"batch_size\":1}", "{\"batch_size\":8,\"padding_side\":\"left\"}",
+          "{\"batch_size\":8,\"padding_side\":\"right\",\"attention\":\"sdpa\"}"}) {
         auto j = nlohmann::json::parse(base);
         j["kernels"] = kernels;
         const std::string cfg = j.dump();
@@ -99,10 +105,13 @@ void compareWithReference(const QString& name, double tol, const char* kernels =
         for (std::size_t i = 0; i < records.size(); ++i) {
             const QJsonArray p = ref[qsizetype(i)].toArray();
             for (qsizetype c = 0; c < p.size(); ++c) {
-                worst = std::max(worst, std::abs(double(records[i].head.probs[std::size_t(c)]) - p[c].toDouble()));
+                worst = std::max(worst, std::abs(double(records[i].head.probs[std::size_t(c)]) -
+                                                 p[c].toDouble()));
             }
         }
-        QVERIFY2(worst <= tol, qPrintable(QStringLiteral("%1 %2: max |dp| %3").arg(name, QString::fromStdString(cfg)).arg(worst)));
+        QVERIFY2(worst <= tol, qPrintable(QStringLiteral("%1 %2: max |dp| %3")
+                                              .arg(name, QString::fromStdString(cfg))
+                                              .arg(worst)));
     }
 }
 
@@ -147,8 +156,11 @@ private Q_SLOTS:
     void sameConfigTwiceIsBitIdentical_data() {
         QTest::addColumn<QString>("cfg");
         QTest::newRow("batch 1") << QStringLiteral("{\"batch_size\":1}");
-        QTest::newRow("batch 8 left, pad to 128") << QStringLiteral("{\"batch_size\":8,\"padding_side\":\"left\",\"pad_to\":\"fixed\",\"pad_to_n\":128}");
-        QTest::newRow("bfloat16 sdpa shuffled") << QStringLiteral("{\"batch_size\":4,\"dtype\":\"bfloat16\",\"attention\":\"sdpa\",\"order\":\"shuffled\",\"order_seed\":3}");
+        QTest::newRow("batch 8 left, pad to 128") << QStringLiteral(
+            "{\"batch_size\":8,\"padding_side\":\"left\",\"pad_to\":\"fixed\",\"pad_to_n\":128}");
+        QTest::newRow("bfloat16 sdpa shuffled")
+            << QStringLiteral("{\"batch_size\":4,\"dtype\":\"bfloat16\",\"attention\":\"sdpa\","
+                              "\"order\":\"shuffled\",\"order_seed\":3}");
         QTest::newRow("2 threads") << QStringLiteral("{\"batch_size\":3,\"threads\":2}");
     }
     void sameConfigTwiceIsBitIdentical() {
@@ -194,6 +206,31 @@ private Q_SLOTS:
         QVERIFY(math.at("aten::linear") > 0);
     }
 
+    // A trace asked to record device kernels where there are none (this CPU run, and on a
+    // machine without a GPU, no profiler: it says why) still counts the operators, leaves
+    // device_kernels an object, survives checkpoints, and leaves nothing running: the next
+    // trace starts.
+    void deviceKernelTraceStartsAndStops() {
+        for (int round = 0; round < 2; ++round) {
+            KernelTrace trace;
+            trace.start(true);
+            const at::Tensor a = at::ones({4, 4});
+            for (int i = 0; i < 40; ++i) {
+                (void)at::mm(a, a);
+                trace.checkpoint();
+            }
+            trace.stop();
+            QCOMPARE(trace.ops().at("aten::mm"), std::int64_t(40));
+            const nlohmann::json j = trace.toJson();
+            QVERIFY(j.at("device_kernels").is_object());
+            QVERIFY(j.at("device_kernels").empty());
+            QCOMPARE(j.contains("device_kernels_unavailable"), !at::hasCUDA());
+        }
+        KernelTrace plain;
+        plain.start();
+        plain.stop();
+    }
+
     void planOrdersAndBatches() {
         const std::vector<std::int64_t> lengths{5, 1, 4, 2, 3};
         RunConfig c = config("{\"batch_size\":2,\"order\":\"by_length\"}");
@@ -227,9 +264,10 @@ private Q_SLOTS:
     void cancelKeepsFinishedBatches() {
         Engine eng(modelDir(QStringLiteral("tiny-llama")), headFor(QStringLiteral("tiny-llama")));
         std::size_t sunk = 0;
-        const auto got = eng.run(forwardItems(), config("{\"batch_size\":8}"), Capture::None,
-                                 [](std::size_t done, std::size_t) { return done < 16; },
-                                 [&](const std::vector<ItemRecord>& b) { sunk += b.size(); });
+        const auto got = eng.run(
+            forwardItems(), config("{\"batch_size\":8}"), Capture::None,
+            [](std::size_t done, std::size_t) { return done < 16; },
+            [&](const std::vector<ItemRecord>& b) { sunk += b.size(); });
         QVERIFY(eng.cancelled());
         QCOMPARE(got.size(), size_t(16));
         QCOMPARE(sunk, size_t(16));
@@ -241,7 +279,8 @@ private Q_SLOTS:
             eng.run({Item{"a", "fine", {}}, Item{"b7", "  \n", {}}}, RunConfig(), Capture::None);
             QFAIL("accepted empty text");
         } catch (const Error& e) {
-            QVERIFY2(QString::fromLatin1(e.what()).contains(QStringLiteral("item b7: empty text")), e.what());
+            QVERIFY2(QString::fromLatin1(e.what()).contains(QStringLiteral("item b7: empty text")),
+                     e.what());
         }
     }
 
@@ -251,35 +290,42 @@ private Q_SLOTS:
         for (int i = 0; i < 300; ++i) {
             longText += "word ";
         }
-        const auto r = eng.run({Item{"long", longText, {}}, Item{"short", "fine", {}}}, RunConfig(), Capture::None);
+        const auto r = eng.run({Item{"long", longText, {}}, Item{"short", "fine", {}}}, RunConfig(),
+                               Capture::None);
         QVERIFY(r[0].truncated);
         QCOMPARE(r[0].tokens, std::int64_t(128)); // tiny-bert's max_position_embeddings
         QVERIFY(!r[1].truncated);
-        const auto capped = eng.run({Item{"long", longText, {}}}, config("{\"max_length\":16}"), Capture::None);
+        const auto capped =
+            eng.run({Item{"long", longText, {}}}, config("{\"max_length\":16}"), Capture::None);
         QCOMPARE(capped[0].tokens, std::int64_t(16));
     }
 
     void labelWordsMustBeSingleTokens() {
-        const HeadSpec h = HeadSpec::parse("{\"kind\":\"label_tokens\",\"template\":\"{text}\",\"labels\":[\" a\",\" positively\"]}");
+        const HeadSpec h = HeadSpec::parse("{\"kind\":\"label_tokens\",\"template\":\"{text}\","
+                                           "\"labels\":[\" a\",\" positively\"]}");
         Engine eng(modelDir(QStringLiteral("tiny-llama")), h);
         try {
             eng.run({Item{"x", "hello", {}}}, RunConfig(), Capture::None);
             QFAIL("accepted a multi-token label");
         } catch (const Error& e) {
-            QVERIFY2(QString::fromLatin1(e.what()).contains(QStringLiteral("a label must be exactly one token")), e.what());
+            QVERIFY2(QString::fromLatin1(e.what()).contains(
+                         QStringLiteral("a label must be exactly one token")),
+                     e.what());
         }
     }
 
     void headShapeMustMatchTheModel() {
         // The MiniLM adapter (hidden 384) on tiny-bert (hidden 64).
-        const HeadSpec h = HeadSpec::parse(
-            "{\"kind\":\"adapter\",\"path\":\"" + kSrc + "/tests/fixtures/adapters/all-MiniLM-L6-v2-mean.safetensors\"}");
+        const HeadSpec h =
+            HeadSpec::parse("{\"kind\":\"adapter\",\"path\":\"" + kSrc +
+                            "/tests/fixtures/adapters/all-MiniLM-L6-v2-mean.safetensors\"}");
         Engine eng(modelDir(QStringLiteral("tiny-bert")), h);
         try {
             eng.run({Item{"x", "hello", {}}}, RunConfig(), Capture::None);
             QFAIL("accepted a mismatched head");
         } catch (const Error& e) {
-            QVERIFY2(QString::fromLatin1(e.what()).contains(QStringLiteral("hidden size is 64")), e.what());
+            QVERIFY2(QString::fromLatin1(e.what()).contains(QStringLiteral("hidden size is 64")),
+                     e.what());
         }
     }
 
@@ -288,9 +334,10 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const std::string path = dir.filePath(QStringLiteral("nan.safetensors")).toStdString();
         {
-            const std::string header = "{\"weight\":{\"dtype\":\"F32\",\"shape\":[2,64],\"data_offsets\":[0,512]},"
-                                       "\"bias\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[512,520]},"
-                                       "\"__metadata__\":{\"pooling\":\"cls\"}}";
+            const std::string header =
+                "{\"weight\":{\"dtype\":\"F32\",\"shape\":[2,64],\"data_offsets\":[0,512]},"
+                "\"bias\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[512,520]},"
+                "\"__metadata__\":{\"pooling\":\"cls\"}}";
             std::vector<float> data(130, 0.01f);
             data[3] = std::numeric_limits<float>::quiet_NaN();
             QFile f(QString::fromStdString(path));
@@ -338,7 +385,8 @@ private Q_SLOTS:
                 changed += std::memcmp(ref[i].head.probs.data(), other[i].head.probs.data(),
                                        ref[i].head.probs.size() * 4) != 0;
             }
-            qInfo("%s, %s: %d of %zu items changed probability bits", qPrintable(name), p.what, changed, items.size());
+            qInfo("%s, %s: %d of %zu items changed probability bits", qPrintable(name), p.what,
+                  changed, items.size());
             differing += changed > 0;
         }
         QVERIFY2(differing > 0, "no shape or thread change moved any probability bit on this CPU");
@@ -347,14 +395,16 @@ private Q_SLOTS:
     // A batch-invariant run shows its kernels in the trace, and no BLAS linear, matmul or SDPA.
     void invariantKernelsShowInTheTrace() {
         Engine eng(modelDir(QStringLiteral("tiny-llama")), headFor(QStringLiteral("tiny-llama")));
-        eng.run({Item{"x", "hi there", {}}}, config("{\"kernels\":\"batch_invariant\"}"), Capture::None);
+        eng.run({Item{"x", "hi there", {}}}, config("{\"kernels\":\"batch_invariant\"}"),
+                Capture::None);
         const auto ops = eng.lastTrace().toJson().at("ops");
         for (const char* op : {"probaudit::invariant_linear", "probaudit::invariant_attention",
                                "probaudit::invariant_rms_norm", "probaudit::invariant_rope",
                                "probaudit::invariant_silu_mul"}) {
             QVERIFY2(ops.contains(op), op);
         }
-        for (const char* op : {"aten::linear", "aten::matmul", "aten::scaled_dot_product_attention"}) {
+        for (const char* op :
+             {"aten::linear", "aten::matmul", "aten::scaled_dot_product_attention"}) {
             QVERIFY2(!ops.contains(op), op);
         }
         eng.run({Item{"x", "hi there", {}}}, config("{}"), Capture::None);

@@ -3,6 +3,7 @@
 // and the results agree with a double-precision computation within tol + |ref|·eps.
 #include "kernel_test_data.h"
 #include "kernels/invariant.h"
+#include "kernels/invariant_cuda.h"
 
 #include <QTest>
 
@@ -294,8 +295,9 @@ private Q_SLOTS:
             std::memcpy(k.data() + (row * len + st) * kvs, itemK.data(), itemK.size() * 4);
             std::memcpy(v.data() + (row * len + st) * kvs, itemV.data(), itemV.size() * 4);
             std::vector<float> out(std::size_t(batch * len * qs), 99.0f);
-            const AttentionParams p = denseAttention(q.data(), k.data(), v.data(), out.data(), batch, len, heads,
-                                                     kvHeads, dim, start.data(), length.data(), causal);
+            const AttentionParams p =
+                denseAttention(q.data(), k.data(), v.data(), out.data(), batch, len, heads, kvHeads,
+                               dim, start.data(), length.data(), causal);
             attentionCpu(p, 0, attentionUnits(p), isa);
             return std::vector<float>(out.begin() + (row * len + st) * qs,
                                       out.begin() + (row * len + st + n) * qs);
@@ -310,8 +312,9 @@ private Q_SLOTS:
         // Accuracy.
         std::vector<std::int64_t> start{0}, length{n};
         std::vector<float> out(alone.size());
-        const AttentionParams p = denseAttention(itemQ.data(), itemK.data(), itemV.data(), out.data(), 1, n, heads,
-                                                 kvHeads, dim, start.data(), length.data(), causal);
+        const AttentionParams p =
+            denseAttention(itemQ.data(), itemK.data(), itemV.data(), out.data(), 1, n, heads,
+                           kvHeads, dim, start.data(), length.data(), causal);
         attentionCpu(p, 0, attentionUnits(p));
         for (std::int64_t h = 0; h < heads; ++h) {
             std::vector<double> want;
@@ -336,8 +339,9 @@ private Q_SLOTS:
         const auto itemV = randomVec(std::size_t(n * kvs), 22);
         std::vector<float> full(itemQ.size());
         std::vector<std::int64_t> start0{0}, length0{n};
-        const AttentionParams pf = denseAttention(itemQ.data(), itemK.data(), itemV.data(), full.data(), 1, n,
-                                                  heads, kvHeads, dim, start0.data(), length0.data(), true);
+        const AttentionParams pf =
+            denseAttention(itemQ.data(), itemK.data(), itemV.data(), full.data(), 1, n, heads,
+                           kvHeads, dim, start0.data(), length0.data(), true);
         attentionCpu(pf, 0, attentionUnits(pf), CpuIsa::Scalar);
         for (const std::int64_t L : {1, 3}) {
             for (CpuIsa isa : isas()) {
@@ -350,15 +354,18 @@ private Q_SLOTS:
                     length[std::size_t(r)] = r == row ? n : 4 + r;
                     start[std::size_t(r)] = T - length[std::size_t(r)];
                 }
-                std::memcpy(q.data() + row * L * qs, itemQ.data() + (n - L) * qs, std::size_t(L * qs) * 4);
+                std::memcpy(q.data() + row * L * qs, itemQ.data() + (n - L) * qs,
+                            std::size_t(L * qs) * 4);
                 std::memcpy(k.data() + (row * T + T - n) * kvs, itemK.data(), itemK.size() * 4);
                 std::memcpy(v.data() + (row * T + T - n) * kvs, itemV.data(), itemV.size() * 4);
                 std::vector<float> out(std::size_t(batch * L * qs), 99.0f);
-                AttentionParams p = denseAttention(q.data(), k.data(), v.data(), out.data(), batch, L, heads,
-                                                   kvHeads, dim, start.data(), length.data(), true);
+                AttentionParams p =
+                    denseAttention(q.data(), k.data(), v.data(), out.data(), batch, L, heads,
+                                   kvHeads, dim, start.data(), length.data(), true);
                 p.kv_len = T;
                 attentionCpu(p, 0, attentionUnits(p), isa);
-                QVERIFY(sameBits(out.data() + row * L * qs, full.data() + (n - L) * qs, std::size_t(L * qs)));
+                QVERIFY(sameBits(out.data() + row * L * qs, full.data() + (n - L) * qs,
+                                 std::size_t(L * qs)));
             }
         }
     }
@@ -382,6 +389,33 @@ private Q_SLOTS:
         p.len = 5;
         p.kv_heads = 3; // 2 heads cannot share 3 key heads
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, attentionCpu(p, 0, 2));
+        p.kv_heads = 1;
+        p.kv_row_stride = 3; // shorter than a position's key heads
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, attentionCpu(p, 0, 2));
+    }
+
+    // The mean pool reads each row's real tokens; a range outside the batch, or an empty one
+    // (a division by zero), is refused before anything is read.
+    void meanPoolRefusesRowsOutsideTheBatch() {
+        std::vector<float> hidden(2 * 4 * 3, 1.0f), out(2 * 3);
+        std::vector<std::int64_t> start{0, 2}, length{4, 2};
+        MeanPoolParams p;
+        p.hidden = hidden.data();
+        p.out = out.data();
+        p.batch = 2;
+        p.len = 4;
+        p.h = 3;
+        p.start = start.data();
+        p.length = length.data();
+        meanPoolCpu(p);
+        QCOMPARE(out[5], 1.0f);
+        length[1] = 3; // 2 + 3 > 4
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, meanPoolCpu(p));
+        length[1] = 0;
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, meanPoolCpu(p));
+        length[1] = 1;
+        start[1] = -1;
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, meanPoolCpu(p));
     }
 
     void activationsAreElementwiseAndAccurate() {

@@ -8,6 +8,10 @@
 #include <ATen/Context.h>
 #include <ATen/Parallel.h>
 #include <c10/core/InferenceMode.h>
+#if defined(PROBAUDIT_WITH_CUDA)
+#include <ATen/cuda/CUDAContext.h>
+#include <c10/cuda/CUDAGuard.h>
+#endif
 
 #include <algorithm>
 #include <chrono>
@@ -67,6 +71,9 @@ std::vector<std::uint64_t> rowHashes(const Batch& b, const at::Tensor& hidden) {
     std::vector<std::uint64_t> out(std::size_t(b.rows()));
 #if defined(PROBAUDIT_WITH_CUDA)
     if (h.is_cuda()) {
+        // On the device and the stream torch queued the hidden states on.
+        const c10::cuda::CUDAGuard guard(h.device());
+        void* stream = at::cuda::getCurrentCUDAStream(h.device().index()).stream();
         at::Tensor dev = at::empty({b.rows()}, h.options().dtype(at::kLong));
         const auto* base = static_cast<const unsigned char*>(h.data_ptr());
         for (std::int64_t r = 0; r < b.rows(); ++r) {
@@ -76,7 +83,7 @@ std::vector<std::uint64_t> rowHashes(const Batch& b, const at::Tensor& hidden) {
             p.row_bytes = b.length[std::size_t(r)] * rowBytes; // the row's real tokens, contiguous
             p.row_stride_bytes = p.row_bytes;
             p.out = reinterpret_cast<std::uint64_t*>(dev.data_ptr<std::int64_t>()) + r;
-            kernels::rowHashCuda(p, nullptr);
+            kernels::rowHashCuda(p, stream);
         }
         const at::Tensor host = dev.to(at::kCPU);
         std::memcpy(out.data(), host.data_ptr<std::int64_t>(), out.size() * sizeof(std::uint64_t));
@@ -204,7 +211,7 @@ std::vector<ItemRecord> Engine::run(const std::vector<tokenizer::Encoding>& enc,
     std::size_t done = 0;
     m_cancelled = false;
     m_trace = KernelTrace();
-    m_trace.start();
+    m_trace.start(device.is_cuda() && m_deviceKernelTrace);
     try {
         for (std::size_t bi = 0; bi < plan.batches.size(); ++bi) {
             const auto& members = plan.batches[bi];
@@ -287,6 +294,7 @@ std::vector<ItemRecord> Engine::run(const std::vector<tokenizer::Encoding>& enc,
                 records[rec.item] = std::move(rec);
                 ++done;
             }
+            m_trace.checkpoint();
             if (progress && !progress(done, total)) {
                 m_cancelled = true;
                 break;

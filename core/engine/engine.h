@@ -104,6 +104,9 @@ public:
                                   const RunProgress& progress = {});
 
     const KernelTrace& lastTrace() const { return m_trace; }
+    // Whether a run on a CUDA device also records its device kernels (on by default; the
+    // profiler costs some throughput, which gpu_bench measures with this off and on).
+    void setDeviceKernelTrace(bool on) { m_deviceKernelTrace = on; }
     const Head& head() const { return *m_head; }
     const TransformerModel& model() const { return *m_model; }
     bool cancelled() const { return m_cancelled; }
@@ -126,6 +129,7 @@ private:
     std::unique_ptr<Head> m_head;
     std::string m_loadedKey; // dtype + device of m_model
     KernelTrace m_trace;
+    bool m_deviceKernelTrace = true;
     bool m_cancelled = false;
 };
 

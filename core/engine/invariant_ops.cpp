@@ -5,7 +5,12 @@
 
 #include <ATen/Parallel.h>
 #include <ATen/record_function.h>
+#if defined(PROBAUDIT_WITH_CUDA)
+#include <ATen/cuda/CUDAContext.h>
+#include <c10/cuda/CUDAGuard.h>
+#endif
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -30,8 +35,30 @@ void requireFloat(const at::Tensor& t, const char* what) {
 #endif
 }
 
-// Null: libtorch's default (legacy) stream, on which the engine queues everything.
-constexpr void* kStream = nullptr;
+#if defined(PROBAUDIT_WITH_CUDA)
+// A launch on the tensor's device and on the stream libtorch queues this thread's work on there
+// (the legacy default stream unless a caller installed another), so the kernels stay ordered
+// with torch's own ops and the caching allocator's reuse of their buffers.
+struct OnDevice {
+    c10::cuda::CUDAGuard guard;
+    void* stream;
+    explicit OnDevice(const at::Tensor& t)
+        : guard(t.device()), stream(at::cuda::getCurrentCUDAStream(t.device().index()).stream()) {}
+};
+
+// A batch's row ranges [start..., length...] on the device: filled in pinned memory and copied
+// on the current stream without waiting for it (torch's host allocator keeps the pinned block
+// until the copy has run), so no layer blocks the host.
+at::Tensor deviceRanges(const std::vector<std::int64_t>& start,
+                        const std::vector<std::int64_t>& length, const at::Device& device) {
+    at::Tensor host = at::empty({std::int64_t(start.size() + length.size())},
+                                at::TensorOptions().dtype(at::kLong).pinned_memory(true));
+    std::int64_t* h = host.data_ptr<std::int64_t>();
+    std::copy(start.begin(), start.end(), h);
+    std::copy(length.begin(), length.end(), h + start.size());
+    return host.to(device, /*non_blocking=*/true);
+}
+#endif
 
 at::Tensor f32(const at::Tensor& t) {
     return t.to(at::kFloat).contiguous();
@@ -105,7 +132,8 @@ at::Tensor linear(const at::Tensor& x, const at::Tensor& w, const at::Tensor& b,
         p.c = c.data_ptr<float>();
         p.n = N;
         p.ldc = N;
-        kernels::matmulCuda(p, kStream);
+        const OnDevice on(x);
+        kernels::matmulCuda(p, on.stream);
         return c.view(outShape).to(x.scalar_type());
     }
 #endif
@@ -164,7 +192,8 @@ at::Tensor norm(const at::Tensor& x, const at::Tensor& weight, const at::Tensor&
     p.ldy = H;
 #if defined(PROBAUDIT_WITH_CUDA)
     if (x.is_cuda()) {
-        kernels::normCuda(p, kStream);
+        const OnDevice on(x);
+        kernels::normCuda(p, on.stream);
         return y.view(x.sizes()).to(x.scalar_type());
     }
 #endif
@@ -242,7 +271,9 @@ at::Tensor attention(const at::Tensor& q, const at::Tensor& k, const at::Tensor&
     p.scale = static_cast<float>(scale);
 #if defined(PROBAUDIT_WITH_CUDA)
     if (q.is_cuda()) {
-        kernels::attentionCuda(p, kStream);
+        const OnDevice on(q);
+        const at::Tensor ranges = deviceRanges(start, length, q.device());
+        kernels::attentionCuda(p, on.stream, ranges.data_ptr<std::int64_t>());
         return out.to(q.scalar_type());
     }
 #endif
@@ -272,7 +303,8 @@ at::Tensor rope(const at::Tensor& x, const Batch& batch, const at::Tensor& invFr
     p.dim = D;
 #if defined(PROBAUDIT_WITH_CUDA)
     if (x.is_cuda()) {
-        kernels::ropeCuda(p, kStream);
+        const OnDevice on(x);
+        kernels::ropeCuda(p, on.stream);
         return y.to(x.scalar_type());
     }
 #endif
@@ -305,7 +337,8 @@ at::Tensor activation(kernels::Activation f, const at::Tensor& x) {
     float* ys = y.data_ptr<float>();
 #if defined(PROBAUDIT_WITH_CUDA)
     if (x.is_cuda()) {
-        kernels::activationCuda(f, xs, ys, xf.numel(), kStream);
+        const OnDevice on(x);
+        kernels::activationCuda(f, xs, ys, xf.numel(), on.stream);
         return y.to(x.scalar_type());
     }
 #endif
@@ -328,7 +361,8 @@ at::Tensor siluMul(const at::Tensor& gate, const at::Tensor& up) {
     float* ys = y.data_ptr<float>();
 #if defined(PROBAUDIT_WITH_CUDA)
     if (gate.is_cuda()) {
-        kernels::siluMulCuda(gs, us, ys, g.numel(), kStream);
+        const OnDevice on(gate);
+        kernels::siluMulCuda(gs, us, ys, g.numel(), on.stream);
         return y.to(gate.scalar_type());
     }
 #endif
@@ -353,7 +387,9 @@ at::Tensor meanPool(const Batch& batch, const at::Tensor& hidden) {
     p.length = batch.length.data();
 #if defined(PROBAUDIT_WITH_CUDA)
     if (hidden.is_cuda()) {
-        kernels::meanPoolCuda(p, kStream);
+        const OnDevice on(hidden);
+        const at::Tensor ranges = deviceRanges(batch.start, batch.length, hidden.device());
+        kernels::meanPoolCuda(p, on.stream, ranges.data_ptr<std::int64_t>());
         return out;
     }
 #endif
@@ -368,7 +404,8 @@ at::Tensor l2Normalize(const at::Tensor& x) {
     const std::int64_t H = xf.size(-1);
 #if defined(PROBAUDIT_WITH_CUDA)
     if (x.is_cuda()) {
-        kernels::l2NormalizeCuda(xf.data_ptr<float>(), xf.numel() / H, H, kStream);
+        const OnDevice on(x);
+        kernels::l2NormalizeCuda(xf.data_ptr<float>(), xf.numel() / H, H, on.stream);
         return xf;
     }
 #endif

@@ -2,9 +2,13 @@
 
 #include "common/error.h"
 
+#include <ATen/Context.h>
 #include <ATen/record_function.h>
+#include <kineto/ActivityType.h>
+#include <torch/csrc/autograd/profiler_kineto.h>
 
 #include <mutex>
+#include <set>
 #include <unordered_map>
 
 namespace probaudit::engine {
@@ -23,9 +27,31 @@ std::unique_ptr<at::ObserverContext> onStart(const at::RecordFunction& fn) {
     return nullptr;
 }
 
+// The profiler's configuration for device kernels: Kineto with CUDA activities only (the
+// operators come from the callback above).
+const torch::profiler::impl::ProfilerConfig& deviceConfig() {
+    static const torch::profiler::impl::ProfilerConfig config(
+        torch::profiler::impl::ProfilerState::KINETO);
+    return config;
+}
+
+const std::set<torch::profiler::impl::ActivityType>& deviceActivities() {
+    static const std::set<torch::profiler::impl::ActivityType> acts{
+        torch::profiler::impl::ActivityType::CUDA};
+    return acts;
+}
+
+constexpr int kBatchesPerCollect = 32;
+
+// Each profiling session is prepared, then started, as torch.profiler does.
+void enableDeviceProfiler() {
+    torch::autograd::profiler::prepareProfiler(deviceConfig(), deviceActivities());
+    torch::autograd::profiler::enableProfiler(deviceConfig(), deviceActivities());
+}
+
 } // namespace
 
-void KernelTrace::start() {
+void KernelTrace::start(bool deviceKernels) {
     {
         const std::lock_guard<std::mutex> lock(g_mutex);
         if (g_active != nullptr) {
@@ -37,11 +63,57 @@ void KernelTrace::start() {
     m_handle = at::addGlobalCallback(
         at::RecordFunctionCallback(&onStart).scopes({at::RecordScope::FUNCTION}));
     m_active = true;
+    if (deviceKernels && !at::hasCUDA()) {
+        // Kineto must not be asked for CUDA activities without a device (it crashes).
+        m_deviceUnavailable = "no CUDA device in this process";
+    } else if (deviceKernels) {
+        // A profiler that cannot start (no CUPTI) leaves the run going and says why in the trace.
+        try {
+            enableDeviceProfiler();
+            m_device = true;
+            m_sinceCollect = 0;
+        } catch (const std::exception& e) {
+            m_deviceUnavailable = e.what();
+        }
+    }
+}
+
+void KernelTrace::collectDeviceKernels() {
+    const auto result = torch::autograd::profiler::disableProfiler();
+    if (!result) {
+        return;
+    }
+    for (const auto& e : result->events()) {
+        const auto kind = static_cast<libkineto::ActivityType>(e.activityType());
+        if (kind == libkineto::ActivityType::CONCURRENT_KERNEL ||
+            kind == libkineto::ActivityType::GPU_MEMCPY ||
+            kind == libkineto::ActivityType::GPU_MEMSET) {
+            ++m_kernels[e.name()];
+        }
+    }
+}
+
+void KernelTrace::checkpoint() {
+    if (!m_device || ++m_sinceCollect < kBatchesPerCollect) {
+        return;
+    }
+    collectDeviceKernels();
+    m_sinceCollect = 0;
+    try {
+        enableDeviceProfiler();
+    } catch (const std::exception& e) {
+        m_device = false;
+        m_deviceUnavailable = std::string("the profiler stopped mid-run: ") + e.what();
+    }
 }
 
 void KernelTrace::stop() {
     if (!m_active) {
         return;
+    }
+    if (m_device) {
+        collectDeviceKernels();
+        m_device = false;
     }
     at::removeCallback(m_handle);
     m_active = false;
@@ -53,10 +125,20 @@ void KernelTrace::stop() {
     g_active = nullptr;
 }
 
-KernelTrace::~KernelTrace() { stop(); }
+KernelTrace::~KernelTrace() {
+    stop();
+}
 
 nlohmann::json KernelTrace::toJson() const {
-    return nlohmann::json{{"ops", m_ops}, {"device_kernels", nlohmann::json::object()}};
+    nlohmann::json kernels = nlohmann::json::object();
+    for (const auto& [name, n] : m_kernels) {
+        kernels[name] = n;
+    }
+    nlohmann::json out{{"ops", m_ops}, {"device_kernels", kernels}};
+    if (!m_deviceUnavailable.empty()) {
+        out["device_kernels_unavailable"] = m_deviceUnavailable;
+    }
+    return out;
 }
 
 } // namespace probaudit::engine

@@ -1,9 +1,9 @@
 #pragma once
 // The kernel trace (DESIGN.md): which ATen operators actually ran during a run, with call
-// counts, observed through libtorch's RecordFunction callbacks. It is evidence of the
-// computation path (e.g. scaled_dot_product_attention's CPU flash kernel vs bmm + softmax)
-// that no log line can replace. Device kernels (CUDA) need the profiler and are recorded
-// only where it is available.
+// counts, observed through libtorch's RecordFunction callbacks, and, for a run on a CUDA device,
+// which device kernels (and copies and fills) the GPU executed, read from libtorch's profiler
+// (Kineto over CUPTI). It is evidence of the computation path (e.g. scaled_dot_product_attention's
+// flash kernel vs bmm + softmax, cuBLAS's kernel choice) that no log line can replace.
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
@@ -14,19 +14,32 @@ namespace probaudit::engine {
 
 class KernelTrace {
 public:
-    // Starts observing (one trace at a time in a process; a second start throws).
-    void start();
+    // Starts observing (one trace at a time in a process; a second start throws). With
+    // deviceKernels the profiler also records what ran on the GPU.
+    void start(bool deviceKernels = false);
+    // Between batches: hands the device kernels seen so far over to the counts every few calls,
+    // so that a long run does not hold every kernel event in memory.
+    void checkpoint();
     // Stops observing; counts stay available.
     void stop();
     ~KernelTrace();
 
     const std::map<std::string, std::int64_t>& ops() const { return m_ops; }
-    nlohmann::json toJson() const; // {"ops": {"aten::mm": 12, ...}, "device_kernels": {}}
+    const std::map<std::string, std::int64_t>& deviceKernels() const { return m_kernels; }
+    // {"ops": {"aten::mm": 12, ...}, "device_kernels": {"sm90_xmma_gemm_...": 12, ...}}, plus
+    // "device_kernels_unavailable": reason when the profiler could not start on a CUDA run.
+    nlohmann::json toJson() const;
 
 private:
+    void collectDeviceKernels();
+
     std::map<std::string, std::int64_t> m_ops;
+    std::map<std::string, std::int64_t> m_kernels;
     std::uint64_t m_handle = 0;
     bool m_active = false;
+    bool m_device = false;
+    std::string m_deviceUnavailable; // why the profiler could not record device kernels
+    int m_sinceCollect = 0;
 };
 
 } // namespace probaudit::engine

@@ -2,10 +2,13 @@
 // A minimal test harness for the `gpu` suites: they must build where there is no Qt (the GPU
 // machine of scripts/gpu-check.sh has a Python torch and nvcc, nothing else). A suite is a list
 // of named cases; GPU_CHECK records a failure and goes on; main() returns 77 (CTest's skip code)
-// when no CUDA device is usable, 1 on any failure.
+// when no CUDA device is usable, 1 on any failure. scripts/gpu-check.sh sets
+// PROBAUDIT_REQUIRE_GPU on a GPU machine: there a suite that finds no device fails instead of
+// passing as skipped. A CUDA error left by a case (a faulting kernel) fails that case.
 #include <cuda_runtime.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <string>
 #include <utility>
@@ -29,15 +32,13 @@ struct Register {
     }
 };
 
-inline bool cudaUsable() {
-    int n = 0;
-    return cudaGetDeviceCount(&n) == cudaSuccess && n > 0;
-}
-
 inline int runAll(int argc, char** argv) {
-    if (!cudaUsable()) {
-        std::printf("SKIP: no CUDA device\n");
-        return 77;
+    int devices = 0;
+    const cudaError_t found = cudaGetDeviceCount(&devices);
+    if (found != cudaSuccess || devices == 0) {
+        std::printf("SKIP: no CUDA device (%s)\n",
+                    found != cudaSuccess ? cudaGetErrorString(found) : "none found");
+        return std::getenv("PROBAUDIT_REQUIRE_GPU") != nullptr ? 1 : 77;
     }
     for (const auto& [name, fn] : cases()) {
         if (argc > 1 && name.find(argv[1]) == std::string::npos) {
@@ -48,6 +49,10 @@ inline int runAll(int argc, char** argv) {
             fn();
         } catch (const std::exception& e) {
             std::printf("  exception: %s\n", e.what());
+            ++failures();
+        }
+        if (const cudaError_t err = cudaDeviceSynchronize(); err != cudaSuccess) {
+            std::printf("  CUDA error after the case: %s\n", cudaGetErrorString(err));
             ++failures();
         }
         std::printf("%s: %s\n", failures() == before ? "PASS" : "FAIL", name.c_str());

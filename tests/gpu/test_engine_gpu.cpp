@@ -12,6 +12,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 
 using namespace probaudit;
 using engine::Capture;
@@ -84,6 +85,8 @@ int changed(const std::vector<ItemRecord>& a, const std::vector<ItemRecord>& b) 
     for (std::size_t i = 0; i < a.size(); ++i) {
         n += (std::memcmp(a[i].head.probs.data(), b[i].head.probs.data(),
                           a[i].head.probs.size() * 4) != 0 ||
+              std::memcmp(a[i].head.logits.data(), b[i].head.logits.data(),
+                          a[i].head.logits.size() * 4) != 0 ||
               a[i].layer_hashes != b[i].layer_hashes)
                  ? 1
                  : 0;
@@ -181,6 +184,68 @@ GPU_CASE(invariantKernelsMatchTheReference) {
             GPU_CHECK(worst <= 1e-5, "%s %s: max |dp| %g", name.c_str(), kernels, worst);
         }
     }
+}
+
+// Capture computes hashes (on the GPU) and vectors from the hidden states; it must not change
+// what the run computes: the same probabilities and logits with capture none, hashes, vectors.
+GPU_CASE(captureDoesNotChangeNumericsOnTheGpu) {
+    for (const char* kernels : {"default", "batch_invariant"}) {
+        Engine eng(modelPath("tiny-llama"), headFor("tiny-llama"));
+        const auto all = items();
+        const RunConfig c = RunConfig::fromJson(
+            {{"device", "cuda:0"}, {"dtype", "bfloat16"}, {"batch_size", 8}, {"kernels", kernels}});
+        const auto none = eng.run(all, c, Capture::None);
+        const auto hashes = eng.run(all, c, Capture::Hashes);
+        const auto vectors = eng.run(all, c, Capture::Vectors);
+        int differing = 0;
+        for (std::size_t i = 0; i < none.size(); ++i) {
+            for (const auto* other : {&hashes[i], &vectors[i]}) {
+                differing += (std::memcmp(none[i].head.probs.data(), other->head.probs.data(),
+                                          none[i].head.probs.size() * 4) != 0 ||
+                              std::memcmp(none[i].head.logits.data(), other->head.logits.data(),
+                                          none[i].head.logits.size() * 4) != 0)
+                                 ? 1
+                                 : 0;
+            }
+            GPU_CHECK(hashes[i].layer_hashes == vectors[i].layer_hashes,
+                      "%s: item %zu: hashes differ between capture levels", kernels, i);
+            GPU_CHECK(!hashes[i].layer_hashes.empty(), "%s: no hashes captured", kernels);
+        }
+        GPU_CHECK(differing == 0, "%s: capture changed %d results", kernels, differing);
+    }
+}
+
+// The kernel trace on CUDA names the device kernels that ran: switching the attention
+// implementation changes them, and the batch-invariant run shows ProbAudit's own kernels.
+GPU_CASE(traceRecordsDeviceKernels) {
+    Engine eng(modelPath("tiny-llama"), headFor("tiny-llama"));
+    const auto all = items();
+    std::map<std::string, std::map<std::string, std::int64_t>> seen;
+    for (const char* attention : {"math", "sdpa", "batch_invariant"}) {
+        eng.run(all,
+                RunConfig::fromJson(
+                    {{"device", "cuda:0"}, {"batch_size", 8}, {"attention", attention}}),
+                Capture::None);
+        const nlohmann::json j = eng.lastTrace().toJson();
+        GPU_CHECK(!j.contains("device_kernels_unavailable"), "%s: %s", attention,
+                  j.value("device_kernels_unavailable", std::string()).c_str());
+        seen[attention] = eng.lastTrace().deviceKernels();
+        std::printf("  attention %s: %zu distinct device kernels, e.g.\n", attention,
+                    seen[attention].size());
+        int shown = 0;
+        for (const auto& [name, n] : seen[attention]) {
+            if (shown++ < 6) {
+                std::printf("    %6ld  %.110s\n", long(n), name.c_str());
+            }
+        }
+        GPU_CHECK(!seen[attention].empty(), "%s: no device kernels recorded", attention);
+    }
+    GPU_CHECK(seen["math"] != seen["sdpa"], "math and sdpa attention ran the same device kernels");
+    bool own = false;
+    for (const auto& [name, n] : seen["batch_invariant"]) {
+        own = own || name.find("attentionKernel") != std::string::npos;
+    }
+    GPU_CHECK(own, "the batch-invariant attention kernel is not in the device trace");
 }
 
 int main(int argc, char** argv) {
