@@ -6,6 +6,8 @@
 # offscreen self-check; the bundled libraries resolve inside the installed tree; no RUNPATH
 # outside $ORIGIN and no build-machine path (source tree, build tree, venv) in any installed
 # file; the AppStream metainfo and the desktop entry validate.
+# One package at a time (build, install, check, delete): each holds the 3 GB of libtorch and CUDA
+# libraries; both at once took about 11 GB of disk at the peak, one at a time about 8 GB.
 #   tests/test_package.sh SOURCE_DIR BUILD_DIR SITE_PACKAGES (the torch wheel's)
 set -euo pipefail
 src=$(realpath "$1")
@@ -18,29 +20,32 @@ trap 'rm -rf "$tmp"' EXIT
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }
 
-echo "== cpack (DEB, TGZ)"
-start=$(date +%s)
-cpack --config "$build/CPackConfig.cmake" -B "$tmp/pkg" > "$tmp/cpack.log" 2>&1 || {
-    cat "$tmp/cpack.log"
+need_gb=9
+free_gb=$(($(df -Pk "$tmp" | awk 'NR == 2 {print $4}') / 1024 / 1024))
+echo "free disk under $tmp: $free_gb GB (a package's staging copy, package and installed tree)"
+if [ "$free_gb" -lt "$need_gb" ]; then
+    echo "FAIL: test_package needs $need_gb GB free under ${TMPDIR:-/tmp}, there are $free_gb GB"
     exit 1
-}
-rm -rf "$tmp/pkg/_CPack_Packages"
-echo "cpack: $(($(date +%s) - start)) s"
-deb=$tmp/pkg/probaudit_${version}_amd64.deb
-tgz=$tmp/pkg/probaudit-${version}-linux-x86_64.tar.gz
-ls -l "$deb" "$tgz"
-echo "Depends: $(dpkg-deb -f "$deb" Depends)"
-dpkg-deb -f "$deb" Depends | grep -q 'libqt6widgets6' || bad "the .deb does not depend on Qt"
-
-dpkg -x "$deb" "$tmp/root"
-mkdir "$tmp/tar"
-tar -xzf "$tgz" -C "$tmp/tar"
-echo "installed size: $(du -sh "$tmp/root" | cut -f1) (deb root), $(du -sh "$tmp/tar" | cut -f1) (tarball)"
-
+fi
 mkdir -p "$tmp/home"
 clean() { env -i HOME="$tmp/home" PATH=/usr/bin:/bin "$@"; }
 
-for prefix in "$tmp/root/usr" "$tmp/tar/probaudit-${version}-linux-x86_64"; do
+# build GENERATOR: the package, in $tmp/pkg, without CPack's staging copy.
+build() {
+    local start
+    start=$(date +%s)
+    cpack --config "$build/CPackConfig.cmake" -G "$1" -B "$tmp/pkg" > "$tmp/cpack.log" 2>&1 || {
+        cat "$tmp/cpack.log"
+        exit 1
+    }
+    rm -rf "$tmp/pkg/_CPack_Packages"
+    echo "cpack -G $1: $(($(date +%s) - start)) s"
+}
+
+# check_prefix PREFIX: the installed programs run, from the installed tree, with nothing of the
+# build machine's environment.
+check_prefix() {
+    local prefix=$1 out got lib
     echo
     echo "== $prefix"
     out=$(clean "$prefix/bin/probaudit" --version) || bad "probaudit --version failed"
@@ -79,35 +84,48 @@ print("env --json: torch", d["torch"]["version"], "| invariant CPU", d["kernels"
         grep -q "ok .*demo study sentiment-smollm2" "$tmp/self2.txt" || bad "study B not ok with models"
     fi
     [ -x "$prefix/bin/probaudit-fetch-demo-models" ] || bad "no probaudit-fetch-demo-models"
-done
+}
 
-echo
-echo "== build-machine paths and RUNPATHs"
-elfs=0
-while IFS= read -r -d '' f; do
-    if [ "$(head -c 4 "$f" | od -An -c | tr -d ' ')" = '177ELF' ]; then
-        elfs=$((elfs + 1))
-        paths=$(readelf -d "$f" | sed -n 's/.*(R\(UN\)\?PATH).*\[\(.*\)\]/\2/p' | tr ':' '\n')
-        while IFS= read -r p; do
-            [ -z "$p" ] || [[ "$p" == '$ORIGIN'* || "$p" == '${ORIGIN}'* ]] || bad "$f: RUNPATH entry $p"
-        done <<< "$paths"
-    fi
-done < <(find "$tmp/root" "$tmp/tar" -type f -print0)
-echo "$elfs ELF files, every RUNPATH entry relative to \$ORIGIN"
-for p in "$src" "$build" "$site"; do
-    hits=$(grep -rlF "$p" "$tmp/root" "$tmp/tar" | head -5 || true)
-    [ -z "$hits" ] || bad "files that contain $p: $hits"
-done
-for exe in probaudit probaudit-workbench probaudit-report; do
-    f=$tmp/root/usr/bin/$exe
-    readelf -S "$f" | grep -q '\.debug_info' && bad "$exe is not stripped"
-    if strings "$f" | grep -E '\.venv|site-packages|/build/default' > "$tmp/paths.txt"; then
-        head -3 "$tmp/paths.txt"
-        bad "$exe names a build path"
-    fi
-done
-echo "no installed file names $src, $build or $site"
+# check_tree DIR PREFIX: no RUNPATH outside $ORIGIN and no build-machine path in any installed
+# file; the executables are stripped.
+check_tree() {
+    local dir=$1 prefix=$2 elfs=0 f paths p hits exe
+    while IFS= read -r -d '' f; do
+        if [ "$(head -c 4 "$f" | od -An -c | tr -d ' ')" = '177ELF' ]; then
+            elfs=$((elfs + 1))
+            paths=$(readelf -d "$f" | sed -n 's/.*(R\(UN\)\?PATH).*\[\(.*\)\]/\2/p' | tr ':' '\n')
+            while IFS= read -r p; do
+                [ -z "$p" ] || [[ "$p" == '$ORIGIN'* || "$p" == '${ORIGIN}'* ]] || bad "$f: RUNPATH entry $p"
+            done <<< "$paths"
+        fi
+    done < <(find "$dir" -type f -print0)
+    echo "$elfs ELF files, every RUNPATH entry relative to \$ORIGIN"
+    for p in "$src" "$build" "$site"; do
+        hits=$(grep -rlF "$p" "$dir" | head -5 || true)
+        [ -z "$hits" ] || bad "files that contain $p: $hits"
+    done
+    for exe in probaudit probaudit-workbench probaudit-report; do
+        f=$prefix/bin/$exe
+        readelf -S "$f" | grep -q '\.debug_info' && bad "$exe is not stripped"
+        if strings "$f" | grep -E '\.venv|site-packages|/build/default' > "$tmp/paths.txt"; then
+            head -3 "$tmp/paths.txt"
+            bad "$exe names a build path"
+        fi
+    done
+    echo "no installed file names $src, $build or $site"
+}
 
+echo "== the .deb"
+build DEB
+deb=$tmp/pkg/probaudit_${version}_amd64.deb
+ls -l "$deb"
+echo "Depends: $(dpkg-deb -f "$deb" Depends)"
+dpkg-deb -f "$deb" Depends | grep -q 'libqt6widgets6' || bad "the .deb does not depend on Qt"
+dpkg -x "$deb" "$tmp/root"
+rm -f "$deb"
+echo "installed size: $(du -sh "$tmp/root" | cut -f1)"
+check_prefix "$tmp/root/usr"
+check_tree "$tmp/root" "$tmp/root/usr"
 echo
 echo "== metadata"
 appstreamcli validate --no-net "$tmp/root/usr/share/metainfo/io.github.probaudit.workbench.metainfo.xml" ||
@@ -116,6 +134,23 @@ desktop-file-validate "$tmp/root/usr/share/applications/io.github.probaudit.work
     bad "the desktop entry does not validate"
 echo "desktop-file-validate: ok"
 [ -f "$tmp/root/usr/share/icons/hicolor/scalable/apps/io.github.probaudit.workbench.svg" ] || bad "no icon"
+rm -rf "$tmp/root"
 
-[ "$fail" = 0 ] && echo "test_package: passed" || echo "test_package: FAILED"
-exit "$fail"
+echo
+echo "== the tarball"
+build TGZ
+tgz=$tmp/pkg/probaudit-${version}-linux-x86_64.tar.gz
+ls -l "$tgz"
+mkdir "$tmp/tar"
+tar -xzf "$tgz" -C "$tmp/tar"
+rm -f "$tgz"
+echo "installed size: $(du -sh "$tmp/tar" | cut -f1)"
+check_prefix "$tmp/tar/probaudit-${version}-linux-x86_64"
+check_tree "$tmp/tar" "$tmp/tar/probaudit-${version}-linux-x86_64"
+rm -rf "$tmp/tar"
+
+if [ "$fail" != 0 ]; then
+    echo "test_package: FAILED"
+    exit 1
+fi
+echo "test_package: passed"
