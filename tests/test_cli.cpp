@@ -14,8 +14,8 @@ struct Result {
     QString err;
 };
 
-Result runCli(const QStringList& args, const QProcessEnvironment& env =
-                                           QProcessEnvironment::systemEnvironment()) {
+Result runCli(const QStringList& args,
+              const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment()) {
     QProcess p;
     p.setProcessEnvironment(env);
     p.start(QStringLiteral(PROBAUDIT_CLI), args);
@@ -63,7 +63,7 @@ private Q_SLOTS:
 
     void unknownCommandFails() {
         const Result r = runCli({QStringLiteral("no-such-command")});
-        QVERIFY(r.exitCode != 0);
+        QVERIFY(r.exitCode > 0);
         QVERIFY(!r.err.trimmed().isEmpty());
     }
 
@@ -83,8 +83,9 @@ private Q_SLOTS:
 
         const QJsonObject torch = env[u"torch"].toObject();
         QCOMPARE(torch[u"version"].toString(), QStringLiteral(PROBAUDIT_TORCH_PIN));
-        for (QStringView key : std::initializer_list<QStringView>{u"cuda_build", u"cudnn_build", u"blas", u"mkl_version",
-                         u"onednn_version", u"openmp_version"}) {
+        for (QStringView key : std::initializer_list<QStringView>{
+                 u"cuda_build", u"cudnn_build", u"blas", u"mkl_version", u"onednn_version",
+                 u"openmp_version"}) {
             QVERIFY2(torch[key].isString(), qPrintable(key.toString()));
         }
         QVERIFY(torch[u"build_settings"].toObject().contains(u"TORCH_VERSION"));
@@ -94,8 +95,9 @@ private Q_SLOTS:
         const QJsonObject cuda = env[u"cuda"].toObject();
         QVERIFY(cuda[u"available"].isBool());
         QVERIFY(cuda[u"gpus"].isArray());
-        for (QStringView key : std::initializer_list<QStringView>{u"runtime_version", u"cudnn_version", u"cublas_version",
-                         u"driver_version", u"driver_api_version"}) {
+        for (QStringView key : std::initializer_list<QStringView>{
+                 u"runtime_version", u"cudnn_version", u"cublas_version", u"driver_version",
+                 u"driver_api_version"}) {
             QVERIFY2(cuda[key].isString(), qPrintable(key.toString()));
         }
         // The wheel is a CUDA build: its runtime and cuDNN versions are known without a GPU.
@@ -143,8 +145,7 @@ private Q_SLOTS:
         env.insert(QStringLiteral("ATEN_CPU_CAPABILITY"), QStringLiteral("default"));
         const QJsonObject one = envJson(env);
         QCOMPARE(one[u"threads"].toObject()[u"intra_op"].toInt(), 1);
-        QCOMPARE(one[u"cpu"].toObject()[u"aten_capability"].toString(),
-                 QStringLiteral("DEFAULT"));
+        QCOMPARE(one[u"cpu"].toObject()[u"aten_capability"].toString(), QStringLiteral("DEFAULT"));
         const QJsonObject vars = one[u"env_vars"].toObject();
         QCOMPARE(vars[u"OMP_NUM_THREADS"].toString(), QStringLiteral("1"));
         QCOMPARE(vars[u"ATEN_CPU_CAPABILITY"].toString(), QStringLiteral("default"));
@@ -166,13 +167,15 @@ private Q_SLOTS:
     // probaudit generate: JSON per prompt, bounded by --max-new-tokens; clear refusals.
     void generateCommand() {
         const QString model = QStringLiteral(PROBAUDIT_SOURCE_DIR "/tests/fixtures/tiny-qwen3");
-        const Result r = runCli({QStringLiteral("generate"), model, QStringLiteral("--prompt"),
-                                 QStringLiteral("Review: fine food Verdict:"), QStringLiteral("--prompt"),
-                                 QStringLiteral("Review: a Verdict:"), QStringLiteral("--max-new-tokens"),
-                                 QStringLiteral("5"), QStringLiteral("--no-eos"), QStringLiteral("--config"),
-                                 QStringLiteral("{\"batch_size\":2}"), QStringLiteral("--json")});
+        const Result r =
+            runCli({QStringLiteral("generate"), model, QStringLiteral("--prompt"),
+                    QStringLiteral("Review: fine food Verdict:"), QStringLiteral("--prompt"),
+                    QStringLiteral("Review: a Verdict:"), QStringLiteral("--max-new-tokens"),
+                    QStringLiteral("5"), QStringLiteral("--no-eos"), QStringLiteral("--config"),
+                    QStringLiteral("{\"batch_size\":2}"), QStringLiteral("--json")});
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
-        const QJsonArray items = QJsonDocument::fromJson(r.out.toUtf8()).object()[u"items"].toArray();
+        const QJsonArray items =
+            QJsonDocument::fromJson(r.out.toUtf8()).object()[u"items"].toArray();
         QCOMPARE(items.size(), 2);
         for (const auto& v : items) {
             const QJsonObject it = v.toObject();
@@ -184,12 +187,13 @@ private Q_SLOTS:
             }
         }
         const Result none = runCli({QStringLiteral("generate"), model});
-        QVERIFY(none.exitCode != 0);
+        QVERIFY(none.exitCode > 0);
         QVERIFY2(none.err.contains(QStringLiteral("nothing to generate")), qPrintable(none.err));
-        const Result bert = runCli({QStringLiteral("generate"),
-                                    QStringLiteral(PROBAUDIT_SOURCE_DIR "/tests/fixtures/tiny-bert"),
-                                    QStringLiteral("--prompt"), QStringLiteral("x")});
-        QVERIFY(bert.exitCode != 0);
+        const Result bert =
+            runCli({QStringLiteral("generate"),
+                    QStringLiteral(PROBAUDIT_SOURCE_DIR "/tests/fixtures/tiny-bert"),
+                    QStringLiteral("--prompt"), QStringLiteral("x")});
+        QVERIFY(bert.exitCode > 0);
         QVERIFY2(bert.err.contains(QStringLiteral("llama-family")), qPrintable(bert.err));
     }
 
@@ -201,10 +205,12 @@ private Q_SLOTS:
                          QStringLiteral(PROBAUDIT_SOURCE_DIR "/tests/fixtures/tiny-llama")};
         for (const char* t : {"fine food", "a", "slow and rude service, never again", "meh",
                               "the soup was cold", "great", "lovely staff"}) {
-            args << QStringLiteral("--prompt") << QStringLiteral("Review: %1 Verdict:").arg(QLatin1String(t));
+            args << QStringLiteral("--prompt")
+                 << QStringLiteral("Review: %1 Verdict:").arg(QLatin1String(t));
         }
-        args << QStringLiteral("--max-new-tokens") << QStringLiteral("8") << QStringLiteral("--no-eos")
-             << QStringLiteral("--stop") << QStringLiteral("l") << QStringLiteral("--records")
+        args << QStringLiteral("--max-new-tokens") << QStringLiteral("8")
+             << QStringLiteral("--no-eos") << QStringLiteral("--stop") << QStringLiteral("l")
+             << QStringLiteral("--records")
              << QStringLiteral("{\"mode\":\"lines\",\"reduction\":\"count\"}")
              << QStringLiteral("--concurrency") << QStringLiteral("3") << QStringLiteral("--json");
         const Result r = runCli(args);
@@ -236,7 +242,7 @@ private Q_SLOTS:
         }
         // Concurrency 1 is the reference the probe compares against, not a probe of its own.
         args[args.indexOf(QStringLiteral("3"))] = QStringLiteral("1");
-        QVERIFY(runCli(args).exitCode != 0);
+        QVERIFY(runCli(args).exitCode > 0);
     }
 };
 

@@ -76,7 +76,8 @@ private Q_SLOTS:
         QVERIFY(!row(d, "attention sdpa").isEmpty());
         // The fix is tried: the batch-invariant kernels at batch 1 vs batch 8 with padding are
         // bit-identical, and the finding says to pin them.
-        QCOMPARE(row(d, "batch-invariant kernels: batch 1 -> 8").value("bit_identical").toDouble(), 1.0);
+        QCOMPARE(row(d, "batch-invariant kernels: batch 1 -> 8").value("bit_identical").toDouble(),
+                 1.0);
         QVERIFY(ladder[3].toObject().value("finding").toString().contains(
             QStringLiteral("a fix: pin kernels: batch_invariant")));
         // The study's other config is explained, with a forecast beside what was observed.
@@ -121,6 +122,9 @@ private Q_SLOTS:
         const QJsonObject floor = ab.value("noise_floor").toObject();
         QCOMPARE(floor.value("runs").toArray().size(), 2); // h's other configs
         QVERIFY(floor.value("max_dp").toDouble() > 0);     // bfloat16 moves probabilities
+        for (const auto* key : {"flips", "max_dp"}) {
+            QVERIFY2(ab.contains(QLatin1String(key)) && floor.contains(QLatin1String(key)), key);
+        }
         const bool exceeded = ab.value("flips").toInt() > floor.value("flips").toInt() &&
                               ab.value("max_dp").toDouble() > floor.value("max_dp").toDouble();
         QCOMPARE(floor.value("exceeded").toBool(), exceeded);

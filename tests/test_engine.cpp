@@ -12,7 +12,9 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cmath>
 #include <cstring>
+#include <limits>
 
 using namespace probaudit;
 using engine::Capture;
@@ -104,9 +106,13 @@ void compareWithReference(const QString& name, double tol, const char* kernels =
         double worst = 0;
         for (std::size_t i = 0; i < records.size(); ++i) {
             const QJsonArray p = ref[qsizetype(i)].toArray();
+            QCOMPARE(records[i].head.probs.size(), std::size_t(p.size()));
             for (qsizetype c = 0; c < p.size(); ++c) {
-                worst = std::max(worst, std::abs(double(records[i].head.probs[std::size_t(c)]) -
-                                                 p[c].toDouble()));
+                const double d =
+                    std::abs(double(records[i].head.probs[std::size_t(c)]) - p[c].toDouble());
+                // std::max(worst, NaN) is worst: a NaN probability must fail, not vanish.
+                worst =
+                    std::isnan(d) ? std::numeric_limits<double>::infinity() : std::max(worst, d);
             }
         }
         QVERIFY2(worst <= tol, qPrintable(QStringLiteral("%1 %2: max |dp| %3")

@@ -14,6 +14,9 @@
 
 #include <QTest>
 
+#include <cmath>
+#include <limits>
+
 using namespace probaudit;
 
 namespace {
@@ -26,10 +29,15 @@ struct Golden {
     at::Tensor get(const std::string& n) const { return engine::loadTensor(file, n); }
 };
 
-// Largest (|a - b| - (atol + rtol·|b|)); <= 0 means within tolerance.
+// Largest (|a - b| - (atol + rtol·|b|)); <= 0 means within tolerance. A NaN anywhere (max()
+// carries it through) counts as out of tolerance: "e > worst" is false for NaN.
 double excess(const at::Tensor& a, const at::Tensor& b, double atol, double rtol) {
     const at::Tensor af = a.to(at::kFloat);
-    return ((af - b).abs() - (atol + rtol * b.abs())).max().item<double>();
+    if (af.sizes() != b.sizes()) {
+        return std::numeric_limits<double>::infinity();
+    }
+    const double e = ((af - b).abs() - (atol + rtol * b.abs())).max().item<double>();
+    return std::isnan(e) ? std::numeric_limits<double>::infinity() : e;
 }
 
 struct Case {
@@ -38,7 +46,8 @@ struct Case {
     bool full; // fixtures: every token; real models: first/last/mean rows
 };
 
-void runModel(const Case& c, const std::string& attention, at::ScalarType dtype, double atol, double rtol) {
+void runModel(const Case& c, const std::string& attention, at::ScalarType dtype, double atol,
+              double rtol) {
     c10::InferenceMode guard;
     const Golden g(c.model.toStdString());
     const auto ckpt = model::Checkpoint::open(c.dir.toStdString());
@@ -63,18 +72,21 @@ void runModel(const Case& c, const std::string& attention, at::ScalarType dtype,
             worstWhere = QString::fromStdString(name);
         }
     };
-    for (const auto& [mode, side, size] : {std::tuple{"single", "right", 1}, {"batch8_right", "right", 8},
+    for (const auto& [mode, side, size] : {std::tuple{"single", "right", 1},
+                                           {"batch8_right", "right", 8},
                                            {"batch8_left", "left", 8}}) {
         for (std::size_t first = 0; first < ids.size(); first += size_t(size)) {
             std::vector<std::vector<std::int32_t>> rows(ids.begin() + std::ptrdiff_t(first),
-                                                        ids.begin() + std::ptrdiff_t(first + size_t(size)));
+                                                        ids.begin() +
+                                                            std::ptrdiff_t(first + size_t(size)));
             const engine::Batch b = engine::makeBatch(rows, side, "longest", 0, 0);
             engine::ForwardOptions opt;
             opt.attention = attention;
             opt.onHidden = [&](int layer, const at::Tensor& h) {
                 for (std::int64_t r = 0; r < b.rows(); ++r) {
-                    const std::string key = std::string(mode) + "." + std::to_string(first + size_t(r)) +
-                                            ".h" + std::to_string(layer);
+                    const std::string key = std::string(mode) + "." +
+                                            std::to_string(first + size_t(r)) + ".h" +
+                                            std::to_string(layer);
                     const at::Tensor real = h[r].narrow(0, b.start[size_t(r)], b.length[size_t(r)]);
                     if (c.full) {
                         check(real, key);
@@ -122,16 +134,22 @@ void addCases(bool real) {
     QList<Case> cases;
     if (!real) {
         for (const char* m : {"tiny-llama", "tiny-qwen3", "tiny-bert"}) {
-            cases << Case{QString::fromLatin1(m), src + QStringLiteral("/tests/fixtures/") + QString::fromLatin1(m), true};
+            cases << Case{QString::fromLatin1(m),
+                          src + QStringLiteral("/tests/fixtures/") + QString::fromLatin1(m), true};
         }
     } else {
-        cases << Case{QStringLiteral("all-MiniLM-L6-v2"), src + QStringLiteral("/.cache/models/all-MiniLM-L6-v2"), false};
-        cases << Case{QStringLiteral("SmolLM2-135M-Instruct"),
-                      src + QStringLiteral("/.cache/models/SmolLM2-135M-Instruct/SmolLM2-135M-Instruct.Q4_1.gguf"), false};
+        cases << Case{QStringLiteral("all-MiniLM-L6-v2"),
+                      src + QStringLiteral("/.cache/models/all-MiniLM-L6-v2"), false};
+        cases << Case{
+            QStringLiteral("SmolLM2-135M-Instruct"),
+            src + QStringLiteral(
+                      "/.cache/models/SmolLM2-135M-Instruct/SmolLM2-135M-Instruct.Q4_1.gguf"),
+            false};
     }
     for (const Case& c : cases) {
         for (const char* a : {"math", "sdpa"}) {
-            QTest::addRow("%s %s", qPrintable(c.model), a) << c.model << c.dir << c.full << QString::fromLatin1(a);
+            QTest::addRow("%s %s", qPrintable(c.model), a)
+                << c.model << c.dir << c.full << QString::fromLatin1(a);
         }
     }
 }
@@ -163,7 +181,8 @@ private Q_SLOTS:
         QFETCH(QString, dir);
         QFETCH(bool, full);
         QFETCH(QString, attention);
-        for (const auto& [dtype, eps] : {std::pair{at::kBFloat16, 1.0 / 256}, std::pair{at::kHalf, 1.0 / 2048}}) {
+        for (const auto& [dtype, eps] :
+             {std::pair{at::kBFloat16, 1.0 / 256}, std::pair{at::kHalf, 1.0 / 2048}}) {
             const double k = 8.0 * 3; // 8 per layer, 2 layers + embeddings
             runModel(Case{model, dir, full}, attention.toStdString(), dtype, k * eps, k * eps);
         }

@@ -99,14 +99,6 @@ std::vector<std::string> servingPrompts() {
     return out;
 }
 
-std::vector<int> tokensOf(const Generation& g) {
-    std::vector<int> t;
-    for (const auto& s : g.steps) {
-        t.push_back(s.token);
-    }
-    return t;
-}
-
 RunConfig serving(std::int64_t concurrency, std::uint64_t seed) {
     return RunConfig::fromJson({{"concurrency", concurrency}, {"arrival_seed", seed}});
 }
@@ -143,6 +135,8 @@ private Q_SLOTS:
         const auto b =
             Engine(modelPath(QStringLiteral("tiny-qwen3")), anyHead(QStringLiteral("tiny")))
                 .generate(prompts, cfg, opt);
+        QCOMPARE(a.size(), prompts.size());
+        QCOMPARE(b.size(), prompts.size());
         for (std::size_t i = 0; i < a.size(); ++i) {
             QCOMPARE(a[i].text, b[i].text);
             QCOMPARE(a[i].steps.size(), b[i].steps.size());
@@ -173,6 +167,8 @@ private Q_SLOTS:
         const auto a = eng.serve(prompts, serving(1, 3), opt, &st);
         const auto b = Engine(modelPath(name), anyHead(name)).serve(prompts, serving(1, 5), opt);
         QCOMPARE(a.size(), prompts.size());
+        QCOMPARE(b.size(), prompts.size());
+        QCOMPARE(ref.size(), prompts.size());
         std::vector<std::int64_t> arrivals;
         for (std::size_t i = 0; i < a.size(); ++i) {
             for (const auto* other : {&ref[i], &b[i]}) {
@@ -264,7 +260,8 @@ private Q_SLOTS:
         QTest::addColumn<QString>("dtype");
         for (const char* m : {"tiny-llama", "tiny-qwen3"}) {
             for (const char* d : {"float32", "bfloat16"}) {
-                QTest::newRow(qPrintable(QStringLiteral("%1 %2").arg(QLatin1String(m), QLatin1String(d))))
+                QTest::newRow(
+                    qPrintable(QStringLiteral("%1 %2").arg(QLatin1String(m), QLatin1String(d))))
                     << QString::fromLatin1(m) << QString::fromLatin1(d);
             }
         }
@@ -290,6 +287,9 @@ private Q_SLOTS:
         auto staticCfg = RunConfig::fromJson(
             {{"dtype", dtype.toStdString()}, {"kernels", "batch_invariant"}, {"batch_size", 5}});
         const auto batched = eng.generate(prompts, staticCfg, opt);
+        QCOMPARE(ref.size(), prompts.size());
+        QCOMPARE(four.size(), prompts.size());
+        QCOMPARE(batched.size(), prompts.size());
         if (name == QStringLiteral("tiny-llama")) {
             // Its outputs end at different steps (tiny-qwen3 repeats one piece to the limit):
             // requests join mid-flight.

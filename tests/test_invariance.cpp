@@ -13,6 +13,8 @@
 #include <QTest>
 
 #include <cstring>
+#include <stdexcept>
+#include <string>
 
 using namespace probaudit;
 using engine::Capture;
@@ -113,13 +115,23 @@ std::vector<Variant> matrix(bool full) {
     return out;
 }
 
-// Items whose probabilities, logits or per-layer hashes differ in any bit.
+// Items whose probabilities, logits or per-layer hashes differ in any bit. Both runs must hold
+// every item with whole heads: a run that lost records is broken, not "invariant".
 int changedItems(const std::vector<ItemRecord>& a, const std::vector<ItemRecord>& b,
-                 int* hashOnly) {
+                 std::size_t items, int* hashOnly) {
+    if (a.size() != items || b.size() != items || items == 0) {
+        throw std::runtime_error("runs of " + std::to_string(items) + " items returned " +
+                                 std::to_string(a.size()) + " and " + std::to_string(b.size()) +
+                                 " records");
+    }
     int changed = 0;
     for (std::size_t i = 0; i < a.size(); ++i) {
         const auto& x = a[i].head;
         const auto& y = b[i].head;
+        if (x.probs.empty() || x.probs.size() != y.probs.size() ||
+            x.logits.size() != y.logits.size() || a[i].layer_hashes.empty()) {
+            throw std::runtime_error("item " + std::to_string(i) + ": no head or no layer hashes");
+        }
         const bool head = std::memcmp(x.probs.data(), y.probs.data(), x.probs.size() * 4) != 0 ||
                           std::memcmp(x.logits.data(), y.logits.data(), x.logits.size() * 4) != 0;
         const bool hashes = a[i].layer_hashes != b[i].layer_hashes;
@@ -151,7 +163,7 @@ MatrixResult runMatrix(const QString& name, const std::string& dtype, const std:
     for (std::size_t v = 1; v < variants.size(); ++v) {
         const auto got = eng.run(all, withCommon(variants[v].config), Capture::Hashes);
         int hashOnly = 0;
-        const int changed = changedItems(ref, got, &hashOnly);
+        const int changed = changedItems(ref, got, all.size(), &hashOnly);
         ++r.variants;
         if (changed > 0) {
             ++r.differing;
@@ -190,10 +202,13 @@ private Q_SLOTS:
               qPrintable(dtype), r.variants);
     }
 
-    // Negative: the default kernels over the same matrix change some bits somewhere.
+    // Negative: on every fixture the positive test covers, the default kernels over the same
+    // matrix change some bits (in one dtype at least: in bfloat16 the tiny decoders round every
+    // variant to the same bits).
     void fixturesDefaultDiffers() {
-        int differing = 0;
-        for (const char* m : {"tiny-bert", "tiny-llama"}) {
+        QStringList invariantModels;
+        for (const char* m : {"tiny-bert", "tiny-llama", "tiny-qwen3"}) {
+            int differing = 0;
             for (const char* d : {"float32", "bfloat16"}) {
                 const auto r = runMatrix(QString::fromLatin1(m), d, "default", true);
                 qInfo("default kernels, %s %s: %d of %d configurations change bits", m, d,
@@ -203,9 +218,14 @@ private Q_SLOTS:
                 }
                 differing += r.differing;
             }
+            if (differing == 0) {
+                invariantModels << QString::fromLatin1(m);
+            }
         }
-        QVERIFY2(differing > 0, "the default kernels were batch-invariant on every fixture: the "
-                                "invariance test could not fail");
+        QVERIFY2(invariantModels.isEmpty(),
+                 qPrintable(QStringLiteral("the default kernels were batch-invariant on %1: the "
+                                           "invariance test could not fail there")
+                                .arg(invariantModels.join(QStringLiteral(", ")))));
     }
 
     void realInvariant_data() {

@@ -78,7 +78,8 @@ print("env --json: torch", d["torch"]["version"], "| invariant CPU", d["kernels"
     grep -q "not fetched.*SmolLM2" "$tmp/self.txt" || bad "no note for the unfetched SmolLM2 model"
     if [ -d "$src/.cache/models/SmolLM2-135M-Instruct" ]; then
         env -i HOME="$tmp/home" PATH=/usr/bin:/bin PROBAUDIT_HOME="$src/.cache" \
-            "$prefix/bin/probaudit-workbench" --self-check > "$tmp/self2.txt" 2>&1 || true
+            "$prefix/bin/probaudit-workbench" --self-check > "$tmp/self2.txt" 2>&1 ||
+            bad "the workbench's self-check failed with PROBAUDIT_HOME=$src/.cache: $(cat "$tmp/self2.txt")"
         grep -q "not fetched.*SmolLM2" "$tmp/self2.txt" &&
             bad "PROBAUDIT_HOME=$src/.cache does not reach the installed study"
         grep -q "ok .*demo study sentiment-smollm2" "$tmp/self2.txt" || bad "study B not ok with models"
@@ -99,6 +100,8 @@ check_tree() {
             done <<< "$paths"
         fi
     done < <(find "$dir" -type f -print0)
+    # the executables and the bundled libraries (libtorch, CUDA): dozens, never none
+    [ "$elfs" -ge 20 ] || bad "$dir: only $elfs ELF files found"
     echo "$elfs ELF files, every RUNPATH entry relative to \$ORIGIN"
     for p in "$src" "$build" "$site"; do
         hits=$(grep -rlF "$p" "$dir" | head -5 || true)
@@ -106,6 +109,7 @@ check_tree() {
     done
     for exe in probaudit probaudit-workbench probaudit-report; do
         f=$prefix/bin/$exe
+        [ -x "$f" ] || bad "no $f"
         readelf -S "$f" | grep -q '\.debug_info' && bad "$exe is not stripped"
         if strings "$f" | grep -E '\.venv|site-packages|/build/default' > "$tmp/paths.txt"; then
             head -3 "$tmp/paths.txt"
