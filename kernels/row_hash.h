@@ -20,7 +20,8 @@ inline constexpr std::uint64_t kGolden = 0x9E3779B97F4A7C15ull;
 #if defined(__CUDACC__)
 __host__ __device__
 #endif
-inline std::uint64_t mix64(std::uint64_t x) {
+    inline std::uint64_t
+    mix64(std::uint64_t x) {
     std::uint64_t z = x + kGolden;
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;

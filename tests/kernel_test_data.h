@@ -20,11 +20,10 @@ inline std::vector<float> randomVec(std::size_t n, std::uint32_t seed, float sca
 }
 
 // Attention over dense q [B, L, heads * dim] and k, v [B, L, kvHeads * dim], scale 1/sqrt(dim).
-inline probaudit::kernels::AttentionParams denseAttention(const float* q, const float* k, const float* v, float* out,
-                                                          std::int64_t batch, std::int64_t len, std::int64_t heads,
-                                                          std::int64_t kvHeads, std::int64_t dim,
-                                                          const std::int64_t* start, const std::int64_t* length,
-                                                          bool causal) {
+inline probaudit::kernels::AttentionParams
+denseAttention(const float* q, const float* k, const float* v, float* out, std::int64_t batch,
+               std::int64_t len, std::int64_t heads, std::int64_t kvHeads, std::int64_t dim,
+               const std::int64_t* start, const std::int64_t* length, bool causal) {
     probaudit::kernels::AttentionParams p;
     p.q = q;
     p.k = k;

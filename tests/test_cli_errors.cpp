@@ -31,10 +31,11 @@ class TestCliErrors : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void oneLineErrors_data() {
-        QTest::addColumn<QStringList>("args");     // %D stands for the temporary folder
+        QTest::addColumn<QStringList>("args"); // %D stands for the temporary folder
         QTest::addColumn<QString>("setup");
-        QTest::addColumn<QString>("expected");     // must appear in the message
-        QTest::newRow("missing path") << QStringList{"inspect", "%D/nope"} << "" << "%D/nope: no such file";
+        QTest::addColumn<QString>("expected"); // must appear in the message
+        QTest::newRow("missing path") << QStringList{"inspect", "%D/nope"} << ""
+                                      << "%D/nope: no such file";
         QTest::newRow("unknown model type") << QStringList{"inspect", "%D/m"} << "gpt_neox"
                                             << "%D/m/config.json: unknown model type \"gpt_neox\"";
         QTest::newRow("malformed tokenizer.json") << QStringList{"inspect", "%D/m"} << "badtok"
@@ -43,9 +44,11 @@ private Q_SLOTS:
                                       << "%D/x.gguf: not a GGUF file";
         QTest::newRow("truncated safetensors") << QStringList{"inspect", "%D/m"} << "truncst"
                                                << "%D/m/model.safetensors: truncated";
-        QTest::newRow("non-UTF-8 text file") << QStringList{"tokenize", "%D/m", "--text-file", "%D/t.txt"}
-                                             << "latin1" << "%D/t.txt: not valid UTF-8 at byte 3";
-        QTest::newRow("unknown command") << QStringList{"frobnicate"} << "" << "frobnicate";
+        QTest::newRow("non-UTF-8 text file")
+            << QStringList{"tokenize", "%D/m", "--text-file", "%D/t.txt"} << "latin1"
+            << "%D/t.txt: not valid UTF-8 at byte 3";
+        QTest::newRow("unknown command") << QStringList{"frobnicate"} << ""
+                                         << "frobnicate";
     }
     void oneLineErrors() {
         QFETCH(QStringList, args);
@@ -87,21 +90,25 @@ private Q_SLOTS:
     void truncationWarns() {
         QProcess full;
         full.start(QStringLiteral(PROBAUDIT_CLI),
-                   {QStringLiteral("tokenize"), QStringLiteral(PROBAUDIT_SOURCE_DIR "/tests/fixtures/tiny-bert"),
+                   {QStringLiteral("tokenize"),
+                    QStringLiteral(PROBAUDIT_SOURCE_DIR "/tests/fixtures/tiny-bert"),
                     QStringLiteral("--text"), QStringLiteral("one two three four five six seven")});
         QVERIFY(full.waitForFinished(60000));
         const int n = QString::fromUtf8(full.readAllStandardOutput()).section(u' ', 0, 0).toInt();
         QVERIFY(n > 5);
         QProcess p;
         p.start(QStringLiteral(PROBAUDIT_CLI),
-                {QStringLiteral("tokenize"), QStringLiteral(PROBAUDIT_SOURCE_DIR "/tests/fixtures/tiny-bert"),
+                {QStringLiteral("tokenize"),
+                 QStringLiteral(PROBAUDIT_SOURCE_DIR "/tests/fixtures/tiny-bert"),
                  QStringLiteral("--text"), QStringLiteral("one two three four five six seven"),
                  QStringLiteral("--max-length"), QStringLiteral("5")});
         QVERIFY(p.waitForFinished(60000));
         QCOMPARE(p.exitCode(), 0);
-        QVERIFY(QString::fromUtf8(p.readAllStandardOutput()).startsWith(QStringLiteral("5 tokens")));
+        QVERIFY(
+            QString::fromUtf8(p.readAllStandardOutput()).startsWith(QStringLiteral("5 tokens")));
         const QString err = QString::fromUtf8(p.readAllStandardError());
-        QVERIFY2(err.contains(QStringLiteral("truncated from %1 to 5 tokens").arg(n)), qPrintable(err));
+        QVERIFY2(err.contains(QStringLiteral("truncated from %1 to 5 tokens").arg(n)),
+                 qPrintable(err));
     }
 };
 

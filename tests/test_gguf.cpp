@@ -40,7 +40,8 @@ struct Builder {
         ++nKv;
         return *this;
     }
-    Builder& tensor(const QByteArray& name, quint64 cols, quint64 rows, quint32 type, quint64 offset) {
+    Builder& tensor(const QByteArray& name, quint64 cols, quint64 rows, quint32 type,
+                    quint64 offset) {
         putString(infos, name);
         put<quint32>(infos, 2);
         put<quint64>(infos, cols);
@@ -144,7 +145,8 @@ private Q_SLOTS:
         ok.data = q8;
         const QByteArray good = ok.build();
         QTest::newRow("truncated header") << good.left(40) << "truncated";
-        QTest::newRow("truncated data") << good.left(good.size() - 10) << "run past the end of the data";
+        QTest::newRow("truncated data")
+            << good.left(good.size() - 10) << "run past the end of the data";
         Builder range;
         range.tensor("a", 32, 1, 8, 64);
         range.data = q8;
@@ -156,7 +158,8 @@ private Q_SLOTS:
         Builder badType;
         badType.tensor("a", 32, 1, 99, 0);
         badType.data = q8;
-        QTest::newRow("unknown tensor type") << badType.build() << "unsupported GGUF tensor type 99";
+        QTest::newRow("unknown tensor type")
+            << badType.build() << "unsupported GGUF tensor type 99";
         Builder unaligned;
         unaligned.tensor("a", 32, 1, 8, 3);
         unaligned.data = QByteArray(64, '\0');
@@ -174,8 +177,8 @@ private Q_SLOTS:
         QTest::newRow("row not a block multiple") << block.build() << "block size";
         QByteArray hugeString("GGUF");
         Builder::put<quint32>(hugeString, 3);
-        Builder::put<quint64>(hugeString, 0);              // tensors
-        Builder::put<quint64>(hugeString, 1);              // metadata entries
+        Builder::put<quint64>(hugeString, 0);                // tensors
+        Builder::put<quint64>(hugeString, 1);                // metadata entries
         Builder::put<quint64>(hugeString, quint64(1) << 40); // key length: 1 TiB
         hugeString.append(QByteArray(64, 'k'));
         QTest::newRow("implausible string length") << hugeString << "implausible length";

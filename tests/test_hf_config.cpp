@@ -21,7 +21,8 @@ class TestHfConfig : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void fixtures() {
-        const ModelSpec llama = loadHfConfig(PROBAUDIT_SOURCE_DIR "/tests/fixtures/tiny-llama/config.json");
+        const ModelSpec llama =
+            loadHfConfig(PROBAUDIT_SOURCE_DIR "/tests/fixtures/tiny-llama/config.json");
         QCOMPARE(llama.family, Family::Llama);
         QCOMPARE(llama.num_kv_heads, std::int64_t(2));
         QCOMPARE(llama.head_dim, std::int64_t(16));
@@ -31,14 +32,16 @@ private Q_SLOTS:
         QVERIFY(!llama.tie_word_embeddings);
         QVERIFY(!llama.qk_norm);
 
-        const ModelSpec qwen = loadHfConfig(PROBAUDIT_SOURCE_DIR "/tests/fixtures/tiny-qwen3/config.json");
+        const ModelSpec qwen =
+            loadHfConfig(PROBAUDIT_SOURCE_DIR "/tests/fixtures/tiny-qwen3/config.json");
         QVERIFY(qwen.qk_norm);
         QVERIFY(qwen.tie_word_embeddings);
         QCOMPARE(qwen.head_dim, std::int64_t(32)); // explicit, not hidden/heads = 16
         QCOMPARE(qwen.rope_theta, 1000000.0);
         QCOMPARE(qwen.norm_eps, 1e-6);
 
-        const ModelSpec bert = loadHfConfig(PROBAUDIT_SOURCE_DIR "/tests/fixtures/tiny-bert/config.json");
+        const ModelSpec bert =
+            loadHfConfig(PROBAUDIT_SOURCE_DIR "/tests/fixtures/tiny-bert/config.json");
         QCOMPARE(bert.family, Family::Bert);
         QCOMPARE(bert.type_vocab_size, std::int64_t(2));
         QCOMPARE(bert.activation, std::string("gelu"));
@@ -47,7 +50,8 @@ private Q_SLOTS:
     }
 
     void transformers4RopeSpelling() {
-        const ModelSpec s = parse(R"(,"rope_theta":500000.0,"rope_scaling":{"type":"linear","factor":2.0})");
+        const ModelSpec s =
+            parse(R"(,"rope_theta":500000.0,"rope_scaling":{"type":"linear","factor":2.0})");
         QCOMPARE(s.rope_theta, 500000.0);
         QCOMPARE(s.rope.type, std::string("linear"));
         QCOMPARE(s.rope.factor, 2.0);
@@ -55,17 +59,17 @@ private Q_SLOTS:
     }
 
     void qwen2HasQkvBiasOnly() {
-        const ModelSpec s = parseHfConfig(
-            "{" + kLlamaBase.substr(kLlamaBase.find(',') + 1) + R"(,"model_type":"qwen2"})",
-            "config.json");
+        const ModelSpec s = parseHfConfig("{" + kLlamaBase.substr(kLlamaBase.find(',') + 1) +
+                                              R"(,"model_type":"qwen2"})",
+                                          "config.json");
         QVERIFY(s.attention_bias);
         QVERIFY(!s.attention_out_bias);
     }
 
     void mistralKeepsItsSlidingWindow() {
-        const ModelSpec s = parseHfConfig(
-            "{" + kLlamaBase.substr(kLlamaBase.find(',') + 1) + R"(,"model_type":"mistral","sliding_window":4096})",
-            "config.json");
+        const ModelSpec s = parseHfConfig("{" + kLlamaBase.substr(kLlamaBase.find(',') + 1) +
+                                              R"(,"model_type":"mistral","sliding_window":4096})",
+                                          "config.json");
         QCOMPARE(s.family, Family::Llama);
         QCOMPARE(s.sliding_window, std::int64_t(4096));
     }
@@ -80,32 +84,39 @@ private Q_SLOTS:
         QTest::addColumn<QString>("problem");
         const QString base = QString::fromStdString(kLlamaBase);
         QTest::newRow("unknown model type")
-            << QStringLiteral(R"({"model_type":"gpt_neox","vocab_size":1})") << "unknown model type \"gpt_neox\"";
-        QTest::newRow("yarn rope") << QStringLiteral("{") + base +
-                                          R"(,"rope_scaling":{"rope_type":"yarn","factor":4.0}})"
-                                   << "\"yarn\" is not supported";
+            << QStringLiteral(R"({"model_type":"gpt_neox","vocab_size":1})")
+            << "unknown model type \"gpt_neox\"";
+        QTest::newRow("yarn rope")
+            << QStringLiteral("{") + base + R"(,"rope_scaling":{"rope_type":"yarn","factor":4.0}})"
+            << "\"yarn\" is not supported";
         QTest::newRow("llama3 rope without its fields")
-            << QStringLiteral("{") + base + R"(,"rope_parameters":{"rope_type":"llama3","factor":8.0}})"
+            << QStringLiteral("{") + base +
+                   R"(,"rope_parameters":{"rope_type":"llama3","factor":8.0}})"
             << "llama3 rope scaling needs";
-        QTest::newRow("softcapping") << QStringLiteral("{") + base + R"(,"final_logit_softcapping":30.0})"
-                                     << "final_logit_softcapping";
+        QTest::newRow("softcapping")
+            << QStringLiteral("{") + base + R"(,"final_logit_softcapping":30.0})"
+            << "final_logit_softcapping";
         QTest::newRow("sliding window on qwen2")
             << QStringLiteral("{") + base.mid(base.indexOf(u',') + 1) +
                    R"(,"model_type":"qwen2","use_sliding_window":true})"
             << "use_sliding_window";
-        QTest::newRow("unknown activation") << QStringLiteral("{") + base + R"(,"hidden_act":"swish2"})"
-                                            << "activation";
+        QTest::newRow("unknown activation")
+            << QStringLiteral("{") + base + R"(,"hidden_act":"swish2"})"
+            << "activation";
         QTest::newRow("heads not a multiple of kv heads")
-            << QStringLiteral("{") + base + R"(,"num_key_value_heads":3})" << "multiple";
+            << QStringLiteral("{") + base + R"(,"num_key_value_heads":3})"
+            << "multiple";
         QTest::newRow("missing hidden size")
             << QStringLiteral(R"({"model_type":"bert","vocab_size":10})") << "\"hidden_size\"";
         QTest::newRow("wrong type deep inside")
-            << QStringLiteral("{") + base + R"(,"rope_parameters":{"rope_type":7}})" << "malformed config";
+            << QStringLiteral("{") + base + R"(,"rope_parameters":{"rope_type":7}})"
+            << "malformed config";
         QTest::newRow("not JSON") << QStringLiteral("{model_type: llama") << "invalid JSON";
         QTest::newRow("relative position embeddings")
-            << QStringLiteral(R"({"model_type":"bert","vocab_size":10,"hidden_size":8,"intermediate_size":8,)"
-                              R"("num_hidden_layers":1,"num_attention_heads":2,"max_position_embeddings":8,)"
-                              R"("position_embedding_type":"relative_key"})")
+            << QStringLiteral(
+                   R"({"model_type":"bert","vocab_size":10,"hidden_size":8,"intermediate_size":8,)"
+                   R"("num_hidden_layers":1,"num_attention_heads":2,"max_position_embeddings":8,)"
+                   R"("position_embedding_type":"relative_key"})")
             << "position_embedding_type";
     }
     void refuses() {

@@ -14,8 +14,8 @@
 #include <vector>
 
 using probaudit::kernels::hashBytes;
-using probaudit::kernels::RowHashParams;
 using probaudit::kernels::rowHashCpu;
+using probaudit::kernels::RowHashParams;
 
 namespace {
 std::vector<unsigned char> pattern(int n, int length) {
@@ -64,7 +64,8 @@ private Q_SLOTS:
                 row[byte] ^= static_cast<unsigned char>(1u << bit);
                 const auto h = hashBytes(row.data(), row.size());
                 row[byte] ^= static_cast<unsigned char>(1u << bit);
-                QVERIFY2(h != base, qPrintable(QStringLiteral("byte %1 bit %2").arg(byte).arg(bit)));
+                QVERIFY2(h != base,
+                         qPrintable(QStringLiteral("byte %1 bit %2").arg(byte).arg(bit)));
                 seen.insert(h);
             }
         }

@@ -71,7 +71,8 @@ private Q_SLOTS:
         QTest::newRow("truncated") << QByteArray("\x05\x00\x00", 3) << "truncated";
         QTest::newRow("header length past end")
             << image(kGoodHeader, data14, kGoodHeader.size() + 1000) << "past the end of the file";
-        QTest::newRow("invalid header JSON") << image("{\"a\": [1, 2", data14) << "invalid header JSON";
+        QTest::newRow("invalid header JSON")
+            << image("{\"a\": [1, 2", data14) << "invalid header JSON";
         QTest::newRow("header not an object") << image("[1,2,3]", {}) << "not a JSON object";
         QTest::newRow("duplicate tensor name")
             << image(R"({"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},)"
@@ -84,29 +85,36 @@ private Q_SLOTS:
                      QByteArray(12, '\0'))
             << "overlaps";
         QTest::newRow("offsets out of range")
-            << image(R"({"a":{"dtype":"F32","shape":[4],"data_offsets":[0,16]}})", QByteArray(8, '\0'))
+            << image(R"({"a":{"dtype":"F32","shape":[4],"data_offsets":[0,16]}})",
+                     QByteArray(8, '\0'))
             << "out of range";
         QTest::newRow("reversed offsets")
-            << image(R"({"a":{"dtype":"F32","shape":[0],"data_offsets":[8,0]}})", QByteArray(8, '\0'))
+            << image(R"({"a":{"dtype":"F32","shape":[0],"data_offsets":[8,0]}})",
+                     QByteArray(8, '\0'))
             << "reversed";
         QTest::newRow("shape/dtype size mismatch")
-            << image(R"({"a":{"dtype":"F32","shape":[3],"data_offsets":[0,8]}})", QByteArray(8, '\0'))
+            << image(R"({"a":{"dtype":"F32","shape":[3],"data_offsets":[0,8]}})",
+                     QByteArray(8, '\0'))
             << "need 12 bytes but data_offsets give 8";
         QTest::newRow("unknown dtype")
-            << image(R"({"a":{"dtype":"F8_E9","shape":[2],"data_offsets":[0,2]}})", QByteArray(2, '\0'))
+            << image(R"({"a":{"dtype":"F8_E9","shape":[2],"data_offsets":[0,2]}})",
+                     QByteArray(2, '\0'))
             << "unsupported dtype F8_E9";
         QTest::newRow("negative dimension")
-            << image(R"({"a":{"dtype":"F32","shape":[-2],"data_offsets":[0,8]}})", QByteArray(8, '\0'))
+            << image(R"({"a":{"dtype":"F32","shape":[-2],"data_offsets":[0,8]}})",
+                     QByteArray(8, '\0'))
             << "negative";
         QTest::newRow("bytes owned by no tensor")
-            << image(R"({"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}})", QByteArray(12, '\0'))
+            << image(R"({"a":{"dtype":"F32","shape":[2],"data_offsets":[0,8]}})",
+                     QByteArray(12, '\0'))
             << "belong to no tensor";
         QTest::newRow("entry without offsets")
             << image(R"({"a":{"dtype":"F32","shape":[2]}})", QByteArray(8, '\0'))
             << "needs dtype, shape and data_offsets";
         QTest::newRow("overflowing shape")
-            << image(R"({"a":{"dtype":"F32","shape":[4294967296,4294967296],"data_offsets":[0,8]}})",
-                     QByteArray(8, '\0'))
+            << image(
+                   R"({"a":{"dtype":"F32","shape":[4294967296,4294967296],"data_offsets":[0,8]}})",
+                   QByteArray(8, '\0'))
             << "overflows";
     }
     void refusesBadFiles() {
@@ -130,7 +138,8 @@ private Q_SLOTS:
         QTest::addColumn<QByteArray>("index");
         QTest::addColumn<QString>("problem");
         QTest::newRow("missing tensor")
-            << QByteArray(R"({"weight_map":{"a":"s1.safetensors","b":"s1.safetensors","c":"s1.safetensors"}})")
+            << QByteArray(
+                   R"({"weight_map":{"a":"s1.safetensors","b":"s1.safetensors","c":"s1.safetensors"}})")
             << "missing tensor \"c\"";
         QTest::newRow("tensor in the wrong shard")
             << QByteArray(R"({"weight_map":{"a":"s1.safetensors","b":"s2.safetensors"}})")
@@ -165,8 +174,9 @@ private Q_SLOTS:
     // At the boundary: the CLI prints one line naming the file and exits non-zero.
     void cliReportsOneLine() {
         QTemporaryDir dir;
-        QVERIFY(QFile::copy(QStringLiteral(PROBAUDIT_SOURCE_DIR "/tests/fixtures/tiny-bert/config.json"),
-                            dir.filePath(QStringLiteral("config.json"))));
+        QVERIFY(QFile::copy(
+            QStringLiteral(PROBAUDIT_SOURCE_DIR "/tests/fixtures/tiny-bert/config.json"),
+            dir.filePath(QStringLiteral("config.json"))));
         const QString bad = writeFile(dir, QStringLiteral("model.safetensors"),
                                       image(kGoodHeader, QByteArray(14, '\0'), 9999));
         QProcess p;
@@ -175,7 +185,8 @@ private Q_SLOTS:
         QCOMPARE(p.exitCode(), 1);
         const QString err = QString::fromUtf8(p.readAllStandardError());
         QCOMPARE(err.count(u'\n'), 1);
-        QVERIFY2(err.contains(bad) && err.contains(QStringLiteral("past the end")), qPrintable(err));
+        QVERIFY2(err.contains(bad) && err.contains(QStringLiteral("past the end")),
+                 qPrintable(err));
     }
 };
 

@@ -43,18 +43,25 @@ Tokenizer load(const QString& name) {
     const QString src = QStringLiteral(PROBAUDIT_SOURCE_DIR);
     if (name == QStringLiteral("SmolLM2-135M-Instruct")) {
         const model::GgufFile f((src + QStringLiteral("/.cache/models/SmolLM2-135M-Instruct/"
-                                                      "SmolLM2-135M-Instruct.Q4_1.gguf")).toStdString());
+                                                      "SmolLM2-135M-Instruct.Q4_1.gguf"))
+                                    .toStdString());
         return Tokenizer::fromGguf(f);
     }
-    const bool fixture = name.startsWith(QStringLiteral("tiny-")) || name.startsWith(QStringLiteral("tok-"));
+    const bool fixture =
+        name.startsWith(QStringLiteral("tiny-")) || name.startsWith(QStringLiteral("tok-"));
     const QString dir = fixture ? src + QStringLiteral("/tests/fixtures/")
-                                                                 : src + QStringLiteral("/.cache/models/");
+                                : src + QStringLiteral("/.cache/models/");
     return Tokenizer::fromFile((dir + name + QStringLiteral("/tokenizer.json")).toStdString());
 }
 
 void compareCorpus(const QString& name) {
-    const QJsonArray corpus = readJson(QStringLiteral(PROBAUDIT_SOURCE_DIR "/tests/golden/tokenizer_corpus.json")).array();
-    const QJsonObject golden = readJson(QStringLiteral(PROBAUDIT_SOURCE_DIR "/tests/golden/tokens.json")).object()[name].toObject();
+    const QJsonArray corpus =
+        readJson(QStringLiteral(PROBAUDIT_SOURCE_DIR "/tests/golden/tokenizer_corpus.json"))
+            .array();
+    const QJsonObject golden =
+        readJson(QStringLiteral(PROBAUDIT_SOURCE_DIR "/tests/golden/tokens.json"))
+            .object()[name]
+            .toObject();
     const QJsonArray ids = golden[u"ids"].toArray();
     QCOMPARE(ids.size(), corpus.size());
     QVERIFY(corpus.size() >= 500);
@@ -73,7 +80,9 @@ void compareCorpus(const QString& name) {
         }
     }
     QVERIFY2(mismatches == 0, qPrintable(QStringLiteral("%1 of %2 strings differ:%3")
-                                             .arg(mismatches).arg(corpus.size()).arg(first)));
+                                             .arg(mismatches)
+                                             .arg(corpus.size())
+                                             .arg(first)));
     // Truncation to 8 tokens, special tokens included.
     const QJsonArray truncated = golden[u"truncated_8"].toArray();
     for (qsizetype i = 0; i < truncated.size(); ++i) {
@@ -94,7 +103,8 @@ private Q_SLOTS:
         QTest::newRow("tiny-llama (byte-level BPE, GPT-2 split)") << QStringLiteral("tiny-llama");
         QTest::newRow("tiny-qwen3 (byte-level BPE, Qwen2 split)") << QStringLiteral("tiny-qwen3");
         QTest::newRow("tiny-bert (WordPiece, BERT normalizer)") << QStringLiteral("tiny-bert");
-        QTest::newRow("tok-llama3 (Llama 3 split, ignore_merges, BOS)") << QStringLiteral("tok-llama3");
+        QTest::newRow("tok-llama3 (Llama 3 split, ignore_merges, BOS)")
+            << QStringLiteral("tok-llama3");
     }
     void fixtures() {
         QFETCH(QString, name);
@@ -104,7 +114,8 @@ private Q_SLOTS:
     void realModels_data() {
         QTest::addColumn<QString>("name");
         QTest::newRow("all-MiniLM-L6-v2 (tokenizer.json)") << QStringLiteral("all-MiniLM-L6-v2");
-        QTest::newRow("SmolLM2-135M-Instruct (GGUF metadata)") << QStringLiteral("SmolLM2-135M-Instruct");
+        QTest::newRow("SmolLM2-135M-Instruct (GGUF metadata)")
+            << QStringLiteral("SmolLM2-135M-Instruct");
     }
     void realModels() {
         QFETCH(QString, name);
@@ -122,20 +133,26 @@ private Q_SLOTS:
         QTest::addColumn<QString>("problem");
         QTest::newRow("not JSON") << QByteArray("{\"model\": ") << "invalid JSON";
         QTest::newRow("no model") << QByteArray("{}") << "no \"model\" object";
-        QTest::newRow("unknown model") << QByteArray("{\"model\":{\"type\":\"Unigram\",\"vocab\":[]}}")
-                                       << "tokenizer model \"Unigram\" is not supported";
+        QTest::newRow("unknown model")
+            << QByteArray("{\"model\":{\"type\":\"Unigram\",\"vocab\":[]}}")
+            << "tokenizer model \"Unigram\" is not supported";
         QTest::newRow("unknown pre-tokenizer")
-            << QByteArray("{\"pre_tokenizer\":{\"type\":\"Metaspace\"},\"model\":{\"type\":\"WordPiece\",\"vocab\":{\"[UNK]\":0}}}")
+            << QByteArray("{\"pre_tokenizer\":{\"type\":\"Metaspace\"},\"model\":{\"type\":"
+                          "\"WordPiece\",\"vocab\":{\"[UNK]\":0}}}")
             << "pre-tokenizer \"Metaspace\"";
         QTest::newRow("merge outside vocabulary")
             << QByteArray("{\"model\":{\"type\":\"BPE\",\"vocab\":{\"a\":0},\"merges\":[\"a b\"]}}")
             << "missing from the vocabulary";
-        QTest::newRow("dropout") << QByteArray("{\"model\":{\"type\":\"BPE\",\"dropout\":0.1,\"vocab\":{},\"merges\":[]}}")
-                                 << "dropout";
+        QTest::newRow("dropout")
+            << QByteArray(
+                   "{\"model\":{\"type\":\"BPE\",\"dropout\":0.1,\"vocab\":{},\"merges\":[]}}")
+            << "dropout";
         QTest::newRow("vocab of wrong type")
-            << QByteArray("{\"model\":{\"type\":\"WordPiece\",\"vocab\":[1,2]}}") << "vocab is not an object";
+            << QByteArray("{\"model\":{\"type\":\"WordPiece\",\"vocab\":[1,2]}}")
+            << "vocab is not an object";
         QTest::newRow("bad split regex")
-            << QByteArray("{\"pre_tokenizer\":{\"type\":\"Split\",\"pattern\":{\"Regex\":\"((\"},\"behavior\":\"Isolated\"},"
+            << QByteArray("{\"pre_tokenizer\":{\"type\":\"Split\",\"pattern\":{\"Regex\":\"((\"},"
+                          "\"behavior\":\"Isolated\"},"
                           "\"model\":{\"type\":\"WordPiece\",\"vocab\":{\"[UNK]\":0}}}")
             << "invalid split regex";
     }
@@ -147,7 +164,8 @@ private Q_SLOTS:
             QFAIL("accepted");
         } catch (const Error& e) {
             const QString msg = QString::fromStdString(e.what());
-            QVERIFY2(msg.startsWith(QStringLiteral("/m/tokenizer.json: ")) && msg.contains(problem), qPrintable(msg));
+            QVERIFY2(msg.startsWith(QStringLiteral("/m/tokenizer.json: ")) && msg.contains(problem),
+                     qPrintable(msg));
         }
     }
 
@@ -157,7 +175,9 @@ private Q_SLOTS:
             tok.encode(std::string("ok \xC3\x28 bad", 8));
             QFAIL("accepted invalid UTF-8");
         } catch (const Error& e) {
-            QVERIFY2(QString::fromLatin1(e.what()).contains(QStringLiteral("not valid UTF-8 at byte 3")), e.what());
+            QVERIFY2(
+                QString::fromLatin1(e.what()).contains(QStringLiteral("not valid UTF-8 at byte 3")),
+                e.what());
         }
     }
 };

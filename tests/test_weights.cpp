@@ -73,14 +73,17 @@ private Q_SLOTS:
         const auto& entry = ckpt.at("model.norm.weight");
         const at::Tensor t = engine::loadTensor(ckpt, "model.norm.weight");
         QCOMPARE(t.scalar_type(), at::kBFloat16);
-        QCOMPARE(std::memcmp(t.data_ptr(), entry.file->bytes(*entry.info).data(), size_t(t.nbytes())), 0);
+        QCOMPARE(
+            std::memcmp(t.data_ptr(), entry.file->bytes(*entry.info).data(), size_t(t.nbytes())),
+            0);
         const at::Tensor f = engine::loadTensor(ckpt, "model.norm.weight", at::kFloat);
         QVERIFY(at::equal(f.to(at::kBFloat16), t));
     }
 
     // The loader API: every tensor in the run's dtype, progress up to 1, and cancellation.
     void loaderProgressAndCancel() {
-        const auto ckpt = model::Checkpoint::open(PROBAUDIT_SOURCE_DIR "/tests/fixtures/tiny-llama");
+        const auto ckpt =
+            model::Checkpoint::open(PROBAUDIT_SOURCE_DIR "/tests/fixtures/tiny-llama");
         std::vector<float> seen;
         const auto w = engine::loadWeights(ckpt, at::kBFloat16, [&](float f) {
             seen.push_back(f);
@@ -93,9 +96,8 @@ private Q_SLOTS:
         QVERIFY(std::is_sorted(seen.begin(), seen.end()));
         QCOMPARE(seen.back(), 1.0f);
         int calls = 0;
-        QVERIFY_THROWS_EXCEPTION(Error, engine::loadWeights(ckpt, at::kFloat, [&](float) {
-            return ++calls < 3;
-        }));
+        QVERIFY_THROWS_EXCEPTION(
+            Error, engine::loadWeights(ckpt, at::kFloat, [&](float) { return ++calls < 3; }));
         QCOMPARE(calls, 3);
     }
 
@@ -108,9 +110,11 @@ private Q_SLOTS:
     // The real SmolLM2-135M-Instruct GGUF (Q4_1, Q8_0, F32 tensors), dequantized and with the
     // q/k rows put back in Hugging Face order, against what transformers loads from the file.
     void realSmolLM2() {
-        const QJsonObject expected = golden("weights_real.json")[u"SmolLM2-135M-Instruct"].toObject();
-        const model::GgufFile f(PROBAUDIT_SOURCE_DIR
-                                "/.cache/models/SmolLM2-135M-Instruct/SmolLM2-135M-Instruct.Q4_1.gguf");
+        const QJsonObject expected =
+            golden("weights_real.json")[u"SmolLM2-135M-Instruct"].toObject();
+        const model::GgufFile f(
+            PROBAUDIT_SOURCE_DIR
+            "/.cache/models/SmolLM2-135M-Instruct/SmolLM2-135M-Instruct.Q4_1.gguf");
         const model::ModelSpec spec = model::ggufLlamaSpec(f);
         QCOMPARE(spec.num_layers, std::int64_t(30));
         QVERIFY(spec.tie_word_embeddings);

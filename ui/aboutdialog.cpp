@@ -3,9 +3,9 @@
 #include "common/build_info.h"
 
 #include <QDialogButtonBox>
+#include <QHBoxLayout>
 #include <QIcon>
 #include <QJsonArray>
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QVBoxLayout>
 
@@ -70,7 +70,9 @@ void AboutDialog::setEngineError(const QString& message) {
     refresh();
 }
 
-QString AboutDialog::text() const { return m_text->text(); }
+QString AboutDialog::text() const {
+    return m_text->text();
+}
 
 void AboutDialog::refresh() {
     const QString commit = QString::fromLatin1(probaudit::gitCommit()).left(12);
@@ -81,8 +83,7 @@ void AboutDialog::refresh() {
                     "across runtime configurations.")
                      .toHtmlEscaped(),
                  tr("Workbench built from commit %1%2 with Qt %3.")
-                     .arg(commit,
-                          probaudit::gitDirty() ? tr(" (modified)") : QString(),
+                     .arg(commit, probaudit::gitDirty() ? tr(" (modified)") : QString(),
                           QString::fromLatin1(qVersion()))
                      .toHtmlEscaped(),
                  m_engine.toHtmlEscaped(),

@@ -1,8 +1,8 @@
 #include "ui/emptystatepage.h"
 
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
-#include <QHBoxLayout>
 #include <QVBoxLayout>
 
 namespace probaudit {

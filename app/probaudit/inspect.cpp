@@ -1,7 +1,7 @@
 #include "inspect.h"
 
-#include "engine/model_loader.h"
 #include "common/error.h"
+#include "engine/model_loader.h"
 #include "model/checkpoint.h"
 #include "tokenizer/unicode.h"
 
@@ -95,12 +95,14 @@ json inspectCheckpoint(const std::string& path, bool load) {
     info["model_type"] = spec.model_type;
     info["architectures"] = spec.architectures;
     info["hyperparameters"] = hyperparameters(spec);
-    info["tokenizer"] = {{"kind", tok.kind()}, {"vocab_size", tok.vocabSize()},
+    info["tokenizer"] = {{"kind", tok.kind()},
+                         {"vocab_size", tok.vocabSize()},
                          {"special_tokens_added", tok.specialTokenCount()}};
     info["ignored_config_fields"] = spec.ignored_fields;
     if (load) {
         const auto weights = engine::loadWeights(ckpt, at::kFloat);
-        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        const double seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         std::int64_t bytes = 0;
         for (const auto& [name, t] : weights.tensors) {
             bytes += static_cast<std::int64_t>(t.nbytes());
@@ -119,8 +121,8 @@ std::string formatInspection(const json& info) {
     const auto& h = info.at("hyperparameters");
     o << "Path           " << info.at("path").get<std::string>() << "\n";
     o << "Format         " << info.at("format").get<std::string>() << " ("
-      << info.at("files").get<std::size_t>() << " file(s), " << info.at("tensors").get<std::size_t>()
-      << " tensors)\n";
+      << info.at("files").get<std::size_t>() << " file(s), "
+      << info.at("tensors").get<std::size_t>() << " tensors)\n";
     o << "Architecture   " << info.at("model_type").get<std::string>();
     for (const auto& a : info.at("architectures")) {
         o << " / " << a.get<std::string>();
@@ -134,8 +136,9 @@ std::string formatInspection(const json& info) {
     o << "\n";
     o << "Layers         " << h.at("layers").get<std::int64_t>() << ", hidden "
       << h.at("hidden_size").get<std::int64_t>() << ", heads " << h.at("heads").get<std::int64_t>()
-      << " (kv " << h.at("kv_heads").get<std::int64_t>() << ", dim " << h.at("head_dim").get<std::int64_t>()
-      << "), ffn " << h.at("intermediate_size").get<std::int64_t>() << ", "
+      << " (kv " << h.at("kv_heads").get<std::int64_t>() << ", dim "
+      << h.at("head_dim").get<std::int64_t>() << "), ffn "
+      << h.at("intermediate_size").get<std::int64_t>() << ", "
       << h.at("activation").get<std::string>() << "\n";
     o << "Tokenizer      " << info.at("tokenizer").at("kind").get<std::string>() << ", vocabulary "
       << info.at("tokenizer").at("vocab_size").get<std::size_t>() << ", "
@@ -151,18 +154,20 @@ std::string formatInspection(const json& info) {
     if (info.contains("load")) {
         const auto& l = info.at("load");
         char buf[160];
-        std::snprintf(buf, sizeof buf,
-                      "Load (float32) %.2f s, weights %.0f MiB; peak memory %.0f MiB, of which "
-                      "%.0f MiB for the model (%.2fx the weights)\n",
-                      l.at("seconds").get<double>(), l.at("float32_weight_mib").get<double>(),
-                      l.at("peak_rss_mib").get<double>(), l.at("peak_rss_increase_mib").get<double>(),
-                      l.at("peak_rss_increase_mib").get<double>() / l.at("float32_weight_mib").get<double>());
+        std::snprintf(
+            buf, sizeof buf,
+            "Load (float32) %.2f s, weights %.0f MiB; peak memory %.0f MiB, of which "
+            "%.0f MiB for the model (%.2fx the weights)\n",
+            l.at("seconds").get<double>(), l.at("float32_weight_mib").get<double>(),
+            l.at("peak_rss_mib").get<double>(), l.at("peak_rss_increase_mib").get<double>(),
+            l.at("peak_rss_increase_mib").get<double>() / l.at("float32_weight_mib").get<double>());
         o << buf;
     }
     return o.str();
 }
 
-json tokenizeText(const std::string& path, const std::string& text, bool addSpecial, std::size_t maxLength) {
+json tokenizeText(const std::string& path, const std::string& text, bool addSpecial,
+                  std::size_t maxLength) {
     const model::Checkpoint ckpt = model::Checkpoint::open(path);
     const tokenizer::Tokenizer tok = ckpt.loadTokenizer();
     const auto enc = tok.encode(text, addSpecial, maxLength);
@@ -195,7 +200,8 @@ std::string formatTokens(const json& t) {
     const auto& ids = t.at("ids");
     const auto& pieces = t.at("pieces");
     for (std::size_t i = 0; i < ids.size(); ++i) {
-        o << ids[i].get<std::int32_t>() << "\t" << json(pieces[i].get<std::string>()).dump() << "\n";
+        o << ids[i].get<std::int32_t>() << "\t" << json(pieces[i].get<std::string>()).dump()
+          << "\n";
     }
     return o.str();
 }

@@ -17,9 +17,11 @@ LoadedWeights loadWeights(const model::Checkpoint& ckpt, at::ScalarType dtype,
         if (const auto* st = ckpt.safetensors()) {
             const auto& info = *st->at(name).info;
             // Integer tensors (e.g. a stored position_ids buffer) keep their type.
-            const bool floating = info.dtype == model::DType::F32 || info.dtype == model::DType::F16 ||
-                                  info.dtype == model::DType::BF16 || info.dtype == model::DType::F64;
-            t = loadTensor(*st, name, floating ? std::optional<at::ScalarType>(dtype) : std::nullopt);
+            const bool floating =
+                info.dtype == model::DType::F32 || info.dtype == model::DType::F16 ||
+                info.dtype == model::DType::BF16 || info.dtype == model::DType::F64;
+            t = loadTensor(*st, name,
+                           floating ? std::optional<at::ScalarType>(dtype) : std::nullopt);
             st->at(name).file->dropPages(info);
         } else {
             const auto* m = ckpt.ggufMapping(name);

@@ -51,7 +51,8 @@ at::Tensor tensorFromBytes(std::span<const std::uint8_t> bytes, model::DType dty
     return t;
 }
 
-at::Tensor tensorFromFloats(const std::vector<float>& values, const std::vector<std::int64_t>& shape,
+at::Tensor tensorFromFloats(const std::vector<float>& values,
+                            const std::vector<std::int64_t>& shape,
                             std::optional<at::ScalarType> target) {
     const std::span<const std::uint8_t> bytes(reinterpret_cast<const std::uint8_t*>(values.data()),
                                               values.size() * sizeof(float));

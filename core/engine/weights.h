@@ -21,7 +21,8 @@ at::Tensor tensorFromBytes(std::span<const std::uint8_t> bytes, model::DType dty
                            std::optional<at::ScalarType> target);
 
 // A CPU tensor from float32 values (e.g. dequantized GGUF), converted to `target` when given.
-at::Tensor tensorFromFloats(const std::vector<float>& values, const std::vector<std::int64_t>& shape,
+at::Tensor tensorFromFloats(const std::vector<float>& values,
+                            const std::vector<std::int64_t>& shape,
                             std::optional<at::ScalarType> target);
 
 // One tensor of a safetensors checkpoint, as a CPU tensor in `target` (stored dtype if empty).

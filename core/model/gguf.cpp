@@ -11,8 +11,8 @@ namespace probaudit::model {
 
 namespace {
 
-constexpr std::uint32_t kMaxDims = 4;             // GGML_MAX_DIMS
-constexpr std::uint64_t kMaxArrayNesting = 2;     // arrays of arrays are not used by models
+constexpr std::uint32_t kMaxDims = 4;         // GGML_MAX_DIMS
+constexpr std::uint64_t kMaxArrayNesting = 2; // arrays of arrays are not used by models
 constexpr std::uint64_t kMaxStringBytes = 1u << 30;
 
 struct TypeTraits {
@@ -82,13 +82,20 @@ private:
 
 GgufValue readValue(Cursor& c, std::uint32_t type, const std::string& key, std::uint64_t depth) {
     switch (type) {
-    case 0: return {std::uint64_t(c.read<std::uint8_t>("metadata value"))};
-    case 1: return {std::int64_t(c.read<std::int8_t>("metadata value"))};
-    case 2: return {std::uint64_t(c.read<std::uint16_t>("metadata value"))};
-    case 3: return {std::int64_t(c.read<std::int16_t>("metadata value"))};
-    case 4: return {std::uint64_t(c.read<std::uint32_t>("metadata value"))};
-    case 5: return {std::int64_t(c.read<std::int32_t>("metadata value"))};
-    case 6: return {double(c.read<float>("metadata value"))};
+    case 0:
+        return {std::uint64_t(c.read<std::uint8_t>("metadata value"))};
+    case 1:
+        return {std::int64_t(c.read<std::int8_t>("metadata value"))};
+    case 2:
+        return {std::uint64_t(c.read<std::uint16_t>("metadata value"))};
+    case 3:
+        return {std::int64_t(c.read<std::int16_t>("metadata value"))};
+    case 4:
+        return {std::uint64_t(c.read<std::uint32_t>("metadata value"))};
+    case 5:
+        return {std::int64_t(c.read<std::int32_t>("metadata value"))};
+    case 6:
+        return {double(c.read<float>("metadata value"))};
     case 7: {
         const auto b = c.read<std::uint8_t>("metadata value");
         if (b > 1) {
@@ -96,7 +103,8 @@ GgufValue readValue(Cursor& c, std::uint32_t type, const std::string& key, std::
         }
         return {b == 1};
     }
-    case 8: return {c.string("metadata string")};
+    case 8:
+        return {c.string("metadata string")};
     case 9: {
         if (depth >= kMaxArrayNesting) {
             c.fail("metadata \"" + key + "\": arrays nested too deeply");
@@ -115,9 +123,12 @@ GgufValue readValue(Cursor& c, std::uint32_t type, const std::string& key, std::
         }
         return {std::move(arr)};
     }
-    case 10: return {c.read<std::uint64_t>("metadata value")};
-    case 11: return {c.read<std::int64_t>("metadata value")};
-    case 12: return {c.read<double>("metadata value")};
+    case 10:
+        return {c.read<std::uint64_t>("metadata value")};
+    case 11:
+        return {c.read<std::int64_t>("metadata value")};
+    case 12:
+        return {c.read<double>("metadata value")};
     default:
         c.fail("metadata \"" + key + "\": unknown value type " + std::to_string(type));
     }

@@ -16,8 +16,21 @@ namespace probaudit::model {
 
 // ggml tensor types (ggml.h numbering).
 enum class GgmlType : std::uint32_t {
-    F32 = 0, F16 = 1, Q4_0 = 2, Q4_1 = 3, Q5_0 = 6, Q5_1 = 7, Q8_0 = 8, Q8_1 = 9,
-    Q2_K = 10, Q3_K = 11, Q4_K = 12, Q5_K = 13, Q6_K = 14, Q8_K = 15, BF16 = 30
+    F32 = 0,
+    F16 = 1,
+    Q4_0 = 2,
+    Q4_1 = 3,
+    Q5_0 = 6,
+    Q5_1 = 7,
+    Q8_0 = 8,
+    Q8_1 = 9,
+    Q2_K = 10,
+    Q3_K = 11,
+    Q4_K = 12,
+    Q5_K = 13,
+    Q6_K = 14,
+    Q8_K = 15,
+    BF16 = 30
 };
 const char* ggmlTypeName(GgmlType t);
 bool ggmlCanDequantize(GgmlType t);
@@ -56,7 +69,9 @@ public:
     const GgufHeader& header() const { return m_header; }
     const GgufTensorInfo* find(const std::string& name) const;
     std::span<const std::uint8_t> bytes(const GgufTensorInfo& t) const;
-    void dropPages(const GgufTensorInfo& t) const { m_file.dropPages(m_header.data_start + t.offset, t.nbytes); }
+    void dropPages(const GgufTensorInfo& t) const {
+        m_file.dropPages(m_header.data_start + t.offset, t.nbytes);
+    }
 
     // Metadata accessors; throw probaudit::Error naming the file when the key is missing or
     // of another type.

@@ -19,8 +19,9 @@ ModelSpec ggufLlamaSpec(const GgufFile& f) {
     s.intermediate_size = f.getInt("llama.feed_forward_length");
     s.num_layers = f.getInt("llama.block_count");
     s.num_heads = f.getInt("llama.attention.head_count");
-    s.num_kv_heads = f.has("llama.attention.head_count_kv") ? f.getInt("llama.attention.head_count_kv")
-                                                           : s.num_heads;
+    s.num_kv_heads = f.has("llama.attention.head_count_kv")
+                         ? f.getInt("llama.attention.head_count_kv")
+                         : s.num_heads;
     s.max_positions = f.getInt("llama.context_length");
     s.norm_eps = f.getFloat("llama.attention.layer_norm_rms_epsilon");
     s.rope_theta = f.has("llama.rope.freq_base") ? f.getFloat("llama.rope.freq_base") : 10000.0;
@@ -36,7 +37,8 @@ ModelSpec ggufLlamaSpec(const GgufFile& f) {
     }
     s.head_dim = f.has("llama.attention.key_length") ? f.getInt("llama.attention.key_length")
                                                      : s.hidden_size / s.num_heads;
-    if (f.has("llama.rope.dimension_count") && f.getInt("llama.rope.dimension_count") != s.head_dim) {
+    if (f.has("llama.rope.dimension_count") &&
+        f.getInt("llama.rope.dimension_count") != s.head_dim) {
         throw Error(f.path(), "partial rotary embeddings (rope.dimension_count != head dim) are "
                               "not supported");
     }
@@ -102,7 +104,8 @@ std::vector<GgufTensorMapping> ggufLlamaTensors(const GgufFile& f, const ModelSp
     return out;
 }
 
-void unpermuteHeads(std::vector<float>& w, std::int64_t rows, std::int64_t cols, std::int64_t heads) {
+void unpermuteHeads(std::vector<float>& w, std::int64_t rows, std::int64_t cols,
+                    std::int64_t heads) {
     if (heads <= 0 || rows % (2 * heads) != 0) {
         throw Error("cannot undo the q/k permutation: " + std::to_string(rows) + " rows, " +
                     std::to_string(heads) + " heads");
@@ -112,7 +115,7 @@ void unpermuteHeads(std::vector<float>& w, std::int64_t rows, std::int64_t cols,
     for (std::int64_t h = 0; h < heads; ++h) {
         for (std::int64_t d = 0; d < half; ++d) {
             for (std::int64_t two = 0; two < 2; ++two) {
-                const std::int64_t src = h * 2 * half + d * 2 + two; // [heads, half, 2]
+                const std::int64_t src = h * 2 * half + d * 2 + two;    // [heads, half, 2]
                 const std::int64_t dst = h * 2 * half + two * half + d; // [heads, 2, half]
                 std::memcpy(&out[std::size_t(dst * cols)], &w[std::size_t(src * cols)],
                             std::size_t(cols) * sizeof(float));

@@ -30,6 +30,7 @@ std::vector<float> loadGgufTensor(const GgufFile& file, const GgufTensorMapping&
 
 // The row permutation transformers applies (reverse of llama.cpp's convert permute):
 // rows viewed as [heads, rows/heads/2, 2] are transposed to [heads, 2, rows/heads/2].
-void unpermuteHeads(std::vector<float>& w, std::int64_t rows, std::int64_t cols, std::int64_t heads);
+void unpermuteHeads(std::vector<float>& w, std::int64_t rows, std::int64_t cols,
+                    std::int64_t heads);
 
 } // namespace probaudit::model

@@ -35,26 +35,86 @@ using nlohmann::json;
 namespace {
 
 // Fields that never change the numerics of an inference forward pass.
-const std::set<std::string> kInert = {
-    "architectures", "transformers_version", "dtype", "torch_dtype", "initializer_range",
-    "use_cache", "bos_token_id", "eos_token_id", "pad_token_id", "attention_dropout",
-    "hidden_dropout_prob", "attention_probs_dropout_prob", "classifier_dropout",
-    "gradient_checkpointing", "_name_or_path", "model_type", "id2label", "label2id",
-    "num_labels", "problem_type", "tokenizer_class", "output_attentions",
-    "output_hidden_states", "return_dict", "is_decoder", "add_cross_attention",
-    "chunk_size_feed_forward", "tie_encoder_decoder", "max_window_layers", "pretraining_tp",
-    "layer_types", "use_sliding_window", "sliding_window", "head_dim", "rope_theta",
-    "rope_scaling", "rope_parameters", "qkv_bias", "mlp_bias", "attention_bias",
-    "decoder_start_token_id", "sep_token_id", "cls_token_id", "prefix", "task_specific_params",
-    "finetuning_task", "tie_word_embeddings", "use_bfloat16", "torchscript", "pruned_heads",
-    "bad_words_ids", "begin_suppress_tokens", "suppress_tokens", "forced_bos_token_id",
-    "forced_eos_token_id", "remove_invalid_values", "exponential_decay_length_penalty",
-    "max_length", "min_length", "do_sample", "early_stopping", "num_beams", "num_beam_groups",
-    "diversity_penalty", "temperature", "top_k", "top_p", "typical_p",
-    "repetition_penalty", "length_penalty", "no_repeat_ngram_size",
-    "encoder_no_repeat_ngram_size", "num_return_sequences", "output_scores",
-    "return_dict_in_generate", "gradient_checkpointing_kwargs", "is_encoder_decoder",
-    "cross_attention_hidden_size", "tf_legacy_loss", "use_return_dict"};
+const std::set<std::string> kInert = {"architectures",
+                                      "transformers_version",
+                                      "dtype",
+                                      "torch_dtype",
+                                      "initializer_range",
+                                      "use_cache",
+                                      "bos_token_id",
+                                      "eos_token_id",
+                                      "pad_token_id",
+                                      "attention_dropout",
+                                      "hidden_dropout_prob",
+                                      "attention_probs_dropout_prob",
+                                      "classifier_dropout",
+                                      "gradient_checkpointing",
+                                      "_name_or_path",
+                                      "model_type",
+                                      "id2label",
+                                      "label2id",
+                                      "num_labels",
+                                      "problem_type",
+                                      "tokenizer_class",
+                                      "output_attentions",
+                                      "output_hidden_states",
+                                      "return_dict",
+                                      "is_decoder",
+                                      "add_cross_attention",
+                                      "chunk_size_feed_forward",
+                                      "tie_encoder_decoder",
+                                      "max_window_layers",
+                                      "pretraining_tp",
+                                      "layer_types",
+                                      "use_sliding_window",
+                                      "sliding_window",
+                                      "head_dim",
+                                      "rope_theta",
+                                      "rope_scaling",
+                                      "rope_parameters",
+                                      "qkv_bias",
+                                      "mlp_bias",
+                                      "attention_bias",
+                                      "decoder_start_token_id",
+                                      "sep_token_id",
+                                      "cls_token_id",
+                                      "prefix",
+                                      "task_specific_params",
+                                      "finetuning_task",
+                                      "tie_word_embeddings",
+                                      "use_bfloat16",
+                                      "torchscript",
+                                      "pruned_heads",
+                                      "bad_words_ids",
+                                      "begin_suppress_tokens",
+                                      "suppress_tokens",
+                                      "forced_bos_token_id",
+                                      "forced_eos_token_id",
+                                      "remove_invalid_values",
+                                      "exponential_decay_length_penalty",
+                                      "max_length",
+                                      "min_length",
+                                      "do_sample",
+                                      "early_stopping",
+                                      "num_beams",
+                                      "num_beam_groups",
+                                      "diversity_penalty",
+                                      "temperature",
+                                      "top_k",
+                                      "top_p",
+                                      "typical_p",
+                                      "repetition_penalty",
+                                      "length_penalty",
+                                      "no_repeat_ngram_size",
+                                      "encoder_no_repeat_ngram_size",
+                                      "num_return_sequences",
+                                      "output_scores",
+                                      "return_dict_in_generate",
+                                      "gradient_checkpointing_kwargs",
+                                      "is_encoder_decoder",
+                                      "cross_attention_hidden_size",
+                                      "tf_legacy_loss",
+                                      "use_return_dict"};
 
 struct Reader {
     const json& j;
@@ -140,15 +200,16 @@ void parseRope(const Reader& r, ModelSpec& s) {
     }
     s.rope.factor = params["factor"].get<double>();
     if (type == "llama3") {
-        for (const char* k : {"low_freq_factor", "high_freq_factor",
-                              "original_max_position_embeddings"}) {
+        for (const char* k :
+             {"low_freq_factor", "high_freq_factor", "original_max_position_embeddings"}) {
             if (!params.contains(k) || !params[k].is_number()) {
                 r.fail(std::string("llama3 rope scaling needs \"") + k + "\"");
             }
         }
         s.rope.low_freq_factor = params["low_freq_factor"].get<double>();
         s.rope.high_freq_factor = params["high_freq_factor"].get<double>();
-        s.rope.original_max_positions = params["original_max_position_embeddings"].get<std::int64_t>();
+        s.rope.original_max_positions =
+            params["original_max_position_embeddings"].get<std::int64_t>();
     }
 }
 
@@ -261,7 +322,8 @@ static ModelSpec parseHfConfigUnchecked(const std::string& jsonText, const std::
         if (j.contains("layer_types") && j["layer_types"].is_array()) {
             for (const auto& t : j["layer_types"]) {
                 if (t != "full_attention") {
-                    r.fail("layer type \"" + t.dump() + "\" is not supported (only full_attention)");
+                    r.fail("layer type \"" + t.dump() +
+                           "\" is not supported (only full_attention)");
                 }
             }
         }
@@ -272,11 +334,20 @@ static ModelSpec parseHfConfigUnchecked(const std::string& jsonText, const std::
         }
     }
 
-    static const std::set<std::string> kUsed = {
-        "vocab_size", "hidden_size", "intermediate_size", "num_hidden_layers",
-        "num_attention_heads", "num_key_value_heads", "max_position_embeddings", "hidden_act",
-        "rms_norm_eps", "layer_norm_eps", "type_vocab_size", "position_embedding_type",
-        "attn_logit_softcapping", "final_logit_softcapping"};
+    static const std::set<std::string> kUsed = {"vocab_size",
+                                                "hidden_size",
+                                                "intermediate_size",
+                                                "num_hidden_layers",
+                                                "num_attention_heads",
+                                                "num_key_value_heads",
+                                                "max_position_embeddings",
+                                                "hidden_act",
+                                                "rms_norm_eps",
+                                                "layer_norm_eps",
+                                                "type_vocab_size",
+                                                "position_embedding_type",
+                                                "attn_logit_softcapping",
+                                                "final_logit_softcapping"};
     for (const auto& [k, v] : j.items()) {
         if (!kUsed.count(k) && !kInert.count(k)) {
             s.ignored_fields.push_back(k);

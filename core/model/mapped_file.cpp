@@ -7,8 +7,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <cerrno>
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 #include <utility>
 
@@ -37,7 +37,9 @@ MappedFile::MappedFile(std::string path) : m_path(std::move(path)) {
     ::close(fd);
 }
 
-MappedFile::~MappedFile() { release(); }
+MappedFile::~MappedFile() {
+    release();
+}
 
 void MappedFile::dropPages(std::size_t offset, std::size_t length) const {
     if (m_data == nullptr || offset >= m_size) {

@@ -15,8 +15,8 @@ enum class Family { Llama, Bert };
 struct RopeScaling {
     std::string type = "default"; // default | linear | llama3
     double factor = 1.0;
-    double low_freq_factor = 1.0;  // llama3
-    double high_freq_factor = 4.0; // llama3
+    double low_freq_factor = 1.0;            // llama3
+    double high_freq_factor = 4.0;           // llama3
     std::int64_t original_max_positions = 0; // llama3
 };
 
@@ -32,13 +32,13 @@ struct ModelSpec {
     std::int64_t num_kv_heads = 0;
     std::int64_t head_dim = 0;
     std::int64_t max_positions = 0;
-    double norm_eps = 0.0;            // rms_norm_eps (llama family) or layer_norm_eps (bert)
-    std::string activation;           // silu | gelu | gelu_new | gelu_pytorch_tanh | relu
+    double norm_eps = 0.0;  // rms_norm_eps (llama family) or layer_norm_eps (bert)
+    std::string activation; // silu | gelu | gelu_new | gelu_pytorch_tanh | relu
     bool tie_word_embeddings = false;
-    bool attention_bias = false;      // q/k/v (and o for llama/mistral) projections carry bias
-    bool attention_out_bias = false;  // o_proj bias (qwen2 has q/k/v bias only)
+    bool attention_bias = false;     // q/k/v (and o for llama/mistral) projections carry bias
+    bool attention_out_bias = false; // o_proj bias (qwen2 has q/k/v bias only)
     bool mlp_bias = false;
-    bool qk_norm = false;             // qwen3: RMSNorm on q and k per head
+    bool qk_norm = false; // qwen3: RMSNorm on q and k per head
     double rope_theta = 10000.0;
     RopeScaling rope;
     std::int64_t sliding_window = 0;  // mistral; 0 = none
@@ -48,9 +48,9 @@ struct ModelSpec {
     // overridden by generation_config.json's when the folder has one; GGUF:
     // tokenizer.ggml.eos_token_id. Empty: generation stops only at stop strings and length.
     std::vector<std::int64_t> eos_token_ids;
-    std::string stored_dtype;         // config "dtype"/"torch_dtype", informational
+    std::string stored_dtype;                     // config "dtype"/"torch_dtype", informational
     std::map<std::int64_t, std::string> id2label; // classifier heads
-    std::vector<std::string> ignored_fields; // unknown fields, reported by `inspect`
+    std::vector<std::string> ignored_fields;      // unknown fields, reported by `inspect`
 };
 
 // Parses a Hugging Face config.json. Refuses (probaudit::Error naming the file) unknown model

@@ -9,8 +9,8 @@
 #include <algorithm>
 #include <climits>
 #include <cstdio>
-#include <optional>
 #include <map>
+#include <optional>
 
 namespace probaudit::tokenizer {
 
@@ -106,7 +106,8 @@ public:
 
 class ReplaceNormalizer final : public Normalizer {
 public:
-    ReplaceNormalizer(std::string from, std::string to) : m_from(std::move(from)), m_to(std::move(to)) {}
+    ReplaceNormalizer(std::string from, std::string to)
+        : m_from(std::move(from)), m_to(std::move(to)) {}
     std::string apply(const std::string& text) const override {
         if (m_from.empty()) {
             return text;
@@ -137,7 +138,8 @@ private:
 
 class SequenceNormalizer final : public Normalizer {
 public:
-    explicit SequenceNormalizer(std::vector<std::unique_ptr<Normalizer>> parts) : m_parts(std::move(parts)) {}
+    explicit SequenceNormalizer(std::vector<std::unique_ptr<Normalizer>> parts)
+        : m_parts(std::move(parts)) {}
     std::string apply(const std::string& text) const override {
         std::string s = text;
         for (const auto& p : m_parts) {
@@ -155,17 +157,23 @@ private:
 enum class Behavior { Removed, Isolated, MergedWithPrevious, MergedWithNext, Contiguous };
 
 Behavior parseBehavior(const std::string& b, const std::string& where) {
-    if (b == "Removed") return Behavior::Removed;
-    if (b == "Isolated") return Behavior::Isolated;
-    if (b == "MergedWithPrevious") return Behavior::MergedWithPrevious;
-    if (b == "MergedWithNext") return Behavior::MergedWithNext;
-    if (b == "Contiguous") return Behavior::Contiguous;
+    if (b == "Removed")
+        return Behavior::Removed;
+    if (b == "Isolated")
+        return Behavior::Isolated;
+    if (b == "MergedWithPrevious")
+        return Behavior::MergedWithPrevious;
+    if (b == "MergedWithNext")
+        return Behavior::MergedWithNext;
+    if (b == "Contiguous")
+        return Behavior::Contiguous;
     unsupported(where, "split behavior \"" + b + "\"");
 }
 
 // Splits `s` at the byte ranges `matches` (sorted, disjoint) with the given behavior, the way
 // tokenizers' NormalizedString::split does.
-void splitByMatches(const std::string& s, const std::vector<std::pair<std::size_t, std::size_t>>& matches,
+void splitByMatches(const std::string& s,
+                    const std::vector<std::pair<std::size_t, std::size_t>>& matches,
                     Behavior behavior, std::vector<std::string>& out) {
     // (begin, end, is_match) spans covering s
     std::vector<std::tuple<std::size_t, std::size_t, bool>> spans;
@@ -184,7 +192,8 @@ void splitByMatches(const std::string& s, const std::vector<std::pair<std::size_
     switch (behavior) {
     case Behavior::Removed:
         for (const auto& [b, e, m] : spans) {
-            if (!m) pieces.emplace_back(b, e);
+            if (!m)
+                pieces.emplace_back(b, e);
         }
         break;
     case Behavior::Isolated:
@@ -261,8 +270,8 @@ public:
         pcre2_match_data* md = pcre2_match_data_create_from_pattern(m_code, nullptr);
         std::size_t start = 0;
         while (start <= s.size()) {
-            const int rc = pcre2_match(m_code, reinterpret_cast<PCRE2_SPTR>(s.data()), s.size(), start,
-                                       start == 0 ? 0 : PCRE2_NO_UTF_CHECK, md, nullptr);
+            const int rc = pcre2_match(m_code, reinterpret_cast<PCRE2_SPTR>(s.data()), s.size(),
+                                       start, start == 0 ? 0 : PCRE2_NO_UTF_CHECK, md, nullptr);
             if (rc < 0) {
                 break;
             }
@@ -323,7 +332,8 @@ private:
         if (m_literal.empty()) {
             return out;
         }
-        for (auto pos = s.find(m_literal); pos != std::string::npos; pos = s.find(m_literal, pos + m_literal.size())) {
+        for (auto pos = s.find(m_literal); pos != std::string::npos;
+             pos = s.find(m_literal, pos + m_literal.size())) {
             out.emplace_back(pos, pos + m_literal.size());
         }
         return out;
@@ -333,10 +343,12 @@ private:
         std::vector<std::pair<std::size_t, std::size_t>> out;
         std::size_t pos = 0;
         for (const auto& [b, e] : m) {
-            if (b > pos) out.emplace_back(pos, b);
+            if (b > pos)
+                out.emplace_back(pos, b);
             pos = e;
         }
-        if (pos < n) out.emplace_back(pos, n);
+        if (pos < n)
+            out.emplace_back(pos, n);
         return out;
     }
 
@@ -410,8 +422,9 @@ class BertPreTokenizer final : public PreTokenizer {
 public:
     void apply(std::vector<std::string>& pieces) const override {
         splitChars(pieces, isWhitespace, Behavior::Removed, false);
-        splitChars(pieces, [](char32_t c) { return isAsciiPunctuation(c) || isPunctuation(c); },
-                   Behavior::Isolated, true);
+        splitChars(
+            pieces, [](char32_t c) { return isAsciiPunctuation(c) || isPunctuation(c); },
+            Behavior::Isolated, true);
     }
 };
 
@@ -436,7 +449,8 @@ private:
 
 class SequencePreTokenizer final : public PreTokenizer {
 public:
-    explicit SequencePreTokenizer(std::vector<std::unique_ptr<PreTokenizer>> parts) : m_parts(std::move(parts)) {}
+    explicit SequencePreTokenizer(std::vector<std::unique_ptr<PreTokenizer>> parts)
+        : m_parts(std::move(parts)) {}
     void apply(std::vector<std::string>& pieces) const override {
         for (const auto& p : m_parts) {
             p->apply(pieces);
@@ -454,7 +468,8 @@ public:
     Bpe(std::unordered_map<std::string, std::int32_t> vocab,
         const std::vector<std::pair<std::string, std::string>>& merges, bool ignoreMerges,
         std::optional<std::int32_t> unk, bool fuseUnk, bool byteFallback, const std::string& where)
-        : m_ignoreMerges(ignoreMerges), m_unk(unk), m_fuseUnk(fuseUnk), m_byteFallback(byteFallback) {
+        : m_ignoreMerges(ignoreMerges), m_unk(unk), m_fuseUnk(fuseUnk),
+          m_byteFallback(byteFallback) {
         m_vocab = std::move(vocab);
         for (std::size_t rank = 0; rank < merges.size(); ++rank) {
             const auto& [a, b] = merges[rank];
@@ -462,7 +477,8 @@ public:
             const auto ib = m_vocab.find(b);
             const auto im = m_vocab.find(a + b);
             if (ia == m_vocab.end() || ib == m_vocab.end() || im == m_vocab.end()) {
-                throw Error(where, "merge \"" + a + " " + b + "\" uses a token missing from the vocabulary");
+                throw Error(where, "merge \"" + a + " " + b +
+                                       "\" uses a token missing from the vocabulary");
             }
             m_merges.emplace(key(ia->second, ib->second),
                              std::make_pair(static_cast<std::int32_t>(rank), im->second));
@@ -510,7 +526,8 @@ public:
                 }
             }
             if (!m_unk) {
-                throw Error("character U+" + hex(c) + " is not in the BPE vocabulary and the "
+                throw Error("character U+" + hex(c) +
+                            " is not in the BPE vocabulary and the "
                             "tokenizer has no unknown token");
             }
             if (!(m_fuseUnk && lastWasUnk)) {
@@ -550,7 +567,8 @@ private:
         return buf;
     }
 
-    std::unordered_map<std::uint64_t, std::pair<std::int32_t, std::int32_t>> m_merges; // -> (rank, merged id)
+    std::unordered_map<std::uint64_t, std::pair<std::int32_t, std::int32_t>>
+        m_merges; // -> (rank, merged id)
     bool m_ignoreMerges;
     std::optional<std::int32_t> m_unk;
     bool m_fuseUnk;
@@ -623,7 +641,8 @@ std::unordered_map<std::string, std::int32_t> readVocab(const json& v, const std
     std::unordered_map<std::string, std::int32_t> vocab;
     vocab.reserve(v.size());
     for (const auto& [tok, id] : v.items()) {
-        if (!id.is_number_integer() || id.get<std::int64_t>() < 0 || id.get<std::int64_t>() > INT32_MAX) {
+        if (!id.is_number_integer() || id.get<std::int64_t>() < 0 ||
+            id.get<std::int64_t>() > INT32_MAX) {
             throw Error(where, "vocab id of \"" + tok + "\" is not a valid token id");
         }
         vocab.emplace(tok, id.get<std::int32_t>());
@@ -667,16 +686,23 @@ std::unique_ptr<Normalizer> makeNormalizer(const json& j, const std::string& whe
         const bool strip = j.contains("strip_accents") && !j["strip_accents"].is_null()
                                ? j["strip_accents"].get<bool>()
                                : lower;
-        return std::make_unique<BertNormalizer>(j.value("clean_text", true),
-                                                j.value("handle_chinese_chars", true), strip, lower);
+        return std::make_unique<BertNormalizer>(
+            j.value("clean_text", true), j.value("handle_chinese_chars", true), strip, lower);
     }
-    if (type == "NFC") return std::make_unique<FormNormalizer>(Form::NFC);
-    if (type == "NFD") return std::make_unique<FormNormalizer>(Form::NFD);
-    if (type == "NFKC") return std::make_unique<FormNormalizer>(Form::NFKC);
-    if (type == "NFKD") return std::make_unique<FormNormalizer>(Form::NFKD);
-    if (type == "Lowercase") return std::make_unique<LowercaseNormalizer>();
-    if (type == "StripAccents") return std::make_unique<StripAccentsNormalizer>();
-    if (type == "Prepend") return std::make_unique<PrependNormalizer>(j.at("prepend").get<std::string>());
+    if (type == "NFC")
+        return std::make_unique<FormNormalizer>(Form::NFC);
+    if (type == "NFD")
+        return std::make_unique<FormNormalizer>(Form::NFD);
+    if (type == "NFKC")
+        return std::make_unique<FormNormalizer>(Form::NFKC);
+    if (type == "NFKD")
+        return std::make_unique<FormNormalizer>(Form::NFKD);
+    if (type == "Lowercase")
+        return std::make_unique<LowercaseNormalizer>();
+    if (type == "StripAccents")
+        return std::make_unique<StripAccentsNormalizer>();
+    if (type == "Prepend")
+        return std::make_unique<PrependNormalizer>(j.at("prepend").get<std::string>());
     if (type == "Replace") {
         const json& pat = j.at("pattern");
         if (!pat.contains("String")) {
@@ -709,18 +735,22 @@ std::unique_ptr<PreTokenizer> makePreTokenizer(const json& j, const std::string&
     if (type == "Split") {
         const json& pat = j.at("pattern");
         const bool isRegex = pat.contains("Regex");
-        const std::string pattern = isRegex ? pat["Regex"].get<std::string>() : pat.at("String").get<std::string>();
-        return std::make_unique<SplitPreTokenizer>(pattern, isRegex,
-                                                   parseBehavior(j.at("behavior").get<std::string>(), where),
-                                                   j.value("invert", false), where);
+        const std::string pattern =
+            isRegex ? pat["Regex"].get<std::string>() : pat.at("String").get<std::string>();
+        return std::make_unique<SplitPreTokenizer>(
+            pattern, isRegex, parseBehavior(j.at("behavior").get<std::string>(), where),
+            j.value("invert", false), where);
     }
-    if (type == "BertPreTokenizer") return std::make_unique<BertPreTokenizer>();
-    if (type == "WhitespaceSplit") return std::make_unique<WhitespaceSplitPreTokenizer>();
+    if (type == "BertPreTokenizer")
+        return std::make_unique<BertPreTokenizer>();
+    if (type == "WhitespaceSplit")
+        return std::make_unique<WhitespaceSplitPreTokenizer>();
     if (type == "Whitespace") {
         return std::make_unique<SplitPreTokenizer>("\\w+|[^\\w\\s]+", true, Behavior::Isolated,
                                                    false, where);
     }
-    if (type == "Digits") return std::make_unique<DigitsPreTokenizer>(j.value("individual_digits", false));
+    if (type == "Digits")
+        return std::make_unique<DigitsPreTokenizer>(j.value("individual_digits", false));
     if (type == "Sequence") {
         std::vector<std::unique_ptr<PreTokenizer>> parts;
         for (const auto& p : j.at("pretokenizers")) {
@@ -769,13 +799,14 @@ std::unique_ptr<Model> makeModel(const json& j, const std::string& where) {
             unk = it->second;
         }
         return std::make_unique<Bpe>(std::move(vocab), merges, j.value("ignore_merges", false), unk,
-                                     j.value("fuse_unk", false), j.value("byte_fallback", false), where);
+                                     j.value("fuse_unk", false), j.value("byte_fallback", false),
+                                     where);
     }
     if (type == "WordPiece") {
-        return std::make_unique<WordPiece>(readVocab(j.at("vocab"), where),
-                                           j.value("unk_token", std::string("[UNK]")),
-                                           j.value("continuing_subword_prefix", std::string("##")),
-                                           j.value("max_input_chars_per_word", std::size_t(100)), where);
+        return std::make_unique<WordPiece>(
+            readVocab(j.at("vocab"), where), j.value("unk_token", std::string("[UNK]")),
+            j.value("continuing_subword_prefix", std::string("##")),
+            j.value("max_input_chars_per_word", std::size_t(100)), where);
     }
     unsupported(where, "tokenizer model \"" + type + "\"");
 }
@@ -783,22 +814,23 @@ std::unique_ptr<Model> makeModel(const json& j, const std::string& where) {
 std::unique_ptr<Model> makeBpe(std::unordered_map<std::string, std::int32_t> vocab,
                                const std::vector<std::pair<std::string, std::string>>& merges,
                                bool ignoreMerges, const std::string& where) {
-    return std::make_unique<Bpe>(std::move(vocab), merges, ignoreMerges, std::nullopt, false,
-                                 false, where);
+    return std::make_unique<Bpe>(std::move(vocab), merges, ignoreMerges, std::nullopt, false, false,
+                                 where);
 }
 
 std::unique_ptr<PreTokenizer> makeGgufPreTokenizer(const std::string& pre, bool addPrefixSpace,
                                                    const std::string& where) {
     // transformers (integrations/gguf) splits these vocabularies with their own regex first.
     static const std::map<std::string, std::string> kSplits = {
-        {"llama3", "llama3"}, {"llama-v3", "llama3"}, {"llama-bpe", "llama3"}, {"smaug-bpe", "llama3"},
-        {"dbrx", "llama3"},  {"qwen2", "qwen2"},     {"deepseek-r1-qwen", "qwen2"}};
-    static const char* const kLlama3 =
-        "(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}{1,3}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*"
-        "|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+";
-    static const char* const kQwen2 =
-        "(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*"
-        "|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+";
+        {"llama3", "llama3"},         {"llama-v3", "llama3"}, {"llama-bpe", "llama3"},
+        {"smaug-bpe", "llama3"},      {"dbrx", "llama3"},     {"qwen2", "qwen2"},
+        {"deepseek-r1-qwen", "qwen2"}};
+    static const char* const kLlama3 = "(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|"
+                                       "\\p{N}{1,3}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*"
+                                       "|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+";
+    static const char* const kQwen2 = "(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|"
+                                      "\\p{N}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*"
+                                      "|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+";
     const auto it = kSplits.find(pre);
     if (it == kSplits.end()) {
         return std::make_unique<ByteLevelPreTokenizer>(addPrefixSpace, true, where);

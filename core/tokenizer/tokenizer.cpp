@@ -19,8 +19,8 @@ bool isWordChar(char32_t c) {
 }
 
 // Ids of one template entry list: SpecialToken{id} resolved through special_tokens.
-void readTemplate(const json& pp, std::vector<std::int32_t>& prefix, std::vector<std::int32_t>& suffix,
-                  const std::string& where) {
+void readTemplate(const json& pp, std::vector<std::int32_t>& prefix,
+                  std::vector<std::int32_t>& suffix, const std::string& where) {
     const std::string type = pp.value("type", "");
     if (type == "TemplateProcessing") {
         bool seenSequence = false;
@@ -51,7 +51,8 @@ void readTemplate(const json& pp, std::vector<std::int32_t>& prefix, std::vector
         }
         return;
     }
-    throw Error(where, "post-processor \"" + type + "\" is not supported by this tokenizer implementation");
+    throw Error(where, "post-processor \"" + type +
+                           "\" is not supported by this tokenizer implementation");
 }
 
 } // namespace
@@ -111,17 +112,20 @@ Tokenizer Tokenizer::fromJson(const std::string& text, const std::string& where)
 Tokenizer Tokenizer::fromGguf(const model::GgufFile& f) {
     const std::string kind = f.getString("tokenizer.ggml.model");
     if (kind != "gpt2") {
-        throw Error(f.path(), "GGUF tokenizer \"" + kind + "\" is not supported (gpt2 byte-level BPE only)");
+        throw Error(f.path(),
+                    "GGUF tokenizer \"" + kind + "\" is not supported (gpt2 byte-level BPE only)");
     }
     const auto tokens = f.getStringArray("tokenizer.ggml.tokens");
-    const auto types = f.has("tokenizer.ggml.token_type") ? f.getIntArray("tokenizer.ggml.token_type")
-                                                          : std::vector<std::int64_t>();
+    const auto types = f.has("tokenizer.ggml.token_type")
+                           ? f.getIntArray("tokenizer.ggml.token_type")
+                           : std::vector<std::int64_t>();
     std::unordered_map<std::string, std::int32_t> vocab;
     vocab.reserve(tokens.size());
     Tokenizer t;
     for (std::size_t i = 0; i < tokens.size(); ++i) {
         vocab.emplace(tokens[i], static_cast<std::int32_t>(i));
-        // llama.cpp token types: 3 control, 4 user-defined -> added tokens, as transformers reads them.
+        // llama.cpp token types: 3 control, 4 user-defined -> added tokens, as transformers reads
+        // them.
         const std::int64_t type = i < types.size() ? types[i] : 1;
         if (type == 3 || type == 4) {
             t.m_added.push_back(AddedToken{static_cast<std::int32_t>(i), tokens[i], false, false,
@@ -138,7 +142,8 @@ Tokenizer Tokenizer::fromGguf(const model::GgufFile& f) {
     }
     t.m_model = makeBpe(std::move(vocab), merges, false, f.path());
     const std::string pre = f.has("tokenizer.ggml.pre") ? f.getString("tokenizer.ggml.pre") : "";
-    const bool prefixSpace = f.has("tokenizer.ggml.add_space_prefix") && f.getBool("tokenizer.ggml.add_space_prefix");
+    const bool prefixSpace =
+        f.has("tokenizer.ggml.add_space_prefix") && f.getBool("tokenizer.ggml.add_space_prefix");
     t.m_preTokenizer = makeGgufPreTokenizer(pre, prefixSpace, f.path());
     t.m_byteLevel = true;
     if (f.has("tokenizer.ggml.add_bos_token") && f.getBool("tokenizer.ggml.add_bos_token")) {
@@ -172,11 +177,14 @@ void Tokenizer::finish() {
     });
 }
 
-std::size_t Tokenizer::vocabSize() const { return m_idToToken.size(); }
+std::size_t Tokenizer::vocabSize() const {
+    return m_idToToken.size();
+}
 
 std::string Tokenizer::token(std::int32_t id) const {
-    return id >= 0 && static_cast<std::size_t>(id) < m_idToToken.size() ? m_idToToken[std::size_t(id)]
-                                                                        : std::string();
+    return id >= 0 && static_cast<std::size_t>(id) < m_idToToken.size()
+               ? m_idToToken[std::size_t(id)]
+               : std::string();
 }
 
 std::optional<std::int32_t> Tokenizer::tokenId(const std::string& tok) const {
@@ -194,7 +202,7 @@ std::optional<std::int32_t> Tokenizer::tokenId(const std::string& tok) const {
 
 void Tokenizer::splitAdded(const std::string& text, bool normalizedPass,
                            std::vector<std::pair<std::string, std::int32_t>>& out) const {
-    std::size_t pos = 0;     // start of the pending plain segment
+    std::size_t pos = 0; // start of the pending plain segment
     std::size_t scan = 0;
     while (scan < text.size()) {
         const AddedToken* hit = nullptr;
@@ -206,7 +214,8 @@ void Tokenizer::splitAdded(const std::string& text, bool normalizedPass,
                 continue;
             }
             if (a.single_word) {
-                auto before = scan == 0 ? std::vector<char32_t>{} : decodeUtf8(text.substr(0, scan));
+                auto before =
+                    scan == 0 ? std::vector<char32_t>{} : decodeUtf8(text.substr(0, scan));
                 auto after = decodeUtf8(text.substr(scan + a.content.size()));
                 if ((!before.empty() && isWordChar(before.back())) ||
                     (!after.empty() && isWordChar(after.front()))) {
@@ -243,7 +252,8 @@ void Tokenizer::splitAdded(const std::string& text, bool normalizedPass,
     }
 }
 
-Encoding Tokenizer::encode(std::string_view text, bool addSpecialTokens, std::size_t maxLength) const {
+Encoding Tokenizer::encode(std::string_view text, bool addSpecialTokens,
+                           std::size_t maxLength) const {
     if (const auto bad = findInvalidUtf8(text); bad != std::string_view::npos) {
         throw Error("input text is not valid UTF-8 at byte " + std::to_string(bad));
     }

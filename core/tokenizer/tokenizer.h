@@ -29,8 +29,8 @@ struct AddedToken {
 
 struct Encoding {
     std::vector<std::int32_t> ids;
-    bool truncated = false;       // ids were cut to max_length
-    std::size_t full_length = 0;  // length before truncation
+    bool truncated = false;      // ids were cut to max_length
+    std::size_t full_length = 0; // length before truncation
 };
 
 class Tokenizer {
@@ -43,7 +43,8 @@ public:
     // addSpecialTokens, the post-processor's template applies ([CLS] … [SEP], BOS). With
     // maxLength > 0 the sequence is cut to maxLength tokens, special tokens included, and
     // Encoding::truncated says so.
-    Encoding encode(std::string_view text, bool addSpecialTokens = true, std::size_t maxLength = 0) const;
+    Encoding encode(std::string_view text, bool addSpecialTokens = true,
+                    std::size_t maxLength = 0) const;
 
     std::string kind() const { return m_model->kind(); }
     std::size_t vocabSize() const;

@@ -137,7 +137,8 @@ bool isNonspacingMark(char32_t c) {
 
 bool isNumeric(char32_t c) {
     const auto cat = utf8proc_category(static_cast<utf8proc_int32_t>(c));
-    return cat == UTF8PROC_CATEGORY_ND || cat == UTF8PROC_CATEGORY_NL || cat == UTF8PROC_CATEGORY_NO;
+    return cat == UTF8PROC_CATEGORY_ND || cat == UTF8PROC_CATEGORY_NL ||
+           cat == UTF8PROC_CATEGORY_NO;
 }
 
 bool isChineseChar(char32_t c) {

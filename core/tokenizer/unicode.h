@@ -19,13 +19,13 @@ std::size_t findInvalidUtf8(std::string_view s);
 enum class Form { NFC, NFD, NFKC, NFKD };
 std::string normalize(std::string_view s, Form form);
 
-bool isWhitespace(char32_t c);      // Unicode White_Space (Rust char::is_whitespace)
-bool isPunctuation(char32_t c);     // general category P*
+bool isWhitespace(char32_t c);  // Unicode White_Space (Rust char::is_whitespace)
+bool isPunctuation(char32_t c); // general category P*
 bool isAsciiPunctuation(char32_t c);
-bool isControlOrOther(char32_t c);  // Cc, Cf, Cn, Co, Cs (Rust char::is_other)
-bool isNonspacingMark(char32_t c);  // Mn
-bool isNumeric(char32_t c);         // Nd, Nl, No (Rust char::is_numeric)
-bool isChineseChar(char32_t c);     // the CJK blocks BERT pads with spaces
+bool isControlOrOther(char32_t c); // Cc, Cf, Cn, Co, Cs (Rust char::is_other)
+bool isNonspacingMark(char32_t c); // Mn
+bool isNumeric(char32_t c);        // Nd, Nl, No (Rust char::is_numeric)
+bool isChineseChar(char32_t c);    // the CJK blocks BERT pads with spaces
 // Full lower-case mapping of one code point (U+0130 maps to two code points).
 void appendLowercase(std::vector<char32_t>& out, char32_t c);
 
