@@ -24,19 +24,26 @@ QStringList loadedLibraries(const QString& binary) {
     return names;
 }
 
+// The sources under dir that match include; a folder with no sources at all is reported too
+// (a renamed folder would otherwise pass with nothing checked).
 QStringList sourcesIncluding(const QString& dir, const QRegularExpression& include) {
     QStringList offenders;
+    int scanned = 0;
     QDirIterator it(QStringLiteral(PROBAUDIT_SOURCE_DIR "/") + dir,
                     {QStringLiteral("*.h"), QStringLiteral("*.cpp"), QStringLiteral("*.cu"),
                      QStringLiteral("*.cuh")},
                     QDir::Files, QDirIterator::Subdirectories);
     while (it.hasNext()) {
         const QString path = it.next();
+        ++scanned;
         QFile f(path);
         if (f.open(QIODevice::ReadOnly) &&
             include.match(QString::fromUtf8(f.readAll())).hasMatch()) {
             offenders << path;
         }
+    }
+    if (scanned == 0) {
+        offenders << QStringLiteral("no sources under ") + dir;
     }
     return offenders;
 }
@@ -83,6 +90,7 @@ private Q_SLOTS:
         const QRegularExpression torch(QStringLiteral("#include\\s*[<\"](torch|ATen|c10)/"));
         QCOMPARE(sourcesIncluding(QStringLiteral("ui"), torch), QStringList());
         QCOMPARE(sourcesIncluding(QStringLiteral("app/workbench"), torch), QStringList());
+        QCOMPARE(sourcesIncluding(QStringLiteral("app/report"), torch), QStringList());
     }
 };
 

@@ -620,8 +620,15 @@ private Q_SLOTS:
         window.openStudyFile(ledger);
         QVERIFY(loaded.wait(30000));
         auto* badge = window.findChild<QLabel*>(QStringLiteral("pinBadge"));
-        QVERIFY(badge->text().startsWith(QStringLiteral("Runtime: ")));
-        QVERIFY(badge->text() != QStringLiteral("Runtime: not pinned"));
+        // Pinned: waiting for the engine's fingerprint (the lock named), or compared with it.
+        const auto state = PinStatus::State(badge->property("pinState").toInt());
+        const QString text = badge->text();
+        QVERIFY2(state != PinStatus::State::NotPinned, qPrintable(text));
+        QVERIFY2(state == PinStatus::State::Unknown
+                     ? text.contains(QStringLiteral("runtime.lock.json"))
+                     : text.startsWith(QStringLiteral("Runtime: matches")) ||
+                           text.startsWith(QStringLiteral("Runtime: differs")),
+                 qPrintable(text));
     }
 
     // Presentation mode: five slides in the guided order, arrow keys move, Esc closes.
