@@ -19,9 +19,16 @@ namespace ui {
 
 namespace {
 
-QString str(const nlohmann::json& j, const char* key) {
-    return j.contains(key) && j[key].is_string() ? QString::fromStdString(j[key].get<std::string>())
-                                                 : QString();
+QString str(const std::string& s) {
+    return QString::fromStdString(s);
+}
+
+QString join(const std::vector<std::string>& values) {
+    QStringList out;
+    for (const auto& v : values) {
+        out << QString::fromStdString(v);
+    }
+    return out.join(QStringLiteral(", "));
 }
 
 QTableWidget* makeTable(const QStringList& headers, QWidget* parent, const QString& name) {
@@ -76,24 +83,24 @@ LadderChart::LadderChart(QWidget* parent) : QWidget(parent) {
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
 }
 
-void LadderChart::setLadder(const nlohmann::json& ladder, const nlohmann::json& stoppedAt) {
+void LadderChart::setLadder(const std::vector<analysis::LadderStep>& ladder,
+                            const std::optional<std::string>& stoppedAt) {
     m_boxes.clear();
     const QStringList all = {QStringLiteral("loader and repeatability"),
                              QStringLiteral("neighbour interference"), QStringLiteral("shape"),
                              QStringLiteral("kernels and runtime")};
     int k = 1;
     for (const auto& st : ladder) {
-        m_boxes.push_back({tr("Suspect %1: %2").arg(k++).arg(formatLadderStep(str(st, "step"))),
-                           str(st, "finding"), str(st, "verdict"), str(st, "status")});
+        m_boxes.push_back({tr("Suspect %1: %2").arg(k++).arg(formatLadderStep(str(st.step))),
+                           str(st.finding), str(st.verdict),
+                           QString::fromLatin1(analysis::statusName(st.status))});
     }
     // Steps after a stop were not judged; show them greyed so the ladder stays whole.
     for (int i = int(m_boxes.size()); i < all.size(); ++i) {
-        m_boxes.push_back(
-            {tr("Suspect %1: %2").arg(i + 1).arg(formatLadderStep(all[i])),
-             tr("not judged: the ladder stopped at \"%1\"")
-                 .arg(QString::fromStdString(stoppedAt.is_string() ? stoppedAt.get<std::string>()
-                                                                   : std::string())),
-             QString(), QStringLiteral("skipped")});
+        m_boxes.push_back({tr("Suspect %1: %2").arg(i + 1).arg(formatLadderStep(all[i])),
+                           tr("not judged: the ladder stopped at \"%1\"")
+                               .arg(QString::fromStdString(stoppedAt.value_or(std::string()))),
+                           QString(), QStringLiteral("skipped")});
     }
     m_boxes.push_back(
         {tr("Then: pin"),
@@ -256,7 +263,7 @@ void DiagnosisView::setReview(const ReviewPtr& review) {
                "STUDY --ledger %1\nIt probes a seeded sample: the reference twice, neighbours "
                "changed, the batch shape, kernels and runtime, and explains every config.")
                 .arg(QString::fromStdString(review ? review->path : std::string("LEDGER"))));
-        m_ladder->setLadder(nlohmann::json::array(), nullptr);
+        m_ladder->setLadder({}, std::nullopt);
         m_ladder->hide();
         for (QTableWidget* t : {m_probes, m_kernels, m_configs, m_forecast}) {
             fitHeight(t);
@@ -264,16 +271,15 @@ void DiagnosisView::setReview(const ReviewPtr& review) {
         return;
     }
     m_ladder->show();
-    const nlohmann::json& d = *review->diagnosis;
+    const analysis::Diagnosis& d = *review->diagnosis;
     m_header->setText(tr("Why do results differ from the reference config \"%1\"? Probes on a "
                          "seeded sample of %2 items (seed %3, batch %4); every probe run is in "
                          "the ledger.")
-                          .arg(str(d, "reference"))
-                          .arg(d.value("sample", 0))
-                          .arg(d.value("seed", 0))
-                          .arg(d.value("batch", 0)));
-    m_ladder->setLadder(d.value("ladder", nlohmann::json::array()),
-                        d.value("stopped_at", nlohmann::json()));
+                          .arg(str(d.reference))
+                          .arg(d.sample)
+                          .arg(d.seed)
+                          .arg(d.batch));
+    m_ladder->setLadder(d.ladder, d.stopped_at);
     auto runById = [&](std::int64_t id) -> const ledger::Run* {
         for (const auto& r : review->runs) {
             if (r.id == id) {
@@ -282,23 +288,21 @@ void DiagnosisView::setReview(const ReviewPtr& review) {
         }
         return nullptr;
     };
-    for (const auto& row : d.value("table", nlohmann::json::array())) {
-        const std::int64_t items = row.value("items", std::int64_t(0));
-        const double bits = row.value("bit_identical", 0.0);
-        const std::int64_t flips = row.value("flips", std::int64_t(0));
+    for (const analysis::ProbeRow& row : d.table) {
+        const std::int64_t bits = std::llround(row.bit_identical * double(row.items));
         addRow(m_probes,
-               {str(row, "what"), formatPoints(row.value("max_dp", 0.0)), str(row, "first_layer"),
-                QStringLiteral("%1 / %2").arg(flips).arg(items),
-                QStringLiteral("%1 / %2").arg(std::llround(bits * double(items))).arg(items)},
-               flips > 0  ? QVariant(tint(flipColor(), 0.2))
-               : bits < 1 ? QVariant(tint(changedColor(), 0.14))
-                          : QVariant());
-        const ledger::Run* a = runById(row.value("run_a", std::int64_t(-1)));
-        const ledger::Run* b = runById(row.value("run_b", std::int64_t(-1)));
+               {str(row.what), formatPoints(row.max_dp), str(row.first_layer),
+                QStringLiteral("%1 / %2").arg(row.flips).arg(row.items),
+                QStringLiteral("%1 / %2").arg(bits).arg(row.items)},
+               row.flips > 0           ? QVariant(tint(flipColor(), 0.2))
+               : row.bit_identical < 1 ? QVariant(tint(changedColor(), 0.14))
+                                       : QVariant());
+        const ledger::Run* a = runById(row.run_a);
+        const ledger::Run* b = runById(row.run_b);
         if (a != nullptr && b != nullptr) {
             for (const auto& k : analysis::kernelTraceDiff(a->kernel_trace, b->kernel_trace)) {
                 addRow(m_kernels,
-                       {str(row, "what"), k.kind == "op" ? tr("operator") : tr("device kernel"),
+                       {str(row.what), k.kind == "op" ? tr("operator") : tr("device kernel"),
                         QString::fromStdString(k.name), QString::number(k.count_a),
                         QString::number(k.count_b)});
             }
@@ -309,29 +313,18 @@ void DiagnosisView::setReview(const ReviewPtr& review) {
                {tr("every probe"), QString(),
                 tr("the same operators ran, the same number of times"), QString(), QString()});
     }
-    auto join = [](const nlohmann::json& arr) {
-        QStringList out;
-        for (const auto& v : arr) {
-            out << QString::fromStdString(v.get<std::string>());
-        }
-        return out.join(QStringLiteral(", "));
-    };
-    for (const auto& c : d.value("configs", nlohmann::json::array())) {
-        const bool run = c.contains("run");
+    for (const analysis::ConfigExplanation& c : d.configs) {
+        const auto& r = c.result;
         addRow(m_configs,
-               {str(c, "config"), join(c.value("differs_in", nlohmann::json::array())),
-                join(c.value("suspects", nlohmann::json::array())),
-                run ? QString::number(c.value("flips", 0)) : tr("not run"),
-                run ? formatPoints(c.value("max_dp", 0.0)) : QString(),
-                run ? str(c, "first_layer") : QString()},
-               run && c.value("flips", 0) > 0 ? QVariant(tint(flipColor(), 0.2)) : QVariant());
+               {str(c.config), join(c.differs_in), join(c.suspects),
+                r ? QString::number(r->flips) : tr("not run"),
+                r ? formatPoints(r->max_dp) : QString(), r ? str(r->first_layer) : QString()},
+               r && r->flips > 0 ? QVariant(tint(flipColor(), 0.2)) : QVariant());
     }
-    for (const auto& f : d.value("forecast", nlohmann::json::array())) {
-        addRow(m_forecast,
-               {str(f, "config"), QString::number(f.value("predicted_flips", 0.0), 'f', 1),
-                f.contains("observed_flips") ? QString::number(f.value("observed_flips", 0))
-                                             : tr("not run"),
-                tr("%1 items").arg(f.value("sample", 0))});
+    for (const analysis::FlipForecast& f : d.forecast) {
+        addRow(m_forecast, {str(f.config), QString::number(f.predicted_flips, 'f', 1),
+                            f.observed_flips ? QString::number(*f.observed_flips) : tr("not run"),
+                            tr("%1 items").arg(f.sample)});
     }
     for (QTableWidget* t : {m_probes, m_kernels, m_configs, m_forecast}) {
         fitHeight(t);

@@ -18,7 +18,8 @@ class LadderChart : public QWidget {
     Q_OBJECT
 public:
     explicit LadderChart(QWidget* parent = nullptr);
-    void setLadder(const nlohmann::json& ladder, const nlohmann::json& stoppedAt);
+    void setLadder(const std::vector<analysis::LadderStep>& ladder,
+                   const std::optional<std::string>& stoppedAt);
     bool hasHeightForWidth() const override { return true; }
     int heightForWidth(int w) const override;
     QSize sizeHint() const override;

@@ -143,8 +143,7 @@ PresentationWindow::PresentationWindow(const ReviewPtr& review, int row, QWidget
     auto* diag = new LadderChart;
     diag->setFont(big);
     if (review->diagnosis) {
-        diag->setLadder(review->diagnosis->value("ladder", nlohmann::json::array()),
-                        review->diagnosis->value("stopped_at", nlohmann::json()));
+        diag->setLadder(review->diagnosis->ladder, review->diagnosis->stopped_at);
     }
     auto* diagScroll = new QScrollArea;
     diagScroll->setWidget(diag);

@@ -505,48 +505,45 @@ void diagnosis(Html& h, const analysis::Review& rv) {
                            "neighbour interference, shape, kernels and runtime)."));
         return;
     }
-    const json& d = *rv.diagnosis;
+    const analysis::Diagnosis& d = *rv.diagnosis;
     h.p(QStringLiteral("Probes on a seeded sample of %1 items (seed %2, batch %3); every probe "
                        "run is in the ledger.")
-            .arg(d.value("sample", 0))
-            .arg(d.value("seed", 0))
-            .arg(d.value("batch", 0)));
+            .arg(d.sample)
+            .arg(d.seed)
+            .arg(d.batch));
     std::vector<QStringList> steps;
     std::vector<QString> colours;
     int k = 1;
-    for (const auto& st : d.value("ladder", json::array())) {
-        const std::string status = st.value("status", "");
-        steps.push_back({QString::number(k++), esc(st.value("step", "")), esc(status),
-                         esc(st.value("finding", "")), esc(st.value("verdict", ""))});
-        colours.push_back(status == "clean"      ? QStringLiteral("#dcefdc")
-                          : status == "explains" ? QStringLiteral("#fbeacd")
-                          : status == "stop"     ? QStringLiteral("#f6d5d5")
-                                                 : QString());
+    for (const analysis::LadderStep& st : d.ladder) {
+        const QString status = QString::fromLatin1(analysis::statusName(st.status));
+        steps.push_back(
+            {QString::number(k++), esc(st.step), esc(status), esc(st.finding), esc(st.verdict)});
+        colours.push_back(st.status == analysis::StepStatus::Clean ? QStringLiteral("#dcefdc")
+                          : st.status == analysis::StepStatus::Explains
+                              ? QStringLiteral("#fbeacd")
+                              : QStringLiteral("#f6d5d5"));
     }
     h.table({QStringLiteral("#"), QStringLiteral("suspect"), QStringLiteral("status"),
              QStringLiteral("evidence"), QStringLiteral("verdict")},
             steps, colours);
     h.h2(QStringLiteral("Probes"));
     std::vector<QStringList> probes;
-    for (const auto& r : d.value("table", json::array())) {
-        const std::int64_t n = r.value("items", std::int64_t(0));
-        probes.push_back({esc(r.value("what", "")), formatPoints(r.value("max_dp", 0.0)),
-                          esc(r.value("first_layer", "")),
-                          QStringLiteral("%1 / %2").arg(r.value("flips", 0)).arg(n),
+    for (const analysis::ProbeRow& r : d.table) {
+        probes.push_back({esc(r.what), formatPoints(r.max_dp), esc(r.first_layer),
+                          QStringLiteral("%1 / %2").arg(r.flips).arg(r.items),
                           QStringLiteral("%1 / %2")
-                              .arg(std::llround(r.value("bit_identical", 0.0) * double(n)))
-                              .arg(n)});
+                              .arg(std::llround(r.bit_identical * double(r.items)))
+                              .arg(r.items)});
     }
     h.table({QStringLiteral("what changed"), QStringLiteral("largest Δp"),
              QStringLiteral("first layer that differs"), QStringLiteral("flipped"),
              QStringLiteral("bit-identical")},
             probes);
     std::vector<QStringList> forecast;
-    for (const auto& f : d.value("forecast", json::array())) {
+    for (const analysis::FlipForecast& f : d.forecast) {
         forecast.push_back(
-            {esc(f.value("config", "")), QString::number(f.value("predicted_flips", 0.0), 'f', 1),
-             f.contains("observed_flips") ? QString::number(f.value("observed_flips", 0))
-                                          : QStringLiteral("not run")});
+            {esc(f.config), QString::number(f.predicted_flips, 'f', 1),
+             f.observed_flips ? QString::number(*f.observed_flips) : QStringLiteral("not run")});
     }
     if (!forecast.empty()) {
         h.h2(QStringLiteral("Fragility forecast against the full runs"));

@@ -232,7 +232,13 @@ Review loadReview(const std::string& ledgerPath, const std::string& headName,
         throw Error(ledgerPath, "no finished run of head \"" + headName + "\"");
     }
     rv.items = led.items();
-    rv.diagnosis = led.latestDiagnosis(rv.head);
+    if (const auto stored = led.latestDiagnosis(rv.head)) {
+        try {
+            rv.diagnosis = Diagnosis::fromJson(*stored);
+        } catch (const Error& e) {
+            throw Error(ledgerPath, e.what());
+        }
+    }
     const json headJson = rv.study.value("heads", json::object()).value(rv.head, json::object());
     rv.generation = headJson.value("kind", "") == "generation";
     if (rv.generation) {

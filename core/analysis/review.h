@@ -3,6 +3,7 @@
 // variant, the latest finished run of every config compared against the reference config's
 // run. Loaded from a ledger opened read-only; works on stored records only.
 #include "analysis/compare.h"
+#include "analysis/diagnosis.h"
 #include "analysis/generation_compare.h"
 #include "ledger/ledger.h"
 
@@ -51,9 +52,9 @@ struct Review {
     std::vector<ledger::Run> runs;                      // every run in the ledger, probes included
     std::map<std::string, nlohmann::json> environments; // fingerprint of every run, by hash
     std::optional<ledger::Run> reference_run;
-    std::vector<ReviewRow> rows;             // the reference first, then the study's other configs
-    std::map<std::int64_t, RunData> data;    // records (with layers) of every row's run
-    std::optional<nlohmann::json> diagnosis; // the latest stored diagnosis of this head
+    std::vector<ReviewRow> rows;          // the reference first, then the study's other configs
+    std::map<std::int64_t, RunData> data; // records (with layers) of every row's run
+    std::optional<Diagnosis> diagnosis;   // the latest stored diagnosis of this head
     // A generation head: rows carry runs but no record comparisons; these take their place.
     bool generation = false;
     RecordSpec records;                                                        // the head's records

@@ -1,8 +1,10 @@
 #include "common/run_config.h"
 
+#include "common/axes.h"
 #include "common/error.h"
 #include "common/sha256.h"
 
+#include <algorithm>
 #include <set>
 
 namespace probaudit {
@@ -52,52 +54,55 @@ std::string RunConfig::hash() const {
 
 namespace {
 
-void choice(const json& j, const char* key, std::string& out, const std::set<std::string>& allowed,
-            const std::string& path, std::vector<std::string>& errors) {
-    if (!j.contains(key)) {
-        return;
+// Checks one axis value against the axes table; appends "PATH: problem" when it does not fit.
+bool validAxisValue(const Axis& axis, const json& v, const std::string& where,
+                    std::vector<std::string>& errors) {
+    switch (axis.kind) {
+    case AxisKind::Boolean:
+        if (!v.is_boolean()) {
+            errors.push_back(where + ": must be true or false");
+            return false;
+        }
+        return true;
+    case AxisKind::Integer:
+        if (!v.is_number_integer() || v.get<std::int64_t>() < axis.min) {
+            errors.push_back(where + ": must be an integer >= " + std::to_string(axis.min));
+            return false;
+        }
+        return true;
+    case AxisKind::Device: {
+        if (!v.is_string()) {
+            errors.push_back(where + ": must be a string");
+            return false;
+        }
+        const std::string d = v.get<std::string>();
+        const bool cuda = d.rfind("cuda:", 0) == 0 && d.size() > 5 &&
+                          d.find_first_not_of("0123456789", 5) == std::string::npos;
+        if (d != "cpu" && !cuda) {
+            errors.push_back(where + ": unknown value \"" + d + "\" (cpu or cuda:N)");
+            return false;
+        }
+        return true;
     }
-    const std::string where = path + "." + key;
-    if (!j[key].is_string()) {
-        errors.push_back(where + ": must be a string");
-        return;
-    }
-    const std::string v = j[key].get<std::string>();
-    if (!allowed.count(v)) {
+    case AxisKind::Choice: {
+        if (!v.is_string()) {
+            errors.push_back(where + ": must be a string");
+            return false;
+        }
+        const std::string s = v.get<std::string>();
+        if (std::find(axis.values.begin(), axis.values.end(), s) != axis.values.end()) {
+            return true;
+        }
+        const std::set<std::string> sorted(axis.values.begin(), axis.values.end());
         std::string list;
-        for (const auto& a : allowed) {
+        for (const auto& a : sorted) {
             list += (list.empty() ? "" : ", ") + (a.empty() ? std::string("\"\"") : a);
         }
-        errors.push_back(where + ": unknown value \"" + v + "\" (one of: " + list + ")");
-        return;
+        errors.push_back(where + ": unknown value \"" + s + "\" (one of: " + list + ")");
+        return false;
     }
-    out = v;
-}
-
-template <typename Int>
-void integer(const json& j, const char* key, Int& out, std::int64_t min, const std::string& path,
-             std::vector<std::string>& errors) {
-    if (!j.contains(key)) {
-        return;
     }
-    const std::string where = path + "." + key;
-    if (!j[key].is_number_integer() || j[key].get<std::int64_t>() < min) {
-        errors.push_back(where + ": must be an integer >= " + std::to_string(min));
-        return;
-    }
-    out = j[key].get<Int>();
-}
-
-void boolean(const json& j, const char* key, bool& out, const std::string& path,
-             std::vector<std::string>& errors) {
-    if (!j.contains(key)) {
-        return;
-    }
-    if (!j[key].is_boolean()) {
-        errors.push_back(path + "." + key + ": must be true or false");
-        return;
-    }
-    out = j[key].get<bool>();
+    return false;
 }
 
 } // namespace
@@ -109,48 +114,36 @@ RunConfig RunConfig::fromJson(const json& j, const std::string& path,
         errors.push_back(path + ": must be an object");
         return c;
     }
-    static const std::set<std::string> kKeys = {
-        "device",     "dtype",         "batch_size",  "padding_side",    "pad_to",
-        "pad_to_n",   "order",         "order_seed",  "attention",       "kernels",
-        "threads",    "deterministic", "tf32",        "cudnn_benchmark", "cpu_capability",
-        "max_length", "concurrency",   "arrival_seed"};
     for (const auto& [k, v] : j.items()) {
-        if (!kKeys.count(k)) {
+        if (findAxis(k) == nullptr) {
             errors.push_back(path + "." + k + ": unknown config axis");
         }
     }
-    if (j.contains("device")) {
-        const std::string where = path + ".device";
-        if (!j["device"].is_string()) {
-            errors.push_back(where + ": must be a string");
-        } else {
-            const std::string d = j["device"].get<std::string>();
-            const bool cuda = d.rfind("cuda:", 0) == 0 && d.size() > 5 &&
-                              d.find_first_not_of("0123456789", 5) == std::string::npos;
-            if (d == "cpu" || cuda) {
-                c.device = d;
-            } else {
-                errors.push_back(where + ": unknown value \"" + d + "\" (cpu or cuda:N)");
-            }
+    json values = c.allAxesJson(); // the defaults, overwritten by every valid value given
+    for (const Axis& axis : configAxes()) {
+        const std::string key(axis.name);
+        if (j.contains(key) && validAxisValue(axis, j[key], path + "." + key, errors)) {
+            values[key] = j[key];
         }
     }
-    choice(j, "dtype", c.dtype, {"float32", "bfloat16", "float16"}, path, errors);
-    integer(j, "batch_size", c.batch_size, 1, path, errors);
-    choice(j, "padding_side", c.padding_side, {"right", "left"}, path, errors);
-    choice(j, "pad_to", c.pad_to, {"longest", "multiple", "fixed"}, path, errors);
-    integer(j, "pad_to_n", c.pad_to_n, 0, path, errors);
-    choice(j, "order", c.order, {"as_given", "shuffled", "by_length"}, path, errors);
-    integer(j, "order_seed", c.order_seed, 0, path, errors);
-    choice(j, "attention", c.attention, {"math", "sdpa", "batch_invariant"}, path, errors);
-    choice(j, "kernels", c.kernels, {"default", "batch_invariant"}, path, errors);
-    integer(j, "threads", c.threads, 1, path, errors);
-    boolean(j, "deterministic", c.deterministic, path, errors);
-    boolean(j, "tf32", c.tf32, path, errors);
-    boolean(j, "cudnn_benchmark", c.cudnn_benchmark, path, errors);
-    choice(j, "cpu_capability", c.cpu_capability, {"", "default", "avx2", "avx512"}, path, errors);
-    integer(j, "max_length", c.max_length, 0, path, errors);
-    integer(j, "concurrency", c.concurrency, 1, path, errors);
-    integer(j, "arrival_seed", c.arrival_seed, 0, path, errors);
+    c.device = values["device"].get<std::string>();
+    c.dtype = values["dtype"].get<std::string>();
+    c.batch_size = values["batch_size"].get<std::int64_t>();
+    c.padding_side = values["padding_side"].get<std::string>();
+    c.pad_to = values["pad_to"].get<std::string>();
+    c.pad_to_n = values["pad_to_n"].get<std::int64_t>();
+    c.order = values["order"].get<std::string>();
+    c.order_seed = values["order_seed"].get<std::uint64_t>();
+    c.attention = values["attention"].get<std::string>();
+    c.kernels = values["kernels"].get<std::string>();
+    c.threads = values["threads"].get<std::int64_t>();
+    c.deterministic = values["deterministic"].get<bool>();
+    c.tf32 = values["tf32"].get<bool>();
+    c.cudnn_benchmark = values["cudnn_benchmark"].get<bool>();
+    c.cpu_capability = values["cpu_capability"].get<std::string>();
+    c.max_length = values["max_length"].get<std::int64_t>();
+    c.concurrency = values["concurrency"].get<std::int64_t>();
+    c.arrival_seed = values["arrival_seed"].get<std::uint64_t>();
     if (c.pad_to != "longest" && c.pad_to_n < 1) {
         errors.push_back(path + ".pad_to_n: pad_to \"" + c.pad_to + "\" needs pad_to_n >= 1");
     }

@@ -1,0 +1,52 @@
+#include "common/axes.h"
+
+#include <algorithm>
+
+namespace probaudit {
+
+const std::vector<Axis>& configAxes() {
+    using K = AxisKind;
+    using S = Suspect;
+    static const std::vector<Axis> axes = [] {
+        std::vector<Axis> a{
+            {"arrival_seed", K::Integer, {}, 0, S::Kernels, true},
+            {"attention", K::Choice, {"math", "sdpa", "batch_invariant"}, 0, S::Kernels, false},
+            {"batch_size", K::Integer, {}, 1, S::Shape, false},
+            {"concurrency", K::Integer, {}, 1, S::Kernels, true},
+            {"cpu_capability", K::Choice, {"", "default", "avx2", "avx512"}, 0, S::Kernels, false},
+            {"cudnn_benchmark", K::Boolean, {}, 0, S::Kernels, false},
+            {"deterministic", K::Boolean, {}, 0, S::Kernels, false},
+            {"device", K::Device, {"cpu", "cuda:0"}, 0, S::Kernels, false},
+            {"dtype", K::Choice, {"float32", "bfloat16", "float16"}, 0, S::Kernels, false},
+            {"kernels", K::Choice, {"default", "batch_invariant"}, 0, S::Kernels, false},
+            {"max_length", K::Integer, {}, 0, S::Shape, false},
+            {"order", K::Choice, {"as_given", "shuffled", "by_length"}, 0, S::Shape, false},
+            {"order_seed", K::Integer, {}, 0, S::Shape, false},
+            {"pad_to", K::Choice, {"longest", "multiple", "fixed"}, 0, S::Shape, false},
+            {"pad_to_n", K::Integer, {}, 0, S::Shape, false},
+            {"padding_side", K::Choice, {"right", "left"}, 0, S::Shape, false},
+            {"tf32", K::Boolean, {}, 0, S::Kernels, false},
+            {"threads", K::Integer, {}, 1, S::Kernels, false},
+        };
+        return a;
+    }();
+    return axes;
+}
+
+const Axis* findAxis(std::string_view name) {
+    const auto& axes = configAxes();
+    const auto it =
+        std::find_if(axes.begin(), axes.end(), [&](const Axis& a) { return a.name == name; });
+    return it == axes.end() ? nullptr : &*it;
+}
+
+std::string_view suspectName(Suspect s) {
+    return s == Suspect::Shape ? "shape" : "kernels";
+}
+
+std::string suspectOf(std::string_view axis) {
+    const Axis* a = findAxis(axis);
+    return std::string(suspectName(a == nullptr ? Suspect::Kernels : a->suspect));
+}
+
+} // namespace probaudit

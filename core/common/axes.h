@@ -1,0 +1,41 @@
+#pragma once
+// The runtime configuration's axes (DESIGN.md, "Runtime configuration axes"): one table with
+// each axis's name, kind, allowed values and the diagnosis suspect it belongs to. The study
+// parser (RunConfig::fromJson), the config editor, the report's limits and the diagnosis read
+// it; nothing else lists axes or their values. Defaults are RunConfig's member initialisers.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace probaudit {
+
+enum class AxisKind {
+    Choice,  // one of `values`
+    Integer, // >= min
+    Boolean,
+    Device, // cpu | cuda:N
+};
+
+// Which rung of the diagnosis ladder an axis belongs to: the batch's shape (batch size,
+// padding, order, truncation), or the computation path (kernels, dtype, threads, flags).
+enum class Suspect { Shape, Kernels };
+
+struct Axis {
+    std::string_view name;
+    AxisKind kind = AxisKind::Choice;
+    std::vector<std::string_view> values; // Choice: allowed values; Device: suggestions
+    std::int64_t min = 0;                 // Integer
+    Suspect suspect = Suspect::Kernels;
+    bool generation_only = false; // the serving simulation's axes
+};
+
+// Every axis, in the canonical JSON's key order (sorted by name).
+const std::vector<Axis>& configAxes();
+// The axis called `name`, or null.
+const Axis* findAxis(std::string_view name);
+// "shape" or "kernels": the suspect an axis difference points to (unknown axes: "kernels").
+std::string suspectOf(std::string_view axis);
+std::string_view suspectName(Suspect s);
+
+} // namespace probaudit
