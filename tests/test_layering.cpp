@@ -86,6 +86,28 @@ private Q_SLOTS:
         QCOMPARE(sourcesIncluding(QStringLiteral("kernels"), qt), QStringList());
     }
 
+    // Only the engine (and the runner that drives it) may include torch: the rest of core/ is
+    // what the workbench links.
+    void torchFreeCoreIncludesNoTorch_data() {
+        QTest::addColumn<QString>("dir");
+        for (const char* d : {"core/common", "core/model", "core/tokenizer", "core/study",
+                              "core/ledger", "core/analysis"}) {
+            QTest::newRow(d) << QString::fromLatin1(d);
+        }
+    }
+    void torchFreeCoreIncludesNoTorch() {
+        QFETCH(QString, dir);
+        const QRegularExpression torch(QStringLiteral("#include\\s*[<\"](torch|ATen|c10)/"));
+        QCOMPARE(sourcesIncluding(dir, torch), QStringList());
+    }
+
+    // The runner reports through events; the CLI and the workbench present them.
+    void runnerNeverPrints() {
+        const QRegularExpression prints(
+            QStringLiteral("std::(cout|cerr|printf|puts)|\\bf?printf\\(|\\bputs\\("));
+        QCOMPARE(sourcesIncluding(QStringLiteral("core/runner"), prints), QStringList());
+    }
+
     void uiIncludesNoTorch() {
         const QRegularExpression torch(QStringLiteral("#include\\s*[<\"](torch|ATen|c10)/"));
         QCOMPARE(sourcesIncluding(QStringLiteral("ui"), torch), QStringList());

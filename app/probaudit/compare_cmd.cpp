@@ -1,6 +1,7 @@
 #include "compare_cmd.h"
 
 #include "analysis/compare.h"
+#include "analysis/diagnosis.h"
 #include "analysis/export.h"
 #include "analysis/generation_compare.h"
 #include "analysis/review.h"
@@ -102,30 +103,24 @@ int compareRuns(const CompareOptions& o) {
     // An A/B of two head variants under one config means something only above the runtime
     // noise floor: the flips and Δp that configs alone cause for variant A (its other runs,
     // probes included, against this one).
-    json noise;
+    std::optional<analysis::NoiseFloor> floor;
     if (a.run.head != b.run.head && a.run.config_hash == b.run.config_hash) {
-        std::int64_t floorFlips = 0;
-        double floorDp = 0;
-        json from = json::array();
+        std::vector<analysis::Comparison> others;
         for (const auto& r : led.runs()) {
-            if (r.id == a.run.id || r.head != a.run.head ||
-                r.status != ledger::RunStatus::Finished) {
-                continue;
+            if (r.id != a.run.id && r.head == a.run.head &&
+                r.status == ledger::RunStatus::Finished) {
+                others.push_back(
+                    analysis::compare(a, analysis::RunData{r, led.records(r.id, false)}, items));
             }
-            const auto n =
-                analysis::compare(a, analysis::RunData{r, led.records(r.id, false)}, items);
-            // Flips scaled to the A/B's item count, so a probe on a sample compares fairly.
-            floorFlips = std::max<std::int64_t>(
-                floorFlips, std::llround(double(n.flips) * double(c.items) / double(n.items)));
-            floorDp = std::max(floorDp, n.max_dp);
-            from.push_back(r.id);
         }
-        if (!from.empty()) {
-            noise = {{"flips", floorFlips},
-                     {"max_dp", floorDp},
-                     {"runs", from},
-                     {"exceeded", c.flips > floorFlips && c.max_dp > floorDp}};
-        }
+        floor = analysis::noiseFloor(c, others);
+    }
+    json noise;
+    if (floor) {
+        noise = {{"flips", floor->flips},
+                 {"max_dp", floor->max_dp},
+                 {"runs", floor->runs},
+                 {"exceeded", floor->exceeded}};
     }
     if (o.json) {
         json j = analysis::toJson(c, true);

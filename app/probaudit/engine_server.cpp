@@ -1,8 +1,11 @@
 #include "engine_server.h"
 
-#include "engine/env_fingerprint.h"
 #include "events.h"
-#include "study_run.h"
+
+#include "common/protocol.h"
+#include "engine/env_fingerprint.h"
+#include "runner/diagnose.h"
+#include "runner/study_session.h"
 
 #include <atomic>
 #include <iostream>
@@ -19,6 +22,40 @@ void reply(const json& id, const json& fields) {
     JsonLinesEvents(json{{"id", id}}).emit(fields);
 }
 
+runner::RunOptions runOptions(const json& p) {
+    runner::RunOptions o;
+    o.study = p.at("study").get<std::string>();
+    o.ledger = p.value("ledger", "");
+    o.configs = p.value("configs", std::vector<std::string>());
+    o.heads = p.value("heads", std::vector<std::string>());
+    o.all = p.value("all", false);
+    o.again = p.value("again", false);
+    o.skipBadLines = p.value("skip_bad_lines", false);
+    return o;
+}
+
+runner::DiagnoseOptions diagnoseOptions(const json& p) {
+    runner::DiagnoseOptions o;
+    o.run = runOptions(p);
+    o.head = p.value("head", "");
+    o.sample = p.value("sample", 32);
+    o.batch = p.value("batch", 8);
+    o.seed = p.value("seed", std::uint64_t(1));
+    return o;
+}
+
+// A diagnosis as a request: its probe runs' events, then the result with the diagnosis.
+int diagnoseRequest(const runner::DiagnoseOptions& o, Events& events, const std::atomic<bool>& stop,
+                    json& result) {
+    try {
+        result["diagnosis"] = runner::diagnose(o, events, stop).toJson();
+        return protocol::kExitOk;
+    } catch (const std::exception& e) {
+        events.emit({{"event", protocol::event::kError}, {"message", e.what()}});
+        return stop ? protocol::kExitInterrupted : protocol::kExitError;
+    }
+}
+
 } // namespace
 
 int serveEngine() {
@@ -31,7 +68,7 @@ int serveEngine() {
             worker.join();
         }
     };
-    reply(nullptr, {{"event", "ready"}, {"protocol", 1}});
+    reply(nullptr, {{"event", protocol::event::kReady}, {"protocol", protocol::kVersion}});
     while (std::getline(std::cin, line)) {
         if (line.find_first_not_of(" \t\r") == std::string::npos) {
             continue;
@@ -47,34 +84,32 @@ int serveEngine() {
         const std::string method = req.is_object() ? req.value("method", "") : "";
         if (method == "env") {
             reply(id, {{"event", "result"}, {"result", engine::collectEnvironment()}});
-        } else if (method == "run") {
+        } else if (method == protocol::method::kRun || method == protocol::method::kDiagnose) {
             if (busy) {
                 reply(id,
                       {{"event", "error"}, {"message", "a run is in progress; cancel it or wait"}});
                 continue;
             }
             const json p = req.value("params", json::object());
-            RunOptions o;
+            runner::DiagnoseOptions o;
             try {
-                o.study = p.at("study").get<std::string>();
-                o.ledger = p.value("ledger", "");
-                o.configs = p.value("configs", std::vector<std::string>());
-                o.heads = p.value("heads", std::vector<std::string>());
-                o.all = p.value("all", false);
-                o.again = p.value("again", false);
-                o.skipBadLines = p.value("skip_bad_lines", false);
+                o = diagnoseOptions(p);
             } catch (const json::exception& e) {
                 reply(id, {{"event", "error"},
-                           {"message", std::string("malformed run request: ") + e.what()}});
+                           {"message", "malformed " + method + " request: " + e.what()}});
                 continue;
             }
             joinWorker();
             stop = false;
             busy = true;
-            worker = std::thread([o, id, &stop, &busy] {
+            worker = std::thread([o, id, method, &stop, &busy] {
                 JsonLinesEvents events(json{{"id", id}});
-                const int rc = runStudy(o, events, stop);
-                events.emit({{"event", "result"}, {"result", {{"exit", rc}}}});
+                json result = json::object();
+                const int rc = method == protocol::method::kRun
+                                   ? runner::runStudy(o.run, events, stop)
+                                   : diagnoseRequest(o, events, stop, result);
+                result["exit"] = rc;
+                events.emit({{"event", protocol::event::kResult}, {"result", result}});
                 busy = false;
             });
         } else if (method == "cancel") {
@@ -86,9 +121,9 @@ int serveEngine() {
             reply(id, {{"event", "result"}, {"result", "bye"}});
             return 0;
         } else {
-            reply(id,
-                  {{"event", "error"},
-                   {"message", "unknown method \"" + method + "\" (env, run, cancel, shutdown)"}});
+            reply(id, {{"event", "error"},
+                       {"message", "unknown method \"" + method +
+                                       "\" (env, run, diagnose, cancel, shutdown)"}});
         }
     }
     // stdin closed: the client is gone; stop after the current batch so nothing is lost.

@@ -1,10 +1,8 @@
 #pragma once
-// Where a run reports what it does: JSON-lines events on stdout (`--events jsonl`, the
-// workbench and `probaudit engine`), or a progress bar on a terminal.
-//   {"event":"started", "run", "head", "config", "config_hash", "items", "resumed_items"}
-//   {"event":"progress", "run", "done", "total", "items_per_second", "eta_seconds"}
-//   {"event":"run-finished", "run", "status", "items_done", "seconds", "forward_seconds", ...}
-//   {"event":"warning", "message"}   {"event":"error", "message"}
+// How the CLI presents a run's events (common/protocol.h): JSON lines on stdout
+// (`--events jsonl`, the workbench and `probaudit engine`), or a progress bar on a terminal.
+#include "runner/events.h"
+
 #include <nlohmann/json.hpp>
 
 #include <functional>
@@ -14,11 +12,7 @@
 
 namespace probaudit::app {
 
-class Events {
-public:
-    virtual ~Events() = default;
-    virtual void emit(const nlohmann::json& event) = 0;
-};
+using runner::Events;
 
 // One JSON object per line on stdout, flushed per line; `tag` fields are added to each.
 class JsonLinesEvents : public Events {

@@ -2,20 +2,16 @@
 
 #include "common/error.h"
 #include "ledger/ledger.h"
+#include "runner/child_process.h"
 
 #include <nlohmann/json.hpp>
 
-#include <cerrno>
 #include <cinttypes>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <spawn.h>
 #include <sstream>
-#include <sys/wait.h>
-
-extern char** environ;
 
 namespace probaudit::app {
 
@@ -224,30 +220,16 @@ int migrateLedger(const std::string& path) {
 }
 
 int runSibling(const std::string& name, const std::vector<std::string>& args) {
-    const std::filesystem::path exe =
-        std::filesystem::read_symlink("/proc/self/exe").parent_path() / name;
+    const std::string exe = runner::siblingPath(name);
     if (!std::filesystem::exists(exe)) {
-        throw Error(exe.string(), "not found: this ProbAudit was built without the GUI "
-                                  "(PROBAUDIT_BUILD_GUI=OFF), which the report writer needs");
+        throw Error(exe, "not found: this ProbAudit was built without the GUI "
+                         "(PROBAUDIT_BUILD_GUI=OFF), which the report writer needs");
     }
-    std::vector<std::string> all{exe.string()};
-    all.insert(all.end(), args.begin(), args.end());
-    std::vector<char*> argv;
-    for (auto& a : all) {
-        argv.push_back(a.data());
+    const runner::ChildExit end = runner::Child::start(exe, exe, args).wait();
+    if (end.signal != 0) {
+        throw Error(exe, "was killed by signal " + std::to_string(end.signal));
     }
-    argv.push_back(nullptr);
-    pid_t pid = 0;
-    if (posix_spawn(&pid, exe.c_str(), nullptr, nullptr, argv.data(), environ) != 0) {
-        throw Error(exe.string(), "could not be started");
-    }
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0) {
-        if (errno != EINTR) {
-            throw Error(exe.string(), "could not be waited for");
-        }
-    }
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+    return end.code;
 }
 
 } // namespace probaudit::app

@@ -2,12 +2,11 @@
 
 #include "analysis/fingerprint.h"
 #include "common/error.h"
-#include "common/sha256.h"
 #include "engine/engine.h"
 #include "engine/env_fingerprint.h"
 #include "ledger/ledger.h"
+#include "runner/study_session.h"
 #include "study/study.h"
-#include "study_run.h"
 
 #include <nlohmann/json.hpp>
 
@@ -23,11 +22,6 @@ namespace probaudit::app {
 using nlohmann::json;
 
 namespace {
-
-std::string envHash(const json& env) {
-    const std::string t = env.dump();
-    return sha256Hex(t.data(), t.size()).substr(0, 16);
-}
 
 std::string hex64(std::uint64_t v) {
     char buf[20];
@@ -81,7 +75,7 @@ json readJson(const std::string& path) {
 
 int pinRun(const PinOptions& o) {
     const study::Study s = study::Study::load(o.study);
-    const std::string ledgerPath = o.ledger.empty() ? defaultLedgerPath(o.study) : o.ledger;
+    const std::string ledgerPath = o.ledger.empty() ? runner::defaultLedgerPath(o.study) : o.ledger;
     const ledger::Ledger led(ledgerPath, ledger::Ledger::Mode::Read);
     const ledger::Run run = led.run(o.run);
     if (run.status != ledger::RunStatus::Finished || run.kind != "study") {
@@ -95,7 +89,7 @@ int pinRun(const PinOptions& o) {
     engine::Engine eng(s.model_path, head);
     eng.prepare(config);
     const json env = engine::collectEnvironment();
-    if (envHash(env) != run.env_hash) {
+    if (ledger::Ledger::environmentHash(env) != run.env_hash) {
         throw Error(
             ledgerPath,
             "run " + std::to_string(o.run) +

@@ -8,12 +8,14 @@
 //     whether it can move numbers; with --study, reruns the sample and compares bit for bit.
 //     Exit codes: 0 identical, 3 the environment differs (in a way that can move numbers),
 //     4 the results differ.
+#include "common/protocol.h"
+
 #include <string>
 
 namespace probaudit::app {
 
-inline constexpr int kExitEnvironmentDiffers = 3;
-inline constexpr int kExitResultsDiffer = 4;
+using protocol::kExitEnvironmentDiffers;
+using protocol::kExitResultsDiffer;
 
 struct PinOptions {
     std::string study, ledger, output;

@@ -1,7 +1,7 @@
 #include "train_adapter.h"
 
 #include "common/error.h"
-#include "common/sha256.h"
+#include "common/file_digest.h"
 #include "engine/engine.h"
 #include "engine/weights.h"
 #include "model/safetensors.h"
@@ -33,22 +33,6 @@ std::string stem(const std::string& path) {
     return path.size() > ext.size() && path.compare(path.size() - ext.size(), ext.size(), ext) == 0
                ? path.substr(0, path.size() - ext.size())
                : path;
-}
-
-std::string filesDigest(const std::vector<std::string>& files) {
-    Sha256 h;
-    for (const auto& f : files) {
-        std::ifstream in(f, std::ios::binary);
-        if (!in) {
-            throw Error(f, "cannot read");
-        }
-        std::vector<char> buf(1 << 20);
-        while (in) {
-            in.read(buf.data(), std::streamsize(buf.size()));
-            h.update(buf.data(), std::size_t(in.gcount()));
-        }
-    }
-    return h.hex();
 }
 
 // Expected calibration error over `bins` equal-width confidence bins.
@@ -90,7 +74,7 @@ int trainAdapter(const TrainOptions& o) {
         items.push_back({d.id, d.text, d.label});
     }
     const model::Checkpoint ckpt = model::Checkpoint::open(o.model);
-    const std::string modelSha = filesDigest(ckpt.files());
+    const std::string modelSha = modelDigest(ckpt.files()); // as the ledger records it
     const std::int64_t H = ckpt.spec().hidden_size;
 
     // Features: the adapter's own pooling of the last hidden state, as the engine computes it

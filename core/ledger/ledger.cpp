@@ -457,9 +457,14 @@ json Ledger::config(const std::string& hash) const {
     return st.executeStep() ? json::parse(st.getColumn(0).getString()) : json();
 }
 
+std::string Ledger::environmentHash(const json& fingerprint) {
+    const std::string text = fingerprint.dump();
+    return sha256Hex(text.data(), text.size()).substr(0, 16);
+}
+
 std::string Ledger::putEnvironment(const json& fingerprint) {
     const std::string text = fingerprint.dump();
-    const std::string hash = sha256Hex(text.data(), text.size()).substr(0, 16);
+    const std::string hash = environmentHash(fingerprint);
     try {
         SQLite::Statement st(*m->db,
                              "INSERT OR IGNORE INTO environments(hash, json) VALUES (?, ?)");

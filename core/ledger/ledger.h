@@ -121,6 +121,8 @@ public:
     void putConfig(const std::string& hash, const std::string& name, const nlohmann::json& config);
     nlohmann::json config(const std::string& hash) const;
     std::string putEnvironment(const nlohmann::json& fingerprint); // returns its hash
+    // The hash an environment fingerprint is stored under: 16 hex digits of SHA-256 of its JSON.
+    static std::string environmentHash(const nlohmann::json& fingerprint);
     nlohmann::json environment(const std::string& hash) const;
 
     // --- runs

@@ -1,28 +1,23 @@
-#include "study_run.h"
+#include "runner/study_session.h"
 
 #include "analysis/records.h"
 #include "common/error.h"
-#include "common/sha256.h"
+#include "common/file_digest.h"
 #include "engine/engine.h"
 #include "engine/env_fingerprint.h"
 #include "ledger/ledger.h"
+#include "runner/child_process.h"
 #include "study/study.h"
 
 #include <chrono>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <optional>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <thread>
-#include <unistd.h>
 
-extern char** environ;
-
-namespace probaudit::app {
+namespace probaudit::runner {
 
 using nlohmann::json;
 namespace fs = std::filesystem;
@@ -42,24 +37,6 @@ std::string defaultLedgerPath(const std::string& studyPath) {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-// SHA-256 over the model's files (names, sizes, bytes): a ledger belongs to one model.
-std::string modelDigest(const model::Checkpoint& ckpt) {
-    Sha256 h;
-    for (const std::string& f : ckpt.files()) {
-        std::ifstream in(f, std::ios::binary);
-        if (!in) {
-            throw Error(f, "cannot read the model file");
-        }
-        h.update(fs::path(f).filename().string());
-        std::vector<char> buf(1 << 20);
-        while (in) {
-            in.read(buf.data(), std::streamsize(buf.size()));
-            h.update(buf.data(), std::size_t(in.gcount()));
-        }
-    }
-    return h.hex();
-}
 
 ledger::Record toRecord(const engine::ItemRecord& r) {
     ledger::Record o;
@@ -115,70 +92,37 @@ ledger::GenerationRecord toGenerationRecord(const engine::Generation& g, std::in
 int runInChild(const RunOptions& o, const std::string& ledgerPath, const std::string& head,
                const std::string& config, const std::string& capability, Events& events,
                const std::atomic<bool>& stop) {
-    std::vector<std::string> args{"probaudit", "run",      o.study, "--ledger",
-                                  ledgerPath,  "--config", config,  "--head",
-                                  head,        "--events", "jsonl"};
+    std::vector<std::string> args{"run",  o.study,  "--ledger", ledgerPath, "--config",
+                                  config, "--head", head,       "--events", "jsonl"};
     if (o.again) {
         args.push_back("--again");
     }
     if (o.skipBadLines) {
         args.push_back("--skip-bad-lines");
     }
-    std::vector<char*> argv;
-    for (auto& a : args) {
-        argv.push_back(a.data());
-    }
-    argv.push_back(nullptr);
-    std::vector<std::string> envStore;
-    for (char** e = environ; *e != nullptr; ++e) {
-        if (std::strncmp(*e, "ATEN_CPU_CAPABILITY=", 20) != 0) {
-            envStore.emplace_back(*e);
+    Child child = [&] {
+        try {
+            return Child::start("/proc/self/exe", "probaudit", args,
+                                {"ATEN_CPU_CAPABILITY=" + capability}, true);
+        } catch (const Error&) {
+            throw Error("cannot start the engine for ATEN_CPU_CAPABILITY=" + capability);
         }
-    }
-    envStore.push_back("ATEN_CPU_CAPABILITY=" + capability);
-    std::vector<char*> envp;
-    for (auto& e : envStore) {
-        envp.push_back(e.data());
-    }
-    envp.push_back(nullptr);
-    int pipeFd[2];
-    if (::pipe(pipeFd) != 0) {
-        throw Error("cannot start the engine for ATEN_CPU_CAPABILITY=" + capability);
-    }
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_adddup2(&fa, pipeFd[1], STDOUT_FILENO);
-    posix_spawn_file_actions_addclose(&fa, pipeFd[0]);
-    pid_t pid = 0;
-    const int rc = posix_spawn(&pid, "/proc/self/exe", &fa, nullptr, argv.data(), envp.data());
-    posix_spawn_file_actions_destroy(&fa);
-    ::close(pipeFd[1]);
-    if (rc != 0) {
-        ::close(pipeFd[0]);
-        throw Error("cannot start the engine for ATEN_CPU_CAPABILITY=" + capability);
-    }
-    FILE* in = ::fdopen(pipeFd[0], "r");
-    char* line = nullptr;
-    size_t cap = 0;
+    }();
     bool signalled = false;
-    while (::getline(&line, &cap, in) > 0) {
+    child.readLines([&](const std::string& line) {
         if (stop && !signalled) {
-            ::kill(pid, SIGINT);
+            child.signal(SIGINT);
             signalled = true;
         }
         try {
             json e = json::parse(line);
-            if (e.value("event", "") != "done") {
+            if (e.value("event", "") != protocol::event::kDone) {
                 events.emit(e);
             }
         } catch (const json::exception&) {
         }
-    }
-    std::free(line);
-    std::fclose(in);
-    int status = 0;
-    ::waitpid(pid, &status, 0);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+    });
+    return child.wait().exitCode();
 }
 
 struct Selected {
@@ -263,7 +207,7 @@ StudySession::StudySession(const RunOptions& o, Events& events, const std::atomi
     }
     const model::Checkpoint ckpt = model::Checkpoint::open(m_study.model_path);
     json studyJson = m_study.resolvedJson();
-    studyJson["model"]["sha256"] = modelDigest(ckpt);
+    studyJson["model"]["sha256"] = modelDigest(ckpt.files());
 
     m_ledger = std::make_unique<ledger::Ledger>(m_ledgerPath, ledger::Ledger::Mode::Write);
     if (!m_ledger->hasStudy()) {
@@ -331,25 +275,25 @@ void StudySession::releaseLedger() {
     m_ledger.reset();
 }
 
-// Test hooks for the workbench's engine tests: after N committed batches (counted over the
-// process), PROBAUDIT_TEST_FAIL_AFTER_BATCHES=N fails the run with an error and
-// PROBAUDIT_TEST_CRASH_AFTER_BATCHES=N kills the process as a crash would (either way every
-// batch committed before stays in the ledger); PROBAUDIT_TEST_BATCH_DELAY_MS=M makes each
-// batch last M ms longer, so a tiny model runs long enough to be cancelled mid-run.
-static void testFailureHook() {
+namespace {
+
+std::function<void(std::int64_t)>& batchObserver() {
+    static std::function<void(std::int64_t)> observer;
+    return observer;
+}
+
+void batchCommitted() {
     static std::int64_t batches = 0;
     ++batches;
-    if (const char* ms = std::getenv("PROBAUDIT_TEST_BATCH_DELAY_MS")) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(std::atoll(ms)));
+    if (batchObserver()) {
+        batchObserver()(batches);
     }
-    if (const char* n = std::getenv("PROBAUDIT_TEST_FAIL_AFTER_BATCHES");
-        n != nullptr && batches >= std::atoll(n)) {
-        throw Error("test failure after " + std::to_string(batches) + " batches");
-    }
-    if (const char* n = std::getenv("PROBAUDIT_TEST_CRASH_AFTER_BATCHES");
-        n != nullptr && batches >= std::atoll(n)) {
-        std::abort();
-    }
+}
+
+} // namespace
+
+void setBatchObserver(std::function<void(std::int64_t)> observer) {
+    batchObserver() = std::move(observer);
 }
 
 void StudySession::reopenLedger() {
@@ -459,7 +403,7 @@ RunOutcome StudySession::record(const RunRequest& r) {
         }
         m_ledger->appendBatch(out.id, recs);
         doneHere += batch.size();
-        testFailureHook();
+        batchCommitted();
     };
     engine::ServeStats serving;
     if (generation) {
@@ -487,7 +431,7 @@ RunOutcome StudySession::record(const RunRequest& r) {
             m_ledger->appendGenerations(out.id, recs);
             doneHere = recs.size();
             forward = serving.model_seconds;
-            testFailureHook();
+            batchCommitted();
         }
     } else {
         eng.run(enc, r.config, capture, progress, sink, skip);
@@ -568,7 +512,7 @@ int runStudy(const RunOptions& o, Events& events, const std::atomic<bool>& stop)
                 req.capture = s.capture;
                 req.again = o.again;
                 if (session->record(req).cancelled) {
-                    return kExitInterrupted;
+                    return protocol::kExitInterrupted;
                 }
             }
         }
@@ -583,4 +527,4 @@ int runStudy(const RunOptions& o, Events& events, const std::atomic<bool>& stop)
     }
 }
 
-} // namespace probaudit::app
+} // namespace probaudit::runner

@@ -4,19 +4,26 @@
 // once per head, plans the batches of each config, writes one transaction per batch, resumes
 // an unfinished run of the same head, config, capture and environment where it stopped, and
 // stops after the current batch on SIGINT/SIGTERM (exit 130).
+#include "common/protocol.h"
 #include "common/run_config.h"
-#include "engine/engine.h"
-#include "events.h"
 #include "ledger/ledger.h"
+#include "runner/events.h"
 #include "study/study.h"
+#include "tokenizer/tokenizer.h"
 
 #include <atomic>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
-namespace probaudit::app {
+namespace probaudit::engine {
+class Engine; // engine/engine.h (libtorch): this header stays torch-free for the CLI's files
+struct Item;
+} // namespace probaudit::engine
+
+namespace probaudit::runner {
 
 struct RunOptions {
     std::string study;
@@ -27,8 +34,6 @@ struct RunOptions {
     bool again = false; // record a config that already has a finished run once more
     bool skipBadLines = false;
 };
-
-inline constexpr int kExitInterrupted = 130;
 
 // One run to record: a study config over every item, or a probe over a sample.
 struct RunRequest {
@@ -83,10 +88,16 @@ private:
     std::int64_t m_currentRun = 0;
 };
 
-// Returns the exit code: 0 done, 130 interrupted (finished batches kept), 1 error (reported as
-// an "error" event; finished batches kept). `stop` is polled between batches.
+// Returns the exit code (common/protocol.h): 0 done, 130 interrupted (finished batches kept),
+// 1 error (reported as an "error" event; finished batches kept). `stop` is polled between
+// batches.
 int runStudy(const RunOptions& o, Events& events, const std::atomic<bool>& stop);
+
+// Called after every committed batch with the number of batches this process has committed;
+// it may throw (the run is then marked interrupted, as after any error). For fault injection
+// by test executables; none by default.
+void setBatchObserver(std::function<void(std::int64_t committed)> observer);
 
 std::string defaultLedgerPath(const std::string& studyPath);
 
-} // namespace probaudit::app
+} // namespace probaudit::runner

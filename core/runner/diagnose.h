@@ -1,19 +1,18 @@
 #pragma once
-// `probaudit diagnose STUDY [--head NAME] [--sample N] [--batch N] [--seed S] [--json]`: the
-// diagnosis ladder of the first field report, automatically, for any model. On a seeded
+// The diagnosis ladder of the first field report, automatically, for any model. On a seeded
 // sample of the study's items it records probe runs into the ledger and compares them:
 //   1 loader and repeatability  the reference config twice (and against its recorded run)
 //   2 neighbour interference    same batch size and padded length, only the neighbours change
 //   3 shape                     padding added to one input; batch size 1 vs N; pad length L vs L'
 //   4 kernels and runtime       attention, threads, dtype, kernel set; runs from other environments
 // It stops where a verdict is decisive (the reference does not repeat itself; neighbours
-// interfere), prints the chain with one line of evidence per step and the report's table
-// (what changed | largest Δp | first layer that differs | flipped decisions), then explains
-// each recorded study config by the suspects it differs in, and forecasts its flips from the
-// reference margins and the probe's logit perturbation (predicted against observed).
-#include "study_run.h"
+// interfere), then explains each recorded study config by the suspects it differs in, and
+// forecasts its flips from the reference margins and the probe's logit perturbation (predicted
+// against observed). The result is stored in the ledger and returned; nothing is printed.
+#include "analysis/diagnosis.h"
+#include "runner/study_session.h"
 
-namespace probaudit::app {
+namespace probaudit::runner {
 
 struct DiagnoseOptions {
     RunOptions run;   // study, ledger, skipBadLines
@@ -21,9 +20,11 @@ struct DiagnoseOptions {
     int sample = 32;  // items in the probe sample (rounded down to a multiple of batch)
     int batch = 8;    // N for the batch-size and neighbour probes
     std::uint64_t seed = 1;
-    bool json = false;
 };
 
-int diagnose(const DiagnoseOptions& o, const std::atomic<bool>& stop);
+// Throws probaudit::Error on bad input, and when `stop` is raised ("stopped by a signal"); probe
+// runs finished before stay in the ledger.
+analysis::Diagnosis diagnose(const DiagnoseOptions& o, Events& events,
+                             const std::atomic<bool>& stop);
 
-} // namespace probaudit::app
+} // namespace probaudit::runner

@@ -1,0 +1,47 @@
+// probaudit diagnose STUDY [--ledger L] [--head NAME] [--sample N] [--batch N] [--seed S] [--json]
+#include "command.h"
+#include "diagnose_cmd.h"
+#include "predict.h"
+
+#include "study/study.h"
+
+namespace probaudit::app {
+
+namespace {
+struct DiagnoseArgs {
+    runner::DiagnoseOptions diag;
+    bool json = false;
+    std::string events;
+};
+} // namespace
+
+void addDiagnoseCommand(CLI::App& cli, Action& chosen) {
+    auto a = std::make_shared<DiagnoseArgs>();
+    runner::DiagnoseOptions& d = a->diag;
+    CLI::App* sub =
+        cli.add_subcommand("diagnose", "The diagnosis ladder: loader and repeatability, neighbour "
+                                       "interference, shape, kernels and "
+                                       "runtime, on a sample; explains each config's gap from the "
+                                       "reference and forecasts its flips");
+    sub->add_option("STUDY", d.run.study, "Study file")->required();
+    sub->add_option("--ledger", d.run.ledger, "Ledger file (default: next to the study)");
+    sub->add_option("--head", d.head, "Head variant (default: the first)");
+    sub->add_option("--sample", d.sample, "Items in the probe sample (default 32)");
+    sub->add_option("--batch", d.batch, "Batch size of the batch and neighbour probes (default 8)");
+    sub->add_option("--seed", d.seed, "Seed of the sample (default 1)");
+    sub->add_flag("--skip-bad-lines", d.run.skipBadLines, "Skip malformed dataset lines");
+    auto* json =
+        sub->add_flag("--json", a->json, "The ladder, the table and the explanations as JSON");
+    sub->add_option("--events", a->events,
+                    "jsonl: the probe runs' events as JSON lines on stdout (for the workbench)")
+        ->check(CLI::IsMember({"jsonl"}))
+        ->excludes(json);
+    onChosen(sub, chosen, a, [](const DiagnoseArgs& o, const Invocation& inv) {
+        const std::atomic<bool>& stop = stopOnSignals();
+        const auto st = study::Study::load(o.diag.run.study);
+        ensureCpuCapability(st.config(st.reference)->config.toJson().dump(), inv.argc, inv.argv);
+        return diagnoseCommand(o.diag, o.json, o.events, stop);
+    });
+}
+
+} // namespace probaudit::app

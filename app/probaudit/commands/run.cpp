@@ -1,0 +1,41 @@
+// probaudit run STUDY (--all | --config NAME ...) [--head NAME ...] [--ledger FILE] [--again]
+//   [--skip-bad-lines] [--events jsonl]: a study into its ledger (runner/study_session.h).
+#include "command.h"
+#include "events.h"
+
+#include "runner/study_session.h"
+
+namespace probaudit::app {
+
+namespace {
+struct RunArgs {
+    runner::RunOptions run;
+    std::string events;
+};
+} // namespace
+
+void addRunCommand(CLI::App& cli, Action& chosen) {
+    auto a = std::make_shared<RunArgs>();
+    runner::RunOptions& r = a->run;
+    CLI::App* sub = cli.add_subcommand(
+        "run", "Run a study: its head variants under its configurations, every record into the "
+               "study's ledger; resumes an unfinished run where it stopped");
+    sub->add_option("STUDY", r.study, "Study file (*.study.json)")->required();
+    sub->add_option("--config", r.configs, "Config name to run (repeatable)");
+    sub->add_flag("--all", r.all, "Run every config, the reference first");
+    sub->add_option("--head", r.heads, "Head variant to run (repeatable; default: all)");
+    sub->add_option("--ledger", r.ledger, "Ledger file (default: next to the study, NAME.ledger)");
+    sub->add_flag("--again", r.again, "Record configs that already have a finished run once more");
+    sub->add_flag("--skip-bad-lines", r.skipBadLines,
+                  "Skip malformed dataset lines with a warning");
+    sub->add_option("--events", a->events,
+                    "jsonl: one JSON event per line on stdout (for the workbench)")
+        ->check(CLI::IsMember({"jsonl"}));
+    onChosen(sub, chosen, a, [](const RunArgs& o, const Invocation&) {
+        const std::atomic<bool>& stop = stopOnSignals();
+        const auto events = makeEvents(o.events);
+        return runner::runStudy(o.run, *events, stop);
+    });
+}
+
+} // namespace probaudit::app

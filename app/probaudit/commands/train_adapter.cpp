@@ -1,0 +1,32 @@
+// probaudit train-adapter MODEL --data FILE -o ADAPTER.safetensors [--seed S] [--pooling P] ...
+#include "train_adapter.h"
+#include "command.h"
+
+namespace probaudit::app {
+
+void addTrainAdapterCommand(CLI::App& cli, Action& chosen) {
+    auto a = std::make_shared<TrainOptions>();
+    CLI::App* sub = cli.add_subcommand(
+        "train-adapter",
+        "Train a decision adapter (softmax regression on pooled hidden states of a frozen "
+        "encoder), deterministic for a seed; writes the adapter and its card");
+    sub->add_option("MODEL", a->model, "Hugging Face model folder or .gguf file")->required();
+    sub->add_option("--data", a->data, "Labelled items, JSONL or CSV (repeatable)")->required();
+    sub->add_option("-o,--output", a->output, "Adapter file to write (.safetensors)")->required();
+    sub->add_option("--labels", a->labels,
+                    "Class names, in class-index order (default negative positive)");
+    sub->add_option("--pooling", a->pooling, "mean | cls | last (default mean)")
+        ->check(CLI::IsMember({"mean", "cls", "last"}));
+    sub->add_option("--seed", a->seed, "Seed of the train/validation split (default 1)");
+    sub->add_option("--validation", a->validation,
+                    "Share held out for early stopping (default 0.2)");
+    sub->add_option("--l2", a->l2, "L2 regularization of the weights (default 1e-4)");
+    sub->add_option("--lr", a->lr, "Adam learning rate (default 0.05)");
+    sub->add_option("--max-epochs", a->maxEpochs, "Full-batch epochs at most (default 2000)");
+    sub->add_option("--patience", a->patience,
+                    "Stop after this many epochs without a better validation loss");
+    onChosen(sub, chosen, a,
+             [](const TrainOptions& o, const Invocation&) { return trainAdapter(o); });
+}
+
+} // namespace probaudit::app

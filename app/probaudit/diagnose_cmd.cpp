@@ -1,0 +1,136 @@
+#include "diagnose_cmd.h"
+
+#include "events.h"
+
+#include "common/protocol.h"
+
+#include <cstdio>
+#include <iostream>
+
+namespace probaudit::app {
+
+using nlohmann::json;
+
+namespace {
+
+// Probe runs are short: one line each on stderr ("probe 3: neighbours: shuffle 1 ... 4.4 s"),
+// warnings and errors as they come; no per-run progress bars.
+class ProbeEvents : public runner::Events {
+public:
+    void emit(const json& e) override {
+        const std::string kind = e.value("event", "");
+        if (kind == "started") {
+            std::fprintf(stderr, "probe %lld: %s ...", static_cast<long long>(e.value("run", 0)),
+                         e.value("label", e.value("config", "")).c_str());
+        } else if (kind == "run-finished") {
+            std::fprintf(stderr, " %.1f s\n", e.value("seconds", 0.0));
+        } else if (kind == "warning" || kind == "error") {
+            std::fprintf(stderr, "%s: %s\n", kind.c_str(), e.value("message", "").c_str());
+        }
+    }
+};
+
+std::string joined(const std::vector<std::string>& v) {
+    std::string out;
+    for (const auto& a : v) {
+        out += (out.empty() ? "" : ", ") + a;
+    }
+    return out;
+}
+
+void printLadder(const analysis::Diagnosis& d) {
+    std::printf("\nDiagnosis of study \"%s\", head \"%s\": why do results differ from the "
+                "reference config \"%s\"?\n",
+                d.study.c_str(), d.head.c_str(), d.reference.c_str());
+    std::printf("Probes on a seeded sample of %lld items (seed %llu); every probe run is in the "
+                "ledger.\n\n",
+                static_cast<long long>(d.sample), static_cast<unsigned long long>(d.seed));
+    int k = 1;
+    for (const auto& st : d.ladder) {
+        std::printf("%d. %s\n   %s\n   -> %s\n", k++, st.step.c_str(), st.finding.c_str(),
+                    st.verdict.c_str());
+    }
+    if (d.stopped_at) {
+        std::printf("\nStopped at \"%s\": the later steps cannot be judged until this is fixed.\n",
+                    d.stopped_at->c_str());
+    }
+    std::printf("\n| what changed | largest probability gap (points) | first layer that "
+                "differs | flipped decisions | bit-identical |\n|---|---|---|---|---|\n");
+    for (const auto& r : d.table) {
+        std::printf("| %s | %s | %s | %lld / %lld | %lld / %lld |\n", r.what.c_str(),
+                    analysis::formatPoints(r.max_dp).c_str(), r.first_layer.c_str(),
+                    static_cast<long long>(r.flips), static_cast<long long>(r.items),
+                    static_cast<long long>(std::llround(r.bit_identical * double(r.items))),
+                    static_cast<long long>(r.items));
+    }
+}
+
+void printConfigs(const analysis::Diagnosis& d, const std::string& study, std::size_t items) {
+    if (!d.reference_run) {
+        std::printf("\nNo finished run of the reference config over all items yet: `probaudit "
+                    "run %s --all` records the study, then diagnose explains each config.\n",
+                    study.c_str());
+        return;
+    }
+    if (d.configs.empty()) {
+        return;
+    }
+    std::printf("\nThe study's configs against the reference (run %lld, all %zu items):\n\n"
+                "| config | differs in | suspect | flips | largest gap (points) | first layer | "
+                "forecast flips |\n|---|---|---|---|---|---|---|\n",
+                static_cast<long long>(*d.reference_run), items);
+    for (const auto& c : d.configs) {
+        std::string predicted = "-";
+        if (const auto* f = d.forecastOf(c.config)) {
+            char buf[32];
+            std::snprintf(buf, sizeof buf, "%.1f", f->predicted_flips);
+            predicted = buf;
+        }
+        if (c.result) {
+            std::printf("| %s | %s | %s | %lld | %s | %s | %s |\n", c.config.c_str(),
+                        joined(c.differs_in).c_str(), joined(c.suspects).c_str(),
+                        static_cast<long long>(c.result->flips),
+                        analysis::formatPoints(c.result->max_dp).c_str(),
+                        c.result->first_layer.c_str(), predicted.c_str());
+        } else {
+            std::printf("| %s | %s | %s | not run yet | | | %s |\n", c.config.c_str(),
+                        joined(c.differs_in).c_str(), joined(c.suspects).c_str(),
+                        predicted.c_str());
+        }
+    }
+}
+
+} // namespace
+
+int diagnoseCommand(const runner::DiagnoseOptions& o, bool asJson, const std::string& events,
+                    const std::atomic<bool>& stop) {
+    ProbeEvents probeLines;
+    const std::unique_ptr<runner::Events> jsonLines = events.empty() ? nullptr : makeEvents(events);
+    runner::Events& sink = jsonLines ? *jsonLines : probeLines;
+    const std::string ledgerPath =
+        o.run.ledger.empty() ? runner::defaultLedgerPath(o.run.study) : o.run.ledger;
+    try {
+        const analysis::Diagnosis d = runner::diagnose(o, sink, stop);
+        if (jsonLines) {
+            sink.emit({{"event", protocol::event::kDone}, {"ledger", ledgerPath}});
+            return protocol::kExitOk;
+        }
+        if (asJson) {
+            std::cout << d.toJson().dump(2) << "\n";
+            return protocol::kExitOk;
+        }
+        printLadder(d);
+        const ledger::Ledger led(ledgerPath, ledger::Ledger::Mode::Read);
+        printConfigs(d, o.run.study, led.items().size());
+        return protocol::kExitOk;
+    } catch (const std::exception& e) {
+        if (jsonLines) {
+            sink.emit({{"event", protocol::event::kError}, {"message", e.what()}});
+        } else {
+            std::cerr << "probaudit: error: " << e.what() << "\n";
+        }
+        return stop ? protocol::kExitInterrupted : protocol::kExitError;
+    }
+}
+
+} // namespace probaudit::app

@@ -1,0 +1,16 @@
+#pragma once
+// `probaudit diagnose STUDY [--head NAME] [--sample N] [--batch N] [--seed S] [--json]`: runs
+// the diagnosis ladder (runner/diagnose.h) and prints it: the chain with one line of evidence
+// per step, the field report's table (what changed | largest Δp | first layer that differs |
+// flipped decisions), then each study config explained with its forecast flips.
+#include "runner/diagnose.h"
+
+namespace probaudit::app {
+
+// `events`: "" prints the probes one line each on stderr; "jsonl" streams the probe runs' events
+// as JSON lines on stdout and ends with {"event":"done","ledger":...} (the workbench's Study →
+// Diagnose). Returns 0, 1 on error, 130 when stopped by a signal (finished probes are kept).
+int diagnoseCommand(const runner::DiagnoseOptions& o, bool json, const std::string& events,
+                    const std::atomic<bool>& stop);
+
+} // namespace probaudit::app

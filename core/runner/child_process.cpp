@@ -1,0 +1,144 @@
+#include "runner/child_process.h"
+
+#include "common/error.h"
+
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char** environ;
+
+namespace probaudit::runner {
+
+namespace {
+
+std::vector<std::string> environmentWith(const std::vector<std::string>& setEnv) {
+    std::vector<std::string> out;
+    for (char** e = environ; *e != nullptr; ++e) {
+        const std::string entry(*e);
+        bool replaced = false;
+        for (const auto& s : setEnv) {
+            const std::string name = s.substr(0, s.find('=') + 1);
+            replaced = replaced || entry.rfind(name, 0) == 0;
+        }
+        if (!replaced) {
+            out.push_back(entry);
+        }
+    }
+    out.insert(out.end(), setEnv.begin(), setEnv.end());
+    return out;
+}
+
+std::vector<char*> pointers(std::vector<std::string>& strings) {
+    std::vector<char*> p;
+    for (auto& s : strings) {
+        p.push_back(s.data());
+    }
+    p.push_back(nullptr);
+    return p;
+}
+
+} // namespace
+
+Child Child::start(const std::string& exe, const std::string& argv0,
+                   const std::vector<std::string>& args, const std::vector<std::string>& setEnv,
+                   bool captureStdout) {
+    std::vector<std::string> argStore{argv0};
+    argStore.insert(argStore.end(), args.begin(), args.end());
+    std::vector<char*> argv = pointers(argStore);
+    std::vector<std::string> envStore = environmentWith(setEnv);
+    std::vector<char*> envp = pointers(envStore);
+    int pipeFd[2] = {-1, -1};
+    if (captureStdout && ::pipe(pipeFd) != 0) {
+        throw Error(exe, "could not be started (no pipe)");
+    }
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    if (captureStdout) {
+        posix_spawn_file_actions_adddup2(&fa, pipeFd[1], STDOUT_FILENO);
+        posix_spawn_file_actions_addclose(&fa, pipeFd[0]);
+    }
+    pid_t pid = 0;
+    const int rc = posix_spawn(&pid, exe.c_str(), &fa, nullptr, argv.data(), envp.data());
+    posix_spawn_file_actions_destroy(&fa);
+    if (captureStdout) {
+        ::close(pipeFd[1]);
+    }
+    if (rc != 0) {
+        if (captureStdout) {
+            ::close(pipeFd[0]);
+        }
+        throw Error(exe, std::string("could not be started: ") + std::strerror(rc));
+    }
+    return Child(pid, captureStdout ? pipeFd[0] : -1);
+}
+
+Child::Child(Child&& other) noexcept : m_pid(other.m_pid), m_out(other.m_out) {
+    other.m_pid = -1;
+    other.m_out = -1;
+}
+
+Child::~Child() {
+    if (m_out >= 0) {
+        ::close(m_out);
+    }
+    if (m_pid > 0) {
+        wait(); // never leave a zombie
+    }
+}
+
+void Child::readLines(const std::function<void(const std::string&)>& onLine) {
+    if (m_out < 0) {
+        return;
+    }
+    FILE* in = ::fdopen(m_out, "r");
+    m_out = -1; // the FILE owns it now
+    char* line = nullptr;
+    size_t cap = 0;
+    ssize_t n = 0;
+    while ((n = ::getline(&line, &cap, in)) > 0) {
+        onLine(std::string(line, std::size_t(n)));
+    }
+    std::free(line);
+    std::fclose(in);
+}
+
+void Child::signal(int sig) {
+    if (m_pid > 0) {
+        ::kill(m_pid, sig);
+    }
+}
+
+ChildExit Child::wait() {
+    ChildExit out;
+    if (m_pid <= 0) {
+        return out;
+    }
+    int status = 0;
+    while (::waitpid(m_pid, &status, 0) < 0) {
+        if (errno != EINTR) {
+            m_pid = -1;
+            out.code = 1;
+            return out;
+        }
+    }
+    m_pid = -1;
+    if (WIFSIGNALED(status)) {
+        out.signal = WTERMSIG(status);
+    } else {
+        out.code = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+    }
+    return out;
+}
+
+std::string siblingPath(const std::string& name) {
+    return (std::filesystem::read_symlink("/proc/self/exe").parent_path() / name).string();
+}
+
+} // namespace probaudit::runner

@@ -1,0 +1,48 @@
+#pragma once
+// Child processes of a runner: the engine re-executed under another ATEN_CPU_CAPABILITY, the
+// Qt-based report writer beside `probaudit`. One place that starts them, reads their output
+// and says how they ended (an exit code, or the signal that killed them).
+#include <functional>
+#include <string>
+#include <sys/types.h>
+#include <vector>
+
+namespace probaudit::runner {
+
+struct ChildExit {
+    int code = 0;   // the exit code when it exited
+    int signal = 0; // the signal that ended it, 0 when it exited
+    // The exit code a caller passes on: the child's, or 1 when a signal ended it.
+    int exitCode() const { return signal != 0 ? 1 : code; }
+};
+
+class Child {
+public:
+    // Starts `exe` with `argv0` and `args`; the environment is this process's with each
+    // "NAME=VALUE" of `setEnv` replacing NAME. With `captureStdout` the child's standard
+    // output is read through readLines(). Throws probaudit::Error naming `exe` when it
+    // cannot start.
+    static Child start(const std::string& exe, const std::string& argv0,
+                       const std::vector<std::string>& args,
+                       const std::vector<std::string>& setEnv = {}, bool captureStdout = false);
+    Child(Child&& other) noexcept;
+    Child& operator=(Child&&) = delete;
+    Child(const Child&) = delete;
+    ~Child();
+
+    // Calls `onLine` with every line of the child's standard output until it closes it.
+    void readLines(const std::function<void(const std::string& line)>& onLine);
+    void signal(int sig);
+    // Waits for the child to end (retrying when interrupted).
+    ChildExit wait();
+
+private:
+    Child(pid_t pid, int out) : m_pid(pid), m_out(out) {}
+    pid_t m_pid = -1;
+    int m_out = -1;
+};
+
+// The executable `name` beside this process's own executable.
+std::string siblingPath(const std::string& name);
+
+} // namespace probaudit::runner

@@ -1,0 +1,184 @@
+// `unit`: the diagnosis ladder's pure rules and its typed result (core/analysis/diagnosis.h)
+// and the config axes table (core/common/axes.h), on synthetic records whose answers are known
+// in advance: the JSON form round-trips, suspects follow the axes table, the forecast counts
+// sign changes of the logit gap, and the noise floor scales flips to the A/B's item count.
+#include "analysis/diagnosis.h"
+#include "common/axes.h"
+#include "common/error.h"
+#include "common/run_config.h"
+
+#include <nlohmann/json.hpp>
+
+#include <QTest>
+
+#include <cmath>
+
+using namespace probaudit;
+using nlohmann::json;
+
+namespace {
+
+ledger::Record binary(float gap) {
+    ledger::Record r;
+    r.logits = {0, gap};
+    r.margin = std::abs(gap);
+    r.decision = gap >= 0 ? 1 : 0;
+    return r;
+}
+
+ledger::Record threeClass(float margin) {
+    ledger::Record r;
+    r.logits = {0, 1, 2};
+    r.margin = margin;
+    return r;
+}
+
+analysis::Diagnosis sampleDiagnosis() {
+    analysis::Diagnosis d;
+    d.study = "s";
+    d.head = "h";
+    d.reference = "ref";
+    d.sample = 16;
+    d.batch = 8;
+    d.seed = 3;
+    d.ladder = {{"loader and repeatability", "f1", "v1", analysis::StepStatus::Clean},
+                {"shape", "f2", "v2", analysis::StepStatus::Explains}};
+    d.table = {{"shape", "batch size 1 -> 8", 3, 4, 16, 1.5, "layer 1", 2, 0.25}};
+    analysis::ConfigExplanation run{"b8", {"batch_size"}, {"shape"}, std::nullopt};
+    run.result = analysis::ConfigResult{7, 1, 0.5, 0.75, "layer 2", 0.9, std::nullopt};
+    d.configs = {run, {"bf16", {"dtype"}, {"kernels"}, std::nullopt}};
+    d.forecast = {{"b8", 1.25, 16, 1}, {"bf16", 0.0, 16, std::nullopt}};
+    d.reference_run = 1;
+    return d;
+}
+
+} // namespace
+
+class TestDiagnosisRules : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void jsonRoundTrips() {
+        const analysis::Diagnosis d = sampleDiagnosis();
+        const json j = d.toJson();
+        QVERIFY(analysis::Diagnosis::fromJson(j).toJson() == j);
+        QVERIFY(j["ladder"][1]["status"] == "explains");
+        QVERIFY(j["stopped_at"].is_null());
+        QVERIFY(j["configs"][0]["accuracy"].is_null()); // known absent: null, not missing
+        QVERIFY(!j["configs"][1].contains("run"));      // not run yet: no result keys
+        QVERIFY(!j["forecast"][1].contains("observed_flips"));
+        QCOMPARE(d.forecastOf("b8")->predicted_flips, 1.25);
+        QVERIFY(d.forecastOf("nope") == nullptr);
+    }
+
+    void olderDiagnosesReadWithDefaults() {
+        const auto d = analysis::Diagnosis::fromJson(
+            json{{"reference", "r"}, {"ladder", json::array({{{"step", "shape"}}})}});
+        QCOMPARE(d.reference, std::string("r"));
+        QCOMPARE(d.ladder.size(), std::size_t(1));
+        QCOMPARE(d.ladder[0].status, analysis::StepStatus::Clean);
+        QVERIFY(!d.reference_run);
+    }
+
+    void malformedDiagnosesAreRefused_data() {
+        QTest::addColumn<QString>("text");
+        QTest::newRow("not an object") << "[1, 2]";
+        QTest::newRow("ladder not an array") << R"({"ladder": {"step": "shape"}})";
+        QTest::newRow("sample a string") << R"({"sample": "sixteen"})";
+        QTest::newRow("flips a string") << R"({"table": [{"flips": "2"}]})";
+    }
+    void malformedDiagnosesAreRefused() {
+        QFETCH(QString, text);
+        QVERIFY_THROWS_EXCEPTION(Error,
+                                 analysis::Diagnosis::fromJson(json::parse(text.toStdString())));
+    }
+
+    void pointsAndEvidence() {
+        QCOMPARE(analysis::formatPoints(0), std::string("0"));
+        QCOMPARE(analysis::formatPoints(3.917), std::string("3.92"));
+        QCOMPARE(analysis::formatPoints(4.1e-5), std::string("4.1e-05"));
+        analysis::Comparison c;
+        c.items = 4;
+        QCOMPARE(analysis::evidence(c), std::string("bit-identical"));
+        c.bit_identical_share = 0.75;
+        c.max_dp = 2.5;
+        c.flips = 1;
+        c.first_divergent = {0, 3};
+        QCOMPARE(analysis::bitIdenticalItems(c), std::int64_t(3));
+        QVERIFY(analysis::evidence(c).rfind("2.50 points, from ", 0) == 0);
+        QVERIFY(analysis::evidence(c).find(", 1 flipped") != std::string::npos);
+    }
+
+    void suspectsFollowTheAxesTable() {
+        QCOMPARE(analysis::suspectsOf({"batch_size", "padding_side"}),
+                 std::vector<std::string>{"shape"});
+        QCOMPARE(analysis::suspectsOf({"dtype", "pad_to", "threads"}),
+                 (std::vector<std::string>{"kernels", "shape"}));
+        QCOMPARE(suspectOf("no_such_axis"), std::string("kernels"));
+        // Every axis RunConfig has is in the table, and nothing else.
+        const json all = RunConfig().allAxesJson();
+        QCOMPARE(configAxes().size(), all.size());
+        for (const auto& [name, value] : all.items()) {
+            QVERIFY2(findAxis(name) != nullptr, name.c_str());
+        }
+    }
+
+    void configValuesAreCheckedAgainstTheTable() {
+        for (const Axis& axis : configAxes()) {
+            for (std::string_view v : axis.values) {
+                if (axis.kind != AxisKind::Choice) {
+                    continue;
+                }
+                std::vector<std::string> errors; // pad_to multiple/fixed also need pad_to_n
+                RunConfig::fromJson(json{{std::string(axis.name), std::string(v)}, {"pad_to_n", 8}},
+                                    "$", errors);
+                QVERIFY2(errors.empty(), std::string(axis.name).c_str());
+            }
+        }
+        std::vector<std::string> errors;
+        RunConfig::fromJson(json{{"dtype", "float64"}, {"batch_size", 0}, {"tf32", 1}}, "$",
+                            errors);
+        QCOMPARE(errors.size(), std::size_t(3));
+        QCOMPARE(errors[0], std::string("$.batch_size: must be an integer >= 1"));
+        QCOMPARE(errors[1], std::string("$.dtype: unknown value \"float64\" (one of: bfloat16, "
+                                        "float16, float32)"));
+        QCOMPARE(errors[2], std::string("$.tf32: must be true or false"));
+    }
+
+    void perturbationAndForecast() {
+        // Binary heads: the change of the signed gap; a shift flips the items it carries across 0.
+        const std::vector<ledger::Record> ref{binary(1.0f), binary(-0.5f)};
+        const std::vector<ledger::Record> cfg{binary(0.5f), binary(-0.25f)};
+        const auto delta = analysis::logitPerturbation(ref, cfg);
+        QCOMPARE(delta, (std::vector<double>{-0.5, 0.25}));
+        // Gaps 0.25 (flips under -0.5), -0.1 (flips under +0.25), 3 (never): 1/2 + 1/2 + 0.
+        const std::vector<ledger::Record> all{binary(0.25f), binary(-0.1f), binary(3.0f)};
+        QCOMPARE(analysis::predictedFlips(all, delta), 1.0);
+        QCOMPARE(analysis::predictedFlips(all, {}), 0.0);
+        // More classes: a shift beyond the margin counts as half a flip.
+        const std::vector<ledger::Record> three{threeClass(0.1f), threeClass(5.0f)};
+        QCOMPARE(analysis::predictedFlips(three, {0.2}), 0.5);
+    }
+
+    void noiseFloorScalesToTheAbItems() {
+        analysis::Comparison ab;
+        ab.items = 100;
+        ab.flips = 3;
+        ab.max_dp = 2;
+        QVERIFY(!analysis::noiseFloor(ab, {}));
+        analysis::Comparison probe; // a probe on a 20-item sample
+        probe.items = 20;
+        probe.flips = 1;
+        probe.max_dp = 1;
+        probe.run_b = 9;
+        const auto floor = analysis::noiseFloor(ab, {probe});
+        QVERIFY(floor);
+        QCOMPARE(floor->flips, std::int64_t(5)); // 1 of 20 -> 5 of 100
+        QCOMPARE(floor->runs, std::vector<std::int64_t>{9});
+        QVERIFY(!floor->exceeded); // 3 flips are below the floor's 5
+        ab.flips = 6;
+        QVERIFY(analysis::noiseFloor(ab, {probe})->exceeded);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestDiagnosisRules)
+#include "test_diagnosis_rules.moc"
