@@ -43,6 +43,8 @@
 #include <QTest>
 #include <QTextBrowser>
 #include <QToolButton>
+#include <quazip/quazip.h>
+#include <quazip/quazipfile.h>
 
 #include <set>
 
@@ -673,6 +675,25 @@ private Q_SLOTS:
         QVERIFY(f.open(QIODevice::ReadOnly));
         QVERIFY(f.read(5) == "%PDF-");
         QVERIFY(f.size() > 20000); // charts and the heatmap are in it
+    }
+
+    // File → Export Audit Bundle: the report from the PDF writer, packed by the bundle library
+    // with the ledger and the manifest.
+    void exportBundleFromTheWindow() {
+        MainWindow window;
+        window.showReview(m_review);
+        const QString path = m_dir.filePath(QStringLiteral("from-window.zip"));
+        QVERIFY(window.exportBundle(path));
+        QuaZip zip(path);
+        QVERIFY(zip.open(QuaZip::mdUnzip));
+        const QStringList names = zip.getFileNameList();
+        for (const char* name : {"MANIFEST.json", "ledger.ledger", "report.pdf"}) {
+            QVERIFY2(names.contains(QString::fromLatin1(name)), name);
+        }
+        QVERIFY(zip.setCurrentFile(QStringLiteral("report.pdf")));
+        QuaZipFile pdf(&zip);
+        QVERIFY(pdf.open(QIODevice::ReadOnly));
+        QCOMPARE(pdf.read(5), QByteArray("%PDF-"));
     }
 
     // The report is English even from a German workbench (its charts and the generation

@@ -1,7 +1,6 @@
 #include "ui/mainwindow.h"
 
 #include "ui/aboutdialog.h"
-#include "ui/bundle.h"
 #include "ui/configeditor.h"
 #include "ui/emptystatepage.h"
 #include "ui/engineclient.h"
@@ -13,6 +12,8 @@
 #include "ui/report.h"
 
 #include "analysis/export.h"
+#include "bundle/bundle.h"
+#include "bundle/lockfile.h"
 
 #include "ui/reviewpage.h"
 #include "ui/runcontroller.h"
@@ -44,6 +45,7 @@
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QStyle>
+#include <QTemporaryDir>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -182,20 +184,7 @@ void MainWindow::createActions() {
         if (path.isEmpty()) {
             return;
         }
-        BundleOptions o;
-        o.output = path;
-        o.lockPath = m_lockPath;
-        const QPalette before = QApplication::palette();
-        QApplication::setPalette(QApplication::style()->standardPalette()); // print colours
-        QString error;
-        const bool ok = writeBundle(*m_review->review(), o, &error);
-        QApplication::setPalette(before);
-        if (!ok) {
-            QMessageBox::warning(this, tr("Export Audit Bundle"), error);
-            return;
-        }
-        statusBar()->showMessage(
-            tr("Audit bundle written to %1").arg(QDir::toNativeSeparators(path)), 8000);
+        exportBundle(path);
     });
     bundleAction->setObjectName(QStringLiteral("actionExportBundle"));
     QAction* importAction = file->addAction(tr("&Import Audit Bundle…"), this, [this] {
@@ -215,9 +204,9 @@ void MainWindow::createActions() {
         if (target.isEmpty()) {
             return;
         }
-        ImportResult r;
+        bundle::ImportResult r;
         QString error;
-        if (!importBundle(zip, target, &r, &error)) {
+        if (!bundle::importBundle(zip, target, &r, &error)) {
             QMessageBox::warning(this, tr("Import Audit Bundle"), error);
             return;
         }
@@ -331,12 +320,12 @@ void MainWindow::createActions() {
     present->setObjectName(QStringLiteral("actionPresentation"));
     present->setShortcut(QKeySequence(Qt::Key_F11));
     QMenu* themeMenu = view->addMenu(tr("&Theme"));
-    for (const auto& [label, key] : {std::pair{tr("Follow the &System"), QStringLiteral("system")},
-                                     std::pair{tr("&Light"), QStringLiteral("light")},
-                                     std::pair{tr("&Dark"), QStringLiteral("dark")}}) {
-        themeMenu->addAction(label, this, [this, key = key] {
-            QSettings().setValue(QStringLiteral("ui/theme"), key);
-            applyTheme(themeFromName(key));
+    for (const auto& [label, name] : {std::pair{tr("Follow the &System"), QStringLiteral("system")},
+                                      std::pair{tr("&Light"), QStringLiteral("light")},
+                                      std::pair{tr("&Dark"), QStringLiteral("dark")}}) {
+        themeMenu->addAction(label, this, [this, name = name] {
+            QSettings().setValue(QStringLiteral("ui/theme"), name);
+            applyTheme(themeFromName(name));
             if (m_review->review()) {
                 m_review->setReview(m_review->review()); // colours are read when views build
                 if (m_review->review()->generation) {
@@ -427,11 +416,7 @@ void MainWindow::onReviewLoaded(const ReviewPtr& review) {
 void MainWindow::showReview(const ReviewPtr& review) {
     m_review->setReview(review);
     if (m_lockPath.isEmpty()) {
-        const QString lockFile =
-            findLockFile({QFileInfo(QString::fromStdString(review->path)).path(),
-                          review->study_path.empty()
-                              ? QString()
-                              : QFileInfo(QString::fromStdString(review->study_path)).path()});
+        const QString lockFile = bundle::findLockFile(*review);
         if (!lockFile.isEmpty()) {
             loadLockFile(lockFile);
         }
@@ -579,24 +564,49 @@ void MainWindow::onRunsFinished() {
     }
 }
 
-bool MainWindow::exportReport(const QString& path) {
-    if (!m_review->review()) {
-        return false;
-    }
+bool MainWindow::writeReportPdf(const QString& path, QString* error) const {
     ReportOptions o;
     o.output = path;
     o.lockPath = m_lockPath;
     // Print colours: the report is drawn in the light palette, then the theme comes back.
     const QPalette before = QApplication::palette();
     QApplication::setPalette(QApplication::style()->standardPalette());
-    QString error;
-    const bool ok = writeReport(*m_review->review(), o, &error);
+    const bool ok = writeReport(*m_review->review(), o, error);
     QApplication::setPalette(before);
-    if (!ok) {
+    return ok;
+}
+
+bool MainWindow::exportReport(const QString& path) {
+    if (!m_review->review()) {
+        return false;
+    }
+    QString error;
+    if (!writeReportPdf(path, &error)) {
         QMessageBox::warning(this, tr("Export Report"), error);
         return false;
     }
     statusBar()->showMessage(tr("Report written to %1").arg(QDir::toNativeSeparators(path)), 8000);
+    return true;
+}
+
+bool MainWindow::exportBundle(const QString& path) {
+    if (!m_review->review()) {
+        return false;
+    }
+    // The report first (the PDF writer), then the bundle packs it with the ledger.
+    QTemporaryDir tmp;
+    QString error = QStringLiteral("%1: no temporary folder for the report").arg(path);
+    bundle::BundleOptions o;
+    o.output = path;
+    o.lockPath = m_lockPath;
+    o.reportPdf = tmp.filePath(QStringLiteral("report.pdf"));
+    if (!tmp.isValid() || !writeReportPdf(o.reportPdf, &error) ||
+        !bundle::writeBundle(*m_review->review(), o, &error)) {
+        QMessageBox::warning(this, tr("Export Audit Bundle"), error);
+        return false;
+    }
+    statusBar()->showMessage(tr("Audit bundle written to %1").arg(QDir::toNativeSeparators(path)),
+                             8000);
     return true;
 }
 

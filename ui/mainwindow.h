@@ -61,6 +61,8 @@ public:
     QString studyPathForRuns();
     // Writes the open review's PDF report (File → Export Report).
     bool exportReport(const QString& path);
+    // Writes the open review's audit bundle, its report included (File → Export Audit Bundle).
+    bool exportBundle(const QString& path);
     // The current comparison's per-item differences (.csv, else .jsonl) and the headline table
     // (.csv, else Markdown).
     bool exportItems(const QString& path);
@@ -87,6 +89,7 @@ private:
     void setPinStatus(const QString& text, const QString& tooltip, bool ok);
     void updatePinStatus();
     void chooseLockFile();
+    bool writeReportPdf(const QString& path, QString* error) const;
 
     QStackedWidget* m_pages = nullptr;
     ReviewPage* m_review = nullptr;

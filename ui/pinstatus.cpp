@@ -3,7 +3,6 @@
 #include "analysis/fingerprint.h"
 
 #include <QCoreApplication>
-#include <QDir>
 #include <QFileInfo>
 #include <QJsonDocument>
 
@@ -76,23 +75,6 @@ PinStatus pinStatus(const QString& lockPath, const QJsonObject& lock, const QJso
                 .arg(name, lines.join(u'\n'));
     }
     return st;
-}
-
-QString findLockFile(const QStringList& folders) {
-    for (const QString& folder : folders) {
-        if (folder.isEmpty()) {
-            continue;
-        }
-        const QDir dir(folder);
-        if (dir.exists(QStringLiteral("runtime.lock.json"))) {
-            return dir.filePath(QStringLiteral("runtime.lock.json"));
-        }
-        const QStringList locks = dir.entryList({QStringLiteral("*.lock.json")}, QDir::Files);
-        if (locks.size() == 1) {
-            return dir.filePath(locks.front());
-        }
-    }
-    return {};
 }
 
 } // namespace ui

@@ -18,8 +18,6 @@ struct PinStatus {
 
 // `lock`: the lock file's JSON; `current`: the engine's fingerprint (empty while unknown).
 PinStatus pinStatus(const QString& lockPath, const QJsonObject& lock, const QJsonObject& current);
-// A lock file beside the ledger or the study: runtime.lock.json, else the one *.lock.json.
-QString findLockFile(const QStringList& folders);
 
 } // namespace ui
 } // namespace probaudit

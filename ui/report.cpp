@@ -2,6 +2,7 @@
 
 #include "analysis/fingerprint.h"
 #include "analysis/records.h"
+#include "bundle/lockfile.h"
 #include "common/build_info.h"
 #include "ui/charts.h"
 #include "ui/format.h"
@@ -173,13 +174,7 @@ QString envSummary(const json& e) {
 }
 
 QString findLock(const analysis::Review& rv, const ReportOptions& o) {
-    if (!o.lockPath.isEmpty()) {
-        return o.lockPath;
-    }
-    return findLockFile({QFileInfo(QString::fromStdString(rv.path)).path(),
-                         rv.study_path.empty()
-                             ? QString()
-                             : QFileInfo(QString::fromStdString(rv.study_path)).path()});
+    return !o.lockPath.isEmpty() ? o.lockPath : bundle::findLockFile(rv);
 }
 
 void cover(Html& h, const analysis::Review& rv, const ReportOptions& o) {

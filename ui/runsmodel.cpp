@@ -50,8 +50,8 @@ QVariant RunsModel::data(const QModelIndex& index, int role) const {
             }
             const nlohmann::json& e = it->second;
             auto part = [&e](const char* key) {
-                const auto it = e.find(key);
-                return it != e.end() && it->is_object() ? *it : nlohmann::json::object();
+                const auto value = e.find(key);
+                return value != e.end() && value->is_object() ? *value : nlohmann::json::object();
             };
             const nlohmann::json torch = part("torch"), cpu = part("cpu"),
                                  threads = part("threads"), engine = part("engine");

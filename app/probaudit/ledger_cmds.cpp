@@ -8,12 +8,14 @@
 #include <cerrno>
 #include <cinttypes>
 #include <cstdio>
+#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <spawn.h>
 #include <sstream>
 #include <sys/wait.h>
+#include <unistd.h>
 
 extern char** environ;
 
@@ -223,7 +225,7 @@ int migrateLedger(const std::string& path) {
     return 0;
 }
 
-int runSibling(const std::string& name, const std::vector<std::string>& args) {
+int runSibling(const std::string& name, const std::vector<std::string>& args, bool quiet) {
     const std::filesystem::path exe =
         std::filesystem::read_symlink("/proc/self/exe").parent_path() / name;
     if (!std::filesystem::exists(exe)) {
@@ -237,8 +239,16 @@ int runSibling(const std::string& name, const std::vector<std::string>& args) {
         argv.push_back(a.data());
     }
     argv.push_back(nullptr);
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    if (quiet) {
+        posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+    }
+    std::fflush(stdout); // nothing of ours may come out after the child's lines
     pid_t pid = 0;
-    if (posix_spawn(&pid, exe.c_str(), nullptr, nullptr, argv.data(), environ) != 0) {
+    const int spawned = posix_spawn(&pid, exe.c_str(), &actions, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    if (spawned != 0) {
         throw Error(exe.string(), "could not be started");
     }
     int status = 0;

@@ -1,4 +1,5 @@
-// probaudit: the command-line interface and headless engine (Qt-free).
+// probaudit: the command-line interface and headless engine (Qt Core only, via core/bundle).
+#include "bundle_cmds.h"
 #include "compare_cmd.h"
 #include "diagnose.h"
 #include "engine_server.h"
@@ -437,18 +438,10 @@ int main(int argc, char** argv) {
             return probaudit::app::runSibling("probaudit-report", args);
         }
         if (importCmd->parsed()) {
-            return probaudit::app::runSibling("probaudit-report",
-                                              {"--import", importZip, "--into", importInto});
+            return probaudit::app::runImport({importZip, importInto});
         }
         if (bundleCmd->parsed()) {
-            std::vector<std::string> args{ledgerPath, "--bundle", "-o", bundleOut};
-            if (!bundleHead.empty()) {
-                args.insert(args.end(), {"--head", bundleHead});
-            }
-            if (!bundleLock.empty()) {
-                args.insert(args.end(), {"--lock", bundleLock});
-            }
-            return probaudit::app::runSibling("probaudit-report", args);
+            return probaudit::app::runBundle({ledgerPath, bundleOut, bundleHead, bundleLock});
         }
         if (summaryCmd->parsed()) {
             return probaudit::app::summarize(ledgerPath, summaryHead, summaryJson, summaryCsv);

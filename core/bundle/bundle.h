@@ -2,17 +2,20 @@
 // The audit bundle (issue "Reports and audit bundles"): one zip (QuaZip) with the ledger (a
 // consistent copy), the study file, the runtime lock if there is one, the PDF report, and
 // MANIFEST.json listing the SHA-256 and size of every other file, so someone else can check
-// what they were given. Importing a bundle is a later slice.
+// what they were given; and importing one back into a ledger. Qt Core and QuaZip only (no Gui,
+// no Widgets): the one place core/ uses Qt, so that `probaudit bundle` and `probaudit import`
+// run in the CLI's own process. The report itself is written by the PDF writer (ui/report),
+// which needs Qt Gui; a bundle takes it as a finished file.
 #include "analysis/review.h"
 
 #include <QString>
 
-namespace probaudit {
-namespace ui {
+namespace probaudit::bundle {
 
 struct BundleOptions {
-    QString output;   // the zip file
-    QString lockPath; // a runtime lock to include ("" = the one beside the ledger or study)
+    QString output;    // the zip file
+    QString lockPath;  // a runtime lock to include ("" = the one beside the ledger or study)
+    QString reportPdf; // the PDF report, already written, packed as report.pdf ("" = none)
 };
 
 // Writes the bundle; false with `error` set (one sentence naming the file) when it cannot.
@@ -37,5 +40,4 @@ struct ImportResult {
 bool importBundle(const QString& bundle, const QString& intoLedger, ImportResult* result,
                   QString* error, const ImportLimits& limits = {});
 
-} // namespace ui
-} // namespace probaudit
+} // namespace probaudit::bundle
