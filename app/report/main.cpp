@@ -3,8 +3,8 @@
 // the report it packs, so the CLI itself never links Qt Gui.
 //   probaudit-report LEDGER -o report.pdf [--head NAME] [--page-size a4|letter] [--lock FILE]
 #include "common/build_info.h"
-#include "ui/report.h"
-#include "ui/theme.h"
+#include "ui/charts/theme.h"
+#include "ui/report/report.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
