@@ -1,7 +1,7 @@
 // The architecture's dependency rules, checked on the built binaries and the sources:
 // the GUI never loads libtorch; the engine CLI loads Qt Core (the audit bundle, core/bundle) but
 // never Qt Gui or Widgets; core/ includes Qt headers only in core/bundle, kernels/ none; ui/
-// includes no torch headers.
+// includes no torch headers, and ui/models no widgets.
 #include <QDirIterator>
 #include <QFile>
 #include <QProcess>
@@ -92,6 +92,18 @@ private Q_SLOTS:
     }
 #endif
 
+    // What the CLI links, as the build links it (a library that nothing uses would not show in
+    // the binary: the linker drops it).
+    void engineLinksOnlyQtCore() {
+        const QStringList links =
+            QStringLiteral(PROBAUDIT_CLI_QT_LINKS).split(u' ', Qt::SkipEmptyParts);
+        QVERIFY2(links.contains(QStringLiteral("Qt6::Core")), PROBAUDIT_CLI_QT_LINKS);
+        for (const QString& l : links) {
+            QVERIFY2(l == QLatin1String("Qt6::Core") || l == QLatin1String("Qt6::Core5Compat"),
+                     qPrintable(l));
+        }
+    }
+
     void coreAndKernelsIncludeNoQt() {
         const QRegularExpression qt(QStringLiteral("#include\\s*[<\"](Q[A-Za-z]|qt|quazip)"));
         QCOMPARE(sourcesIncluding(QStringLiteral("core"), qt, QStringLiteral("bundle")),
@@ -105,6 +117,14 @@ private Q_SLOTS:
             "#include\\s*[<\"](QtGui|QtWidgets|QGuiApplication|QApplication|QColor|QImage|"
             "QPainter|QPixmap|QFont|QPalette|QWidget|QPdfWriter|QTextDocument)\\b"));
         QCOMPARE(sourcesIncluding(QStringLiteral("core/bundle"), gui), QStringList());
+    }
+
+    // The workbench's models are Qt Core and Gui only: they are tested without a widget.
+    void uiModelsIncludeNoWidgets() {
+        const QRegularExpression widgets(QStringLiteral(
+            "#include\\s*[<\"](QtWidgets|QWidget|QApplication|QAbstractItemView|QTableView|"
+            "QTableWidget|QLabel|QDialog|QMainWindow|QStyle|QChart)\\b"));
+        QCOMPARE(sourcesIncluding(QStringLiteral("ui/models"), widgets), QStringList());
     }
 
     void uiIncludesNoTorch() {
