@@ -73,6 +73,55 @@ void addHistogram(QChart* chart, QStackedBarSeries* series, const QStringList& c
     chart->legend()->setAlignment(Qt::AlignTop);
 }
 
+// The decision threshold as a dashed vertical and horizontal line, with one legend entry.
+void addThresholdLines(QChart* chart, double threshold, QValueAxis* x, QValueAxis* y) {
+    for (bool vertical : {true, false}) {
+        auto* line = new QLineSeries;
+        line->setName(vertical ? QCoreApplication::translate("Charts", "threshold") : QString());
+        if (vertical) {
+            line->append(threshold, 0);
+            line->append(threshold, 1);
+        } else {
+            line->append(0, threshold);
+            line->append(1, threshold);
+        }
+        QPen pen(QApplication::palette().color(QPalette::Mid));
+        pen.setStyle(Qt::DashLine);
+        pen.setWidthF(1.2);
+        line->setPen(pen);
+        chart->addSeries(line);
+        line->attachAxis(x);
+        line->attachAxis(y);
+    }
+    // One legend entry for both lines.
+    const auto markers = chart->legend()->markers(chart->series().last());
+    for (auto* m : markers) {
+        m->setVisible(false);
+    }
+}
+
+// A click on a scatter series opens the item of the nearest point.
+void openNearestOnClick(
+    QChart* chart, QScatterSeries* s,
+    const std::shared_ptr<std::map<const QScatterSeries*, std::vector<std::int64_t>>>& items,
+    const PointClick& onClick) {
+    QObject::connect(s, &QScatterSeries::clicked, chart, [s, items, onClick](QPointF p) {
+        const auto pts = s->points();
+        int best = -1;
+        double bestD = 1e300;
+        for (int i = 0; i < pts.size(); ++i) {
+            const double dd = std::hypot(pts[i].x() - p.x(), pts[i].y() - p.y());
+            if (dd < bestD) {
+                bestD = dd;
+                best = i;
+            }
+        }
+        if (best >= 0) {
+            onClick((*items)[s][std::size_t(best)]);
+        }
+    });
+}
+
 } // namespace
 
 QChart* newChart() {
@@ -281,49 +330,12 @@ QChart* makeScatter(const analysis::Comparison& c, double threshold, int maxPoin
         s->attachAxis(y);
     }
     if (threshold >= 0) {
-        for (bool vertical : {true, false}) {
-            auto* line = new QLineSeries;
-            line->setName(vertical ? QCoreApplication::translate("Charts", "threshold")
-                                   : QString());
-            if (vertical) {
-                line->append(threshold, 0);
-                line->append(threshold, 1);
-            } else {
-                line->append(0, threshold);
-                line->append(1, threshold);
-            }
-            QPen pen(QApplication::palette().color(QPalette::Mid));
-            pen.setStyle(Qt::DashLine);
-            pen.setWidthF(1.2);
-            line->setPen(pen);
-            chart->addSeries(line);
-            line->attachAxis(x);
-            line->attachAxis(y);
-        }
-        // One legend entry for both lines.
-        const auto markers = chart->legend()->markers(chart->series().last());
-        for (auto* m : markers) {
-            m->setVisible(false);
-        }
+        addThresholdLines(chart, threshold, x, y);
     }
     chart->legend()->setAlignment(Qt::AlignTop);
     if (onClick) {
-        for (auto* s : {same, changed, flipped}) {
-            QObject::connect(s, &QScatterSeries::clicked, chart, [s, items, onClick](QPointF p) {
-                const auto pts = s->points();
-                int best = -1;
-                double bestD = 1e300;
-                for (int i = 0; i < pts.size(); ++i) {
-                    const double dd = std::hypot(pts[i].x() - p.x(), pts[i].y() - p.y());
-                    if (dd < bestD) {
-                        bestD = dd;
-                        best = i;
-                    }
-                }
-                if (best >= 0) {
-                    onClick((*items)[s][std::size_t(best)]);
-                }
-            });
+        for (auto* series : {same, changed, flipped}) {
+            openNearestOnClick(chart, series, items, onClick);
         }
     }
     return chart;

@@ -297,7 +297,12 @@ void HeatmapWidget::paintEvent(QPaintEvent*) {
         p.setBrush(Qt::NoBrush);
         p.drawRect(cellRect(m_hover.first, m_hover.second).adjusted(1, 1, -2, -2));
     }
-    // Legend.
+    paintLegend(p, g);
+}
+
+// The colour scale under the rows, and the colour of "no difference".
+void HeatmapWidget::paintLegend(QPainter& p, const Geometry& g) const {
+    const QFontMetrics fm(font());
     const int ly = g.top + rowTotal() * g.cellH + fm.height() / 2 + 4;
     const bool binary = m_itemMode && m_measure == Measure::BitwiseShare;
     const int lw = binary ? fm.height() * 2 : std::min(360, std::max(160, g.layers * g.cellW));

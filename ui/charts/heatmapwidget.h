@@ -8,6 +8,8 @@
 
 #include <QWidget>
 
+class QPainter;
+
 namespace probaudit::ui {
 
 class HeatmapWidget : public QWidget {
@@ -55,6 +57,7 @@ private:
         int left = 0, top = 0, cellW = 0, cellH = 0, layers = 0;
     };
     Geometry geometry() const;
+    void paintLegend(QPainter& p, const Geometry& g) const;
     double value(int row, int layer) const; // 0..1 colour position; <0 no data
     int layerCount() const;
 

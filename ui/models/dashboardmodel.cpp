@@ -63,32 +63,41 @@ QVariant DashboardModel::data(const QModelIndex& index, int role) const {
                    : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     }
     if (role == Qt::ToolTipRole) {
-        if (c == nullptr) {
-            return tr("Config %1 has no finished run for this head yet.")
-                .arg(QString::fromStdString(row.config));
-        }
-        if (col == AccuracyDiffColumn && c->accuracy_diff) {
-            return tr("Accuracy of this config minus the reference's, in points, with a paired "
-                      "bootstrap 95% interval. McNemar's exact test on the %1 + %2 items that "
-                      "only one run gets right: p = %3.")
-                .arg(c->only_a_correct)
-                .arg(c->only_b_correct)
-                .arg(c->mcnemar_p ? QString::number(*c->mcnemar_p, 'g', 3) : QStringLiteral("–"));
-        }
-        if (col == VerdictColumn) {
-            return formatVerdict(c->verdict.accuracy, c->verdict.decisions,
-                                 c->verdict.probabilities);
-        }
-        if (col == FirstLayerColumn) {
-            return tr("Where the hidden states first differ: %1")
-                .arg(QString::fromStdString(analysis::firstLayers(*c)));
-        }
-        return {};
+        return toolTip(row, col);
     }
     if (role != Qt::DisplayRole && role != SortRole) {
         return {};
     }
-    const bool sort = role == SortRole;
+    return cell(row, col, role == SortRole);
+}
+
+QVariant DashboardModel::toolTip(const analysis::ReviewRow& row, int col) const {
+    const analysis::Comparison* c = row.cmp ? &*row.cmp : nullptr;
+    if (c == nullptr) {
+        return tr("Config %1 has no finished run for this head yet.")
+            .arg(QString::fromStdString(row.config));
+    }
+    if (col == AccuracyDiffColumn && c->accuracy_diff) {
+        return tr("Accuracy of this config minus the reference's, in points, with a paired "
+                  "bootstrap 95% interval. McNemar's exact test on the %1 + %2 items that "
+                  "only one run gets right: p = %3.")
+            .arg(c->only_a_correct)
+            .arg(c->only_b_correct)
+            .arg(c->mcnemar_p ? QString::number(*c->mcnemar_p, 'g', 3) : QStringLiteral("–"));
+    }
+    if (col == VerdictColumn) {
+        return formatVerdict(c->verdict.accuracy, c->verdict.decisions, c->verdict.probabilities);
+    }
+    if (col == FirstLayerColumn) {
+        return tr("Where the hidden states first differ: %1")
+            .arg(QString::fromStdString(analysis::firstLayers(*c)));
+    }
+    return {};
+}
+
+// A cell's text, or with `sort` the number it sorts by.
+QVariant DashboardModel::cell(const analysis::ReviewRow& row, int col, bool sort) const {
+    const analysis::Comparison* c = row.cmp ? &*row.cmp : nullptr;
     switch (col) {
     case ConfigColumn:
         // The reference is marked, unless its name already says so.

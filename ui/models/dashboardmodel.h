@@ -53,6 +53,9 @@ public:
     static Severity severityOf(const analysis::ReviewRow& row);
 
 private:
+    QVariant toolTip(const analysis::ReviewRow& row, int col) const;
+    QVariant cell(const analysis::ReviewRow& row, int col, bool sort) const;
+
     ReviewPtr m_review;
 };
 

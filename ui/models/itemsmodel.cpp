@@ -220,6 +220,41 @@ QString ItemsModel::labelName(std::optional<int> label) const {
     return formatClass(m_labels, label);
 }
 
+QString ItemsModel::displayText(const analysis::ItemDiff& d, const ledger::Item& item,
+                                int col) const {
+    switch (col) {
+    case IdColumn:
+        return QString::fromStdString(item.id);
+    case TextColumn: {
+        QString t = QString::fromStdString(item.text);
+        t.replace(u'\n', u' ');
+        return t;
+    }
+    case LabelColumn:
+        return labelName(d.label);
+    case PRefColumn:
+        return formatProbability(d.p_a);
+    case PCfgColumn:
+        return formatProbability(d.p_b);
+    case DpColumn:
+        return formatPoints(d.dp);
+    case MarginColumn:
+        return formatMargin(d.margin_a);
+    case FlipColumn:
+        return d.flip ? tr("%1 → %2").arg(labelName(d.decision_a), labelName(d.decision_b))
+                      : QString();
+    case FirstLayerColumn:
+        if (d.bit_identical) {
+            return tr("identical");
+        }
+        // Hidden states equal but the head's output moved: say so, not "none".
+        return d.first_divergent_layer == -1 ? tr("none (head only)")
+                                             : formatLayer(d.first_divergent_layer);
+    default:
+        return {};
+    }
+}
+
 QVariant ItemsModel::data(const QModelIndex& index, int role) const {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) {
         return {};
@@ -273,37 +308,7 @@ QVariant ItemsModel::data(const QModelIndex& index, int role) const {
         }
         return {};
     case Qt::DisplayRole:
-        switch (col) {
-        case IdColumn:
-            return QString::fromStdString(item.id);
-        case TextColumn: {
-            QString t = QString::fromStdString(item.text);
-            t.replace(u'\n', u' ');
-            return t;
-        }
-        case LabelColumn:
-            return labelName(d.label);
-        case PRefColumn:
-            return formatProbability(d.p_a);
-        case PCfgColumn:
-            return formatProbability(d.p_b);
-        case DpColumn:
-            return formatPoints(d.dp);
-        case MarginColumn:
-            return formatMargin(d.margin_a);
-        case FlipColumn:
-            return d.flip ? tr("%1 → %2").arg(labelName(d.decision_a), labelName(d.decision_b))
-                          : QString();
-        case FirstLayerColumn:
-            if (d.bit_identical) {
-                return tr("identical");
-            }
-            // Hidden states equal but the head's output moved: say so, not "none".
-            return d.first_divergent_layer == -1 ? tr("none (head only)")
-                                                 : formatLayer(d.first_divergent_layer);
-        default:
-            return {};
-        }
+        return displayText(d, item, col);
     case SortRole:
         return col == IdColumn || col == TextColumn ? data(index, Qt::DisplayRole)
                                                     : QVariant(sortKey(d, col));

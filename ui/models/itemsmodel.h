@@ -81,6 +81,7 @@ Q_SIGNALS:
     void countsChanged(int shown, int total);
 
 private:
+    QString displayText(const analysis::ItemDiff& d, const ledger::Item& item, int col) const;
     void rebuild(); // filter, then sort
     void applySort();
     const analysis::Comparison* comparison() const;

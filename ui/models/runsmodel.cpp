@@ -20,6 +20,31 @@ int RunsModel::columnCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : NUM_COLUMNS;
 }
 
+// The run's environment fingerprint, summarised.
+QVariant RunsModel::environmentToolTip(const ledger::Run& r) const {
+    const auto it = m_review->environments.find(r.env_hash);
+    if (it == m_review->environments.end() || !it->second.is_object()) {
+        return {};
+    }
+    const nlohmann::json& e = it->second;
+    auto part = [&e](const char* key) {
+        const auto value = e.find(key);
+        return value != e.end() && value->is_object() ? *value : nlohmann::json::object();
+    };
+    const nlohmann::json torch = part("torch"), cpu = part("cpu"), threads = part("threads"),
+                         engine = part("engine");
+    return tr("environment %1\nlibtorch %2, CUDA build %3\nCPU %4, kernels %5\n"
+              "intra-op threads %6\nProbAudit %7 (commit %8)")
+        .arg(QString::fromStdString(r.env_hash),
+             QString::fromStdString(torch.value("version", "?")),
+             QString::fromStdString(torch.value("cuda_build", "none")),
+             QString::fromStdString(cpu.value("model", "?")),
+             QString::fromStdString(cpu.value("aten_capability", "?")),
+             QString::number(threads.value("intra_op", 0)),
+             QString::fromStdString(engine.value("version", "?")),
+             QString::fromStdString(engine.value("commit", "?").substr(0, 12)));
+}
+
 QVariant RunsModel::data(const QModelIndex& index, int role) const {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) {
         return {};
@@ -43,27 +68,7 @@ QVariant RunsModel::data(const QModelIndex& index, int role) const {
             return QString::fromStdString(r.message);
         }
         if (index.column() == EnvironmentColumn) {
-            const auto it = m_review->environments.find(r.env_hash);
-            if (it == m_review->environments.end() || !it->second.is_object()) {
-                return {};
-            }
-            const nlohmann::json& e = it->second;
-            auto part = [&e](const char* key) {
-                const auto value = e.find(key);
-                return value != e.end() && value->is_object() ? *value : nlohmann::json::object();
-            };
-            const nlohmann::json torch = part("torch"), cpu = part("cpu"),
-                                 threads = part("threads"), engine = part("engine");
-            return tr("environment %1\nlibtorch %2, CUDA build %3\nCPU %4, kernels %5\n"
-                      "intra-op threads %6\nProbAudit %7 (commit %8)")
-                .arg(QString::fromStdString(r.env_hash),
-                     QString::fromStdString(torch.value("version", "?")),
-                     QString::fromStdString(torch.value("cuda_build", "none")),
-                     QString::fromStdString(cpu.value("model", "?")),
-                     QString::fromStdString(cpu.value("aten_capability", "?")),
-                     QString::number(threads.value("intra_op", 0)),
-                     QString::fromStdString(engine.value("version", "?")),
-                     QString::fromStdString(engine.value("commit", "?").substr(0, 12)));
+            return environmentToolTip(r);
         }
         if (index.column() == SealColumn && !r.chain_sha256.empty()) {
             return tr("records SHA-256 %1\nchain SHA-256 %2")

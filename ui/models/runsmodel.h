@@ -35,6 +35,8 @@ public:
                         int role = Qt::DisplayRole) const override;
 
 private:
+    QVariant environmentToolTip(const ledger::Run& r) const;
+
     ReviewPtr m_review;
 };
 

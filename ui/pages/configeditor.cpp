@@ -128,28 +128,33 @@ ConfigEditor::ConfigEditor(const QString& studyPath, QWidget* parent)
     connect(makeRef, &QPushButton::clicked, this,
             [this, currentRow] { m_model->setReference(currentRow()); });
     connect(saveButton, &QPushButton::clicked, this, &ConfigEditor::save);
-    connect(run, &QPushButton::clicked, this, [this] {
-        const QStringList configs = selectedConfigs();
-        if (configs.isEmpty()) {
-            m_message->setText(tr("Select the configs to run (rows)."));
-            return;
-        }
-        if (save()) {
-            Q_EMIT runRequested(configs);
-            accept();
-        }
-    });
+    connect(run, &QPushButton::clicked, this, &ConfigEditor::runSelected);
     connect(close, &QPushButton::clicked, this, &QDialog::reject);
+    loadStudy();
+}
 
+void ConfigEditor::loadStudy() {
     try {
-        std::ifstream in(studyPath.toStdString());
+        std::ifstream in(m_path.toStdString());
         if (!in) {
-            throw Error(studyPath.toStdString(), "cannot be read");
+            throw Error(m_path.toStdString(), "cannot be read");
         }
         m_model->setStudyJson(ordered_json::parse(in, nullptr, true, /*ignore_comments=*/true));
         m_loaded = true;
     } catch (const std::exception& e) {
         m_message->setText(QString::fromStdString(e.what()));
+    }
+}
+
+void ConfigEditor::runSelected() {
+    const QStringList configs = selectedConfigs();
+    if (configs.isEmpty()) {
+        m_message->setText(tr("Select the configs to run (rows)."));
+        return;
+    }
+    if (save()) {
+        Q_EMIT runRequested(configs);
+        accept();
     }
 }
 

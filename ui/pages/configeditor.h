@@ -29,6 +29,9 @@ Q_SIGNALS:
     void saved(const QString& studyPath);
 
 private:
+    void loadStudy();
+    void runSelected();
+
     QString m_path;
     ConfigMatrixModel* m_model = nullptr;
     QTableView* m_view = nullptr;

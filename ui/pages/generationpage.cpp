@@ -39,30 +39,7 @@ GenerationPage::GenerationPage(QWidget* parent) : QWidget(parent) {
     m_comparing->setObjectName(QStringLiteral("generationComparing"));
     m_comparing->setWordWrap(true);
 
-    m_tableModel = new GenerationTableModel(this);
-    m_table = new QTableView(this);
-    m_table->setObjectName(QStringLiteral("generationTable"));
-    m_table->setModel(m_tableModel);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_table->verticalHeader()->hide();
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_table->horizontalHeader()->setStretchLastSection(true);
-    m_table->setWordWrap(false);
-
-    m_itemsModel = new GenerationItemsModel(this);
-    m_itemsProxy = new QSortFilterProxyModel(this);
-    m_itemsProxy->setSourceModel(m_itemsModel);
-    m_itemsProxy->setSortRole(GenerationItemsModel::SortRole);
-    m_itemsView = new QTableView(this);
-    m_itemsView->setObjectName(QStringLiteral("generationItems"));
-    m_itemsView->setModel(m_itemsProxy);
-    m_itemsView->setSortingEnabled(true);
-    m_itemsView->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_itemsView->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_itemsView->verticalHeader()->hide();
-    m_itemsView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_itemsView->horizontalHeader()->setStretchLastSection(true);
+    createTables();
 
     m_gaps = new QChartView(this);
     m_gaps->setObjectName(QStringLiteral("generationGaps"));
@@ -73,19 +50,7 @@ GenerationPage::GenerationPage(QWidget* parent) : QWidget(parent) {
     m_tabs->addTab(m_itemsView, tr("&Outputs"));
     m_tabs->addTab(m_gaps, tr("Logit &gaps"));
 
-    auto* detail = new QWidget(this);
-    m_itemTitle = new QLabel(detail);
-    m_itemTitle->setWordWrap(true);
-    m_itemTitle->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_outputs = new QTextBrowser(detail);
-    m_outputs->setObjectName(QStringLiteral("generationOutputs"));
-    m_records = new QTextBrowser(detail);
-    m_records->setObjectName(QStringLiteral("generationRecords"));
-    auto* dv = new QVBoxLayout(detail);
-    dv->setContentsMargins(0, 0, 0, 0);
-    dv->addWidget(m_itemTitle);
-    dv->addWidget(m_outputs, 3);
-    dv->addWidget(m_records, 2);
+    QWidget* detail = createDetail();
 
     auto* bottom = new QSplitter(Qt::Horizontal, this);
     bottom->addWidget(m_tabs);
@@ -115,6 +80,52 @@ GenerationPage::GenerationPage(QWidget* parent) : QWidget(parent) {
                     showItem(current.data(GenerationItemsModel::ItemIndexRole).toLongLong());
                 }
             });
+}
+
+// The agreement table on top and the outputs of the selected comparison (sortable).
+void GenerationPage::createTables() {
+    m_tableModel = new GenerationTableModel(this);
+    m_table = new QTableView(this);
+    m_table->setObjectName(QStringLiteral("generationTable"));
+    m_table->setModel(m_tableModel);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->setWordWrap(false);
+
+    m_itemsModel = new GenerationItemsModel(this);
+    m_itemsProxy = new QSortFilterProxyModel(this);
+    m_itemsProxy->setSourceModel(m_itemsModel);
+    m_itemsProxy->setSortRole(GenerationItemsModel::SortRole);
+    m_itemsView = new QTableView(this);
+    m_itemsView->setObjectName(QStringLiteral("generationItems"));
+    m_itemsView->setModel(m_itemsProxy);
+    m_itemsView->setSortingEnabled(true);
+    m_itemsView->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_itemsView->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_itemsView->verticalHeader()->hide();
+    m_itemsView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_itemsView->horizontalHeader()->setStretchLastSection(true);
+}
+
+// The selected item: both outputs side by side, then both record sets.
+QWidget* GenerationPage::createDetail() {
+    auto* detail = new QWidget(this);
+    m_itemTitle = new QLabel(detail);
+    m_itemTitle->setWordWrap(true);
+    m_itemTitle->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_outputs = new QTextBrowser(detail);
+    m_outputs->setObjectName(QStringLiteral("generationOutputs"));
+    m_records = new QTextBrowser(detail);
+    m_records->setObjectName(QStringLiteral("generationRecords"));
+    auto* dv = new QVBoxLayout(detail);
+    dv->setContentsMargins(0, 0, 0, 0);
+    dv->addWidget(m_itemTitle);
+    dv->addWidget(m_outputs, 3);
+    dv->addWidget(m_records, 2);
+    return detail;
 }
 
 void GenerationPage::setReview(const ReviewPtr& review) {

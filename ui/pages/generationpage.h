@@ -44,6 +44,9 @@ Q_SIGNALS:
     void headChangeRequested(const QString& head);
 
 private:
+    void createTables();
+    QWidget* createDetail();
+
     ReviewPtr m_review;
     int m_row = -1;
     std::int64_t m_item = -1;

@@ -25,6 +25,31 @@ ItemsTable::ItemsTable(QWidget* parent) : QWidget(parent) {
     setObjectName(QStringLiteral("itemsTable"));
     m_model = new ItemsModel(this);
 
+    QHBoxLayout* bar = createFilterBar();
+
+    m_searchDelay = new QTimer(this);
+    m_searchDelay->setSingleShot(true);
+    m_searchDelay->setInterval(150);
+
+    createView();
+
+    auto* copy = new QAction(tr("Copy"), m_view);
+    copy->setShortcut(QKeySequence::Copy);
+    copy->setShortcutContext(Qt::WidgetShortcut);
+    connect(copy, &QAction::triggered, this, &ItemsTable::copySelection);
+    m_view->addAction(copy);
+    m_view->setContextMenuPolicy(Qt::ActionsContextMenu);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 4, 0, 0);
+    layout->addLayout(bar);
+    layout->addWidget(m_view, 1);
+
+    connectFilters();
+}
+
+// The filter bar: flips, changed, Δp and margin thresholds, label, search, the chart's chip.
+QHBoxLayout* ItemsTable::createFilterBar() {
     m_flips = new QCheckBox(tr("&Flipped only"), this);
     m_flips->setObjectName(QStringLiteral("flipsOnly"));
     m_changed = new QCheckBox(tr("C&hanged only"), this);
@@ -64,10 +89,6 @@ ItemsTable::ItemsTable(QWidget* parent) : QWidget(parent) {
     m_count = new QLabel(this);
     m_count->setObjectName(QStringLiteral("itemsCount"));
 
-    m_searchDelay = new QTimer(this);
-    m_searchDelay->setSingleShot(true);
-    m_searchDelay->setInterval(150);
-
     auto* bar = new QHBoxLayout;
     bar->addWidget(m_flips);
     bar->addWidget(m_changed);
@@ -77,7 +98,11 @@ ItemsTable::ItemsTable(QWidget* parent) : QWidget(parent) {
     bar->addWidget(m_search, 1);
     bar->addWidget(m_chip);
     bar->addWidget(m_count);
+    return bar;
+}
 
+// The table: sorted by Δp, fixed row height, columns wide enough for their numbers and titles.
+void ItemsTable::createView() {
     m_view = new QTableView(this);
     m_view->setObjectName(QStringLiteral("itemsView"));
     m_view->setModel(m_model);
@@ -110,19 +135,9 @@ ItemsTable::ItemsTable(QWidget* parent) : QWidget(parent) {
             m_view->setColumnWidth(c, std::max(m_view->columnWidth(c), title + 2 * digit));
         }
     }
+}
 
-    auto* copy = new QAction(tr("Copy"), m_view);
-    copy->setShortcut(QKeySequence::Copy);
-    copy->setShortcutContext(Qt::WidgetShortcut);
-    connect(copy, &QAction::triggered, this, &ItemsTable::copySelection);
-    m_view->addAction(copy);
-    m_view->setContextMenuPolicy(Qt::ActionsContextMenu);
-
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 4, 0, 0);
-    layout->addLayout(bar);
-    layout->addWidget(m_view, 1);
-
+void ItemsTable::connectFilters() {
     connect(m_flips, &QCheckBox::toggled, this, &ItemsTable::applyFilter);
     connect(m_changed, &QCheckBox::toggled, this, &ItemsTable::applyFilter);
     connect(m_dpAbove, &QDoubleSpinBox::valueChanged, this, &ItemsTable::applyFilter);

@@ -9,6 +9,7 @@
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
+class QHBoxLayout;
 class QLabel;
 class QLineEdit;
 class QTableView;
@@ -36,6 +37,9 @@ Q_SIGNALS:
     void currentItemChanged(std::int64_t item);
 
 private:
+    QHBoxLayout* createFilterBar();
+    void createView();
+    void connectFilters();
     void applyFilter();
     void updateCount(int shown, int total);
 

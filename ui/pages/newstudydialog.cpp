@@ -125,19 +125,7 @@ NewStudyDialog::NewStudyDialog(QWidget* parent) : QDialog(parent) {
     m_capture->addItems(
         {QStringLiteral("hashes"), QStringLiteral("vectors"), QStringLiteral("none")});
     form->addRow(tr("Ca&pture:"), m_capture);
-    auto* configs = new QWidget(this);
-    auto* cv = new QVBoxLayout(configs);
-    cv->setContentsMargins(0, 0, 0, 0);
-    cv->addWidget(new QLabel(tr("reference: batch 1, no padding, float32, 1 thread"), configs));
-    for (const auto& c : kStandard) {
-        auto* box = new QCheckBox(tr(c.label), configs);
-        box->setChecked(true);
-        box->setProperty("configName", QString::fromLatin1(c.name));
-        box->setProperty("configJson", QString::fromLatin1(c.json));
-        m_configBoxes << box;
-        cv->addWidget(box);
-        connect(box, &QCheckBox::toggled, this, &NewStudyDialog::scheduleValidation);
-    }
+    QWidget* configs = createConfigBoxes();
     form->addRow(tr("Configs:"), configs);
     m_output = pathRow(tr("Save &as:"), false, form, &m_outputStatus);
     m_output->setPlaceholderText(tr("NAME.study.json"));
@@ -164,20 +152,7 @@ NewStudyDialog::NewStudyDialog(QWidget* parent) : QDialog(parent) {
     m_delay = new QTimer(this);
     m_delay->setSingleShot(true);
     m_delay->setInterval(250);
-    connect(m_delay, &QTimer::timeout, this, &NewStudyDialog::validateNow);
-    for (QLineEdit* e : {m_name, m_textField, m_labelField, m_labels, m_template}) {
-        connect(e, &QLineEdit::textChanged, this, &NewStudyDialog::scheduleValidation);
-    }
-    connect(m_headKind, &QComboBox::currentIndexChanged, this, &NewStudyDialog::scheduleValidation);
-    connect(m_name, &QLineEdit::textChanged, this, [this](const QString& name) {
-        // Suggest the file name from the study name until the user picks one.
-        if (m_output->isModified() || name.isEmpty()) {
-            return;
-        }
-        const QString dir =
-            m_dataset->text().isEmpty() ? QDir::currentPath() : QFileInfo(m_dataset->text()).path();
-        m_output->setText(QDir(dir).filePath(name + QStringLiteral(".study.json")));
-    });
+    connectValidation();
     validateNow();
 }
 
@@ -230,7 +205,63 @@ ordered_json NewStudyDialog::studyJson() const {
 bool NewStudyDialog::validateNow() {
     m_delay->stop();
     m_problems.clear();
-    // The model: open it (headers only) and say what it is.
+    checkModel();
+    checkDataset();
+    checkHeadFile();
+    // The whole study, by the runner's rules.
+    if (m_name->text().trimmed().isEmpty()) {
+        m_problems << tr("The study needs a name.");
+    }
+    const QString out = checkOutput();
+    std::vector<std::string> errors;
+    const QString base = out.isEmpty() ? QDir::currentPath() : QFileInfo(out).absolutePath();
+    study::Study::fromJson(studyJson(), base.toStdString(), errors);
+    for (const auto& e : errors) {
+        m_problems << QString::fromStdString(e);
+    }
+    m_problemList->setPlainText(m_problems.isEmpty() ? tr("None: the study is ready.")
+                                                     : m_problems.join(u'\n'));
+    m_create->setEnabled(m_problems.isEmpty());
+    return m_problems.isEmpty();
+}
+
+// The configs offered besides the reference, each a check box.
+QWidget* NewStudyDialog::createConfigBoxes() {
+    auto* configs = new QWidget(this);
+    auto* cv = new QVBoxLayout(configs);
+    cv->setContentsMargins(0, 0, 0, 0);
+    cv->addWidget(new QLabel(tr("reference: batch 1, no padding, float32, 1 thread"), configs));
+    for (const auto& c : kStandard) {
+        auto* box = new QCheckBox(tr(c.label), configs);
+        box->setChecked(true);
+        box->setProperty("configName", QString::fromLatin1(c.name));
+        box->setProperty("configJson", QString::fromLatin1(c.json));
+        m_configBoxes << box;
+        cv->addWidget(box);
+        connect(box, &QCheckBox::toggled, this, &NewStudyDialog::scheduleValidation);
+    }
+    return configs;
+}
+
+void NewStudyDialog::connectValidation() {
+    connect(m_delay, &QTimer::timeout, this, &NewStudyDialog::validateNow);
+    for (QLineEdit* e : {m_name, m_textField, m_labelField, m_labels, m_template}) {
+        connect(e, &QLineEdit::textChanged, this, &NewStudyDialog::scheduleValidation);
+    }
+    connect(m_headKind, &QComboBox::currentIndexChanged, this, &NewStudyDialog::scheduleValidation);
+    connect(m_name, &QLineEdit::textChanged, this, [this](const QString& name) {
+        // Suggest the file name from the study name until the user picks one.
+        if (m_output->isModified() || name.isEmpty()) {
+            return;
+        }
+        const QString dir =
+            m_dataset->text().isEmpty() ? QDir::currentPath() : QFileInfo(m_dataset->text()).path();
+        m_output->setText(QDir(dir).filePath(name + QStringLiteral(".study.json")));
+    });
+}
+
+// The model: open it (headers only) and say what it is.
+void NewStudyDialog::checkModel() {
     const QString model = m_model->text().trimmed();
     if (model != m_lastModel) {
         m_lastModel = model;
@@ -251,7 +282,10 @@ bool NewStudyDialog::validateNow() {
             }
         }
     }
-    // The dataset: read it with the study's rules.
+}
+
+// The dataset: read it with the study's rules.
+void NewStudyDialog::checkDataset() {
     const QString dsKey = m_dataset->text().trimmed() + u'|' + m_textField->text() + u'|' +
                           m_labelField->text() + u'|' + m_labels->text();
     if (dsKey != m_lastDatasetKey) {
@@ -282,6 +316,10 @@ bool NewStudyDialog::validateNow() {
             }
         }
     }
+}
+
+// The head: an adapter file, or a prompt for label words.
+void NewStudyDialog::checkHeadFile() {
     const bool adapter = m_headKind->currentData().toString() == QLatin1String("adapter");
     const bool words = m_headKind->currentData().toString() == QLatin1String("label_tokens");
     m_headPath->setEnabled(adapter);
@@ -297,10 +335,10 @@ bool NewStudyDialog::validateNow() {
             setStatus(m_headPathStatus, tr("%1 cannot be read").arg(p), false);
         }
     }
-    // The whole study, by the runner's rules.
-    if (m_name->text().trimmed().isEmpty()) {
-        m_problems << tr("The study needs a name.");
-    }
+}
+
+// Where the study file goes; a problem when it cannot be written there. Returns the path.
+QString NewStudyDialog::checkOutput() {
     const QString out = m_output->text().trimmed();
     if (out.isEmpty()) {
         m_problems << tr("Choose where to save the study file.");
@@ -314,16 +352,7 @@ bool NewStudyDialog::validateNow() {
                   QFileInfo::exists(out) ? tr("exists: it will be replaced") : tr("new file"),
                   !QFileInfo::exists(out));
     }
-    std::vector<std::string> errors;
-    const QString base = out.isEmpty() ? QDir::currentPath() : QFileInfo(out).absolutePath();
-    study::Study::fromJson(studyJson(), base.toStdString(), errors);
-    for (const auto& e : errors) {
-        m_problems << QString::fromStdString(e);
-    }
-    m_problemList->setPlainText(m_problems.isEmpty() ? tr("None: the study is ready.")
-                                                     : m_problems.join(u'\n'));
-    m_create->setEnabled(m_problems.isEmpty());
-    return m_problems.isEmpty();
+    return out;
 }
 
 QString NewStudyDialog::create() {

@@ -45,6 +45,12 @@ Q_SIGNALS:
 private:
     QLineEdit* pathRow(const QString& label, bool folderOrFile, QFormLayout* form, QLabel** status);
     void scheduleValidation();
+    QWidget* createConfigBoxes();
+    void connectValidation();
+    void checkModel();
+    void checkDataset();
+    void checkHeadFile();
+    QString checkOutput();
 
     QLineEdit* m_name = nullptr;
     QLineEdit* m_model = nullptr;

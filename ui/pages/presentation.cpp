@@ -57,13 +57,19 @@ PresentationWindow::PresentationWindow(const ReviewPtr& review, int row, QWidget
     const analysis::ReviewRow* rr = row >= 0 && std::size_t(row) < review->rows.size()
                                         ? &review->rows[std::size_t(row)]
                                         : nullptr;
-    const analysis::Comparison* c = rr && rr->cmp ? &*rr->cmp : nullptr;
-    const QString cfg = rr ? QString::fromStdString(rr->config) : QString();
+    addHeadlineSlide(big);
+    addBoundarySlide(rr);
+    addItemSlide(rr, row, big);
+    addLayersSlide();
+    addDiagnosisSlide(big);
+    showSlide(0);
+}
 
-    // 1. The headline.
+// 1. The headline.
+void PresentationWindow::addHeadlineSlide(const QFont& big) {
     std::int64_t flips = 0, configs = 0;
     double maxDp = 0;
-    for (const auto& r : review->rows) {
+    for (const auto& r : m_review->rows) {
         if (r.cmp && !r.reference) {
             ++configs;
             flips += r.cmp->flips;
@@ -72,7 +78,7 @@ PresentationWindow::PresentationWindow(const ReviewPtr& review, int row, QWidget
     }
     auto* dash = new QTableView;
     auto* model = new DashboardModel(dash);
-    model->setReview(review);
+    model->setReview(m_review);
     dash->setModel(model);
     dash->verticalHeader()->hide();
     dash->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
@@ -91,8 +97,12 @@ PresentationWindow::PresentationWindow(const ReviewPtr& review, int row, QWidget
                   .arg(flips)
                   .arg(formatPoints(maxDp)),
               dash));
+}
 
-    // 2. The near-tie view.
+// 2. The near-tie view.
+void PresentationWindow::addBoundarySlide(const analysis::ReviewRow* rr) {
+    const analysis::Comparison* c = rr && rr->cmp ? &*rr->cmp : nullptr;
+    const QString cfg = rr ? QString::fromStdString(rr->config) : QString();
     auto* hist = new QChartView;
     hist->setRenderHint(QPainter::Antialiasing);
     if (c != nullptr) {
@@ -108,12 +118,16 @@ PresentationWindow::PresentationWindow(const ReviewPtr& review, int row, QWidget
                   .arg(c ? c->flips : 0)
                   .arg(c ? formatShare(c->bit_identical_share).remove(u'%') : QStringLiteral("–")),
               hist));
+}
 
-    // 3. One item.
+// 3. One item: a flip with the largest Δp, else the largest Δp.
+void PresentationWindow::addItemSlide(const analysis::ReviewRow* rr, int row, const QFont& big) {
+    const analysis::Comparison* c = rr && rr->cmp ? &*rr->cmp : nullptr;
+    const QString cfg = rr ? QString::fromStdString(rr->config) : QString();
     auto* inspector = new Inspector;
     inspector->setFont(big);
-    inspector->setReview(review);
-    const std::int64_t item = tellingItem(*review, row);
+    inspector->setReview(m_review);
+    const std::int64_t item = tellingItem(*m_review, row);
     inspector->setItem(item);
     auto* scroll = new QScrollArea;
     scroll->setWidget(inspector);
@@ -128,32 +142,35 @@ PresentationWindow::PresentationWindow(const ReviewPtr& review, int row, QWidget
               flipped ? tr("The same text gets another decision under %1.").arg(cfg)
                       : tr("The item whose probability moved most under %1.").arg(cfg),
               scroll));
+}
 
-    // 4. The layers.
+// 4. The layers.
+void PresentationWindow::addLayersSlide() {
     auto* heat = new HeatmapWidget;
     heat->setFontScale(kScale);
-    heat->setReview(review);
+    heat->setReview(m_review);
     m_stack->addWidget(slide(tr("Where the numbers part: layer by layer"),
                              tr("Share of items whose hidden states differ from the reference, "
                                 "per config and layer."),
                              heat));
+}
 
-    // 5. The diagnosis.
+// 5. The diagnosis.
+void PresentationWindow::addDiagnosisSlide(const QFont& big) {
     auto* diag = new LadderChart;
     diag->setFont(big);
-    if (review->diagnosis) {
-        diag->setLadder(review->diagnosis->ladder, review->diagnosis->stopped_at);
+    if (m_review->diagnosis) {
+        diag->setLadder(m_review->diagnosis->ladder, m_review->diagnosis->stopped_at);
     }
     auto* diagScroll = new QScrollArea;
     diagScroll->setWidget(diag);
     diagScroll->setWidgetResizable(true);
     diagScroll->setFrameShape(QFrame::NoFrame);
     m_stack->addWidget(slide(tr("Why: the suspects, one by one"),
-                             review->diagnosis
+                             m_review->diagnosis
                                  ? tr("Each probe changes one thing and compares bit for bit.")
                                  : tr("No diagnosis is stored yet: run probaudit diagnose."),
                              diagScroll));
-    showSlide(0);
 }
 
 QWidget* PresentationWindow::slide(const QString& title, const QString& subtitle, QWidget* body) {

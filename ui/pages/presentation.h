@@ -26,6 +26,11 @@ protected:
 
 private:
     QWidget* slide(const QString& title, const QString& subtitle, QWidget* body);
+    void addHeadlineSlide(const QFont& big);
+    void addBoundarySlide(const analysis::ReviewRow* rr);
+    void addItemSlide(const analysis::ReviewRow* rr, int row, const QFont& big);
+    void addLayersSlide();
+    void addDiagnosisSlide(const QFont& big);
 
     ReviewPtr m_review;
     QStackedWidget* m_stack = nullptr;

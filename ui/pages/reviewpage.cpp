@@ -102,55 +102,13 @@ ReviewPage::ReviewPage(QWidget* parent) : QWidget(parent) {
     m_comparing->setObjectName(QStringLiteral("comparingLabel"));
     m_comparing->setWordWrap(true);
 
-    m_dashboardModel = new DashboardModel(this);
-    m_dashboard = new QTableView(this);
-    m_dashboard->setObjectName(QStringLiteral("dashboardView"));
-    m_dashboard->setModel(m_dashboardModel);
-    m_dashboard->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_dashboard->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_dashboard->verticalHeader()->hide();
-    m_dashboard->setItemDelegateForColumn(DashboardModel::VerdictColumn,
-                                          new VerdictDelegate(m_dashboard));
-    m_dashboard->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_dashboard->horizontalHeader()->setStretchLastSection(true);
-    m_dashboard->setWordWrap(false);
-    m_dashboard->setVerticalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+    createDashboard();
 
     m_items = new ItemsTable(this);
     m_charts = new ChartsPanel(this);
-    auto* layersTab = new QWidget(this);
-    m_heatmap = new HeatmapWidget(layersTab);
-    m_heatMeasure = new QComboBox(layersTab);
-    m_heatMeasure->setObjectName(QStringLiteral("heatmapMeasure"));
-    m_heatMeasure->addItem(tr("Share of items bitwise different"));
-    m_heatMeasure->addItem(tr("Relative L2 of the decision-token vector (median)"));
-    m_heatRows = new QComboBox(layersTab);
-    m_heatRows->setObjectName(QStringLiteral("heatmapRows"));
-    m_heatRows->addItem(tr("Configs"));
-    m_heatRows->addItem(tr("Items of the selected config (the 40 most moved)"));
-    auto* lv = new QVBoxLayout(layersTab);
-    auto* lh = new QHBoxLayout;
-    lh->addWidget(new QLabel(tr("Rows:"), layersTab));
-    lh->addWidget(m_heatRows);
-    lh->addWidget(new QLabel(tr("Colour:"), layersTab));
-    lh->addWidget(m_heatMeasure);
-    lh->addStretch(1);
-    lv->addLayout(lh);
-    // Many rows (items) scroll inside the tab instead of stretching the window.
-    auto* heatScroll = new QScrollArea(layersTab);
-    heatScroll->setWidget(m_heatmap);
-    heatScroll->setWidgetResizable(true);
-    heatScroll->setFrameShape(QFrame::NoFrame);
-    lv->addWidget(heatScroll, 1);
+    QWidget* layersTab = createLayersTab();
     m_diagnosis = new DiagnosisView(this);
-    m_runsModel = new RunsModel(this);
-    auto* runs = new QTableView(this);
-    runs->setObjectName(QStringLiteral("runsView"));
-    runs->setModel(m_runsModel);
-    runs->verticalHeader()->hide();
-    runs->setSelectionBehavior(QAbstractItemView::SelectRows);
-    runs->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    runs->horizontalHeader()->setStretchLastSection(true);
+    QWidget* runs = createRunsView();
 
     m_tabs = new QTabWidget(this);
     m_tabs->setObjectName(QStringLiteral("reviewTabs"));
@@ -188,6 +146,67 @@ ReviewPage::ReviewPage(QWidget* parent) : QWidget(parent) {
     layout->addWidget(m_comparing);
     layout->addWidget(m_split, 1);
 
+    connectViews();
+}
+
+void ReviewPage::createDashboard() {
+    m_dashboardModel = new DashboardModel(this);
+    m_dashboard = new QTableView(this);
+    m_dashboard->setObjectName(QStringLiteral("dashboardView"));
+    m_dashboard->setModel(m_dashboardModel);
+    m_dashboard->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_dashboard->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_dashboard->verticalHeader()->hide();
+    m_dashboard->setItemDelegateForColumn(DashboardModel::VerdictColumn,
+                                          new VerdictDelegate(m_dashboard));
+    m_dashboard->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_dashboard->horizontalHeader()->setStretchLastSection(true);
+    m_dashboard->setWordWrap(false);
+    m_dashboard->setVerticalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+}
+
+// The per-layer heatmap with its row and colour choices; many rows (items) scroll inside the
+// tab instead of stretching the window.
+QWidget* ReviewPage::createLayersTab() {
+    auto* layersTab = new QWidget(this);
+    m_heatmap = new HeatmapWidget(layersTab);
+    m_heatMeasure = new QComboBox(layersTab);
+    m_heatMeasure->setObjectName(QStringLiteral("heatmapMeasure"));
+    m_heatMeasure->addItem(tr("Share of items bitwise different"));
+    m_heatMeasure->addItem(tr("Relative L2 of the decision-token vector (median)"));
+    m_heatRows = new QComboBox(layersTab);
+    m_heatRows->setObjectName(QStringLiteral("heatmapRows"));
+    m_heatRows->addItem(tr("Configs"));
+    m_heatRows->addItem(tr("Items of the selected config (the 40 most moved)"));
+    auto* lv = new QVBoxLayout(layersTab);
+    auto* lh = new QHBoxLayout;
+    lh->addWidget(new QLabel(tr("Rows:"), layersTab));
+    lh->addWidget(m_heatRows);
+    lh->addWidget(new QLabel(tr("Colour:"), layersTab));
+    lh->addWidget(m_heatMeasure);
+    lh->addStretch(1);
+    lv->addLayout(lh);
+    auto* heatScroll = new QScrollArea(layersTab);
+    heatScroll->setWidget(m_heatmap);
+    heatScroll->setWidgetResizable(true);
+    heatScroll->setFrameShape(QFrame::NoFrame);
+    lv->addWidget(heatScroll, 1);
+    return layersTab;
+}
+
+QWidget* ReviewPage::createRunsView() {
+    m_runsModel = new RunsModel(this);
+    auto* runs = new QTableView(this);
+    runs->setObjectName(QStringLiteral("runsView"));
+    runs->setModel(m_runsModel);
+    runs->verticalHeader()->hide();
+    runs->setSelectionBehavior(QAbstractItemView::SelectRows);
+    runs->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    runs->horizontalHeader()->setStretchLastSection(true);
+    return runs;
+}
+
+void ReviewPage::connectViews() {
     connect(m_dashboard, &QTableView::clicked, this, &ReviewPage::onDashboardClicked);
     connect(m_dashboard, &QTableView::activated, this, &ReviewPage::onDashboardClicked);
     connect(m_items, &ItemsTable::currentItemChanged, m_inspector, &Inspector::setItem);

@@ -55,6 +55,10 @@ Q_SIGNALS:
     void comparisonChanged(int row);
 
 private:
+    void createDashboard();
+    QWidget* createLayersTab();
+    QWidget* createRunsView();
+    void connectViews();
     void onDashboardClicked(const QModelIndex& index);
     void showFilter(const QString& description, const ItemFilter& filter);
 

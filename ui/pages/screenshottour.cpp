@@ -38,6 +38,58 @@ bool save(QWidget* w, const QString& dir, const QString& name, const QString& su
     return ok;
 }
 
+// A decision study's views: dashboard and items, charts, layers, diagnosis, runs, the
+// inspector, the near-boundary items, and the presentation's slides.
+bool saveReviewViews(MainWindow& window, const ReviewPtr& review, const QString& dir,
+                     const QString& suffix) {
+    bool ok = true;
+    ReviewPage* page = window.reviewPage();
+    ok &= save(&window, dir, QStringLiteral("01-dashboard-items"), suffix);
+    page->showTab(ReviewPage::ChartsTab);
+    ok &= save(&window, dir, QStringLiteral("02-charts"), suffix);
+    page->showTab(ReviewPage::LayersTab);
+    ok &= save(&window, dir, QStringLiteral("03-layers"), suffix);
+    auto* rows = page->findChild<QComboBox*>(QStringLiteral("heatmapRows"));
+    rows->setCurrentIndex(1);
+    ok &= save(&window, dir, QStringLiteral("03b-layers-items"), suffix);
+    rows->setCurrentIndex(0);
+    page->showTab(ReviewPage::DiagnosisTab);
+    ok &= save(&window, dir, QStringLiteral("04-diagnosis"), suffix);
+    page->showTab(ReviewPage::RunsTab);
+    ok &= save(&window, dir, QStringLiteral("05-runs"), suffix);
+    page->showTab(ReviewPage::ItemsTab);
+    const std::int64_t item = tellingItem(*review, page->comparisonRow());
+    page->inspectItem(item);
+    ok &= save(&window, dir, QStringLiteral("06-inspector"), suffix);
+    {
+        // The whole inspector, not just what its scroll area shows.
+        Inspector* inspector = page->inspector();
+        QWidget* scroll = inspector->parentWidget();
+        const QSize before = inspector->size();
+        inspector->resize(std::max(560, inspector->width()), inspector->sizeHint().height());
+        ok &= save(inspector, dir, QStringLiteral("06b-inspector-full"), suffix);
+        inspector->resize(before);
+        scroll->update();
+    }
+    // The near-boundary view: the items table filtered to the smallest reference margins.
+    ItemFilter nearBoundary;
+    nearBoundary.marginBelow = 1.0;
+    page->itemsTable()->setExternalFilter(QApplication::translate("ScreenshotTour", "|margin| < 1"),
+                                          nearBoundary);
+    ok &= save(&window, dir, QStringLiteral("07-items-near-boundary"), suffix);
+    page->itemsTable()->clearExternalFilter();
+    {
+        PresentationWindow show(review, page->comparisonRow());
+        show.resize(1600, 1000);
+        show.show();
+        for (int k = 0; k < show.slideCount(); ++k) {
+            show.showSlide(k);
+            ok &= save(&show, dir, QStringLiteral("09-presentation-%1").arg(k + 1), suffix);
+        }
+    }
+    return ok;
+}
+
 } // namespace
 
 int runScreenshotTour(const QString& dir, const QString& ledger, const QString& suffix) {
@@ -86,50 +138,7 @@ int runScreenshotTour(const QString& dir, const QString& ledger, const QString& 
         about->close();
         return ok ? 0 : 1;
     }
-    ReviewPage* page = window.reviewPage();
-    ok &= save(&window, dir, QStringLiteral("01-dashboard-items"), suffix);
-    page->showTab(ReviewPage::ChartsTab);
-    ok &= save(&window, dir, QStringLiteral("02-charts"), suffix);
-    page->showTab(ReviewPage::LayersTab);
-    ok &= save(&window, dir, QStringLiteral("03-layers"), suffix);
-    auto* rows = page->findChild<QComboBox*>(QStringLiteral("heatmapRows"));
-    rows->setCurrentIndex(1);
-    ok &= save(&window, dir, QStringLiteral("03b-layers-items"), suffix);
-    rows->setCurrentIndex(0);
-    page->showTab(ReviewPage::DiagnosisTab);
-    ok &= save(&window, dir, QStringLiteral("04-diagnosis"), suffix);
-    page->showTab(ReviewPage::RunsTab);
-    ok &= save(&window, dir, QStringLiteral("05-runs"), suffix);
-    page->showTab(ReviewPage::ItemsTab);
-    const std::int64_t item = tellingItem(*review, page->comparisonRow());
-    page->inspectItem(item);
-    ok &= save(&window, dir, QStringLiteral("06-inspector"), suffix);
-    {
-        // The whole inspector, not just what its scroll area shows.
-        Inspector* inspector = page->inspector();
-        QWidget* scroll = inspector->parentWidget();
-        const QSize before = inspector->size();
-        inspector->resize(std::max(560, inspector->width()), inspector->sizeHint().height());
-        ok &= save(inspector, dir, QStringLiteral("06b-inspector-full"), suffix);
-        inspector->resize(before);
-        scroll->update();
-    }
-    // The near-boundary view: the items table filtered to the smallest reference margins.
-    ItemFilter nearBoundary;
-    nearBoundary.marginBelow = 1.0;
-    page->itemsTable()->setExternalFilter(QApplication::translate("ScreenshotTour", "|margin| < 1"),
-                                          nearBoundary);
-    ok &= save(&window, dir, QStringLiteral("07-items-near-boundary"), suffix);
-    page->itemsTable()->clearExternalFilter();
-    {
-        PresentationWindow show(review, page->comparisonRow());
-        show.resize(1600, 1000);
-        show.show();
-        for (int k = 0; k < show.slideCount(); ++k) {
-            show.showSlide(k);
-            ok &= save(&show, dir, QStringLiteral("09-presentation-%1").arg(k + 1), suffix);
-        }
-    }
+    ok &= saveReviewViews(window, review, dir, suffix);
     AboutDialog* about = window.showAbout();
     ok &= save(about, dir, QStringLiteral("08-about"), suffix);
     about->close();
