@@ -6,12 +6,12 @@
 //
 //   QT_QPA_PLATFORM=offscreen build/default/bin/workbench_bench [--items 100000] [--reps 5]
 #include "review_fixture.h"
-#include "ui/engineclient.h"
-#include "ui/itemsmodel.h"
-#include "ui/itemstable.h"
-#include "ui/mainwindow.h"
-#include "ui/reviewpage.h"
-#include "ui/runcontroller.h"
+#include "ui/models/itemsmodel.h"
+#include "ui/pages/engineclient.h"
+#include "ui/pages/itemstable.h"
+#include "ui/pages/mainwindow.h"
+#include "ui/pages/reviewpage.h"
+#include "ui/pages/runcontroller.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

@@ -81,9 +81,12 @@ if(PROBAUDIT_GPU_CHECK)
 endif()
 find_package(CLI11 REQUIRED)
 
+# Qt Core and QuaZip: the audit bundle (core/bundle), which the CLI links too; the rest of Qt
+# only for the workbench, the report writer and the tests.
+find_package(Qt6 6.4 REQUIRED COMPONENTS Core)
+find_package(QuaZip-Qt6 REQUIRED)
 if(PROBAUDIT_BUILD_GUI OR PROBAUDIT_BUILD_TESTS)
     find_package(Qt6 6.4 REQUIRED COMPONENTS Core Gui Widgets Charts Concurrent Test LinguistTools)
-    find_package(QuaZip-Qt6 REQUIRED)
 endif()
 
 # The ledger: SQLite through SQLiteCpp (Debian libsqlitecpp-dev); datasets: libcsv (libcsv-dev).

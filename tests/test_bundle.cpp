@@ -4,9 +4,9 @@
 // entry past the size limit, a zip bomb, a ledger whose hash chain is broken) is refused with
 // a sentence that says why, and the target ledger is left exactly as it was.
 #include "analysis/review.h"
+#include "bundle/bundle.h"
 #include "cli_support.h"
 #include "review_fixture.h"
-#include "ui/bundle.h"
 
 #include <quazip/quazip.h>
 #include <quazip/quazipfile.h>
@@ -225,12 +225,12 @@ private Q_SLOTS:
 
     // The size limit, with a small limit (the default is 8 GiB per entry).
     void entryPastTheSizeLimit() {
-        ui::ImportLimits small;
+        bundle::ImportLimits small;
         small.maxEntryBytes = 1000;
-        ui::ImportResult r;
+        bundle::ImportResult r;
         QString error;
         const QString target = m_dir.filePath(QStringLiteral("limit.ledger"));
-        QVERIFY(!ui::importBundle(m_bundle, target, &r, &error, small));
+        QVERIFY(!bundle::importBundle(m_bundle, target, &r, &error, small));
         QVERIFY2(error.contains(QStringLiteral("past the size limit")), qPrintable(error));
         QVERIFY(!QFile::exists(target));
     }

@@ -1,6 +1,7 @@
 // The architecture's dependency rules, checked on the built binaries and the sources:
-// the GUI never loads libtorch, the engine CLI never loads Qt, core/ and kernels/ include no
-// Qt headers, ui/ includes no torch headers.
+// the GUI never loads libtorch; the engine CLI loads Qt Core (the audit bundle, core/bundle) but
+// never Qt Gui or Widgets; core/ includes Qt headers only in core/bundle, kernels/ none; ui/
+// includes no torch headers, and ui/models no widgets.
 #include <QDirIterator>
 #include <QFile>
 #include <QProcess>
@@ -24,17 +25,23 @@ QStringList loadedLibraries(const QString& binary) {
     return names;
 }
 
-// The sources under dir that match include; a folder with no sources at all is reported too
-// (a renamed folder would otherwise pass with nothing checked).
-QStringList sourcesIncluding(const QString& dir, const QRegularExpression& include) {
+// The sources under dir (but not under `except`, a subfolder) that match include; a folder
+// with no sources at all is reported too (a renamed folder would otherwise pass with nothing
+// checked).
+QStringList sourcesIncluding(const QString& dir, const QRegularExpression& include,
+                             const QString& except = QString()) {
     QStringList offenders;
     int scanned = 0;
-    QDirIterator it(QStringLiteral(PROBAUDIT_SOURCE_DIR "/") + dir,
+    const QString root = QStringLiteral(PROBAUDIT_SOURCE_DIR "/") + dir;
+    QDirIterator it(root,
                     {QStringLiteral("*.h"), QStringLiteral("*.cpp"), QStringLiteral("*.cu"),
                      QStringLiteral("*.cuh")},
                     QDir::Files, QDirIterator::Subdirectories);
     while (it.hasNext()) {
         const QString path = it.next();
+        if (!except.isEmpty() && path.startsWith(root + u'/' + except + u'/')) {
+            continue;
+        }
         ++scanned;
         QFile f(path);
         if (f.open(QIODevice::ReadOnly) &&
@@ -53,11 +60,16 @@ QStringList sourcesIncluding(const QString& dir, const QRegularExpression& inclu
 class TestLayering : public QObject {
     Q_OBJECT
 private Q_SLOTS:
-    void engineLoadsTorchButNotQt() {
+    // The CLI packs and imports audit bundles itself: Qt Core (and Core5Compat, which QuaZip
+    // needs for file-name codecs; it is Core-only too), never Qt Gui, Widgets or anything else.
+    void engineLoadsTorchAndOnlyQtCore() {
         const QStringList libs = loadedLibraries(QStringLiteral(PROBAUDIT_CLI));
         QVERIFY2(libs.contains(QStringLiteral("libtorch_cpu.so")), qPrintable(libs.join(u' ')));
+        QVERIFY2(libs.contains(QStringLiteral("libQt6Core.so.6")), qPrintable(libs.join(u' ')));
+        const QStringList allowed{QStringLiteral("libQt6Core.so.6"),
+                                  QStringLiteral("libQt6Core5Compat.so.6")};
         for (const QString& l : libs) {
-            QVERIFY2(!l.startsWith(QStringLiteral("libQt")), qPrintable(l));
+            QVERIFY2(!l.startsWith(QStringLiteral("libQt")) || allowed.contains(l), qPrintable(l));
         }
     }
 
@@ -80,9 +92,22 @@ private Q_SLOTS:
     }
 #endif
 
+    // What the CLI links, as the build links it (a library that nothing uses would not show in
+    // the binary: the linker drops it).
+    void engineLinksOnlyQtCore() {
+        const QStringList links =
+            QStringLiteral(PROBAUDIT_CLI_QT_LINKS).split(u' ', Qt::SkipEmptyParts);
+        QVERIFY2(links.contains(QStringLiteral("Qt6::Core")), PROBAUDIT_CLI_QT_LINKS);
+        for (const QString& l : links) {
+            QVERIFY2(l == QLatin1String("Qt6::Core") || l == QLatin1String("Qt6::Core5Compat"),
+                     qPrintable(l));
+        }
+    }
+
     void coreAndKernelsIncludeNoQt() {
-        const QRegularExpression qt(QStringLiteral("#include\\s*[<\"](Q[A-Za-z]|qt)"));
-        QCOMPARE(sourcesIncluding(QStringLiteral("core"), qt), QStringList());
+        const QRegularExpression qt(QStringLiteral("#include\\s*[<\"](Q[A-Za-z]|qt|quazip)"));
+        QCOMPARE(sourcesIncluding(QStringLiteral("core"), qt, QStringLiteral("bundle")),
+                 QStringList());
         QCOMPARE(sourcesIncluding(QStringLiteral("kernels"), qt), QStringList());
     }
 
@@ -106,6 +131,22 @@ private Q_SLOTS:
         const QRegularExpression prints(
             QStringLiteral("std::(cout|cerr|printf|puts)|\\bf?printf\\(|\\bputs\\("));
         QCOMPARE(sourcesIncluding(QStringLiteral("core/runner"), prints), QStringList());
+    }
+
+    // The bundle library is Qt Core only: none of Gui's or Widgets' headers.
+    void bundleIncludesOnlyQtCore() {
+        const QRegularExpression gui(QStringLiteral(
+            "#include\\s*[<\"](QtGui|QtWidgets|QGuiApplication|QApplication|QColor|QImage|"
+            "QPainter|QPixmap|QFont|QPalette|QWidget|QPdfWriter|QTextDocument)\\b"));
+        QCOMPARE(sourcesIncluding(QStringLiteral("core/bundle"), gui), QStringList());
+    }
+
+    // The workbench's models are Qt Core and Gui only: they are tested without a widget.
+    void uiModelsIncludeNoWidgets() {
+        const QRegularExpression widgets(QStringLiteral(
+            "#include\\s*[<\"](QtWidgets|QWidget|QApplication|QAbstractItemView|QTableView|"
+            "QTableWidget|QLabel|QDialog|QMainWindow|QStyle|QChart)\\b"));
+        QCOMPARE(sourcesIncluding(QStringLiteral("ui/models"), widgets), QStringList());
     }
 
     void uiIncludesNoTorch() {

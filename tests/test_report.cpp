@@ -4,7 +4,7 @@
 #include "analysis/review.h"
 #include "cli_support.h"
 #include "review_fixture.h"
-#include "ui/format.h"
+#include "ui/models/format.h"
 
 #include <QCoreApplication>
 #include <QCryptographicHash>

@@ -3,21 +3,22 @@
 // filters and sorting (every model under QAbstractItemModelTester), chart and heatmap
 // click-through, the inspector, opening a ledger in the background, and the screenshot tour.
 #include "review_fixture.h"
-#include "ui/charts.h"
-#include "ui/dashboardmodel.h"
-#include "ui/format.h"
-#include "ui/generationview.h"
-#include "ui/heatmapwidget.h"
-#include "ui/inspector.h"
-#include "ui/itemsmodel.h"
-#include "ui/itemstable.h"
-#include "ui/language.h"
-#include "ui/mainwindow.h"
-#include "ui/pinstatus.h"
-#include "ui/presentation.h"
-#include "ui/reviewpage.h"
-#include "ui/runsmodel.h"
-#include "ui/screenshottour.h"
+#include "ui/charts/charts.h"
+#include "ui/charts/heatmapwidget.h"
+#include "ui/models/dashboardmodel.h"
+#include "ui/models/format.h"
+#include "ui/models/inspectormodels.h"
+#include "ui/models/itemsmodel.h"
+#include "ui/models/pinstatus.h"
+#include "ui/models/runsmodel.h"
+#include "ui/pages/generationpage.h"
+#include "ui/pages/inspector.h"
+#include "ui/pages/itemstable.h"
+#include "ui/pages/language.h"
+#include "ui/pages/mainwindow.h"
+#include "ui/pages/presentation.h"
+#include "ui/pages/reviewpage.h"
+#include "ui/pages/screenshottour.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
@@ -38,11 +39,12 @@
 #include <QStackedWidget>
 #include <QStandardPaths>
 #include <QTableView>
-#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBrowser>
 #include <QToolButton>
+#include <quazip/quazip.h>
+#include <quazip/quazipfile.h>
 
 #include <set>
 
@@ -444,23 +446,26 @@ private Q_SLOTS:
             }
         }
         page.inspectItem(flippedItem);
-        QTableWidget* numbers = page.inspector()->numbersTable();
+        const ItemNumbersModel* numbers = page.inspector()->numbersModel();
+        QCOMPARE(page.inspector()->numbersView()->model(), numbers);
         QCOMPARE(numbers->rowCount(), 4);
         bool sawFlip = false;
         for (int r = 0; r < numbers->rowCount(); ++r) {
-            if (numbers->item(r, 0)->text() == QLatin1String("batch-8")) {
-                sawFlip = numbers->item(r, 4)->text().contains(QStringLiteral("flipped"));
+            if (numbers->index(r, 0).data().toString() == QLatin1String("batch-8")) {
+                sawFlip =
+                    numbers->index(r, 4).data().toString().contains(QStringLiteral("flipped"));
             }
         }
         QVERIFY(sawFlip);
-        QTableWidget* hashes = page.inspector()->hashTable();
+        const LayerHashModel* hashes = page.inspector()->hashModel();
+        QCOMPARE(page.inspector()->hashView()->model(), hashes);
         QCOMPARE(hashes->columnCount(), fixture().layers + 1);
         for (int r = 0; r < hashes->rowCount(); ++r) {
-            const QString name = hashes->verticalHeaderItem(r)->text();
+            const QString name = hashes->headerData(r, Qt::Vertical).toString();
             const auto& cfg = config(name);
             for (int l = 0; l <= fixture().layers; ++l) {
                 const bool differs = deltaOf(cfg, flippedItem) != 0 && l >= cfg.first_layer;
-                QCOMPARE(hashes->item(r, l)->text(),
+                QCOMPARE(hashes->index(r, l).data().toString(),
                          differs ? QStringLiteral("≠") : QStringLiteral("="));
             }
         }
@@ -673,6 +678,25 @@ private Q_SLOTS:
         QVERIFY(f.open(QIODevice::ReadOnly));
         QVERIFY(f.read(5) == "%PDF-");
         QVERIFY(f.size() > 20000); // charts and the heatmap are in it
+    }
+
+    // File → Export Audit Bundle: the report from the PDF writer, packed by the bundle library
+    // with the ledger and the manifest.
+    void exportBundleFromTheWindow() {
+        MainWindow window;
+        window.showReview(m_review);
+        const QString path = m_dir.filePath(QStringLiteral("from-window.zip"));
+        QVERIFY(window.exportBundle(path));
+        QuaZip zip(path);
+        QVERIFY(zip.open(QuaZip::mdUnzip));
+        const QStringList names = zip.getFileNameList();
+        for (const char* name : {"MANIFEST.json", "ledger.ledger", "report.pdf"}) {
+            QVERIFY2(names.contains(QString::fromLatin1(name)), name);
+        }
+        QVERIFY(zip.setCurrentFile(QStringLiteral("report.pdf")));
+        QuaZipFile pdf(&zip);
+        QVERIFY(pdf.open(QIODevice::ReadOnly));
+        QCOMPARE(pdf.read(5), QByteArray("%PDF-"));
     }
 
     // The report is English even from a German workbench (its charts and the generation

@@ -6,13 +6,13 @@
 #include "analysis/review.h"
 #include "ledger/ledger.h"
 #include "study/study.h"
-#include "ui/configeditor.h"
-#include "ui/dashboardmodel.h"
-#include "ui/mainwindow.h"
-#include "ui/newstudydialog.h"
-#include "ui/reviewpage.h"
-#include "ui/runcontroller.h"
-#include "ui/runpanel.h"
+#include "ui/models/dashboardmodel.h"
+#include "ui/pages/configeditor.h"
+#include "ui/pages/mainwindow.h"
+#include "ui/pages/newstudydialog.h"
+#include "ui/pages/reviewpage.h"
+#include "ui/pages/runcontroller.h"
+#include "ui/pages/runpanel.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>

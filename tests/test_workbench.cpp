@@ -1,10 +1,10 @@
 // The workbench offscreen: empty state, About box with the engine's fingerprint (from the real
 // engine child process), pin badge; screenshots saved to build/screenshots.
-#include "ui/aboutdialog.h"
-#include "ui/emptystatepage.h"
-#include "ui/engineclient.h"
-#include "ui/language.h"
-#include "ui/mainwindow.h"
+#include "ui/pages/aboutdialog.h"
+#include "ui/pages/emptystatepage.h"
+#include "ui/pages/engineclient.h"
+#include "ui/pages/language.h"
+#include "ui/pages/mainwindow.h"
 
 #include <QApplication>
 #include <QDir>

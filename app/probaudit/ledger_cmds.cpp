@@ -219,13 +219,17 @@ int migrateLedger(const std::string& path) {
     return 0;
 }
 
-int runSibling(const std::string& name, const std::vector<std::string>& args) {
+int runSibling(const std::string& name, const std::vector<std::string>& args, bool quiet) {
     const std::string exe = runner::siblingPath(name);
     if (!std::filesystem::exists(exe)) {
         throw Error(exe, "not found: this ProbAudit was built without the GUI "
                          "(PROBAUDIT_BUILD_GUI=OFF), which the report writer needs");
     }
-    const runner::ChildExit end = runner::Child::start(exe, exe, args).wait();
+    std::fflush(stdout); // nothing of ours may come out after the child's lines
+    const runner::ChildExit end =
+        runner::Child::start(exe, exe, args, {},
+                             quiet ? runner::Stdout::Discard : runner::Stdout::Inherit)
+            .wait();
     if (end.signal != 0) {
         throw Error(exe, "was killed by signal " + std::to_string(end.signal));
     }

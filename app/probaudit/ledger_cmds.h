@@ -13,6 +13,7 @@ int verifyLedger(const std::string& ledger, bool asJson);
 int migrateLedger(const std::string& ledger);
 // Runs a helper executable that lives next to `probaudit` (such as the Qt-based report writer),
 // waits for it and returns its exit code. Throws probaudit::Error when it is missing.
-int runSibling(const std::string& name, const std::vector<std::string>& args);
+// `quiet`: its standard output goes to /dev/null (its errors still reach the terminal).
+int runSibling(const std::string& name, const std::vector<std::string>& args, bool quiet = false);
 
 } // namespace probaudit::app

@@ -3,11 +3,11 @@
 //   probaudit-workbench --screenshot-tour DIR LEDGER [--theme dark] [--lang ko]
 //   probaudit-workbench --self-check   (offscreen unless -platform is given; ui/selfcheck.h)
 #include "common/build_info.h"
-#include "ui/language.h"
-#include "ui/mainwindow.h"
-#include "ui/screenshottour.h"
-#include "ui/selfcheck.h"
-#include "ui/theme.h"
+#include "ui/charts/theme.h"
+#include "ui/pages/language.h"
+#include "ui/pages/mainwindow.h"
+#include "ui/pages/screenshottour.h"
+#include "ui/pages/selfcheck.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fcntl.h>
 #include <filesystem>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -48,7 +49,8 @@ std::vector<char*> pointers(std::vector<std::string>& strings) {
 
 Child Child::start(const std::string& exe, const std::string& argv0,
                    const std::vector<std::string>& args, const std::vector<std::string>& setEnv,
-                   bool captureStdout) {
+                   Stdout out) {
+    const bool captureStdout = out == Stdout::Capture;
     std::vector<std::string> argStore{argv0};
     argStore.insert(argStore.end(), args.begin(), args.end());
     std::vector<char*> argv = pointers(argStore);
@@ -63,6 +65,8 @@ Child Child::start(const std::string& exe, const std::string& argv0,
     if (captureStdout) {
         posix_spawn_file_actions_adddup2(&fa, pipeFd[1], STDOUT_FILENO);
         posix_spawn_file_actions_addclose(&fa, pipeFd[0]);
+    } else if (out == Stdout::Discard) {
+        posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
     }
     pid_t pid = 0;
     const int rc = posix_spawn(&pid, exe.c_str(), &fa, nullptr, argv.data(), envp.data());

@@ -9,6 +9,13 @@
 
 namespace probaudit::runner {
 
+// What becomes of a child's standard output.
+enum class Stdout {
+    Inherit, // this process's
+    Capture, // read through Child::readLines()
+    Discard, // /dev/null (its errors still reach stderr)
+};
+
 struct ChildExit {
     int code = 0;   // the exit code when it exited
     int signal = 0; // the signal that ended it, 0 when it exited
@@ -19,12 +26,11 @@ struct ChildExit {
 class Child {
 public:
     // Starts `exe` with `argv0` and `args`; the environment is this process's with each
-    // "NAME=VALUE" of `setEnv` replacing NAME. With `captureStdout` the child's standard
-    // output is read through readLines(). Throws probaudit::Error naming `exe` when it
+    // "NAME=VALUE" of `setEnv` replacing NAME. Throws probaudit::Error naming `exe` when it
     // cannot start.
     static Child start(const std::string& exe, const std::string& argv0,
                        const std::vector<std::string>& args,
-                       const std::vector<std::string>& setEnv = {}, bool captureStdout = false);
+                       const std::vector<std::string>& setEnv = {}, Stdout out = Stdout::Inherit);
     Child(Child&& other) noexcept;
     Child& operator=(Child&&) = delete;
     Child(const Child&) = delete;

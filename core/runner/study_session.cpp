@@ -103,7 +103,7 @@ int runInChild(const RunOptions& o, const std::string& ledgerPath, const std::st
     Child child = [&] {
         try {
             return Child::start("/proc/self/exe", "probaudit", args,
-                                {"ATEN_CPU_CAPABILITY=" + capability}, true);
+                                {"ATEN_CPU_CAPABILITY=" + capability}, Stdout::Capture);
         } catch (const Error&) {
             throw Error("cannot start the engine for ATEN_CPU_CAPABILITY=" + capability);
         }

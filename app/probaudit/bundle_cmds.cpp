@@ -1,0 +1,70 @@
+#include "bundle_cmds.h"
+
+#include "ledger_cmds.h"
+
+#include "analysis/review.h"
+#include "bundle/bundle.h"
+
+#include <QElapsedTimer>
+#include <QTemporaryDir>
+
+#include <cstdio>
+#include <exception>
+
+namespace probaudit::app {
+
+int runBundle(const BundleArgs& args) {
+    QElapsedTimer t;
+    t.start();
+    QTemporaryDir tmp;
+    if (!tmp.isValid()) {
+        std::fprintf(stderr, "probaudit bundle: %s: no temporary folder for the report\n",
+                     args.output.c_str());
+        return 1;
+    }
+    // The report, by the PDF writer; it names a bad ledger itself. Its own "written" line
+    // would name the temporary file: only the bundle's line is printed.
+    const std::string pdf = tmp.filePath(QStringLiteral("report.pdf")).toStdString();
+    std::vector<std::string> report{args.ledger, "-o", pdf};
+    if (!args.head.empty()) {
+        report.insert(report.end(), {"--head", args.head});
+    }
+    if (!args.lock.empty()) {
+        report.insert(report.end(), {"--lock", args.lock});
+    }
+    if (const int code = runSibling("probaudit-report", report, true); code != 0) {
+        return code;
+    }
+    bundle::BundleOptions options;
+    options.output = QString::fromStdString(args.output);
+    options.lockPath = QString::fromStdString(args.lock);
+    options.reportPdf = QString::fromStdString(pdf);
+    QString error;
+    try {
+        const auto review = analysis::loadReview(args.ledger, args.head);
+        if (!bundle::writeBundle(review, options, &error)) {
+            std::fprintf(stderr, "probaudit bundle: %s\n", qPrintable(error));
+            return 1;
+        }
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "probaudit bundle: %s\n", e.what());
+        return 1;
+    }
+    std::printf("%s (%.1f s)\n", args.output.c_str(), double(t.elapsed()) / 1000.0);
+    return 0;
+}
+
+int runImport(const ImportArgs& args) {
+    bundle::ImportResult r;
+    QString error;
+    if (!bundle::importBundle(QString::fromStdString(args.bundle),
+                              QString::fromStdString(args.into), &r, &error)) {
+        std::fprintf(stderr, "probaudit import: %s\n", qPrintable(error));
+        return 1;
+    }
+    std::printf("%s: %d runs imported, %d already there\n", args.into.c_str(), r.imported,
+                r.already);
+    return 0;
+}
+
+} // namespace probaudit::app

@@ -1,0 +1,43 @@
+#pragma once
+// The audit bundle (issue "Reports and audit bundles"): one zip (QuaZip) with the ledger (a
+// consistent copy), the study file, the runtime lock if there is one, the PDF report, and
+// MANIFEST.json listing the SHA-256 and size of every other file, so someone else can check
+// what they were given; and importing one back into a ledger. Qt Core and QuaZip only (no Gui,
+// no Widgets): the one place core/ uses Qt, so that `probaudit bundle` and `probaudit import`
+// run in the CLI's own process. The report itself is written by the PDF writer (ui/report),
+// which needs Qt Gui; a bundle takes it as a finished file.
+#include "analysis/review.h"
+
+#include <QString>
+
+namespace probaudit::bundle {
+
+struct BundleOptions {
+    QString output;    // the zip file
+    QString lockPath;  // a runtime lock to include ("" = the one beside the ledger or study)
+    QString reportPdf; // the PDF report, already written, packed as report.pdf ("" = none)
+};
+
+// Writes the bundle; false with `error` set (one sentence naming the file) when it cannot.
+bool writeBundle(const analysis::Review& review, const BundleOptions& options, QString* error);
+
+struct ImportLimits {
+    qint64 maxEntryBytes = qint64(8) << 30; // one file, uncompressed
+    qint64 maxTotalBytes = qint64(16) << 30;
+    double maxRatio = 100; // uncompressed / compressed, per entry (a zip bomb has ~1000)
+};
+
+struct ImportResult {
+    int imported = 0; // runs copied in
+    int already = 0;  // runs the target already had
+};
+
+// Checks a bundle and merges its finished runs into `intoLedger` (created when missing):
+// every entry name is relative and clean, no links, no duplicates, MANIFEST.json present and
+// every file's size and SHA-256 as it says, no entry past the limits, the ledger's hash chain
+// intact. Everything is checked, inside a temporary folder, before the target is opened for
+// writing; a refusal leaves it exactly as it was. False with `error` (one sentence) on refusal.
+bool importBundle(const QString& bundle, const QString& intoLedger, ImportResult* result,
+                  QString* error, const ImportLimits& limits = {});
+
+} // namespace probaudit::bundle

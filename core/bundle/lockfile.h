@@ -1,0 +1,18 @@
+#pragma once
+// Where a study's runtime lock (`probaudit pin`) is found when none is named: beside the
+// ledger, else beside the study file. The bundle packs it, the report states the pin status
+// against it, the workbench's pin badge loads it.
+#include "analysis/review.h"
+
+#include <QString>
+#include <QStringList>
+
+namespace probaudit::bundle {
+
+// A lock file in the first of `folders` that has one: runtime.lock.json, else the one
+// *.lock.json; "" when none has.
+QString findLockFile(const QStringList& folders);
+// The lock beside the review's ledger, else beside its study file ("" when none).
+QString findLockFile(const analysis::Review& review);
+
+} // namespace probaudit::bundle

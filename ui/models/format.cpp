@@ -1,0 +1,123 @@
+#include "ui/models/format.h"
+
+#include "analysis/review.h"
+
+#include <QCoreApplication>
+
+#include <cmath>
+
+namespace probaudit::ui {
+
+namespace {
+QString signedNumber(double v, int decimals) {
+    const QString s = QString::number(std::abs(v), 'f', decimals);
+    // U+2212 MINUS SIGN: the same width as the plus sign in tables.
+    return (v < 0 ? QStringLiteral("\u2212") : QStringLiteral("+")) + s;
+}
+} // namespace
+
+QString formatPoints(double points) {
+    if (points == 0) {
+        return QStringLiteral("0");
+    }
+    if (std::abs(points) < 1e-3) {
+        return QString::number(points, 'e', 2);
+    }
+    return QString::number(points, 'g', 3);
+}
+
+QString formatShare(double share) {
+    if (share == 1) {
+        return QStringLiteral("100%");
+    }
+    if (share == 0) {
+        return QStringLiteral("0%");
+    }
+    const double pct = 100 * share;
+    if (pct >= 99.95) {
+        return QStringLiteral("> 99.9%");
+    }
+    if (pct < 0.05) {
+        return QStringLiteral("< 0.1%");
+    }
+    return QString::number(pct, 'f', 1) + QStringLiteral("%");
+}
+
+QString formatProbability(double p) {
+    return QString::number(p, 'f', 4);
+}
+
+QString formatMargin(double margin) {
+    return QString::number(margin, 'g', 4);
+}
+
+QString formatInterval(double estimate, double low, double high) {
+    return QStringLiteral("%1 [%2, %3]")
+        .arg(signedNumber(100 * estimate, 2), signedNumber(100 * low, 2),
+             signedNumber(100 * high, 2));
+}
+
+QString formatLayer(int layer) {
+    if (layer == -2) {
+        return QCoreApplication::translate("Format", "not captured");
+    }
+    if (layer < 0) {
+        return QCoreApplication::translate("Format", "none");
+    }
+    if (layer == 0) {
+        return QCoreApplication::translate("Format", "embeddings");
+    }
+    return QCoreApplication::translate("Format", "layer %1").arg(layer);
+}
+
+QString formatVerdict(bool accuracy, bool decisions, bool probabilities) {
+    return QCoreApplication::translate("Format", "accuracy %1; decisions %2; probabilities %3")
+        .arg(accuracy ? QCoreApplication::translate("Format", "reproduces")
+                      : QCoreApplication::translate("Format", "does NOT reproduce"),
+             decisions ? QCoreApplication::translate("Format", "reproduce")
+                       : QCoreApplication::translate("Format", "do NOT reproduce"),
+             probabilities ? QCoreApplication::translate("Format", "reproduce bit for bit")
+                           : QCoreApplication::translate("Format", "do NOT reproduce bit for bit"));
+}
+
+QString formatLadderStep(const QString& step) {
+    if (step == QLatin1String("loader and repeatability")) {
+        return QCoreApplication::translate("Format", "loader and repeatability");
+    }
+    if (step == QLatin1String("neighbour interference")) {
+        return QCoreApplication::translate("Format", "neighbour interference");
+    }
+    if (step == QLatin1String("shape")) {
+        return QCoreApplication::translate("Format", "shape");
+    }
+    if (step == QLatin1String("kernels and runtime")) {
+        return QCoreApplication::translate("Format", "kernels and runtime");
+    }
+    return step;
+}
+
+QString formatAccuracy(const std::optional<double>& accuracy) {
+    return accuracy ? QString::number(*accuracy, 'f', 4) : QStringLiteral("\u2013");
+}
+
+QString formatGap(double gap) {
+    return QString::number(gap, 'g', 3);
+}
+
+QStringList classNames(const analysis::Review& review) {
+    QStringList out;
+    for (const auto& l : review.study.value("dataset", nlohmann::json::object())
+                             .value("labels", nlohmann::json::array())) {
+        out << QString::fromStdString(l.get<std::string>());
+    }
+    return out;
+}
+
+QString formatClass(const QStringList& names, std::optional<int> k) {
+    if (!k) {
+        return QStringLiteral("\u2013");
+    }
+    return *k >= 0 && *k < names.size() ? names[*k] : QString::number(*k);
+}
+
+} // namespace probaudit::ui

@@ -1,0 +1,287 @@
+#include "ui/models/generationmodels.h"
+
+#include "ui/models/colors.h"
+#include "ui/models/format.h"
+
+#include <QCoreApplication>
+
+namespace probaudit::ui {
+
+namespace {
+
+// The translation context of the generation view's shared pieces (kept as it always was).
+class GenerationView {
+    Q_DECLARE_TR_FUNCTIONS(GenerationView)
+};
+
+QString qs(const std::string& s) {
+    return QString::fromStdString(s);
+}
+
+} // namespace
+
+const analysis::GenerationRow* generationRow(const ReviewPtr& review, int row) {
+    return review && row >= 0 && std::size_t(row) < review->generation_rows.size()
+               ? &review->generation_rows[std::size_t(row)]
+               : nullptr;
+}
+
+QString generationKindName(const std::string& kind) {
+    if (kind == "repeat") {
+        return GenerationView::tr("run to run");
+    }
+    if (kind == "serving") {
+        return GenerationView::tr("serving (concurrency)");
+    }
+    return GenerationView::tr("configuration");
+}
+
+QString generationRowName(const analysis::GenerationRow& row) {
+    return row.a == row.b ? GenerationView::tr("%1, run twice").arg(qs(row.a))
+                          : GenerationView::tr("%1 vs %2").arg(qs(row.b), qs(row.a));
+}
+
+// --- the agreement table
+
+GenerationTableModel::GenerationTableModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void GenerationTableModel::setReview(const ReviewPtr& review) {
+    beginResetModel();
+    m_review = review;
+    endResetModel();
+}
+
+int GenerationTableModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() || !m_review ? 0 : int(m_review->generation_rows.size());
+}
+
+int GenerationTableModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : NUM_COLUMNS;
+}
+
+QVariant GenerationTableModel::data(const QModelIndex& index, int role) const {
+    const analysis::GenerationRow* g = generationRow(m_review, index.row());
+    if (!index.isValid() || g == nullptr) {
+        return {};
+    }
+    const auto& c = g->cmp;
+    const auto n = qulonglong(c.items.size());
+    const bool allSame = c.identical == c.items.size();
+    const bool answersDiffer = c.has_answers && c.answers_agree < c.items.size();
+    if (role == IdenticalRole) {
+        return allSame;
+    }
+    if (role == Qt::BackgroundRole) {
+        if (allSame) {
+            return tint(unchangedColor(), 0.18);
+        }
+        return tint(answersDiffer ? flipColor() : changedColor(), 0.22);
+    }
+    if (role == Qt::ToolTipRole) {
+        return tr("Run %1 (%2) against run %3 (%4)")
+            .arg(g->run_b)
+            .arg(qs(g->b))
+            .arg(g->run_a)
+            .arg(qs(g->a));
+    }
+    if (role == Qt::TextAlignmentRole) {
+        return index.column() >= IdenticalColumn ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
+                                                 : QVariant();
+    }
+    const bool sort = role == SortRole;
+    if (role != Qt::DisplayRole && !sort) {
+        return {};
+    }
+    switch (index.column()) {
+    case ComparisonColumn:
+        return generationRowName(*g);
+    case KindColumn:
+        return generationKindName(g->kind);
+    case DiffersColumn: {
+        QStringList axes;
+        for (const auto& a : g->differs_in) {
+            axes << qs(a);
+        }
+        return axes.isEmpty() ? tr("nothing") : axes.join(QStringLiteral(", "));
+    }
+    case IdenticalColumn:
+        if (sort) {
+            return c.identicalShare();
+        }
+        return tr("%1 / %2 (%3)")
+            .arg(qulonglong(c.identical))
+            .arg(n)
+            .arg(formatShare(c.identicalShare()));
+    case JaccardColumn:
+        return sort ? QVariant(c.pooled_jaccard)
+                    : QVariant(QString::number(c.pooled_jaccard, 'f', 4));
+    case AnswersColumn:
+        if (!c.has_answers) {
+            return sort ? QVariant(-1.0) : QVariant(tr("no reduction"));
+        }
+        return sort ? QVariant(c.answerAgreement())
+                    : QVariant(tr("%1 / %2").arg(qulonglong(c.answers_agree)).arg(n));
+    case RecordsColumn:
+        return sort ? QVariant(qulonglong(c.records_b))
+                    : QVariant(
+                          tr("%1 / %2").arg(qulonglong(c.records_a)).arg(qulonglong(c.records_b)));
+    default:
+        return {};
+    }
+}
+
+QVariant GenerationTableModel::headerData(int section, Qt::Orientation orientation,
+                                          int role) const {
+    if (orientation != Qt::Horizontal) {
+        return {};
+    }
+    if (role == Qt::ToolTipRole) {
+        switch (section) {
+        case IdenticalColumn:
+            return tr("Outputs with exactly the same tokens in both runs");
+        case JaccardColumn:
+            return tr("Records shared by both runs over records in either, pooled over the items "
+                      "(1 = the same records)");
+        case AnswersColumn:
+            return tr("Items whose answer (the reduction over their records) is the same");
+        case RecordsColumn:
+            return tr("Distinct records per item, summed: reference side / other side");
+        default:
+            return {};
+        }
+    }
+    if (role != Qt::DisplayRole) {
+        return {};
+    }
+    switch (section) {
+    case ComparisonColumn:
+        return tr("Comparison");
+    case KindColumn:
+        return tr("Kind");
+    case DiffersColumn:
+        return tr("Differs in");
+    case IdenticalColumn:
+        return tr("Byte-identical outputs");
+    case JaccardColumn:
+        return tr("Record Jaccard (pooled)");
+    case AnswersColumn:
+        return tr("Answers agree");
+    case RecordsColumn:
+        return tr("Records");
+    default:
+        return {};
+    }
+}
+
+// --- the outputs of one comparison
+
+GenerationItemsModel::GenerationItemsModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void GenerationItemsModel::setComparison(const ReviewPtr& review, int row) {
+    beginResetModel();
+    m_review = review;
+    m_row = generationRow(review, row);
+    m_items.clear();
+    if (m_row != nullptr) {
+        const auto it = review->generations.find(m_row->run_a);
+        if (it != review->generations.end()) {
+            for (const auto& g : it->second) {
+                m_items.push_back(g.item);
+            }
+        }
+        m_items.resize(m_row->cmp.items.size(), -1);
+    }
+    endResetModel();
+}
+
+int GenerationItemsModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() || m_row == nullptr ? 0 : int(m_row->cmp.items.size());
+}
+
+int GenerationItemsModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : NUM_COLUMNS;
+}
+
+QVariant GenerationItemsModel::data(const QModelIndex& index, int role) const {
+    if (!index.isValid() || m_row == nullptr ||
+        std::size_t(index.row()) >= m_row->cmp.items.size()) {
+        return {};
+    }
+    const auto& d = m_row->cmp.items[std::size_t(index.row())];
+    if (role == ItemIndexRole) {
+        return qint64(m_items[std::size_t(index.row())]);
+    }
+    if (role == Qt::BackgroundRole) {
+        if (d.answer_a != d.answer_b) {
+            return tint(flipColor(), 0.25);
+        }
+        if (d.jaccard < 1) {
+            return tint(changedColor(), 0.25);
+        }
+        return {};
+    }
+    if (role == Qt::ToolTipRole && index.column() == DivergenceColumn && !d.identical) {
+        return tr("The outputs agree on the first %1 generated tokens").arg(d.first_divergence);
+    }
+    const bool sort = role == SortRole;
+    if (role != Qt::DisplayRole && !sort) {
+        return {};
+    }
+    switch (index.column()) {
+    case ItemColumn:
+        return qs(d.id);
+    case IdenticalColumn:
+        return sort ? QVariant(d.identical) : QVariant(d.identical ? tr("yes") : tr("no"));
+    case DivergenceColumn:
+        if (d.identical) {
+            return sort ? QVariant(qint64(1) << 40) : QVariant(QStringLiteral("—"));
+        }
+        return sort ? QVariant(qint64(d.first_divergence))
+                    : QVariant(QString::number(d.first_divergence + 1));
+    case GapColumn:
+        if (d.identical) {
+            return sort ? QVariant(1e30) : QVariant(QStringLiteral("—"));
+        }
+        return sort ? QVariant(double(d.gap_at_divergence))
+                    : QVariant(formatGap(double(d.gap_at_divergence)));
+    case JaccardColumn:
+        // Sorting: the lowest Jaccard first, different answers before equal ones, divergent
+        // outputs before identical ones.
+        return sort ? QVariant(d.jaccard + (d.answer_a == d.answer_b ? 1e-9 : 0) +
+                               (d.identical ? 1e-10 : 0))
+                    : QVariant(QString::number(d.jaccard, 'f', 3));
+    case AnswerAColumn:
+        return qs(d.answer_a);
+    case AnswerBColumn:
+        return qs(d.answer_b);
+    default:
+        return {};
+    }
+}
+
+QVariant GenerationItemsModel::headerData(int section, Qt::Orientation orientation,
+                                          int role) const {
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) {
+        return {};
+    }
+    switch (section) {
+    case ItemColumn:
+        return tr("Item");
+    case IdenticalColumn:
+        return tr("Identical");
+    case DivergenceColumn:
+        return tr("Diverges at token");
+    case GapColumn:
+        return tr("Logit gap there");
+    case JaccardColumn:
+        return tr("Record Jaccard");
+    case AnswerAColumn:
+        return tr("Answer (reference side)");
+    case AnswerBColumn:
+        return tr("Answer (other side)");
+    default:
+        return {};
+    }
+}
+
+} // namespace probaudit::ui

@@ -1,0 +1,85 @@
+#pragma once
+// A generation study's tables (the second field report): the agreement table, one row per
+// pair of generation runs (run to run, serving, other configs) with the byte-identical share,
+// the pooled record Jaccard and the answer agreement; and the outputs of one pair, one row per
+// item. The generation page shows them; the report uses the same names for its rows.
+#include "ui/models/reviewloader.h"
+
+#include <QAbstractTableModel>
+
+namespace probaudit::ui {
+
+// The generation row `row` of a review, or null.
+const analysis::GenerationRow* generationRow(const ReviewPtr& review, int row);
+
+// Names a generation row's kind for people: run to run, serving, configuration.
+QString generationKindName(const std::string& kind);
+// The row's name as the table shows it: "B vs A", or "A, run twice".
+QString generationRowName(const analysis::GenerationRow& row);
+
+class GenerationTableModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Columns {
+        ComparisonColumn,
+        KindColumn,
+        DiffersColumn,
+        IdenticalColumn,
+        JaccardColumn,
+        AnswersColumn,
+        RecordsColumn,
+        NUM_COLUMNS
+    };
+    enum Roles {
+        SortRole = Qt::UserRole,
+        IdenticalRole, // bool: every output byte-identical
+    };
+
+    explicit GenerationTableModel(QObject* parent = nullptr);
+    void setReview(const ReviewPtr& review);
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
+
+private:
+    ReviewPtr m_review;
+};
+
+// The outputs of one generation comparison, one row per item.
+class GenerationItemsModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Columns {
+        ItemColumn,
+        IdenticalColumn,
+        DivergenceColumn,
+        GapColumn,
+        JaccardColumn,
+        AnswerAColumn,
+        AnswerBColumn,
+        NUM_COLUMNS
+    };
+    enum Roles {
+        SortRole = Qt::UserRole,
+        ItemIndexRole, // qint64: the ledger item
+    };
+
+    explicit GenerationItemsModel(QObject* parent = nullptr);
+    void setComparison(const ReviewPtr& review, int row);
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
+
+private:
+    ReviewPtr m_review;
+    const analysis::GenerationRow* m_row = nullptr;
+    std::vector<std::int64_t> m_items; // ledger item of each diff, in the comparison's order
+};
+
+} // namespace probaudit::ui

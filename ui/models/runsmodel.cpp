@@ -1,0 +1,151 @@
+#include "ui/models/runsmodel.h"
+
+#include "ui/models/colors.h"
+
+namespace probaudit::ui {
+
+RunsModel::RunsModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void RunsModel::setReview(const ReviewPtr& review) {
+    beginResetModel();
+    m_review = review;
+    endResetModel();
+}
+
+int RunsModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() || !m_review ? 0 : int(m_review->runs.size());
+}
+
+int RunsModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : NUM_COLUMNS;
+}
+
+// The run's environment fingerprint, summarised.
+QVariant RunsModel::environmentToolTip(const ledger::Run& r) const {
+    const auto it = m_review->environments.find(r.env_hash);
+    if (it == m_review->environments.end() || !it->second.is_object()) {
+        return {};
+    }
+    const nlohmann::json& e = it->second;
+    auto part = [&e](const char* key) {
+        const auto value = e.find(key);
+        return value != e.end() && value->is_object() ? *value : nlohmann::json::object();
+    };
+    const nlohmann::json torch = part("torch"), cpu = part("cpu"), threads = part("threads"),
+                         engine = part("engine");
+    return tr("environment %1\nlibtorch %2, CUDA build %3\nCPU %4, kernels %5\n"
+              "intra-op threads %6\nProbAudit %7 (commit %8)")
+        .arg(QString::fromStdString(r.env_hash),
+             QString::fromStdString(torch.value("version", "?")),
+             QString::fromStdString(torch.value("cuda_build", "none")),
+             QString::fromStdString(cpu.value("model", "?")),
+             QString::fromStdString(cpu.value("aten_capability", "?")),
+             QString::number(threads.value("intra_op", 0)),
+             QString::fromStdString(engine.value("version", "?")),
+             QString::fromStdString(engine.value("commit", "?").substr(0, 12)));
+}
+
+QVariant RunsModel::data(const QModelIndex& index, int role) const {
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) {
+        return {};
+    }
+    const ledger::Run& r = m_review->runs[std::size_t(index.row())];
+    if (role == RunIdRole) {
+        return qlonglong(r.id);
+    }
+    if (role == Qt::BackgroundRole && index.column() == StatusColumn) {
+        switch (r.status) {
+        case ledger::RunStatus::Finished:
+            return {};
+        case ledger::RunStatus::Failed:
+            return tint(flipColor(), 0.25);
+        default:
+            return tint(changedColor(), 0.2);
+        }
+    }
+    if (role == Qt::ToolTipRole) {
+        if (index.column() == StatusColumn && !r.message.empty()) {
+            return QString::fromStdString(r.message);
+        }
+        if (index.column() == EnvironmentColumn) {
+            return environmentToolTip(r);
+        }
+        if (index.column() == SealColumn && !r.chain_sha256.empty()) {
+            return tr("records SHA-256 %1\nchain SHA-256 %2")
+                .arg(QString::fromStdString(r.records_sha256),
+                     QString::fromStdString(r.chain_sha256));
+        }
+        return {};
+    }
+    if (role != Qt::DisplayRole) {
+        return {};
+    }
+    switch (index.column()) {
+    case IdColumn:
+        return qlonglong(r.id);
+    case KindColumn:
+        return r.kind == "probe" ? tr("probe") : tr("study");
+    case ConfigColumn:
+        return r.kind == "probe" && !r.label.empty() ? QString::fromStdString(r.label)
+                                                     : QString::fromStdString(r.config_name);
+    case HeadColumn:
+        return QString::fromStdString(r.head);
+    case StatusColumn:
+        switch (r.status) {
+        case ledger::RunStatus::Finished:
+            return tr("finished");
+        case ledger::RunStatus::Interrupted:
+            return tr("interrupted");
+        case ledger::RunStatus::Failed:
+            return tr("failed");
+        case ledger::RunStatus::Running:
+            return r.writer_alive ? tr("running") : tr("cut off (resumable)");
+        }
+        return {};
+    case ItemsColumn:
+        return tr("%1 / %2").arg(r.items_done).arg(r.items_total);
+    case CaptureColumn:
+        return QString::fromStdString(r.capture);
+    case EnvironmentColumn:
+        return QString::fromStdString(r.env_hash.substr(0, 12));
+    case StartedColumn:
+        return QString::fromStdString(r.started);
+    case SealColumn:
+        return r.chain_sha256.empty() ? tr("not sealed")
+                                      : QString::fromStdString(r.chain_sha256.substr(0, 12));
+    default:
+        return {};
+    }
+}
+
+QVariant RunsModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) {
+        return {};
+    }
+    switch (section) {
+    case IdColumn:
+        return tr("Run");
+    case KindColumn:
+        return tr("Kind");
+    case ConfigColumn:
+        return tr("Config or probe");
+    case HeadColumn:
+        return tr("Head");
+    case StatusColumn:
+        return tr("Status");
+    case ItemsColumn:
+        return tr("Items");
+    case CaptureColumn:
+        return tr("Capture");
+    case EnvironmentColumn:
+        return tr("Environment");
+    case StartedColumn:
+        return tr("Started (UTC)");
+    case SealColumn:
+        return tr("Seal");
+    default:
+        return {};
+    }
+}
+
+} // namespace probaudit::ui

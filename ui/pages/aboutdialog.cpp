@@ -1,0 +1,94 @@
+#include "ui/pages/aboutdialog.h"
+
+#include "common/build_info.h"
+
+#include <QDialogButtonBox>
+#include <QHBoxLayout>
+#include <QIcon>
+#include <QJsonArray>
+#include <QLabel>
+#include <QVBoxLayout>
+
+namespace probaudit::ui {
+
+QString engineSummary(const QJsonObject& fp) {
+    const QJsonObject torch = fp.value(QStringLiteral("torch")).toObject();
+    const QJsonObject cuda = fp.value(QStringLiteral("cuda")).toObject();
+    const QJsonObject cpu = fp.value(QStringLiteral("cpu")).toObject();
+    const QString cudaBuild = torch.value(QStringLiteral("cuda_build")).toString();
+    QStringList parts;
+    parts << AboutDialog::tr("libtorch %1").arg(torch.value(QStringLiteral("version")).toString());
+    parts << (cudaBuild.isEmpty() ? AboutDialog::tr("CPU-only build")
+                                  : AboutDialog::tr("CUDA build %1").arg(cudaBuild));
+    const int gpus = cuda.value(QStringLiteral("gpus")).toArray().size();
+    parts << (gpus == 0 ? AboutDialog::tr("no GPU") : AboutDialog::tr("%n GPU(s)", "", gpus));
+    parts << AboutDialog::tr("CPU kernels %1")
+                 .arg(cpu.value(QStringLiteral("aten_capability")).toString());
+    return parts.join(QStringLiteral(" · "));
+}
+
+AboutDialog::AboutDialog(QWidget* parent) : QDialog(parent) {
+    setObjectName(QStringLiteral("aboutDialog"));
+    setWindowTitle(tr("About ProbAudit"));
+
+    auto* icon = new QLabel(this);
+    icon->setPixmap(QIcon(QStringLiteral(":/icons/probaudit.svg")).pixmap(64, 64));
+    icon->setAlignment(Qt::AlignTop);
+
+    m_text = new QLabel(this);
+    m_text->setObjectName(QStringLiteral("aboutText"));
+    m_text->setTextFormat(Qt::RichText);
+    m_text->setWordWrap(true);
+    m_text->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_text->setMinimumWidth(460);
+
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+
+    auto* top = new QHBoxLayout;
+    top->addWidget(icon);
+    top->addSpacing(12);
+    top->addWidget(m_text, 1);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(top);
+    layout->addWidget(buttons);
+
+    m_engine = tr("Engine: asking the engine for its fingerprint…");
+    refresh();
+}
+
+void AboutDialog::setFingerprint(const QJsonObject& fp) {
+    const QJsonObject engine = fp.value(QStringLiteral("engine")).toObject();
+    m_engine = tr("Engine: ProbAudit %1, %2")
+                   .arg(engine.value(QStringLiteral("version")).toString(), engineSummary(fp));
+    refresh();
+}
+
+void AboutDialog::setEngineError(const QString& message) {
+    m_engine = tr("Engine: not available (%1)").arg(message.toHtmlEscaped());
+    refresh();
+}
+
+QString AboutDialog::text() const {
+    return m_text->text();
+}
+
+void AboutDialog::refresh() {
+    const QString commit = QString::fromLatin1(probaudit::gitCommit()).left(12);
+    m_text->setText(
+        QStringLiteral("<h2>ProbAudit %1</h2><p>%2</p><p>%3</p><p>%4</p><p><small>%5</small></p>")
+            .arg(QString::fromLatin1(probaudit::engineVersion()).toHtmlEscaped(),
+                 tr("Audits whether a model's decisions and decision probabilities reproduce "
+                    "across runtime configurations.")
+                     .toHtmlEscaped(),
+                 tr("Workbench built from commit %1%2 with Qt %3.")
+                     .arg(commit, probaudit::gitDirty() ? tr(" (modified)") : QString(),
+                          QString::fromLatin1(qVersion()))
+                     .toHtmlEscaped(),
+                 m_engine.toHtmlEscaped(),
+                 tr("Demo data: Sentiment Labelled Sentences (Kotzias et al., KDD 2015), "
+                    "CC BY 4.0.")
+                     .toHtmlEscaped()));
+}
+
+} // namespace probaudit::ui

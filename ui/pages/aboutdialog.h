@@ -1,0 +1,31 @@
+#pragma once
+// Help → About: the workbench's version and the engine it drives (from its fingerprint).
+#include <QDialog>
+#include <QJsonObject>
+
+class QLabel;
+
+namespace probaudit::ui {
+
+class AboutDialog : public QDialog {
+    Q_OBJECT
+public:
+    explicit AboutDialog(QWidget* parent = nullptr);
+
+    // Engine facts, or why they are missing.
+    void setFingerprint(const QJsonObject& fingerprint);
+    void setEngineError(const QString& message);
+
+    QString text() const;
+
+private:
+    void refresh();
+
+    QLabel* m_text = nullptr;
+    QString m_engine;
+};
+
+// One line summarising an engine fingerprint: "libtorch 2.11.0 · CUDA build 13.0 · CPU AVX512".
+QString engineSummary(const QJsonObject& fingerprint);
+
+} // namespace probaudit::ui

@@ -1,0 +1,373 @@
+#include "ui/pages/newstudydialog.h"
+
+#include "model/checkpoint.h"
+#include "study/dataset.h"
+#include "study/study.h"
+#include "ui/models/colors.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLocale>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSaveFile>
+#include <QTimer>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace probaudit::ui {
+
+using nlohmann::ordered_json;
+
+namespace {
+
+struct StandardConfig {
+    const char* name;
+    const char* label;
+    const char* json;
+};
+// The configs demo study A compares (DESIGN.md axes); the reference is always written.
+const StandardConfig kStandard[] = {
+    {"batch-8", QT_TRANSLATE_NOOP("probaudit::ui::NewStudyDialog", "batch 8, right padding"),
+     R"({"batch_size":8})"},
+    {"batch-8-left", QT_TRANSLATE_NOOP("probaudit::ui::NewStudyDialog", "batch 8, left padding"),
+     R"({"batch_size":8,"padding_side":"left"})"},
+    {"pad-to-128", QT_TRANSLATE_NOOP("probaudit::ui::NewStudyDialog", "padded to 128 tokens"),
+     R"({"pad_to":"fixed","pad_to_n":128})"},
+    {"threads-2", QT_TRANSLATE_NOOP("probaudit::ui::NewStudyDialog", "2 threads"),
+     R"({"threads":2})"},
+    {"bfloat16", QT_TRANSLATE_NOOP("probaudit::ui::NewStudyDialog", "bfloat16"),
+     R"({"dtype":"bfloat16"})"},
+    {"sdpa", QT_TRANSLATE_NOOP("probaudit::ui::NewStudyDialog", "SDPA attention"),
+     R"({"attention":"sdpa"})"},
+};
+
+void setStatus(QLabel* label, const QString& text, bool ok) {
+    label->setText(text);
+    label->setStyleSheet(
+        QStringLiteral("color: %1;").arg((ok ? unchangedColor() : flipColor()).name()));
+}
+
+} // namespace
+
+QLineEdit* NewStudyDialog::pathRow(const QString& label, bool folderOrFile, QFormLayout* form,
+                                   QLabel** status) {
+    auto* edit = new QLineEdit(this);
+    auto* browse = new QToolButton(this);
+    browse->setText(tr("Browse…"));
+    connect(browse, &QToolButton::clicked, this, [this, edit, folderOrFile] {
+        QString p;
+        if (folderOrFile) {
+            p = QFileDialog::getExistingDirectory(this, tr("Model folder"), edit->text());
+            if (p.isEmpty()) {
+                p = QFileDialog::getOpenFileName(this, tr("GGUF model file"), edit->text(),
+                                                 tr("GGUF (*.gguf)"));
+            }
+        } else {
+            p = QFileDialog::getOpenFileName(this, tr("Choose a file"), edit->text());
+        }
+        if (!p.isEmpty()) {
+            edit->setText(p);
+        }
+    });
+    auto* row = new QHBoxLayout;
+    row->addWidget(edit, 1);
+    row->addWidget(browse);
+    form->addRow(label, row);
+    *status = new QLabel(this);
+    (*status)->setWordWrap(true);
+    form->addRow(QString(), *status);
+    connect(edit, &QLineEdit::textChanged, this, &NewStudyDialog::scheduleValidation);
+    return edit;
+}
+
+NewStudyDialog::NewStudyDialog(QWidget* parent) : QDialog(parent) {
+    setObjectName(QStringLiteral("newStudyDialog"));
+    setWindowTitle(tr("New Study"));
+    resize(760, 760);
+    auto* form = new QFormLayout;
+    m_name = new QLineEdit(this);
+    m_name->setPlaceholderText(tr("e.g. sentiment-minilm"));
+    form->addRow(tr("&Name:"), m_name);
+    m_model = pathRow(tr("&Model:"), true, form, &m_modelStatus);
+    m_model->setPlaceholderText(tr("a Hugging Face folder or a GGUF file"));
+    m_dataset = pathRow(tr("&Dataset:"), false, form, &m_datasetStatus);
+    m_dataset->setPlaceholderText(tr("a JSONL or CSV file"));
+    m_textField = new QLineEdit(QStringLiteral("text"), this);
+    m_labelField = new QLineEdit(QStringLiteral("label"), this);
+    auto* fields = new QHBoxLayout;
+    fields->addWidget(new QLabel(tr("text field"), this));
+    fields->addWidget(m_textField);
+    fields->addWidget(new QLabel(tr("label field"), this));
+    fields->addWidget(m_labelField);
+    form->addRow(QString(), fields);
+    m_labels = new QLineEdit(this);
+    m_labels->setPlaceholderText(tr("class names in order, e.g. negative, positive"));
+    form->addRow(tr("&Classes:"), m_labels);
+    m_headKind = new QComboBox(this);
+    m_headKind->addItem(tr("adapter (a linear head file)"), QStringLiteral("adapter"));
+    m_headKind->addItem(tr("label tokens (an LLM's next token)"), QStringLiteral("label_tokens"));
+    m_headKind->addItem(tr("classifier (inside the checkpoint)"), QStringLiteral("classifier"));
+    form->addRow(tr("Decision &head:"), m_headKind);
+    m_headPath = pathRow(tr("Adapter &file:"), false, form, &m_headPathStatus);
+    m_template = new QLineEdit(this);
+    m_template->setPlaceholderText(tr("prompt with {text}; the classes are the label words"));
+    form->addRow(tr("&Prompt:"), m_template);
+    m_capture = new QComboBox(this);
+    m_capture->addItems(
+        {QStringLiteral("hashes"), QStringLiteral("vectors"), QStringLiteral("none")});
+    form->addRow(tr("Ca&pture:"), m_capture);
+    QWidget* configs = createConfigBoxes();
+    form->addRow(tr("Configs:"), configs);
+    m_output = pathRow(tr("Save &as:"), false, form, &m_outputStatus);
+    m_output->setPlaceholderText(tr("NAME.study.json"));
+    m_problemList = new QPlainTextEdit(this);
+    m_problemList->setObjectName(QStringLiteral("studyProblems"));
+    m_problemList->setReadOnly(true);
+    m_problemList->setMaximumHeight(110);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Cancel, this);
+    m_create = buttons->addButton(tr("Create and Run"), QDialogButtonBox::AcceptRole);
+    m_create->setObjectName(QStringLiteral("createStudy"));
+    m_create->setEnabled(false);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    connect(m_create, &QPushButton::clicked, this, [this] {
+        if (!create().isEmpty()) {
+            accept();
+        }
+    });
+    auto* v = new QVBoxLayout(this);
+    v->addLayout(form);
+    v->addWidget(new QLabel(tr("Problems:"), this));
+    v->addWidget(m_problemList);
+    v->addWidget(buttons);
+
+    m_delay = new QTimer(this);
+    m_delay->setSingleShot(true);
+    m_delay->setInterval(250);
+    connectValidation();
+    validateNow();
+}
+
+void NewStudyDialog::scheduleValidation() {
+    m_delay->start();
+}
+
+ordered_json NewStudyDialog::studyJson() const {
+    ordered_json j;
+    j["name"] = m_name->text().trimmed().toStdString();
+    j["model"] = {{"path", m_model->text().trimmed().toStdString()}};
+    QStringList labels;
+    for (const QString& l : m_labels->text().split(u',', Qt::SkipEmptyParts)) {
+        labels << l.trimmed();
+    }
+    ordered_json labelJson = ordered_json::array();
+    for (const QString& l : labels) {
+        labelJson.push_back(l.toStdString());
+    }
+    const QString kind = m_headKind->currentData().toString();
+    ordered_json head{{"kind", kind.toStdString()}};
+    if (kind == QLatin1String("adapter")) {
+        head["path"] = m_headPath->text().trimmed().toStdString();
+    } else if (kind == QLatin1String("label_tokens")) {
+        head["template"] = m_template->text().toStdString();
+        head["labels"] = labelJson;
+    }
+    j["heads"] = {
+        {kind == QLatin1String("label_tokens") ? "label-words" : kind.toStdString(), head}};
+    ordered_json dataset{{"path", m_dataset->text().trimmed().toStdString()},
+                         {"text_field", m_textField->text().trimmed().toStdString()},
+                         {"label_field", m_labelField->text().trimmed().toStdString()}};
+    if (!labels.isEmpty()) {
+        dataset["labels"] = labelJson;
+    }
+    j["dataset"] = dataset;
+    j["capture"] = m_capture->currentText().toStdString();
+    ordered_json configs{{"reference", ordered_json::object()}};
+    for (QCheckBox* box : m_configBoxes) {
+        if (box->isChecked()) {
+            configs[box->property("configName").toString().toStdString()] =
+                ordered_json::parse(box->property("configJson").toString().toStdString());
+        }
+    }
+    j["configs"] = configs;
+    j["reference"] = "reference";
+    return j;
+}
+
+bool NewStudyDialog::validateNow() {
+    m_delay->stop();
+    m_problems.clear();
+    checkModel();
+    checkDataset();
+    checkHeadFile();
+    // The whole study, by the runner's rules.
+    if (m_name->text().trimmed().isEmpty()) {
+        m_problems << tr("The study needs a name.");
+    }
+    const QString out = checkOutput();
+    std::vector<std::string> errors;
+    const QString base = out.isEmpty() ? QDir::currentPath() : QFileInfo(out).absolutePath();
+    study::Study::fromJson(studyJson(), base.toStdString(), errors);
+    for (const auto& e : errors) {
+        m_problems << QString::fromStdString(e);
+    }
+    m_problemList->setPlainText(m_problems.isEmpty() ? tr("None: the study is ready.")
+                                                     : m_problems.join(u'\n'));
+    m_create->setEnabled(m_problems.isEmpty());
+    return m_problems.isEmpty();
+}
+
+// The configs offered besides the reference, each a check box.
+QWidget* NewStudyDialog::createConfigBoxes() {
+    auto* configs = new QWidget(this);
+    auto* cv = new QVBoxLayout(configs);
+    cv->setContentsMargins(0, 0, 0, 0);
+    cv->addWidget(new QLabel(tr("reference: batch 1, no padding, float32, 1 thread"), configs));
+    for (const auto& c : kStandard) {
+        auto* box = new QCheckBox(tr(c.label), configs);
+        box->setChecked(true);
+        box->setProperty("configName", QString::fromLatin1(c.name));
+        box->setProperty("configJson", QString::fromLatin1(c.json));
+        m_configBoxes << box;
+        cv->addWidget(box);
+        connect(box, &QCheckBox::toggled, this, &NewStudyDialog::scheduleValidation);
+    }
+    return configs;
+}
+
+void NewStudyDialog::connectValidation() {
+    connect(m_delay, &QTimer::timeout, this, &NewStudyDialog::validateNow);
+    for (QLineEdit* e : {m_name, m_textField, m_labelField, m_labels, m_template}) {
+        connect(e, &QLineEdit::textChanged, this, &NewStudyDialog::scheduleValidation);
+    }
+    connect(m_headKind, &QComboBox::currentIndexChanged, this, &NewStudyDialog::scheduleValidation);
+    connect(m_name, &QLineEdit::textChanged, this, [this](const QString& name) {
+        // Suggest the file name from the study name until the user picks one.
+        if (m_output->isModified() || name.isEmpty()) {
+            return;
+        }
+        const QString dir =
+            m_dataset->text().isEmpty() ? QDir::currentPath() : QFileInfo(m_dataset->text()).path();
+        m_output->setText(QDir(dir).filePath(name + QStringLiteral(".study.json")));
+    });
+}
+
+// The model: open it (headers only) and say what it is.
+void NewStudyDialog::checkModel() {
+    const QString model = m_model->text().trimmed();
+    if (model != m_lastModel) {
+        m_lastModel = model;
+        if (model.isEmpty()) {
+            m_modelStatus->clear();
+        } else {
+            try {
+                const auto ckpt = model::Checkpoint::open(model.toStdString());
+                const auto& spec = ckpt.spec();
+                setStatus(m_modelStatus,
+                          tr("%1, %2 layers, hidden %3")
+                              .arg(QString::fromStdString(spec.model_type))
+                              .arg(spec.num_layers)
+                              .arg(spec.hidden_size),
+                          true);
+            } catch (const std::exception& e) {
+                setStatus(m_modelStatus, QString::fromStdString(e.what()), false);
+            }
+        }
+    }
+}
+
+// The dataset: read it with the study's rules.
+void NewStudyDialog::checkDataset() {
+    const QString dsKey = m_dataset->text().trimmed() + u'|' + m_textField->text() + u'|' +
+                          m_labelField->text() + u'|' + m_labels->text();
+    if (dsKey != m_lastDatasetKey) {
+        m_lastDatasetKey = dsKey;
+        if (m_dataset->text().trimmed().isEmpty()) {
+            m_datasetStatus->clear();
+        } else {
+            try {
+                study::DatasetSpec spec;
+                spec.paths = {m_dataset->text().trimmed().toStdString()};
+                spec.text_field = m_textField->text().trimmed().toStdString();
+                spec.label_field = m_labelField->text().trimmed().toStdString();
+                for (const QString& l : m_labels->text().split(u',', Qt::SkipEmptyParts)) {
+                    spec.labels.push_back(l.trimmed().toStdString());
+                }
+                const auto data = study::loadDataset(spec, false);
+                std::size_t labelled = 0;
+                for (const auto& it : data.items) {
+                    labelled += it.label.has_value();
+                }
+                setStatus(m_datasetStatus,
+                          tr("%1 items, %2 with a label")
+                              .arg(QLocale().toString(qulonglong(data.items.size())))
+                              .arg(QLocale().toString(qulonglong(labelled))),
+                          true);
+            } catch (const std::exception& e) {
+                setStatus(m_datasetStatus, QString::fromStdString(e.what()), false);
+            }
+        }
+    }
+}
+
+// The head: an adapter file, or a prompt for label words.
+void NewStudyDialog::checkHeadFile() {
+    const bool adapter = m_headKind->currentData().toString() == QLatin1String("adapter");
+    const bool words = m_headKind->currentData().toString() == QLatin1String("label_tokens");
+    m_headPath->setEnabled(adapter);
+    m_template->setEnabled(words);
+    m_headPathStatus->setVisible(adapter);
+    if (adapter) {
+        const QString p = m_headPath->text().trimmed();
+        if (p.isEmpty()) {
+            m_headPathStatus->clear();
+        } else if (QFileInfo(p).isReadable()) {
+            setStatus(m_headPathStatus, tr("found"), true);
+        } else {
+            setStatus(m_headPathStatus, tr("%1 cannot be read").arg(p), false);
+        }
+    }
+}
+
+// Where the study file goes; a problem when it cannot be written there. Returns the path.
+QString NewStudyDialog::checkOutput() {
+    const QString out = m_output->text().trimmed();
+    if (out.isEmpty()) {
+        m_problems << tr("Choose where to save the study file.");
+        m_outputStatus->clear();
+    } else if (!QFileInfo(QFileInfo(out).path()).isWritable()) {
+        setStatus(m_outputStatus, tr("%1 is not a writable folder").arg(QFileInfo(out).path()),
+                  false);
+        m_problems << m_outputStatus->text();
+    } else {
+        setStatus(m_outputStatus,
+                  QFileInfo::exists(out) ? tr("exists: it will be replaced") : tr("new file"),
+                  !QFileInfo::exists(out));
+    }
+    return out;
+}
+
+QString NewStudyDialog::create() {
+    if (!validateNow()) {
+        return {};
+    }
+    const QString path = m_output->text().trimmed();
+    const QByteArray text = QByteArray::fromStdString(studyJson().dump(2)) + '\n';
+    QSaveFile f(path);
+    if (!f.open(QIODevice::WriteOnly) || f.write(text) != text.size() || !f.commit()) {
+        m_problemList->setPlainText(tr("%1 cannot be written.").arg(path));
+        return {};
+    }
+    Q_EMIT created(path);
+    return path;
+}
+
+} // namespace probaudit::ui

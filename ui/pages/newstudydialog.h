@@ -1,0 +1,78 @@
+#pragma once
+// File → New Study: a study from a model folder (or GGUF file) and a dataset, with a form that
+// validates as you type: the model is opened (architecture, layers, tokenizer), the dataset
+// read (items, labels), and the whole study checked by the same rules `probaudit run` uses,
+// every problem listed with its JSON path. Standard configs to compare can be ticked.
+#include <nlohmann/json.hpp>
+
+#include <QDialog>
+
+class QCheckBox;
+class QFormLayout;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+class QPushButton;
+class QTimer;
+
+namespace probaudit::ui {
+
+class NewStudyDialog : public QDialog {
+    Q_OBJECT
+public:
+    explicit NewStudyDialog(QWidget* parent = nullptr);
+
+    // Field access for tests and for filling the form from elsewhere.
+    QLineEdit* nameEdit() const { return m_name; }
+    QLineEdit* modelEdit() const { return m_model; }
+    QLineEdit* datasetEdit() const { return m_dataset; }
+    QLineEdit* labelsEdit() const { return m_labels; }
+    QComboBox* headKind() const { return m_headKind; }
+    QLineEdit* headPathEdit() const { return m_headPath; }
+    QLineEdit* templateEdit() const { return m_template; }
+    QLineEdit* outputEdit() const { return m_output; }
+    // Runs the checks now (they also run 250 ms after each edit); true when the study is valid.
+    bool validateNow();
+    QStringList problems() const { return m_problems; }
+    nlohmann::ordered_json studyJson() const;
+    // Writes the study file; its path, or "" when invalid or unwritable.
+    QString create();
+
+Q_SIGNALS:
+    void created(const QString& studyPath);
+
+private:
+    QLineEdit* pathRow(const QString& label, bool folderOrFile, QFormLayout* form, QLabel** status);
+    void scheduleValidation();
+    QWidget* createConfigBoxes();
+    void connectValidation();
+    void checkModel();
+    void checkDataset();
+    void checkHeadFile();
+    QString checkOutput();
+
+    QLineEdit* m_name = nullptr;
+    QLineEdit* m_model = nullptr;
+    QLabel* m_modelStatus = nullptr;
+    QLineEdit* m_dataset = nullptr;
+    QLabel* m_datasetStatus = nullptr;
+    QLineEdit* m_textField = nullptr;
+    QLineEdit* m_labelField = nullptr;
+    QLineEdit* m_labels = nullptr;
+    QComboBox* m_headKind = nullptr;
+    QLineEdit* m_headPath = nullptr;
+    QLabel* m_headPathStatus = nullptr;
+    QLineEdit* m_template = nullptr;
+    QComboBox* m_capture = nullptr;
+    QList<QCheckBox*> m_configBoxes;
+    QLineEdit* m_output = nullptr;
+    QLabel* m_outputStatus = nullptr;
+    QPlainTextEdit* m_problemList = nullptr;
+    QPushButton* m_create = nullptr;
+    QTimer* m_delay = nullptr;
+    QStringList m_problems;
+    QString m_lastModel, m_lastDatasetKey;
+};
+
+} // namespace probaudit::ui

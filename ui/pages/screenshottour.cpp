@@ -1,0 +1,148 @@
+#include "ui/pages/screenshottour.h"
+
+#include "ui/charts/heatmapwidget.h"
+#include "ui/pages/aboutdialog.h"
+#include "ui/pages/engineclient.h"
+#include "ui/pages/generationpage.h"
+#include "ui/pages/inspector.h"
+#include "ui/pages/itemstable.h"
+#include "ui/pages/mainwindow.h"
+#include "ui/pages/presentation.h"
+#include "ui/pages/reviewpage.h"
+
+#include <QApplication>
+#include <QComboBox>
+#include <QDir>
+#include <QEventLoop>
+#include <QTimer>
+#include <QWidget>
+
+#include <cstdio>
+#include <exception>
+
+namespace probaudit::ui {
+
+namespace {
+
+void settle(int ms = 150) {
+    QEventLoop loop;
+    QTimer::singleShot(ms, &loop, &QEventLoop::quit);
+    loop.exec();
+}
+
+bool save(QWidget* w, const QString& dir, const QString& name, const QString& suffix) {
+    settle();
+    const QString path = QDir(dir).filePath(name + suffix + QStringLiteral(".png"));
+    const bool ok = w->grab().save(path);
+    std::printf("%s %s\n", ok ? "saved" : "FAILED", qPrintable(QDir::toNativeSeparators(path)));
+    return ok;
+}
+
+// A decision study's views: dashboard and items, charts, layers, diagnosis, runs, the
+// inspector, the near-boundary items, and the presentation's slides.
+bool saveReviewViews(MainWindow& window, const ReviewPtr& review, const QString& dir,
+                     const QString& suffix) {
+    bool ok = true;
+    ReviewPage* page = window.reviewPage();
+    ok &= save(&window, dir, QStringLiteral("01-dashboard-items"), suffix);
+    page->showTab(ReviewPage::ChartsTab);
+    ok &= save(&window, dir, QStringLiteral("02-charts"), suffix);
+    page->showTab(ReviewPage::LayersTab);
+    ok &= save(&window, dir, QStringLiteral("03-layers"), suffix);
+    auto* rows = page->findChild<QComboBox*>(QStringLiteral("heatmapRows"));
+    rows->setCurrentIndex(1);
+    ok &= save(&window, dir, QStringLiteral("03b-layers-items"), suffix);
+    rows->setCurrentIndex(0);
+    page->showTab(ReviewPage::DiagnosisTab);
+    ok &= save(&window, dir, QStringLiteral("04-diagnosis"), suffix);
+    page->showTab(ReviewPage::RunsTab);
+    ok &= save(&window, dir, QStringLiteral("05-runs"), suffix);
+    page->showTab(ReviewPage::ItemsTab);
+    const std::int64_t item = tellingItem(*review, page->comparisonRow());
+    page->inspectItem(item);
+    ok &= save(&window, dir, QStringLiteral("06-inspector"), suffix);
+    {
+        // The whole inspector, not just what its scroll area shows.
+        Inspector* inspector = page->inspector();
+        QWidget* scroll = inspector->parentWidget();
+        const QSize before = inspector->size();
+        inspector->resize(std::max(560, inspector->width()), inspector->sizeHint().height());
+        ok &= save(inspector, dir, QStringLiteral("06b-inspector-full"), suffix);
+        inspector->resize(before);
+        scroll->update();
+    }
+    // The near-boundary view: the items table filtered to the smallest reference margins.
+    ItemFilter nearBoundary;
+    nearBoundary.marginBelow = 1.0;
+    page->itemsTable()->setExternalFilter(QApplication::translate("ScreenshotTour", "|margin| < 1"),
+                                          nearBoundary);
+    ok &= save(&window, dir, QStringLiteral("07-items-near-boundary"), suffix);
+    page->itemsTable()->clearExternalFilter();
+    {
+        PresentationWindow show(review, page->comparisonRow());
+        show.resize(1600, 1000);
+        show.show();
+        for (int k = 0; k < show.slideCount(); ++k) {
+            show.showSlide(k);
+            ok &= save(&show, dir, QStringLiteral("09-presentation-%1").arg(k + 1), suffix);
+        }
+    }
+    return ok;
+}
+
+} // namespace
+
+int runScreenshotTour(const QString& dir, const QString& ledger, const QString& suffix) {
+    if (!QDir().mkpath(dir)) {
+        std::fprintf(stderr, "probaudit-workbench: cannot create %s\n", qPrintable(dir));
+        return 1;
+    }
+    ReviewPtr review;
+    try {
+        review = ReviewLoader::loadNow(ledger);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "probaudit-workbench: %s\n", e.what());
+        return 1;
+    }
+    bool ok = true;
+    {
+        MainWindow empty;
+        empty.resize(1100, 720);
+        empty.show();
+        ok &= save(&empty, dir, QStringLiteral("00-empty-state"), suffix);
+    }
+    MainWindow window;
+    window.resize(1500, 940);
+    window.show();
+    // Wait for the engine's fingerprint, so the status bar shows what a user sees.
+    {
+        QEventLoop loop;
+        QObject::connect(window.engine(), &EngineClient::fingerprintReady, &loop,
+                         &QEventLoop::quit);
+        QObject::connect(window.engine(), &EngineClient::failed, &loop, &QEventLoop::quit);
+        QTimer::singleShot(60000, &loop, &QEventLoop::quit);
+        if (window.fingerprint().isEmpty()) {
+            loop.exec();
+        }
+    }
+    window.showReview(review);
+    if (review->generation) {
+        // A generation study: its agreement table with the worst comparison's outputs, then
+        // the logit-gap histogram.
+        GenerationPage* gen = window.generationPage();
+        ok &= save(&window, dir, QStringLiteral("01-generation-outputs"), suffix);
+        gen->showGapsTab();
+        ok &= save(&window, dir, QStringLiteral("02-generation-gaps"), suffix);
+        AboutDialog* about = window.showAbout();
+        ok &= save(about, dir, QStringLiteral("08-about"), suffix);
+        about->close();
+        return ok ? 0 : 1;
+    }
+    ok &= saveReviewViews(window, review, dir, suffix);
+    AboutDialog* about = window.showAbout();
+    ok &= save(about, dir, QStringLiteral("08-about"), suffix);
+    about->close();
+    return ok ? 0 : 1;
+}
+
+} // namespace probaudit::ui

@@ -1,0 +1,35 @@
+#pragma once
+// The report's sections (internal to ui/report), in the order buildReportDocument() puts
+// them: the cover; for a decision study the headline, distributions, layers, flipped and
+// near-boundary items, diagnosis; for a generation study its agreement table, gap histograms
+// and outputs; then the definitions and the limits. Each appends its HTML to `h` (and its
+// images to `doc`); headings of numbered sections are collected for the contents.
+#include "ui/report/html.h"
+#include "ui/report/report.h"
+
+class QTextDocument;
+
+namespace probaudit::ui::reporting {
+
+// cover.cpp: title, study, model and dataset digests, every run's environment, pin status.
+void cover(Html& h, const analysis::Review& rv, const ReportOptions& o);
+
+// decisionsections.cpp
+void headline(Html& h, const analysis::Review& rv);
+void distributions(Html& h, const analysis::Review& rv, QTextDocument* doc);
+void layers(Html& h, const std::shared_ptr<const analysis::Review>& rv, QTextDocument* doc);
+void flippedItems(Html& h, const analysis::Review& rv, const ReportOptions& o);
+void boundaryItems(Html& h, const analysis::Review& rv);
+void diagnosis(Html& h, const analysis::Review& rv);
+
+// generationsections.cpp
+void generationTable(Html& h, const analysis::Review& rv);
+void generationGaps(Html& h, const analysis::Review& rv, QTextDocument* doc);
+void generationOutputs(Html& h, const analysis::Review& rv, const ReportOptions& o);
+void generationLimits(Html& h, const analysis::Review& rv);
+
+// textsections.cpp
+void definitions(Html& h);
+void limits(Html& h, const analysis::Review& rv);
+
+} // namespace probaudit::ui::reporting
