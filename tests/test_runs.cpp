@@ -125,6 +125,36 @@ private Q_SLOTS:
         QCOMPARE(QString::fromStdString(rv.study_path), QFileInfo(study).absoluteFilePath());
     }
 
+    // Study → Diagnose: the ladder runs in the engine, each probe reported by what it probes,
+    // and the diagnosis is in the ledger afterwards.
+    void diagnosisRunsInTheEngine() {
+        QTemporaryDir dir;
+        const QString study = writeStudy(QDir(dir.path()), 24);
+        const QString ledger = dir.filePath(QStringLiteral("t.ledger"));
+        RunController rc;
+        QCOMPARE(
+            int(runToEnd(rc, study, ledger, {QStringLiteral("ref"), QStringLiteral("b4")}).outcome),
+            int(RunController::Outcome::Finished));
+        QSignalSpy started(&rc, &RunController::runStarted);
+        QSignalSpy finished(&rc, &RunController::finished);
+        QVERIFY(rc.startDiagnosis(study, ledger));
+        QVERIFY(finished.wait(240000));
+        QCOMPARE(finished.first().at(0).value<RunController::Outcome>(),
+                 RunController::Outcome::Finished);
+        QStringList probes;
+        for (const auto& args : started) {
+            probes << args.at(1).toString();
+        }
+        QVERIFY2(probes.contains(QStringLiteral("reference, first")),
+                 qPrintable(probes.join(u',')));
+        QVERIFY(probes.size() >= 10);
+        const auto rv = analysis::loadReview(ledger.toStdString());
+        QVERIFY(rv.diagnosis.has_value());
+        QCOMPARE(rv.diagnosis->ladder.size(), std::size_t(4));
+        QCOMPARE(rv.diagnosis->sample, std::int64_t(24));
+        QVERIFY(rv.reference_run && rv.diagnosis->reference_run == rv.reference_run->id);
+    }
+
     void cancelKeepsFinishedBatches() {
         QTemporaryDir dir;
         const QString study = writeStudy(QDir(dir.path()), 400);

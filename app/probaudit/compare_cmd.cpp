@@ -90,6 +90,170 @@ int compareGenerationRuns(const CompareOptions& o, const ledger::Ledger& led) {
     return 0;
 }
 
+namespace {
+
+// The run pair, the three-level verdict, the A/B noise floor and the three levels in numbers.
+void printLevels(const analysis::Comparison& c, const analysis::RunData& a,
+                 const analysis::RunData& b, const json& noise, const CompareOptions& o) {
+    std::printf("run %lld (%s, %s)  vs  run %lld (%s, %s): %lld items\n", o.a, a.run.head.c_str(),
+                a.run.config_name.c_str(), o.b, b.run.head.c_str(), b.run.config_name.c_str(),
+                static_cast<long long>(c.items));
+    if (a.run.env_hash != b.run.env_hash) {
+        std::printf("environments differ: %s vs %s\n", a.run.env_hash.c_str(),
+                    b.run.env_hash.c_str());
+    }
+    std::printf("\nverdict: %s\n", c.verdict.sentence().c_str());
+    if (a.run.head != b.run.head) {
+        if (noise.is_null()) {
+            std::printf("  A/B of two head variants: no other runs of \"%s\" to measure the "
+                        "runtime noise floor "
+                        "(run more configs or `probaudit diagnose`)\n",
+                        a.run.head.c_str());
+        } else {
+            std::printf("  A/B of two head variants: %lld flips, Δp up to %.4f points; runtime "
+                        "noise floor of \"%s\" "
+                        "(configs alone, %zu runs): up to %lld flips, Δp up to %.4f points\n",
+                        static_cast<long long>(c.flips), c.max_dp, a.run.head.c_str(),
+                        noise["runs"].size(),
+                        static_cast<long long>(noise["flips"].get<std::int64_t>()),
+                        noise["max_dp"].get<double>());
+            if (!noise["exceeded"].get<bool>()) {
+                std::printf("  WARNING: the variant difference does not exceed the runtime noise "
+                            "floor; the runtime "
+                            "alone could produce it\n");
+            }
+        }
+    }
+    if (c.accuracy_a) {
+        std::printf("  accuracy      %.4f vs %.4f on %lld labelled items; difference %+.4f, 95%% "
+                    "interval %+.4f to %+.4f\n",
+                    *c.accuracy_a, *c.accuracy_b, static_cast<long long>(c.labelled),
+                    c.accuracy_diff->estimate, c.accuracy_diff->low, c.accuracy_diff->high);
+        std::printf(
+            "                McNemar exact p = %.4g (%lld right only in A, %lld right only in B)\n",
+            *c.mcnemar_p, static_cast<long long>(c.only_a_correct),
+            static_cast<long long>(c.only_b_correct));
+    } else {
+        std::printf("  accuracy      no labels\n");
+    }
+    std::printf("  decisions     %lld flipped, agreement %.4f\n", static_cast<long long>(c.flips),
+                c.agreement);
+    std::printf(
+        "  probabilities %.1f%% of items bit-identical; Δp max %.4f, mean %.4f, p99 %.4f points\n",
+        100 * c.bit_identical_share, c.max_dp, c.mean_dp, c.p99_dp);
+}
+
+void printLayers(const analysis::Comparison& c) {
+    if (!c.layers.empty()) {
+        std::printf("\nfirst divergent layer (items):");
+        for (std::size_t l = 0; l < c.first_divergent.size(); ++l) {
+            if (c.first_divergent[l] > 0) {
+                std::printf("  %s %lld", layerName(int(l)).c_str(),
+                            static_cast<long long>(c.first_divergent[l]));
+            }
+        }
+        std::printf("  none (identical, or only the head differs) %lld\n",
+                    static_cast<long long>(c.no_divergent_layer));
+        std::printf("\n  %-12s %10s %14s %14s\n", "hidden state", "differ", "rel L2 median",
+                    "rel L2 max");
+        for (const auto& l : c.layers) {
+            std::printf("  %-12s %9.1f%% %14s %14s\n", layerName(l.layer).c_str(),
+                        100 * l.share_different,
+                        l.rel_l2_median ? std::to_string(*l.rel_l2_median).c_str() : "-",
+                        l.rel_l2_max ? std::to_string(*l.rel_l2_max).c_str() : "-");
+        }
+    }
+}
+
+void printBins(const analysis::Comparison& c) {
+    std::printf("\nmargin of run A (logit gap)   items   flips  changed  mean Δp\n");
+    for (const auto& bin : c.margin_bins) {
+        char range[64];
+        if (bin.high > 1e30) {
+            std::snprintf(range, sizeof range, ">= %g", bin.low);
+        } else {
+            std::snprintf(range, sizeof range, "[%g, %g)", bin.low, bin.high);
+        }
+        std::printf("  %-27s %7lld %7lld %8lld %8.4f\n", range, static_cast<long long>(bin.count),
+                    static_cast<long long>(bin.flips), static_cast<long long>(bin.changed),
+                    bin.mean_dp);
+    }
+    std::printf("\nΔp (points)                   items   flips\n  %-27s %7lld\n", "exactly 0",
+                static_cast<long long>(c.dp_zero));
+    for (const auto& bin : c.dp_bins) {
+        if (bin.count > 0) {
+            char range[64];
+            std::snprintf(range, sizeof range, "[%g, %g)", bin.low, bin.high);
+            std::printf("  %-27s %7lld %7lld\n", range, static_cast<long long>(bin.count),
+                        static_cast<long long>(bin.flips));
+        }
+    }
+}
+
+void printKernelTrace(const analysis::Comparison& c) {
+    // Kernel trace: operators or device kernels that ran in one run only are evidence of a
+    // different computation path; different counts of the same ones mostly follow the number
+    // of batches.
+    std::vector<analysis::KernelDiff> onlyOne;
+    std::size_t countsDiffer = 0;
+    for (const auto& k : c.kernel_diff) {
+        if (k.count_a == 0 || k.count_b == 0) {
+            onlyOne.push_back(k);
+        } else {
+            ++countsDiffer;
+        }
+    }
+    if (onlyOne.empty()) {
+        std::printf("\nkernel trace: the same operators and device kernels ran in both");
+    } else {
+        std::printf("\nkernel trace: ran in one run only (evidence of a different computation "
+                    "path)\n  %-14s %-44s %10s %10s\n",
+                    "kind", "name", "run A", "run B");
+        for (const auto& k : onlyOne) {
+            std::printf("  %-14s %-44s %10lld %10lld\n", k.kind.c_str(), k.name.c_str(),
+                        static_cast<long long>(k.count_a), static_cast<long long>(k.count_b));
+        }
+    }
+    if (countsDiffer > 0) {
+        std::printf("%s%zu ran a different number of times (--json lists them)\n",
+                    onlyOne.empty() ? "; " : "  ", countsDiffer);
+    } else {
+        std::printf("%s", onlyOne.empty() ? ", the same number of times\n" : "");
+    }
+}
+
+void printItems(const analysis::Comparison& c, const std::vector<ledger::Item>& items,
+                const CompareOptions& o) {
+    std::vector<analysis::ItemDiff> byDp = c.diffs;
+    std::stable_sort(byDp.begin(), byDp.end(),
+                     [](const auto& x, const auto& y) { return x.dp > y.dp; });
+    byDp.erase(std::remove_if(byDp.begin(), byDp.end(), [](const auto& d) { return d.dp == 0; }),
+               byDp.end());
+    if (byDp.size() > std::size_t(o.top)) {
+        byDp.resize(std::size_t(o.top));
+    }
+    itemTable("largest Δp", byDp, items);
+    std::vector<analysis::ItemDiff> flips;
+    for (const auto& d : c.diffs) {
+        if (d.flip) {
+            flips.push_back(d);
+        }
+    }
+    itemTable("flipped decisions", flips, items);
+    if (o.nearBoundary > 0) {
+        std::vector<analysis::ItemDiff> near = c.diffs;
+        std::stable_sort(near.begin(), near.end(), [](const auto& x, const auto& y) {
+            return std::abs(x.margin_a) < std::abs(y.margin_a);
+        });
+        if (near.size() > std::size_t(o.nearBoundary)) {
+            near.resize(std::size_t(o.nearBoundary));
+        }
+        itemTable("near the boundary (smallest margins in run A)", near, items);
+    }
+}
+
+} // namespace
+
 int compareRuns(const CompareOptions& o) {
     const ledger::Ledger led(o.ledger, ledger::Ledger::Mode::Read);
     if (led.run(o.a).head_json.value("kind", "") == "generation" ||
@@ -140,148 +304,11 @@ int compareRuns(const CompareOptions& o) {
         analysis::writeItemsJsonl(std::cout, c, items);
         return 0;
     }
-    std::printf("run %lld (%s, %s)  vs  run %lld (%s, %s): %lld items\n", o.a, a.run.head.c_str(),
-                a.run.config_name.c_str(), o.b, b.run.head.c_str(), b.run.config_name.c_str(),
-                static_cast<long long>(c.items));
-    if (a.run.env_hash != b.run.env_hash) {
-        std::printf("environments differ: %s vs %s\n", a.run.env_hash.c_str(),
-                    b.run.env_hash.c_str());
-    }
-    std::printf("\nverdict: %s\n", c.verdict.sentence().c_str());
-    if (a.run.head != b.run.head) {
-        if (noise.is_null()) {
-            std::printf("  A/B of two head variants: no other runs of \"%s\" to measure the "
-                        "runtime noise floor "
-                        "(run more configs or `probaudit diagnose`)\n",
-                        a.run.head.c_str());
-        } else {
-            std::printf("  A/B of two head variants: %lld flips, Δp up to %.4f points; runtime "
-                        "noise floor of \"%s\" "
-                        "(configs alone, %zu runs): up to %lld flips, Δp up to %.4f points\n",
-                        static_cast<long long>(c.flips), c.max_dp, a.run.head.c_str(),
-                        noise["runs"].size(),
-                        static_cast<long long>(noise["flips"].get<std::int64_t>()),
-                        noise["max_dp"].get<double>());
-            if (!noise["exceeded"].get<bool>()) {
-                std::printf("  WARNING: the variant difference does not exceed the runtime noise "
-                            "floor; the runtime "
-                            "alone could produce it\n");
-            }
-        }
-    }
-    if (c.accuracy_a) {
-        std::printf("  accuracy      %.4f vs %.4f on %lld labelled items; difference %+.4f, 95%% "
-                    "interval %+.4f to %+.4f\n",
-                    *c.accuracy_a, *c.accuracy_b, static_cast<long long>(c.labelled),
-                    c.accuracy_diff->estimate, c.accuracy_diff->low, c.accuracy_diff->high);
-        std::printf(
-            "                McNemar exact p = %.4g (%lld right only in A, %lld right only in B)\n",
-            *c.mcnemar_p, static_cast<long long>(c.only_a_correct),
-            static_cast<long long>(c.only_b_correct));
-    } else {
-        std::printf("  accuracy      no labels\n");
-    }
-    std::printf("  decisions     %lld flipped, agreement %.4f\n", static_cast<long long>(c.flips),
-                c.agreement);
-    std::printf(
-        "  probabilities %.1f%% of items bit-identical; Δp max %.4f, mean %.4f, p99 %.4f points\n",
-        100 * c.bit_identical_share, c.max_dp, c.mean_dp, c.p99_dp);
-    if (!c.layers.empty()) {
-        std::printf("\nfirst divergent layer (items):");
-        for (std::size_t l = 0; l < c.first_divergent.size(); ++l) {
-            if (c.first_divergent[l] > 0) {
-                std::printf("  %s %lld", layerName(int(l)).c_str(),
-                            static_cast<long long>(c.first_divergent[l]));
-            }
-        }
-        std::printf("  none (identical, or only the head differs) %lld\n",
-                    static_cast<long long>(c.no_divergent_layer));
-        std::printf("\n  %-12s %10s %14s %14s\n", "hidden state", "differ", "rel L2 median",
-                    "rel L2 max");
-        for (const auto& l : c.layers) {
-            std::printf("  %-12s %9.1f%% %14s %14s\n", layerName(l.layer).c_str(),
-                        100 * l.share_different,
-                        l.rel_l2_median ? std::to_string(*l.rel_l2_median).c_str() : "-",
-                        l.rel_l2_max ? std::to_string(*l.rel_l2_max).c_str() : "-");
-        }
-    }
-    std::printf("\nmargin of run A (logit gap)   items   flips  changed  mean Δp\n");
-    for (const auto& bin : c.margin_bins) {
-        char range[64];
-        if (bin.high > 1e30) {
-            std::snprintf(range, sizeof range, ">= %g", bin.low);
-        } else {
-            std::snprintf(range, sizeof range, "[%g, %g)", bin.low, bin.high);
-        }
-        std::printf("  %-27s %7lld %7lld %8lld %8.4f\n", range, static_cast<long long>(bin.count),
-                    static_cast<long long>(bin.flips), static_cast<long long>(bin.changed),
-                    bin.mean_dp);
-    }
-    std::printf("\nΔp (points)                   items   flips\n  %-27s %7lld\n", "exactly 0",
-                static_cast<long long>(c.dp_zero));
-    for (const auto& bin : c.dp_bins) {
-        if (bin.count > 0) {
-            char range[64];
-            std::snprintf(range, sizeof range, "[%g, %g)", bin.low, bin.high);
-            std::printf("  %-27s %7lld %7lld\n", range, static_cast<long long>(bin.count),
-                        static_cast<long long>(bin.flips));
-        }
-    }
-    // Kernel trace: operators or device kernels that ran in one run only are evidence of a
-    // different computation path; different counts of the same ones mostly follow the number
-    // of batches.
-    std::vector<analysis::KernelDiff> onlyOne;
-    std::size_t countsDiffer = 0;
-    for (const auto& k : c.kernel_diff) {
-        if (k.count_a == 0 || k.count_b == 0) {
-            onlyOne.push_back(k);
-        } else {
-            ++countsDiffer;
-        }
-    }
-    if (onlyOne.empty()) {
-        std::printf("\nkernel trace: the same operators and device kernels ran in both");
-    } else {
-        std::printf("\nkernel trace: ran in one run only (evidence of a different computation "
-                    "path)\n  %-14s %-44s %10s %10s\n",
-                    "kind", "name", "run A", "run B");
-        for (const auto& k : onlyOne) {
-            std::printf("  %-14s %-44s %10lld %10lld\n", k.kind.c_str(), k.name.c_str(),
-                        static_cast<long long>(k.count_a), static_cast<long long>(k.count_b));
-        }
-    }
-    if (countsDiffer > 0) {
-        std::printf("%s%zu ran a different number of times (--json lists them)\n",
-                    onlyOne.empty() ? "; " : "  ", countsDiffer);
-    } else {
-        std::printf("%s", onlyOne.empty() ? ", the same number of times\n" : "");
-    }
-    std::vector<analysis::ItemDiff> byDp = c.diffs;
-    std::stable_sort(byDp.begin(), byDp.end(),
-                     [](const auto& x, const auto& y) { return x.dp > y.dp; });
-    byDp.erase(std::remove_if(byDp.begin(), byDp.end(), [](const auto& d) { return d.dp == 0; }),
-               byDp.end());
-    if (byDp.size() > std::size_t(o.top)) {
-        byDp.resize(std::size_t(o.top));
-    }
-    itemTable("largest Δp", byDp, items);
-    std::vector<analysis::ItemDiff> flips;
-    for (const auto& d : c.diffs) {
-        if (d.flip) {
-            flips.push_back(d);
-        }
-    }
-    itemTable("flipped decisions", flips, items);
-    if (o.nearBoundary > 0) {
-        std::vector<analysis::ItemDiff> near = c.diffs;
-        std::stable_sort(near.begin(), near.end(), [](const auto& x, const auto& y) {
-            return std::abs(x.margin_a) < std::abs(y.margin_a);
-        });
-        if (near.size() > std::size_t(o.nearBoundary)) {
-            near.resize(std::size_t(o.nearBoundary));
-        }
-        itemTable("near the boundary (smallest margins in run A)", near, items);
-    }
+    printLevels(c, a, b, noise, o);
+    printLayers(c);
+    printBins(c);
+    printKernelTrace(c);
+    printItems(c, items, o);
     return 0;
 }
 

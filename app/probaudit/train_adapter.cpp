@@ -55,12 +55,9 @@ double calibrationError(const at::Tensor& probs, const at::Tensor& y, int bins =
 
 } // namespace
 
-int trainAdapter(const TrainOptions& o) {
-    if (o.output.empty()) {
-        throw Error("train-adapter needs -o ADAPTER.safetensors");
-    }
-    const auto t0 = std::chrono::steady_clock::now();
-    const int C = static_cast<int>(o.labels.size());
+namespace {
+
+std::vector<engine::Item> labelledItems(const TrainOptions& o, std::string* dataSha) {
     study::DatasetSpec spec;
     spec.paths = o.data;
     spec.labels = o.labels;
@@ -73,109 +70,115 @@ int trainAdapter(const TrainOptions& o) {
         }
         items.push_back({d.id, d.text, d.label});
     }
-    const model::Checkpoint ckpt = model::Checkpoint::open(o.model);
-    const std::string modelSha = modelDigest(ckpt.files()); // as the ledger records it
-    const std::int64_t H = ckpt.spec().hidden_size;
+    *dataSha = data.sha256;
+    return items;
+}
 
-    // Features: the adapter's own pooling of the last hidden state, as the engine computes it
-    // at run time (capture "vectors" of an engine whose adapter is a zero placeholder).
+// The adapter's own pooling of the last hidden state, as the engine computes it at run time
+// (capture "vectors" of an engine whose adapter is a zero placeholder), cached beside the
+// adapter under a key of model, data, pooling and batch. `cached`: read from the cache.
+at::Tensor pooledFeatures(const TrainOptions& o, const std::vector<engine::Item>& items,
+                          std::int64_t H, const std::map<std::string, std::string>& key,
+                          bool* cached) {
     const std::string base = stem(o.output);
     const std::string cachePath = base + ".features.safetensors";
-    const std::map<std::string, std::string> key{{"model_sha256", modelSha},
-                                                 {"data_sha256", data.sha256},
-                                                 {"pooling", o.pooling},
-                                                 {"batch", std::to_string(o.batch)},
-                                                 {"items", std::to_string(items.size())}};
-    at::Tensor X;
-    bool cached = false;
+    const std::int64_t C = std::int64_t(o.labels.size());
+    *cached = false;
     if (fs::exists(cachePath)) {
         const model::SafetensorsCheckpoint cache(cachePath);
         if (cache.files().front()->metadata() == key) {
-            X = engine::loadTensor(cache, "features", at::kFloat);
-            cached = true;
+            *cached = true;
+            return engine::loadTensor(cache, "features", at::kFloat);
         }
     }
-    if (!cached) {
-        const std::string placeholder = base + ".placeholder.safetensors";
-        model::writeSafetensorsF32(
-            placeholder,
-            {{"weight", {{C, H}, std::vector<float>(std::size_t(C * H), 0.f)}},
-             {"bias", {{C}, std::vector<float>(std::size_t(C), 0.f)}}},
-            {{"pooling", o.pooling}});
-        HeadSpec head;
-        head.kind = "adapter";
-        head.name = "features";
-        head.adapter_path = placeholder;
-        head.pooling = o.pooling;
-        head.labels = o.labels;
-        RunConfig cfg;
-        cfg.batch_size = o.batch;
-        cfg.threads = at::get_num_threads();
-        std::vector<engine::ItemRecord> recs;
-        try {
-            engine::Engine eng(o.model, head);
-            std::cerr << "extracting pooled features of " << items.size() << " items..."
-                      << std::endl;
-            recs = eng.run(items, cfg, engine::Capture::Vectors);
-        } catch (...) {
-            fs::remove(placeholder);
-            throw;
-        }
+    const std::string placeholder = base + ".placeholder.safetensors";
+    model::writeSafetensorsF32(placeholder,
+                               {{"weight", {{C, H}, std::vector<float>(std::size_t(C * H), 0.f)}},
+                                {"bias", {{C}, std::vector<float>(std::size_t(C), 0.f)}}},
+                               {{"pooling", o.pooling}});
+    HeadSpec head;
+    head.kind = "adapter";
+    head.name = "features";
+    head.adapter_path = placeholder;
+    head.pooling = o.pooling;
+    head.labels = o.labels;
+    RunConfig cfg;
+    cfg.batch_size = o.batch;
+    cfg.threads = at::get_num_threads();
+    std::vector<engine::ItemRecord> recs;
+    try {
+        engine::Engine eng(o.model, head);
+        std::cerr << "extracting pooled features of " << items.size() << " items..." << std::endl;
+        recs = eng.run(items, cfg, engine::Capture::Vectors);
+    } catch (...) {
         fs::remove(placeholder);
-        std::vector<float> values;
-        values.reserve(items.size() * std::size_t(H));
-        for (const auto& r : recs) {
-            const auto& last = r.layer_vectors.back(); // the last hidden state, pooled
-            values.insert(values.end(), last.begin(), last.end());
-        }
-        model::writeSafetensorsF32(cachePath,
-                                   {{"features", {{std::int64_t(items.size()), H}, values}}}, key);
-        X = at::from_blob(values.data(), {std::int64_t(items.size()), H}, at::kFloat).clone();
+        throw;
     }
-    if (o.normalize) {
-        X = X / X.norm(2, {-1}, true).clamp_min(1e-12);
+    fs::remove(placeholder);
+    std::vector<float> values;
+    values.reserve(items.size() * std::size_t(H));
+    for (const auto& r : recs) {
+        const auto& last = r.layer_vectors.back(); // the last hidden state, pooled
+        values.insert(values.end(), last.begin(), last.end());
     }
-    std::vector<std::int64_t> labels;
-    for (const auto& it : items) {
-        labels.push_back(*it.label);
-    }
-    const at::Tensor Y = at::tensor(labels, at::kLong);
+    model::writeSafetensorsF32(cachePath, {{"features", {{std::int64_t(items.size()), H}, values}}},
+                               key);
+    return at::from_blob(values.data(), {std::int64_t(items.size()), H}, at::kFloat).clone();
+}
 
-    // Seeded split.
-    std::vector<std::int64_t> order(items.size());
+struct Split {
+    at::Tensor Xtr, Ytr, Xva, Yva;
+    std::int64_t nVal = 0;
+};
+
+// Seeded split.
+Split split(const at::Tensor& X, const at::Tensor& Y, const TrainOptions& o) {
+    const std::size_t n = std::size_t(X.size(0));
+    std::vector<std::int64_t> order(n);
     std::iota(order.begin(), order.end(), 0);
     std::mt19937_64 gen(o.seed);
     for (std::size_t i = order.size(); i > 1; --i) {
         std::swap(order[i - 1], order[std::size_t(gen() % i)]);
     }
-    const auto nVal = static_cast<std::int64_t>(std::llround(o.validation * double(items.size())));
+    Split sp;
+    sp.nVal = static_cast<std::int64_t>(std::llround(o.validation * double(n)));
     const at::Tensor valIdx =
-        at::tensor(std::vector<std::int64_t>(order.begin(), order.begin() + nVal), at::kLong);
+        at::tensor(std::vector<std::int64_t>(order.begin(), order.begin() + sp.nVal), at::kLong);
     const at::Tensor trIdx =
-        at::tensor(std::vector<std::int64_t>(order.begin() + nVal, order.end()), at::kLong);
-    const at::Tensor Xtr = X.index_select(0, trIdx), Ytr = Y.index_select(0, trIdx);
-    const at::Tensor Xva = X.index_select(0, valIdx), Yva = Y.index_select(0, valIdx);
+        at::tensor(std::vector<std::int64_t>(order.begin() + sp.nVal, order.end()), at::kLong);
+    sp.Xtr = X.index_select(0, trIdx);
+    sp.Ytr = Y.index_select(0, trIdx);
+    sp.Xva = X.index_select(0, valIdx);
+    sp.Yva = Y.index_select(0, valIdx);
+    return sp;
+}
 
-    // Full-batch Adam on cross-entropy + l2 |W|^2, gradients written out (no autograd), one
-    // thread: the same numbers on every machine with this libtorch.
+struct Fit {
+    at::Tensor W, b; // the best epoch's
+    double loss = INFINITY;
+    int bestEpoch = 0, epochs = 0;
+};
+
+// Full-batch Adam on cross-entropy + l2 |W|^2, gradients written out (no autograd), one
+// thread: the same numbers on every machine with this libtorch. Early stopping on the
+// validation loss (the training loss without a validation share).
+Fit fitSoftmax(const Split& sp, const TrainOptions& o, std::int64_t C, std::int64_t H) {
     at::set_num_threads(1);
     c10::InferenceMode guard;
     at::Tensor W = at::zeros({C, H}, at::kFloat), b = at::zeros({C}, at::kFloat);
     at::Tensor mW = at::zeros_like(W), vW = at::zeros_like(W), mb = at::zeros_like(b),
                vb = at::zeros_like(b);
     const double beta1 = 0.9, beta2 = 0.999, eps = 1e-8;
-    const at::Tensor onehot = at::one_hot(Ytr, C).to(at::kFloat);
-    auto loss = [&](const at::Tensor& Xs, const at::Tensor& Ys, const at::Tensor& w,
-                    const at::Tensor& bias) {
-        return at::cross_entropy_loss(at::linear(Xs, w, bias), Ys).item<double>();
+    const at::Tensor onehot = at::one_hot(sp.Ytr, C).to(at::kFloat);
+    auto loss = [&](const at::Tensor& Xs, const at::Tensor& Ys) {
+        return at::cross_entropy_loss(at::linear(Xs, W, b), Ys).item<double>();
     };
-    double best = INFINITY;
-    at::Tensor bestW = W.clone(), bestB = b.clone();
-    int bestEpoch = 0, epoch = 0;
+    Fit fit{W.clone(), b.clone()};
+    int epoch = 0;
     for (epoch = 1; epoch <= o.maxEpochs; ++epoch) {
-        const at::Tensor p = at::softmax(at::linear(Xtr, W, b), 1);
-        const at::Tensor G = (p - onehot) / double(Xtr.size(0));
-        const at::Tensor gW = G.t().mm(Xtr) + 2 * o.l2 * W;
+        const at::Tensor p = at::softmax(at::linear(sp.Xtr, W, b), 1);
+        const at::Tensor G = (p - onehot) / double(sp.Xtr.size(0));
+        const at::Tensor gW = G.t().mm(sp.Xtr) + 2 * o.l2 * W;
         const at::Tensor gb = G.sum(0);
         mW = beta1 * mW + (1 - beta1) * gW;
         vW = beta2 * vW + (1 - beta2) * gW * gW;
@@ -184,30 +187,65 @@ int trainAdapter(const TrainOptions& o) {
         const double c1 = 1 - std::pow(beta1, epoch), c2 = 1 - std::pow(beta2, epoch);
         W = W - o.lr * (mW / c1) / ((vW / c2).sqrt() + eps);
         b = b - o.lr * (mb / c1) / ((vb / c2).sqrt() + eps);
-        const double vl = nVal > 0 ? loss(Xva, Yva, W, b) : loss(Xtr, Ytr, W, b);
-        if (vl < best - 1e-7) {
-            best = vl;
-            bestW = W.clone();
-            bestB = b.clone();
-            bestEpoch = epoch;
-        } else if (epoch - bestEpoch >= o.patience) {
+        const double vl = sp.nVal > 0 ? loss(sp.Xva, sp.Yva) : loss(sp.Xtr, sp.Ytr);
+        if (vl < fit.loss - 1e-7) {
+            fit.loss = vl;
+            fit.W = W.clone();
+            fit.b = b.clone();
+            fit.bestEpoch = epoch;
+        } else if (epoch - fit.bestEpoch >= o.patience) {
             break;
         }
     }
-    auto accuracy = [&](const at::Tensor& Xs, const at::Tensor& Ys) {
-        return Xs.size(0) == 0 ? 0.0
-                               : at::linear(Xs, bestW, bestB)
-                                     .argmax(1)
-                                     .eq(Ys)
-                                     .to(at::kDouble)
-                                     .mean()
-                                     .item<double>();
-    };
-    const double trainAcc = accuracy(Xtr, Ytr), valAcc = accuracy(Xva, Yva);
-    const double ece =
-        nVal > 0 ? calibrationError(at::softmax(at::linear(Xva, bestW, bestB), 1), Yva) : 0.0;
+    fit.epochs = std::min(epoch, o.maxEpochs);
+    return fit;
+}
 
-    const at::Tensor Wc = bestW.contiguous(), bc = bestB.contiguous();
+double accuracy(const Fit& fit, const at::Tensor& Xs, const at::Tensor& Ys) {
+    return Xs.size(0) == 0 ? 0.0
+                           : at::linear(Xs, fit.W, fit.b)
+                                 .argmax(1)
+                                 .eq(Ys)
+                                 .to(at::kDouble)
+                                 .mean()
+                                 .item<double>();
+}
+
+} // namespace
+
+int trainAdapter(const TrainOptions& o) {
+    if (o.output.empty()) {
+        throw Error("train-adapter needs -o ADAPTER.safetensors");
+    }
+    const auto t0 = std::chrono::steady_clock::now();
+    const std::int64_t C = std::int64_t(o.labels.size());
+    std::string dataSha;
+    const std::vector<engine::Item> items = labelledItems(o, &dataSha);
+    const model::Checkpoint ckpt = model::Checkpoint::open(o.model);
+    const std::string modelSha = modelDigest(ckpt.files()); // as the ledger records it
+    const std::int64_t H = ckpt.spec().hidden_size;
+    const std::map<std::string, std::string> key{{"model_sha256", modelSha},
+                                                 {"data_sha256", dataSha},
+                                                 {"pooling", o.pooling},
+                                                 {"batch", std::to_string(o.batch)},
+                                                 {"items", std::to_string(items.size())}};
+    bool cached = false;
+    at::Tensor X = pooledFeatures(o, items, H, key, &cached);
+    if (o.normalize) {
+        X = X / X.norm(2, {-1}, true).clamp_min(1e-12);
+    }
+    std::vector<std::int64_t> labels;
+    for (const auto& it : items) {
+        labels.push_back(*it.label);
+    }
+    const Split sp = split(X, at::tensor(labels, at::kLong), o);
+    const Fit fit = fitSoftmax(sp, o, C, H);
+    const double trainAcc = accuracy(fit, sp.Xtr, sp.Ytr), valAcc = accuracy(fit, sp.Xva, sp.Yva);
+    const double ece =
+        sp.nVal > 0 ? calibrationError(at::softmax(at::linear(sp.Xva, fit.W, fit.b), 1), sp.Yva)
+                    : 0.0;
+
+    const at::Tensor Wc = fit.W.contiguous(), bc = fit.b.contiguous();
     model::writeSafetensorsF32(
         o.output,
         {{"weight",
@@ -223,27 +261,27 @@ int trainAdapter(const TrainOptions& o) {
         {"model", o.model},
         {"model_sha256", modelSha},
         {"data", o.data},
-        {"data_sha256", data.sha256},
+        {"data_sha256", dataSha},
         {"items", items.size()},
-        {"train_items", Xtr.size(0)},
-        {"validation_items", nVal},
+        {"train_items", sp.Xtr.size(0)},
+        {"validation_items", sp.nVal},
         {"labels", o.labels},
         {"pooling", o.pooling},
         {"normalize", o.normalize},
         {"seed", o.seed},
         {"l2", o.l2},
         {"learning_rate", o.lr},
-        {"epochs_run", std::min(epoch, o.maxEpochs)},
-        {"best_epoch", bestEpoch},
-        {"validation_loss", best},
+        {"epochs_run", fit.epochs},
+        {"best_epoch", fit.bestEpoch},
+        {"validation_loss", fit.loss},
         {"train_accuracy", trainAcc},
         {"validation_accuracy", valAcc},
         {"validation_calibration_error", ece},
         {"features_cached", cached},
         {"seconds", std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()}};
-    std::ofstream(base + ".card.json") << card.dump(2) << "\n";
-    std::cout << "adapter " << o.output << ": " << Xtr.size(0) << " training items, " << nVal
-              << " held out; best epoch " << bestEpoch << "; validation accuracy " << valAcc
+    std::ofstream(stem(o.output) + ".card.json") << card.dump(2) << "\n";
+    std::cout << "adapter " << o.output << ": " << sp.Xtr.size(0) << " training items, " << sp.nVal
+              << " held out; best epoch " << fit.bestEpoch << "; validation accuracy " << valAcc
               << ", calibration error " << ece << (cached ? " (cached features)" : "") << "\n";
     return 0;
 }

@@ -103,23 +103,104 @@ std::vector<double> layerRelL2(const ledger::Record& a, const ledger::Record& b)
     return out;
 }
 
+namespace {
+
+// The records both runs have, by item.
+std::vector<std::pair<const ledger::Record*, const ledger::Record*>> pairRecords(const RunData& a,
+                                                                                 const RunData& b) {
+    std::vector<std::pair<const ledger::Record*, const ledger::Record*>> pairs;
+    std::size_t j = 0;
+    for (const auto& ra : a.records) {
+        while (j < b.records.size() && b.records[j].item < ra.item) {
+            ++j;
+        }
+        if (j < b.records.size() && b.records[j].item == ra.item) {
+            pairs.emplace_back(&ra, &b.records[j]);
+        }
+    }
+    return pairs;
+}
+
+// An item's difference without its layers: p, Δp, decisions, margins, bit-identity, label.
+ItemDiff diffItem(const ledger::Record& ra, const ledger::Record& rb,
+                  const std::vector<ledger::Item>& items) {
+    ItemDiff d;
+    d.item = ra.item;
+    const bool binary = ra.probs.size() == 2;
+    const int cls = binary ? 1 : ra.decision;
+    d.p_a = positive(ra, cls);
+    d.p_b = positive(rb, cls);
+    double dp = 0;
+    for (std::size_t k = 0; k < std::min(ra.probs.size(), rb.probs.size()); ++k) {
+        dp = std::max(dp, 100.0 * std::abs(double(ra.probs[k]) - double(rb.probs[k])));
+    }
+    d.dp = dp;
+    d.decision_a = ra.decision;
+    d.decision_b = rb.decision;
+    d.flip = ra.decision != rb.decision;
+    d.margin_a = ra.margin;
+    d.margin_b = rb.margin;
+    d.bit_identical = bitIdentical(ra, rb);
+    if (d.item >= 0 && std::size_t(d.item) < items.size()) {
+        d.label = items[std::size_t(d.item)].label;
+    }
+    return d;
+}
+
+// The margin histogram (by run A's |margin|) and the Δp histogram.
+void addToBins(Comparison& c, const ItemDiff& d) {
+    const double dp = d.dp;
+    const int mb = binOf(marginEdges(), std::abs(double(d.margin_a)));
+    if (mb >= 0) {
+        Bin& bin = c.margin_bins[std::size_t(mb)];
+        ++bin.count;
+        bin.flips += d.flip;
+        bin.changed += dp > 0;
+        bin.mean_dp += dp;
+    }
+    if (dp == 0) {
+        ++c.dp_zero;
+    } else {
+        const int db = binOf(dpEdges(), dp);
+        if (db >= 0) {
+            Bin& bin = c.dp_bins[std::size_t(db)];
+            ++bin.count;
+            bin.flips += d.flip;
+            bin.changed += 1;
+            bin.mean_dp += dp;
+        }
+    }
+}
+
+// Accuracy of both runs on the labelled items, the paired bootstrap interval of the difference
+// and McNemar's test.
+void accuracyLevel(Comparison& c, const std::vector<std::uint8_t>& correctA,
+                   const std::vector<std::uint8_t>& correctB, const CompareOptions& opt) {
+    c.labelled = static_cast<std::int64_t>(correctA.size());
+    if (c.labelled == 0) {
+        return;
+    }
+    double sa = 0, sb = 0;
+    for (std::size_t i = 0; i < correctA.size(); ++i) {
+        sa += correctA[i];
+        sb += correctB[i];
+    }
+    c.accuracy_a = sa / double(c.labelled);
+    c.accuracy_b = sb / double(c.labelled);
+    c.accuracy_diff =
+        pairedBootstrapDiff(correctA, correctB, opt.bootstrap_resamples, opt.bootstrap_seed);
+    c.mcnemar_p = mcnemarExactP(c.only_a_correct, c.only_b_correct);
+    c.verdict.accuracy = c.accuracy_diff->low <= 0 && c.accuracy_diff->high >= 0;
+}
+
+} // namespace
+
 Comparison compare(const RunData& a, const RunData& b, const std::vector<ledger::Item>& items,
                    const CompareOptions& opt) {
     Comparison c;
     c.run_a = a.run.id;
     c.run_b = b.run.id;
-    std::vector<std::pair<const ledger::Record*, const ledger::Record*>> pairs;
-    {
-        std::size_t j = 0;
-        for (const auto& ra : a.records) {
-            while (j < b.records.size() && b.records[j].item < ra.item) {
-                ++j;
-            }
-            if (j < b.records.size() && b.records[j].item == ra.item) {
-                pairs.emplace_back(&ra, &b.records[j]);
-            }
-        }
-    }
+    const auto pairs = pairRecords(a, b);
     c.items = static_cast<std::int64_t>(pairs.size());
     if (pairs.empty()) {
         throw Error("runs " + std::to_string(a.run.id) + " and " + std::to_string(b.run.id) +
@@ -138,27 +219,8 @@ Comparison compare(const RunData& a, const RunData& b, const std::vector<ledger:
     std::vector<std::uint8_t> correctA, correctB;
     std::int64_t identical = 0;
     for (const auto& [ra, rb] : pairs) {
-        ItemDiff d;
-        d.item = ra->item;
-        const bool binary = ra->probs.size() == 2;
-        const int cls = binary ? 1 : ra->decision;
-        d.p_a = positive(*ra, cls);
-        d.p_b = positive(*rb, cls);
-        double dp = 0;
-        for (std::size_t k = 0; k < std::min(ra->probs.size(), rb->probs.size()); ++k) {
-            dp = std::max(dp, 100.0 * std::abs(double(ra->probs[k]) - double(rb->probs[k])));
-        }
-        d.dp = dp;
-        d.decision_a = ra->decision;
-        d.decision_b = rb->decision;
-        d.flip = ra->decision != rb->decision;
-        d.margin_a = ra->margin;
-        d.margin_b = rb->margin;
-        d.bit_identical = bitIdentical(*ra, *rb);
+        ItemDiff d = diffItem(*ra, *rb, items);
         identical += d.bit_identical;
-        if (d.item >= 0 && std::size_t(d.item) < items.size()) {
-            d.label = items[std::size_t(d.item)].label;
-        }
         // Layers: the first hidden state whose real-token bytes differ.
         if (nLayers == 0) {
             d.first_divergent_layer = -2;
@@ -184,27 +246,7 @@ Comparison compare(const RunData& a, const RunData& b, const std::vector<ledger:
         for (std::size_t l = 0; l < std::min(nLayers, rel.size()); ++l) {
             relL2[l].push_back(rel[l]);
         }
-        // Histograms.
-        const int mb = binOf(marginEdges(), std::abs(double(ra->margin)));
-        if (mb >= 0) {
-            Bin& bin = c.margin_bins[std::size_t(mb)];
-            ++bin.count;
-            bin.flips += d.flip;
-            bin.changed += dp > 0;
-            bin.mean_dp += dp;
-        }
-        if (dp == 0) {
-            ++c.dp_zero;
-        } else {
-            const int db = binOf(dpEdges(), dp);
-            if (db >= 0) {
-                Bin& bin = c.dp_bins[std::size_t(db)];
-                ++bin.count;
-                bin.flips += d.flip;
-                bin.changed += 1;
-                bin.mean_dp += dp;
-            }
-        }
+        addToBins(c, d);
         if (d.label) {
             const std::uint8_t ca = ra->decision == *d.label, cb = rb->decision == *d.label;
             correctA.push_back(ca);
@@ -213,7 +255,7 @@ Comparison compare(const RunData& a, const RunData& b, const std::vector<ledger:
             c.only_b_correct += cb && !ca;
         }
         c.flips += d.flip;
-        dps.push_back(dp);
+        dps.push_back(d.dp);
         c.diffs.push_back(d);
     }
     for (Bin& bin : c.margin_bins) {
@@ -242,20 +284,7 @@ Comparison compare(const RunData& a, const RunData& b, const std::vector<ledger:
         }
         c.layers.push_back(ld);
     }
-    c.labelled = static_cast<std::int64_t>(correctA.size());
-    if (c.labelled > 0) {
-        double sa = 0, sb = 0;
-        for (std::size_t i = 0; i < correctA.size(); ++i) {
-            sa += correctA[i];
-            sb += correctB[i];
-        }
-        c.accuracy_a = sa / double(c.labelled);
-        c.accuracy_b = sb / double(c.labelled);
-        c.accuracy_diff =
-            pairedBootstrapDiff(correctA, correctB, opt.bootstrap_resamples, opt.bootstrap_seed);
-        c.mcnemar_p = mcnemarExactP(c.only_a_correct, c.only_b_correct);
-        c.verdict.accuracy = c.accuracy_diff->low <= 0 && c.accuracy_diff->high >= 0;
-    }
+    accuracyLevel(c, correctA, correctB, opt);
     c.verdict.decisions = c.flips == 0;
     c.verdict.probabilities = identical == c.items;
     c.kernel_diff = kernelTraceDiff(a.run.kernel_trace, b.run.kernel_trace);

@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <optional>
 
@@ -300,33 +301,203 @@ void StudySession::reopenLedger() {
     m_ledger = std::make_unique<ledger::Ledger>(m_ledgerPath, ledger::Ledger::Mode::Write);
 }
 
+namespace {
+
+// One run being recorded: its row, the items it covers and what this process has done of it.
+struct ActiveRun {
+    const RunRequest& req;
+    std::int64_t id = 0;
+    std::size_t items = 0;    // items the run covers
+    std::int64_t already = 0; // recorded before this process resumed it
+    std::vector<bool> skip;   // by position: recorded already
+    std::size_t doneHere = 0;
+    double forward = 0; // seconds in the model
+    std::int64_t ledgerItem(std::size_t k) const {
+        return req.items.empty() ? std::int64_t(k) : req.items[k];
+    }
+};
+
+// Progress events, at most five a second (and the last); returns false to stop after a batch.
+class ProgressEvents {
+public:
+    ProgressEvents(Events& events, const ActiveRun& run, const std::atomic<bool>& stop)
+        : m_events(events), m_run(run), m_stop(stop),
+          m_total(run.items - std::size_t(run.already)) {}
+    bool operator()(std::size_t done, std::size_t) {
+        const auto now = Clock::now();
+        if (now - m_last >= std::chrono::milliseconds(200) || done == m_total) {
+            m_last = now;
+            const double secs = std::chrono::duration<double>(now - m_t0).count();
+            const double rate = secs > 0 ? double(done) / secs : 0;
+            m_events.emit({{"event", protocol::event::kProgress},
+                           {"run", m_run.id},
+                           {"done", std::size_t(m_run.already) + done},
+                           {"total", m_run.items},
+                           {"items_per_second", rate},
+                           {"eta_seconds", rate > 0 ? double(m_total - done) / rate : -1.0}});
+        }
+        return !m_stop.load();
+    }
+    double seconds() const { return std::chrono::duration<double>(Clock::now() - m_t0).count(); }
+
+private:
+    Events& m_events;
+    const ActiveRun& m_run;
+    const std::atomic<bool>& m_stop;
+    const std::size_t m_total;
+    const Clock::time_point m_t0 = Clock::now();
+    Clock::time_point m_last = m_t0 - std::chrono::seconds(1);
+};
+
+// Every batch in one transaction, records in ledger item order.
+void recordDecisions(engine::Engine& eng, ledger::Ledger& led, ActiveRun& run,
+                     const std::vector<tokenizer::Encoding>& enc, ProgressEvents& progress) {
+    auto sink = [&](const std::vector<engine::ItemRecord>& batch) {
+        std::vector<ledger::Record> recs;
+        recs.reserve(batch.size());
+        for (const auto& rec : batch) {
+            recs.push_back(toRecord(rec));
+            recs.back().item = run.ledgerItem(rec.item);
+        }
+        std::sort(recs.begin(), recs.end(),
+                  [](const auto& a, const auto& b) { return a.item < b.item; });
+        if (!batch.empty()) {
+            run.forward += batch.front().batch_seconds;
+        }
+        led.appendBatch(run.id, recs);
+        run.doneHere += batch.size();
+        batchCommitted();
+    };
+    eng.run(enc, run.req.config, engine::parseCapture(run.req.capture), std::ref(progress), sink,
+            run.skip);
+    led.setKernelTrace(run.id, eng.lastTrace().toJson());
+}
+
+// A generation run is recorded whole: under the serving simulation the batch a request shares
+// depends on every other request, so the rest of a cut-off run would be another experiment.
+// Outputs are written in one transaction at the end.
+engine::ServeStats recordGeneration(engine::Engine& eng, ledger::Ledger& led, ActiveRun& run,
+                                    const std::vector<engine::Item>& items,
+                                    ProgressEvents& progress) {
+    const HeadSpec& head = *run.req.head;
+    std::vector<std::string> prompts;
+    prompts.reserve(run.items);
+    for (std::size_t k = 0; k < run.items; ++k) {
+        prompts.push_back(head.prompt(items.at(std::size_t(run.ledgerItem(k))).text));
+    }
+    engine::GenerateOptions opt;
+    opt.max_new_tokens = head.max_new_tokens;
+    opt.stop = head.stop;
+    opt.stop_at_eos = head.stop_at_eos;
+    engine::ServeStats serving;
+    const auto outputs =
+        run.req.config.batch_size > 1
+            ? eng.generate(prompts, run.req.config, opt, std::ref(progress)) // static batches
+            : eng.serve(prompts, run.req.config, opt, &serving, std::ref(progress));
+    if (!eng.cancelled()) {
+        std::vector<ledger::GenerationRecord> recs;
+        recs.reserve(outputs.size());
+        for (std::size_t k = 0; k < outputs.size(); ++k) {
+            recs.push_back(toGenerationRecord(outputs[k], run.ledgerItem(k)));
+        }
+        led.appendGenerations(run.id, recs);
+        run.doneHere = recs.size();
+        run.forward = serving.model_seconds;
+        batchCommitted();
+    }
+    return serving;
+}
+
+json startedEvent(const ActiveRun& run, const std::string& configHash, const std::string& env) {
+    const RunRequest& r = run.req;
+    json e{{"event", protocol::event::kStarted},
+           {"run", run.id},
+           {"head", r.head->name},
+           {"config", r.configName},
+           {"config_hash", configHash},
+           {"environment", env},
+           {"items", run.items},
+           {"resumed_items", run.already},
+           {"kind", r.kind}};
+    if (!r.label.empty()) {
+        e["label"] = r.label;
+    }
+    return e;
+}
+
+json finishedEvent(const ActiveRun& run, double seconds, const engine::ServeStats* serving) {
+    const RunRequest& r = run.req;
+    json e{{"event", protocol::event::kRunFinished},
+           {"run", run.id},
+           {"head", r.head->name},
+           {"config", r.configName},
+           {"kind", r.kind},
+           {"items_done", run.already + std::int64_t(run.doneHere)},
+           {"items", run.items},
+           {"seconds", seconds},
+           {"forward_seconds", run.forward}};
+    if (serving != nullptr) {
+        e["serving"] = {{"total_seconds", serving->total_seconds},
+                        {"model_seconds", serving->model_seconds},
+                        {"record_seconds", serving->record_seconds},
+                        {"overhead_share", serving->overheadShare()},
+                        {"prefills", serving->prefills},
+                        {"decode_steps", serving->decode_steps},
+                        {"max_resident", serving->max_resident}};
+    }
+    return e;
+}
+
+// A study run resumes an unfinished run of the same head, config, environment and capture;
+// any other run starts a new row.
+void openRun(ledger::Ledger& led, ActiveRun& run, const std::string& configHash,
+             const std::string& envHash) {
+    const RunRequest& r = run.req;
+    const json headJson = r.head->toJson();
+    std::optional<ledger::Run> resumable;
+    if (r.kind == "study") {
+        resumable = led.findResumable(headJson, configHash, envHash, r.capture);
+    }
+    if (resumable) {
+        run.id = resumable->id;
+        led.resumeRun(run.id);
+        run.skip.assign(run.items, false);
+        for (std::int64_t i : led.recordedItems(run.id)) {
+            run.skip[std::size_t(i)] = true; // study runs cover every item: ledger index = position
+            ++run.already;
+        }
+    } else {
+        run.id = led.beginRun(r.head->name, headJson, r.configName, configHash, envHash, r.capture,
+                              static_cast<std::int64_t>(run.items), r.kind, r.label);
+    }
+}
+
+} // namespace
+
 RunOutcome StudySession::record(const RunRequest& r) {
     RunOutcome out;
     engine::Engine& eng = engine(*r.head);
     const bool generation = r.head->generation();
-    const bool subset = !r.items.empty();
     // Decision heads read the items tokenized once per head; a generation encodes its prompts.
     static const std::vector<tokenizer::Encoding> none;
     const auto& all = generation ? none : encodings(*r.head, r.config.max_length);
     std::vector<tokenizer::Encoding> subsetEnc;
-    if (subset && !generation) {
+    if (!r.items.empty() && !generation) {
         for (std::int64_t i : r.items) {
             subsetEnc.push_back(all.at(std::size_t(i)));
         }
     }
-    const std::vector<tokenizer::Encoding>& enc = subset ? subsetEnc : all;
-    const std::size_t itemCount =
-        generation ? (subset ? r.items.size() : m_items.size()) : enc.size();
-    const auto toLedgerItem = [&](std::size_t k) { return subset ? r.items[k] : std::int64_t(k); };
-    const engine::Capture capture = engine::parseCapture(r.capture);
+    const std::vector<tokenizer::Encoding>& enc = r.items.empty() ? all : subsetEnc;
+    ActiveRun run{r};
+    run.items = generation ? (r.items.empty() ? m_items.size() : r.items.size()) : enc.size();
     eng.prepare(r.config);
     const std::string envHash = m_ledger->putEnvironment(engine::collectEnvironment());
-    const json headJson = r.head->toJson();
     const std::string configHash = r.config.hash();
     m_ledger->putConfig(configHash, r.configName, r.config.toJson());
     if (r.kind == "study" && !r.again) {
-        if (const auto done = m_ledger->findFinished(headJson, configHash, envHash, r.capture)) {
-            m_events.emit({{"event", "skipped"},
+        if (const auto done =
+                m_ledger->findFinished(r.head->toJson(), configHash, envHash, r.capture)) {
+            m_events.emit({{"event", protocol::event::kSkipped},
                            {"run", done->id},
                            {"head", r.head->name},
                            {"config", r.configName},
@@ -336,128 +507,21 @@ RunOutcome StudySession::record(const RunRequest& r) {
             return out;
         }
     }
-    std::vector<bool> skip;
-    std::int64_t already = 0;
-    std::optional<ledger::Run> resumable;
-    if (r.kind == "study") {
-        resumable = m_ledger->findResumable(headJson, configHash, envHash, r.capture);
-    }
-    if (resumable) {
-        out.id = resumable->id;
-        m_ledger->resumeRun(out.id);
-        skip.assign(itemCount, false);
-        for (std::int64_t i : m_ledger->recordedItems(out.id)) {
-            skip[std::size_t(i)] = true; // study runs cover every item: ledger index = position
-            ++already;
-        }
-    } else {
-        out.id =
-            m_ledger->beginRun(r.head->name, headJson, r.configName, configHash, envHash, r.capture,
-                               static_cast<std::int64_t>(itemCount), r.kind, r.label);
-    }
-    m_currentRun = out.id;
-    json started{{"event", "started"},
-                 {"run", out.id},
-                 {"head", r.head->name},
-                 {"config", r.configName},
-                 {"config_hash", configHash},
-                 {"environment", envHash},
-                 {"items", itemCount},
-                 {"resumed_items", already},
-                 {"kind", r.kind}};
-    if (!r.label.empty()) {
-        started["label"] = r.label;
-    }
-    m_events.emit(started);
-    const auto t0 = Clock::now();
-    auto lastEvent = t0 - std::chrono::seconds(1);
-    double forward = 0;
-    std::size_t doneHere = 0;
-    const std::size_t total = itemCount - std::size_t(already);
-    auto progress = [&](std::size_t done, std::size_t) {
-        const auto now = Clock::now();
-        if (now - lastEvent >= std::chrono::milliseconds(200) || done == total) {
-            lastEvent = now;
-            const double secs = std::chrono::duration<double>(now - t0).count();
-            const double rate = secs > 0 ? double(done) / secs : 0;
-            m_events.emit({{"event", "progress"},
-                           {"run", out.id},
-                           {"done", std::size_t(already) + done},
-                           {"total", itemCount},
-                           {"items_per_second", rate},
-                           {"eta_seconds", rate > 0 ? double(total - done) / rate : -1.0}});
-        }
-        return !m_stop.load();
-    };
-    auto sink = [&](const std::vector<engine::ItemRecord>& batch) {
-        std::vector<ledger::Record> recs;
-        recs.reserve(batch.size());
-        for (const auto& rec : batch) {
-            recs.push_back(toRecord(rec));
-            recs.back().item = toLedgerItem(rec.item);
-        }
-        std::sort(recs.begin(), recs.end(),
-                  [](const auto& a, const auto& b) { return a.item < b.item; });
-        if (!batch.empty()) {
-            forward += batch.front().batch_seconds;
-        }
-        m_ledger->appendBatch(out.id, recs);
-        doneHere += batch.size();
-        batchCommitted();
-    };
+    openRun(*m_ledger, run, configHash, envHash);
+    m_currentRun = run.id;
+    out.id = run.id;
+    m_events.emit(startedEvent(run, configHash, envHash));
+    ProgressEvents progress(m_events, run, m_stop);
     engine::ServeStats serving;
     if (generation) {
-        // A generation run is recorded whole: under the serving simulation the batch a request
-        // shares depends on every other request, so the rest of a cut-off run would be another
-        // experiment. Outputs are written in one transaction at the end.
-        std::vector<std::string> prompts;
-        prompts.reserve(itemCount);
-        for (std::size_t k = 0; k < itemCount; ++k) {
-            prompts.push_back(r.head->prompt(m_items.at(std::size_t(toLedgerItem(k))).text));
-        }
-        engine::GenerateOptions opt;
-        opt.max_new_tokens = r.head->max_new_tokens;
-        opt.stop = r.head->stop;
-        opt.stop_at_eos = r.head->stop_at_eos;
-        const auto outputs = r.config.batch_size > 1
-                                 ? eng.generate(prompts, r.config, opt, progress) // static batches
-                                 : eng.serve(prompts, r.config, opt, &serving, progress);
-        if (!eng.cancelled()) {
-            std::vector<ledger::GenerationRecord> recs;
-            recs.reserve(outputs.size());
-            for (std::size_t k = 0; k < outputs.size(); ++k) {
-                recs.push_back(toGenerationRecord(outputs[k], toLedgerItem(k)));
-            }
-            m_ledger->appendGenerations(out.id, recs);
-            doneHere = recs.size();
-            forward = serving.model_seconds;
-            batchCommitted();
-        }
+        serving = recordGeneration(eng, *m_ledger, run, m_items, progress);
     } else {
-        eng.run(enc, r.config, capture, progress, sink, skip);
-        m_ledger->setKernelTrace(out.id, eng.lastTrace().toJson());
+        recordDecisions(eng, *m_ledger, run, enc, progress);
     }
-    const double seconds = std::chrono::duration<double>(Clock::now() - t0).count();
-    json finished{{"event", "run-finished"},
-                  {"run", out.id},
-                  {"head", r.head->name},
-                  {"config", r.configName},
-                  {"kind", r.kind},
-                  {"items_done", already + std::int64_t(doneHere)},
-                  {"items", itemCount},
-                  {"seconds", seconds},
-                  {"forward_seconds", forward}};
-    if (generation && r.config.batch_size == 1) {
-        finished["serving"] = {{"total_seconds", serving.total_seconds},
-                               {"model_seconds", serving.model_seconds},
-                               {"record_seconds", serving.record_seconds},
-                               {"overhead_share", serving.overheadShare()},
-                               {"prefills", serving.prefills},
-                               {"decode_steps", serving.decode_steps},
-                               {"max_resident", serving.max_resident}};
-    }
+    json finished = finishedEvent(run, progress.seconds(),
+                                  generation && r.config.batch_size == 1 ? &serving : nullptr);
     if (eng.cancelled()) {
-        m_ledger->markRun(out.id, ledger::RunStatus::Interrupted,
+        m_ledger->markRun(run.id, ledger::RunStatus::Interrupted,
                           generation ? "stopped by a signal; a generation run is recorded whole, "
                                        "run again to record it from the start"
                                      : "stopped by a signal; run again to resume");
@@ -466,10 +530,10 @@ RunOutcome StudySession::record(const RunRequest& r) {
         out.cancelled = true;
         return out;
     }
-    m_ledger->finishRun(out.id);
+    m_ledger->finishRun(run.id);
     m_currentRun = 0;
     finished["status"] = "finished";
-    finished["records_sha256"] = m_ledger->run(out.id).records_sha256;
+    finished["records_sha256"] = m_ledger->run(run.id).records_sha256;
     m_events.emit(finished);
     return out;
 }

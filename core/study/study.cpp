@@ -110,20 +110,11 @@ std::string probauditHome() {
         .string();
 }
 
-Study Study::fromJson(const ordered_json& j, const std::string& baseDir,
-                      std::vector<std::string>& errors) {
-    Study s;
-    if (!j.is_object()) {
-        errors.push_back("$: a study must be a JSON object");
-        return s;
-    }
-    s.source = json::parse(j.dump());
-    unknownFields(
-        j, {"$comment", "name", "model", "heads", "dataset", "capture", "configs", "reference"},
-        "$", errors);
-    stringField(j, "name", s.name, "$", errors, true);
+namespace {
 
-    // model
+// $.model: the path (resolved, must exist) and its format.
+void readModel(const ordered_json& j, const std::string& baseDir, Study& s,
+               std::vector<std::string>& errors) {
     if (!j.contains("model") || !j["model"].is_object()) {
         errors.push_back("$.model: missing (an object with \"path\")");
     } else {
@@ -145,8 +136,11 @@ Study Study::fromJson(const ordered_json& j, const std::string& baseDir,
             }
         }
     }
+}
 
-    // heads: an object of name -> head
+// $.heads: an object of variant name -> head.
+void readHeads(const ordered_json& j, const std::string& baseDir, Study& s,
+               std::vector<std::string>& errors) {
     if (!j.contains("heads") || !j["heads"].is_object() || j["heads"].empty()) {
         errors.push_back("$.heads: missing (an object: variant name -> head)");
     } else {
@@ -161,8 +155,11 @@ Study Study::fromJson(const ordered_json& j, const std::string& baseDir,
             s.heads.push_back(std::move(spec));
         }
     }
+}
 
-    // dataset
+// $.dataset: one file or several, fields, labels, limit and seed.
+void readDataset(const ordered_json& j, const std::string& baseDir, Study& s,
+                 std::vector<std::string>& errors) {
     if (!j.contains("dataset") || !j["dataset"].is_object()) {
         errors.push_back("$.dataset: missing (an object with \"path\")");
     } else {
@@ -227,18 +224,11 @@ Study Study::fromJson(const ordered_json& j, const std::string& baseDir,
             }
         }
     }
+}
 
-    // capture
-    if (j.contains("capture")) {
-        static const std::set<std::string> levels{"none", "hashes", "vectors", "full"};
-        if (!j["capture"].is_string() || !levels.count(j["capture"].get<std::string>())) {
-            errors.push_back("$.capture: must be one of: none, hashes, vectors, full");
-        } else {
-            s.capture = j["capture"].get<std::string>();
-        }
-    }
-
-    // configs: an object of name -> config (every axis optional, defaults from RunConfig)
+// $.configs: an object of name -> config (every axis optional, defaults from RunConfig);
+// two names for the same configuration are refused.
+void readConfigs(const ordered_json& j, Study& s, std::vector<std::string>& errors) {
     if (!j.contains("configs") || !j["configs"].is_object() || j["configs"].empty()) {
         errors.push_back("$.configs: missing (an object: config name -> runtime configuration)");
     } else {
@@ -253,6 +243,37 @@ Study Study::fromJson(const ordered_json& j, const std::string& baseDir,
             s.configs.push_back(std::move(nc));
         }
     }
+}
+
+} // namespace
+
+Study Study::fromJson(const ordered_json& j, const std::string& baseDir,
+                      std::vector<std::string>& errors) {
+    Study s;
+    if (!j.is_object()) {
+        errors.push_back("$: a study must be a JSON object");
+        return s;
+    }
+    s.source = json::parse(j.dump());
+    unknownFields(
+        j, {"$comment", "name", "model", "heads", "dataset", "capture", "configs", "reference"},
+        "$", errors);
+    stringField(j, "name", s.name, "$", errors, true);
+
+    readModel(j, baseDir, s, errors);
+    readHeads(j, baseDir, s, errors);
+    readDataset(j, baseDir, s, errors);
+    // capture
+    if (j.contains("capture")) {
+        static const std::set<std::string> levels{"none", "hashes", "vectors", "full"};
+        if (!j["capture"].is_string() || !levels.count(j["capture"].get<std::string>())) {
+            errors.push_back("$.capture: must be one of: none, hashes, vectors, full");
+        } else {
+            s.capture = j["capture"].get<std::string>();
+        }
+    }
+
+    readConfigs(j, s, errors);
     checkGeneration(s, errors);
     if (stringField(j, "reference", s.reference, "$", errors, true) &&
         s.config(s.reference) == nullptr) {

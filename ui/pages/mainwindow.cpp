@@ -231,6 +231,24 @@ bool MainWindow::runConfigs(const QStringList& configs) {
     return m_runs->start(study, m_loadingPath, configs);
 }
 
+bool MainWindow::diagnoseStudy() {
+    if (!m_review->review()) {
+        QMessageBox::information(this, tr("Diagnose"), tr("Open a study or ledger first."));
+        return false;
+    }
+    if (m_runs->isRunning()) {
+        QMessageBox::information(this, tr("Diagnose"), tr("Wait for the current run to end."));
+        return false;
+    }
+    const QString study = studyPathForRuns();
+    if (study.isEmpty()) {
+        return false;
+    }
+    m_runPanel->begin({});
+    m_runDock->show();
+    return m_runs->startDiagnosis(study, m_loadingPath);
+}
+
 ConfigEditor* MainWindow::editConfigs() {
     if (!m_review->review()) {
         QMessageBox::information(this, tr("Edit Configs"), tr("Open a study or ledger first."));

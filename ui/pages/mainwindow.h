@@ -54,6 +54,9 @@ public:
     // Runs configs of the open review's study in the engine (a child process); the review is
     // reloaded when the engine stops, however it stops.
     bool runConfigs(const QStringList& configs);
+    // Study → Diagnose: the diagnosis ladder in the engine, its probes in the Engine Runs panel;
+    // the review reloads with the stored diagnosis when it ends.
+    bool diagnoseStudy();
     // Runs every config of a new study into NAME.ledger beside it, then opens that ledger.
     bool runNewStudy(const QString& studyPath);
     // The study file of the open review: recorded in the ledger, else asked for.

@@ -89,6 +89,9 @@ void MainWindow::createStudyMenu() {
     QAction* run = study->addAction(tr("&Run Configs…"), this, &MainWindow::chooseAndRunConfigs);
     run->setObjectName(QStringLiteral("actionRunConfigs"));
     run->setShortcut(QKeySequence(Qt::Key_F5));
+    QAction* diagnose = study->addAction(tr("&Diagnose"), this, &MainWindow::diagnoseStudy);
+    diagnose->setObjectName(QStringLiteral("actionDiagnose"));
+    diagnose->setShortcut(QKeySequence(Qt::Key_F6));
     QAction* edit = study->addAction(tr("&Edit Configs…"), this, &MainWindow::editConfigs);
     edit->setObjectName(QStringLiteral("actionEditConfigs"));
     edit->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));

@@ -2,6 +2,8 @@
 
 #include "ui/pages/engineclient.h"
 
+#include "common/protocol.h"
+
 #include <QDir>
 #include <QFileInfo>
 #include <QJsonDocument>
@@ -9,10 +11,6 @@
 #include <QProcessEnvironment>
 
 namespace probaudit::ui {
-
-namespace {
-constexpr int kExitInterrupted = 130; // the engine's exit code after a stop request
-}
 
 RunController::RunController(QObject* parent) : QObject(parent) {}
 
@@ -28,6 +26,22 @@ RunController::~RunController() {
 }
 
 bool RunController::start(const QString& study, const QString& ledger, const QStringList& configs) {
+    QStringList args{QStringLiteral("run"),      study,
+                     QStringLiteral("--ledger"), ledger,
+                     QStringLiteral("--events"), QStringLiteral("jsonl")};
+    for (const QString& c : configs) {
+        args << QStringLiteral("--config") << c;
+    }
+    return startEngine(args, ledger);
+}
+
+bool RunController::startDiagnosis(const QString& study, const QString& ledger) {
+    return startEngine({QStringLiteral("diagnose"), study, QStringLiteral("--ledger"), ledger,
+                        QStringLiteral("--events"), QStringLiteral("jsonl")},
+                       ledger);
+}
+
+bool RunController::startEngine(const QStringList& args, const QString& ledger) {
     if (m_process != nullptr) {
         Q_EMIT finished(Outcome::Failed, tr("A run is already in progress."));
         return false;
@@ -42,12 +56,6 @@ bool RunController::start(const QString& study, const QString& ledger, const QSt
     m_lastError.clear();
     m_cancelled = false;
     m_ledger = ledger;
-    QStringList args{QStringLiteral("run"),      study,
-                     QStringLiteral("--ledger"), ledger,
-                     QStringLiteral("--events"), QStringLiteral("jsonl")};
-    for (const QString& c : configs) {
-        args << QStringLiteral("--config") << c;
-    }
     m_process = new QProcess(this);
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     for (const QString& kv : m_extraEnv) {
@@ -86,14 +94,18 @@ void RunController::readEvents() {
         const QString kind = e.value(u"event").toString();
         const qint64 run = e.value(u"run").toInteger(-1);
         if (kind == QLatin1String("started")) {
-            Q_EMIT runStarted(run, e.value(u"config").toString(), e.value(u"items").toInteger(),
-                              e.value(u"resumed_items").toInteger());
+            // A diagnosis probe is named by what it probes ("shape: batch 8"), a run by its config.
+            const QString label = e.value(u"label").toString();
+            Q_EMIT runStarted(run, label.isEmpty() ? e.value(u"config").toString() : label,
+                              e.value(u"items").toInteger(), e.value(u"resumed_items").toInteger());
         } else if (kind == QLatin1String("progress")) {
             Q_EMIT progress(run, e.value(u"done").toInteger(), e.value(u"total").toInteger(),
                             e.value(u"items_per_second").toDouble(),
                             e.value(u"eta_seconds").toDouble(-1));
         } else if (kind == QLatin1String("run-finished")) {
-            Q_EMIT runFinished(run, e.value(u"config").toString(), e.value(u"status").toString());
+            const QString label = e.value(u"label").toString();
+            Q_EMIT runFinished(run, label.isEmpty() ? e.value(u"config").toString() : label,
+                               e.value(u"status").toString());
         } else if (kind == QLatin1String("skipped")) {
             Q_EMIT runSkipped(run, e.value(u"config").toString(), e.value(u"reason").toString());
         } else if (kind == QLatin1String("warning")) {
@@ -122,7 +134,7 @@ void RunController::onFinished(int exitCode, QProcess::ExitStatus status) {
         Q_EMIT finished(Outcome::Finished, QString());
         return;
     }
-    if (exitCode == kExitInterrupted || m_cancelled) {
+    if (exitCode == protocol::kExitInterrupted || m_cancelled) {
         Q_EMIT finished(Outcome::Cancelled, tr("The run was cancelled. %1").arg(kept));
         return;
     }

@@ -23,6 +23,10 @@ public:
 
     // Starts the engine; false (and failed()) when one is already running or it cannot start.
     bool start(const QString& study, const QString& ledger, const QStringList& configs);
+    // Runs the diagnosis ladder in the engine (`probaudit diagnose STUDY --ledger L --events
+    // jsonl`): each probe run reports like a config run, named by what it probes; the diagnosis
+    // is stored in the ledger when it finishes.
+    bool startDiagnosis(const QString& study, const QString& ledger);
     void cancel();
     bool isRunning() const { return m_process != nullptr; }
     // Extra environment for the engine (tests use the engine's failure hooks).
@@ -38,6 +42,7 @@ Q_SIGNALS:
     void finished(probaudit::ui::RunController::Outcome outcome, const QString& message);
 
 private:
+    bool startEngine(const QStringList& args, const QString& ledger);
     void readEvents();
     void onFinished(int exitCode, QProcess::ExitStatus status);
 
