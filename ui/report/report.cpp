@@ -37,9 +37,6 @@ QString contents(const std::vector<Section>& sections, const std::vector<int>& p
 // The report is written in English whatever language the workbench speaks: while it is built,
 // a translator on top of the others answers every lookup (the charts' and the generation
 // view's shared pieces) with the source text.
-// The report is written in English whatever language the workbench speaks: while it is built,
-// a translator on top of the others answers every lookup (the charts' and the generation
-// view's shared pieces) with the source text.
 class SourceText : public QTranslator {
 public:
     SourceText() { QCoreApplication::installTranslator(this); }
