@@ -114,6 +114,10 @@ private Q_SLOTS:
         QCOMPARE(analysis::suspectsOf({"dtype", "pad_to", "threads"}),
                  (std::vector<std::string>{"kernels", "shape"}));
         QCOMPARE(suspectOf("no_such_axis"), std::string("kernels"));
+        QCOMPARE(axisValues(*findAxis("tf32")), (std::vector<std::string>{"false", "true"}));
+        QCOMPARE(axisValues(*findAxis("kernels")),
+                 (std::vector<std::string>{"default", "batch_invariant"}));
+        QVERIFY(axisValues(*findAxis("batch_size")).empty());
         // Every axis RunConfig has is in the table, and nothing else.
         const json all = RunConfig().allAxesJson();
         QCOMPARE(configAxes().size(), all.size());

@@ -9,95 +9,95 @@
         <translation>Items</translation>
     </message>
     <message>
-        <location filename="../ui/charts/charts.cpp" line="102"/>
+        <location filename="../ui/charts/charts.cpp" line="151"/>
         <source>Δp per item (points), log bins</source>
         <translation>Δp pro Item (Punkte), logarithmische Bins</translation>
     </message>
     <message>
-        <location filename="../ui/charts/charts.cpp" line="103"/>
+        <location filename="../ui/charts/charts.cpp" line="152"/>
         <source>no flip</source>
         <translation>nicht gekippt</translation>
     </message>
     <message>
-        <location filename="../ui/charts/charts.cpp" line="104"/>
-        <location filename="../ui/charts/charts.cpp" line="175"/>
-        <location filename="../ui/charts/charts.cpp" line="260"/>
+        <location filename="../ui/charts/charts.cpp" line="153"/>
+        <location filename="../ui/charts/charts.cpp" line="224"/>
+        <location filename="../ui/charts/charts.cpp" line="309"/>
         <source>flipped</source>
         <translation>gekippt</translation>
     </message>
     <message>
-        <location filename="../ui/charts/charts.cpp" line="161"/>
-        <location filename="../ui/charts/charts.cpp" line="258"/>
+        <location filename="../ui/charts/charts.cpp" line="210"/>
+        <location filename="../ui/charts/charts.cpp" line="307"/>
         <source>Δp = 0</source>
         <translation>Δp = 0</translation>
     </message>
     <message>
-        <location filename="../ui/charts/charts.cpp" line="162"/>
+        <location filename="../ui/charts/charts.cpp" line="211"/>
         <source>Δp in %1</source>
         <translation>Δp in %1</translation>
     </message>
     <message>
-        <location filename="../ui/charts/charts.cpp" line="172"/>
+        <location filename="../ui/charts/charts.cpp" line="221"/>
         <source>Reference margin |logit gap|: the near-tie view</source>
         <translation>Referenzmarge |Logit-Abstand|: Ansicht der knappen Fälle</translation>
     </message>
     <message>
-        <location filename="../ui/charts/charts.cpp" line="173"/>
+        <location filename="../ui/charts/charts.cpp" line="222"/>
         <source>bit-identical p</source>
         <translation>bitidentisches p</translation>
     </message>
     <message>
-        <location filename="../ui/charts/charts.cpp" line="174"/>
+        <location filename="../ui/charts/charts.cpp" line="223"/>
         <source>p changed</source>
         <translation>p verändert</translation>
     </message>
     <message>
-        <location filename="../ui/charts/charts.cpp" line="206"/>
+        <location filename="../ui/charts/charts.cpp" line="255"/>
         <source>|margin| in %1</source>
         <translation>|Marge| in %1</translation>
     </message>
     <message>
-        <location filename="../ui/charts/charts.cpp" line="211"/>
+        <location filename="../ui/charts/charts.cpp" line="260"/>
         <source>, flipped</source>
         <translation>, gekippt</translation>
     </message>
     <message>
-        <location filename="../ui/charts/charts.cpp" line="214"/>
+        <location filename="../ui/charts/charts.cpp" line="263"/>
         <source>, p changed</source>
         <translation>, p verändert</translation>
     </message>
     <message>
-        <location filename="../ui/charts/charts.cpp" line="217"/>
+        <location filename="../ui/charts/charts.cpp" line="266"/>
         <source>, p unchanged</source>
         <translation>, p unverändert</translation>
     </message>
     <message>
-        <location filename="../ui/charts/charts.cpp" line="228"/>
+        <location filename="../ui/charts/charts.cpp" line="277"/>
         <source>p (reference) against p (config)</source>
         <translation>p (Referenz) gegen p (Konfiguration)</translation>
     </message>
     <message>
-        <location filename="../ui/charts/charts.cpp" line="253"/>
+        <location filename="../ui/charts/charts.cpp" line="302"/>
         <source>%1 (%2 of %3 drawn)</source>
         <translation>%1 (%2 von %3 gezeichnet)</translation>
     </message>
     <message>
-        <location filename="../ui/charts/charts.cpp" line="259"/>
+        <location filename="../ui/charts/charts.cpp" line="308"/>
         <source>Δp &gt; 0</source>
         <translation>Δp &gt; 0</translation>
     </message>
     <message>
-        <location filename="../ui/charts/charts.cpp" line="275"/>
+        <location filename="../ui/charts/charts.cpp" line="324"/>
         <source>p (reference)</source>
         <translation>p (Referenz)</translation>
     </message>
     <message>
-        <location filename="../ui/charts/charts.cpp" line="276"/>
+        <location filename="../ui/charts/charts.cpp" line="325"/>
         <source>p (config)</source>
         <translation>p (Konfiguration)</translation>
     </message>
     <message>
-        <location filename="../ui/charts/charts.cpp" line="286"/>
+        <location filename="../ui/charts/charts.cpp" line="80"/>
         <source>threshold</source>
         <translation>Schwelle</translation>
     </message>
@@ -107,12 +107,12 @@
         <translation>%1 in [%2, %3): %4 Items</translation>
     </message>
     <message>
-        <location filename="../ui/charts/charts.cpp" line="145"/>
+        <location filename="../ui/charts/charts.cpp" line="194"/>
         <source>Δp (points), bins from the value shown</source>
         <translation>Δp (Punkte), Klassen ab dem angezeigten Wert</translation>
     </message>
     <message>
-        <location filename="../ui/charts/charts.cpp" line="197"/>
+        <location filename="../ui/charts/charts.cpp" line="246"/>
         <source>|margin| in the reference run (logits), bins from the value shown</source>
         <translation>|Marge| im Referenzlauf (Logits), Klassen ab dem angezeigten Wert</translation>
     </message>
@@ -374,7 +374,7 @@
 <context>
     <name>ScreenshotTour</name>
     <message>
-        <location filename="../ui/pages/screenshottour.cpp" line="120"/>
+        <location filename="../ui/pages/screenshottour.cpp" line="77"/>
         <source>|margin| &lt; 1</source>
         <translation>|Marge| &lt; 1</translation>
     </message>
@@ -503,18 +503,18 @@
         <translation>Doppelklicken Sie auf eine Zelle, um sie zu ändern. Zellen, die von der Referenz abweichen, sind hervorgehoben. Beim Speichern wird die Studiendatei neu geschrieben (eine Kopie des Originals bleibt als .bak erhalten; Kommentare gehen verloren).</translation>
     </message>
     <message>
-        <location filename="../ui/pages/configeditor.cpp" line="134"/>
+        <location filename="../ui/pages/configeditor.cpp" line="152"/>
         <source>Select the configs to run (rows).</source>
         <translation>Wählen Sie die auszuführenden Konfigurationen aus (Zeilen).</translation>
     </message>
     <message>
-        <location filename="../ui/pages/configeditor.cpp" line="172"/>
-        <location filename="../ui/pages/configeditor.cpp" line="191"/>
+        <location filename="../ui/pages/configeditor.cpp" line="177"/>
+        <location filename="../ui/pages/configeditor.cpp" line="196"/>
         <source>%1 cannot be written.</source>
         <translation>%1 kann nicht geschrieben werden.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/configeditor.cpp" line="196"/>
+        <location filename="../ui/pages/configeditor.cpp" line="201"/>
         <source>Saved %1.</source>
         <translation>%1 gespeichert.</translation>
     </message>
@@ -522,53 +522,53 @@
 <context>
     <name>probaudit::ui::ConfigMatrixModel</name>
     <message>
-        <location filename="../ui/models/configmatrixmodel.cpp" line="134"/>
+        <location filename="../ui/models/configmatrixmodel.cpp" line="129"/>
         <source>%1 (reference)</source>
         <translation>%1 (Referenz)</translation>
     </message>
     <message>
-        <location filename="../ui/models/configmatrixmodel.cpp" line="144"/>
+        <location filename="../ui/models/configmatrixmodel.cpp" line="139"/>
         <source>The reference: every other config is compared with it.</source>
         <translation>Die Referenz: Jede andere Konfiguration wird mit ihr verglichen.</translation>
     </message>
     <message>
-        <location filename="../ui/models/configmatrixmodel.cpp" line="145"/>
+        <location filename="../ui/models/configmatrixmodel.cpp" line="140"/>
         <source>The same settings as the reference.</source>
         <translation>Dieselben Einstellungen wie die Referenz.</translation>
     </message>
     <message>
-        <location filename="../ui/models/configmatrixmodel.cpp" line="146"/>
+        <location filename="../ui/models/configmatrixmodel.cpp" line="141"/>
         <source>Differs from the reference in: %1</source>
         <translation>Weicht von der Referenz ab in: %1</translation>
     </message>
     <message>
-        <location filename="../ui/models/configmatrixmodel.cpp" line="175"/>
+        <location filename="../ui/models/configmatrixmodel.cpp" line="170"/>
         <source>%1: %2 here, %3 in the reference</source>
         <translation>%1: %2 hier, %3 in der Referenz</translation>
     </message>
     <message>
-        <location filename="../ui/models/configmatrixmodel.cpp" line="196"/>
+        <location filename="../ui/models/configmatrixmodel.cpp" line="191"/>
         <source>There is already a config named %1.</source>
         <translation>Es gibt bereits eine Konfiguration namens %1.</translation>
     </message>
     <message>
-        <location filename="../ui/models/configmatrixmodel.cpp" line="218"/>
+        <location filename="../ui/models/configmatrixmodel.cpp" line="213"/>
         <source>%1 must be a whole number.</source>
         <translation>%1 muss eine ganze Zahl sein.</translation>
     </message>
     <message>
-        <location filename="../ui/models/configmatrixmodel.cpp" line="258"/>
+        <location filename="../ui/models/configmatrixmodel.cpp" line="253"/>
         <source>Config</source>
         <translation>Konfig.</translation>
     </message>
     <message>
+        <location filename="../ui/models/configmatrixmodel.cpp" line="268"/>
         <location filename="../ui/models/configmatrixmodel.cpp" line="273"/>
-        <location filename="../ui/models/configmatrixmodel.cpp" line="278"/>
         <source>config-%1</source>
         <translation>config-%1</translation>
     </message>
     <message>
-        <location filename="../ui/models/configmatrixmodel.cpp" line="290"/>
+        <location filename="../ui/models/configmatrixmodel.cpp" line="285"/>
         <source>The reference config cannot be removed; make another config the reference first.</source>
         <translation>Die Referenzkonfiguration kann nicht entfernt werden; legen Sie zuerst eine andere Konfiguration als Referenz fest.</translation>
     </message>
@@ -576,122 +576,122 @@
 <context>
     <name>probaudit::ui::DashboardModel</name>
     <message>
-        <location filename="../ui/models/dashboardmodel.cpp" line="67"/>
+        <location filename="../ui/models/dashboardmodel.cpp" line="77"/>
         <source>Config %1 has no finished run for this head yet.</source>
         <translation>Konfiguration %1 hat für diesen Head noch keinen abgeschlossenen Lauf.</translation>
     </message>
     <message>
-        <location filename="../ui/models/dashboardmodel.cpp" line="71"/>
+        <location filename="../ui/models/dashboardmodel.cpp" line="81"/>
         <source>Accuracy of this config minus the reference&apos;s, in points, with a paired bootstrap 95% interval. McNemar&apos;s exact test on the %1 + %2 items that only one run gets right: p = %3.</source>
         <translation>Genauigkeit dieser Konfiguration minus die der Referenz, in Punkten, mit gepaartem Bootstrap-95-%-Intervall. Exakter McNemar-Test auf den %1 + %2 Items, die nur einer der beiden Läufe richtig entscheidet: p = %3.</translation>
     </message>
     <message>
-        <location filename="../ui/models/dashboardmodel.cpp" line="83"/>
+        <location filename="../ui/models/dashboardmodel.cpp" line="92"/>
         <source>Where the hidden states first differ: %1</source>
         <translation>Wo die verborgenen Zustände zuerst abweichen: %1</translation>
     </message>
     <message>
-        <location filename="../ui/models/dashboardmodel.cpp" line="96"/>
+        <location filename="../ui/models/dashboardmodel.cpp" line="105"/>
         <source>%1 (reference)</source>
         <translation>%1 (Referenz)</translation>
     </message>
     <message>
-        <location filename="../ui/models/dashboardmodel.cpp" line="103"/>
+        <location filename="../ui/models/dashboardmodel.cpp" line="112"/>
         <source>nothing</source>
         <translation>nichts</translation>
     </message>
     <message>
-        <location filename="../ui/models/dashboardmodel.cpp" line="109"/>
+        <location filename="../ui/models/dashboardmodel.cpp" line="118"/>
         <source>not run yet</source>
         <translation>noch nicht ausgeführt</translation>
     </message>
     <message>
-        <location filename="../ui/models/dashboardmodel.cpp" line="154"/>
+        <location filename="../ui/models/dashboardmodel.cpp" line="163"/>
         <source>The runtime-configuration axes in which this config differs from the reference config.</source>
         <translation>Die Achsen der Laufzeitkonfiguration, in denen sich diese Konfiguration von der Referenzkonfiguration unterscheidet.</translation>
     </message>
     <message>
-        <location filename="../ui/models/dashboardmodel.cpp" line="157"/>
+        <location filename="../ui/models/dashboardmodel.cpp" line="166"/>
         <source>Share of items with the same decision as in the reference run.</source>
         <translation>Anteil der Items mit derselben Entscheidung wie im Referenzlauf.</translation>
     </message>
     <message>
-        <location filename="../ui/models/dashboardmodel.cpp" line="159"/>
+        <location filename="../ui/models/dashboardmodel.cpp" line="168"/>
         <source>Items whose decision differs from the reference run.</source>
         <translation>Items, deren Entscheidung vom Referenzlauf abweicht.</translation>
     </message>
     <message>
-        <location filename="../ui/models/dashboardmodel.cpp" line="161"/>
+        <location filename="../ui/models/dashboardmodel.cpp" line="170"/>
         <source>Largest Δp: 100 × |p(reference) − p(config)| over the items, in points.</source>
         <translation>Größtes Δp über die Items: 100 × |p(Referenz) − p(Konfiguration)|, in Punkten.</translation>
     </message>
     <message>
-        <location filename="../ui/models/dashboardmodel.cpp" line="163"/>
+        <location filename="../ui/models/dashboardmodel.cpp" line="172"/>
         <source>Share of items whose every recorded float and layer hash has the same bits as in the reference run.</source>
         <translation>Anteil der Items, bei denen jeder aufgezeichnete Float und jeder Schicht-Hash dieselben Bits hat wie im Referenzlauf.</translation>
     </message>
     <message>
-        <location filename="../ui/models/dashboardmodel.cpp" line="166"/>
+        <location filename="../ui/models/dashboardmodel.cpp" line="175"/>
         <source>The first divergent layer seen most often: the first layer whose hidden states differ bitwise from the reference run.</source>
         <translation>Die am häufigsten beobachtete erste abweichende Schicht: die erste Schicht, deren verborgene Zustände bitweise vom Referenzlauf abweichen.</translation>
     </message>
     <message>
-        <location filename="../ui/models/dashboardmodel.cpp" line="169"/>
+        <location filename="../ui/models/dashboardmodel.cpp" line="178"/>
         <source>The three levels of reproduction: accuracy (the interval of the difference contains 0), decisions (no flips), bits (every item bit-identical).</source>
         <translation>Die drei Reproduktionsebenen: Genauigkeit (das Intervall der Differenz enthält 0), Entscheidungen (keine gekippt), Bits (jedes Item bitidentisch).</translation>
     </message>
     <message>
-        <location filename="../ui/models/dashboardmodel.cpp" line="180"/>
+        <location filename="../ui/models/dashboardmodel.cpp" line="189"/>
         <source>Config</source>
         <translation>Konfig.</translation>
     </message>
     <message>
-        <location filename="../ui/models/dashboardmodel.cpp" line="182"/>
+        <location filename="../ui/models/dashboardmodel.cpp" line="191"/>
         <source>Differs in</source>
         <translation>Abweichend in</translation>
     </message>
     <message>
-        <location filename="../ui/models/dashboardmodel.cpp" line="184"/>
+        <location filename="../ui/models/dashboardmodel.cpp" line="193"/>
         <source>Accuracy</source>
         <translation>Genauigkeit</translation>
     </message>
     <message>
-        <location filename="../ui/models/dashboardmodel.cpp" line="186"/>
+        <location filename="../ui/models/dashboardmodel.cpp" line="195"/>
         <source>ΔAcc (points) [95%]</source>
         <translation>ΔAcc (Punkte) [95%]</translation>
     </message>
     <message>
-        <location filename="../ui/models/dashboardmodel.cpp" line="188"/>
+        <location filename="../ui/models/dashboardmodel.cpp" line="197"/>
         <source>Agreement</source>
         <translation>Übereinstimmung</translation>
     </message>
     <message>
-        <location filename="../ui/models/dashboardmodel.cpp" line="190"/>
+        <location filename="../ui/models/dashboardmodel.cpp" line="199"/>
         <source>Flips</source>
         <translation>Gekippt</translation>
     </message>
     <message>
-        <location filename="../ui/models/dashboardmodel.cpp" line="192"/>
+        <location filename="../ui/models/dashboardmodel.cpp" line="201"/>
         <source>Max Δp</source>
         <translation>Max. Δp</translation>
     </message>
     <message>
-        <location filename="../ui/models/dashboardmodel.cpp" line="194"/>
+        <location filename="../ui/models/dashboardmodel.cpp" line="203"/>
         <source>Bit-identical</source>
         <translation>Bitidentisch</translation>
     </message>
     <message>
-        <location filename="../ui/models/dashboardmodel.cpp" line="196"/>
+        <location filename="../ui/models/dashboardmodel.cpp" line="205"/>
         <source>First divergent layer</source>
         <translation>Erste abweichende Schicht</translation>
     </message>
     <message>
-        <location filename="../ui/models/dashboardmodel.cpp" line="198"/>
+        <location filename="../ui/models/dashboardmodel.cpp" line="207"/>
         <source>Verdict</source>
         <translation>Urteil</translation>
     </message>
     <message>
-        <location filename="../ui/models/dashboardmodel.cpp" line="136"/>
+        <location filename="../ui/models/dashboardmodel.cpp" line="145"/>
         <source>none (head only)</source>
         <translation>keine (nur Head)</translation>
     </message>
@@ -963,37 +963,37 @@ Sie sondiert eine Stichprobe mit festem Seed: die Referenz zweimal, geänderte N
 <context>
     <name>probaudit::ui::GenerationPage</name>
     <message>
-        <location filename="../ui/pages/generationpage.cpp" line="73"/>
+        <location filename="../ui/pages/generationpage.cpp" line="50"/>
         <source>&amp;Outputs</source>
         <translation>A&amp;usgaben</translation>
     </message>
     <message>
-        <location filename="../ui/pages/generationpage.cpp" line="74"/>
+        <location filename="../ui/pages/generationpage.cpp" line="51"/>
         <source>Logit &amp;gaps</source>
         <translation>Lo&amp;git-Abstände</translation>
     </message>
     <message>
-        <location filename="../ui/pages/generationpage.cpp" line="123"/>
+        <location filename="../ui/pages/generationpage.cpp" line="134"/>
         <source>%1 — %2 (generation head &quot;%3&quot;)</source>
         <translation>%1 — %2 (Generierungs-Head &quot;%3&quot;)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/generationpage.cpp" line="157"/>
+        <location filename="../ui/pages/generationpage.cpp" line="168"/>
         <source>%1: %2 of %3 outputs byte-identical, pooled record Jaccard %4%5. Fork points: %6 of them at a top-2 logit gap below 0.0001.</source>
         <translation>%1: %2 von %3 Ausgaben byteidentisch, gepoolter Datensatz-Jaccard %4%5. Verzweigungsstellen: %6 davon bei einem Top-2-Logit-Abstand unter 0.0001.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/generationpage.cpp" line="163"/>
+        <location filename="../ui/pages/generationpage.cpp" line="174"/>
         <source>, answers agree on %1 of %2</source>
         <translation>, Antworten stimmen bei %1 von %2 überein</translation>
     </message>
     <message>
-        <location filename="../ui/pages/generationpage.cpp" line="170"/>
+        <location filename="../ui/pages/generationpage.cpp" line="181"/>
         <source>Nothing to compare yet: a generation study needs two finished runs (run the reference config and another, or one config twice).</source>
         <translation>Noch nichts zu vergleichen: Eine Generierungsstudie braucht zwei abgeschlossene Läufe (führen Sie die Referenzkonfiguration und eine weitere aus oder eine Konfiguration zweimal).</translation>
     </message>
     <message>
-        <location filename="../ui/pages/generationpage.cpp" line="206"/>
+        <location filename="../ui/pages/generationpage.cpp" line="217"/>
         <source>&lt;b&gt;%1&lt;/b&gt;: %2</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;: %2</translation>
     </message>
@@ -1135,22 +1135,22 @@ Sie sondiert eine Stichprobe mit festem Seed: die Referenz zweimal, geänderte N
         <translation>emb</translation>
     </message>
     <message>
-        <location filename="../ui/charts/heatmapwidget.cpp" line="321"/>
+        <location filename="../ui/charts/heatmapwidget.cpp" line="326"/>
         <source>&gt; 0%</source>
         <translation>&gt; 0%</translation>
     </message>
     <message>
-        <location filename="../ui/charts/heatmapwidget.cpp" line="322"/>
+        <location filename="../ui/charts/heatmapwidget.cpp" line="327"/>
         <source>100% of items</source>
         <translation>100% der Items</translation>
     </message>
     <message>
-        <location filename="../ui/charts/heatmapwidget.cpp" line="334"/>
+        <location filename="../ui/charts/heatmapwidget.cpp" line="339"/>
         <source>bit-identical</source>
         <translation>bitidentisch</translation>
     </message>
     <message>
-        <location filename="../ui/charts/heatmapwidget.cpp" line="334"/>
+        <location filename="../ui/charts/heatmapwidget.cpp" line="339"/>
         <source>identical</source>
         <translation>identisch</translation>
     </message>
@@ -1185,7 +1185,7 @@ Sie sondiert eine Stichprobe mit festem Seed: die Referenz zweimal, geänderte N
         <translation>Relativer L2-Abstand des Entscheidungsvektors jedes Items</translation>
     </message>
     <message>
-        <location filename="../ui/charts/heatmapwidget.cpp" line="319"/>
+        <location filename="../ui/charts/heatmapwidget.cpp" line="324"/>
         <source>differs</source>
         <translation>weicht ab</translation>
     </message>
@@ -1333,107 +1333,107 @@ Sie sondiert eine Stichprobe mit festem Seed: die Referenz zweimal, geänderte N
 <context>
     <name>probaudit::ui::ItemsModel</name>
     <message>
-        <location filename="../ui/models/itemsmodel.cpp" line="266"/>
+        <location filename="../ui/models/itemsmodel.cpp" line="301"/>
         <source>Logit gap (top-1 minus top-2 of the decision classes): %1 in the reference run, %2 under this config.</source>
         <translation>Logit-Abstand (Top-1 minus Top-2 der Entscheidungsklassen): %1 im Referenzlauf, %2 unter dieser Konfiguration.</translation>
     </message>
     <message>
-        <location filename="../ui/models/itemsmodel.cpp" line="271"/>
+        <location filename="../ui/models/itemsmodel.cpp" line="306"/>
         <source>Decision %1 in the reference run, %2 under this config.</source>
         <translation>Entscheidung %1 im Referenzlauf, %2 unter dieser Konfiguration.</translation>
     </message>
     <message>
-        <location filename="../ui/models/itemsmodel.cpp" line="295"/>
+        <location filename="../ui/models/itemsmodel.cpp" line="244"/>
         <source>%1 → %2</source>
         <translation>%1 → %2</translation>
     </message>
     <message>
-        <location filename="../ui/models/itemsmodel.cpp" line="299"/>
+        <location filename="../ui/models/itemsmodel.cpp" line="248"/>
         <source>identical</source>
         <translation>identisch</translation>
     </message>
     <message>
-        <location filename="../ui/models/itemsmodel.cpp" line="322"/>
+        <location filename="../ui/models/itemsmodel.cpp" line="327"/>
         <source>Id</source>
         <translation>ID</translation>
     </message>
     <message>
-        <location filename="../ui/models/itemsmodel.cpp" line="324"/>
+        <location filename="../ui/models/itemsmodel.cpp" line="329"/>
         <source>Text</source>
         <translation>Text</translation>
     </message>
     <message>
-        <location filename="../ui/models/itemsmodel.cpp" line="326"/>
+        <location filename="../ui/models/itemsmodel.cpp" line="331"/>
         <source>The gold label from the dataset.</source>
         <translation>Das Gold-Label aus dem Datensatz.</translation>
     </message>
     <message>
-        <location filename="../ui/models/itemsmodel.cpp" line="326"/>
+        <location filename="../ui/models/itemsmodel.cpp" line="331"/>
         <source>Label</source>
         <translation>Label</translation>
     </message>
     <message>
-        <location filename="../ui/models/itemsmodel.cpp" line="328"/>
+        <location filename="../ui/models/itemsmodel.cpp" line="333"/>
         <source>p in the reference run: the probability of the positive class (binary heads) or of the reference run&apos;s decision.</source>
         <translation>p im Referenzlauf: die Wahrscheinlichkeit der positiven Klasse (binäre Heads) oder der Entscheidung des Referenzlaufs.</translation>
     </message>
     <message>
-        <location filename="../ui/models/itemsmodel.cpp" line="330"/>
+        <location filename="../ui/models/itemsmodel.cpp" line="335"/>
         <source>p (ref)</source>
         <translation>p (Ref.)</translation>
     </message>
     <message>
-        <location filename="../ui/models/itemsmodel.cpp" line="332"/>
+        <location filename="../ui/models/itemsmodel.cpp" line="337"/>
         <source>p under the selected config.</source>
         <translation>p unter der gewählten Konfiguration.</translation>
     </message>
     <message>
-        <location filename="../ui/models/itemsmodel.cpp" line="332"/>
+        <location filename="../ui/models/itemsmodel.cpp" line="337"/>
         <source>p (cfg)</source>
         <translation>p (Konfig.)</translation>
     </message>
     <message>
-        <location filename="../ui/models/itemsmodel.cpp" line="334"/>
+        <location filename="../ui/models/itemsmodel.cpp" line="339"/>
         <source>Δp in points: 100 × |p(ref) − p(cfg)| (the largest over the classes).</source>
         <translation>Δp in Punkten: 100 × |p(Ref.) − p(Konfig.)| (das größte über die Klassen).</translation>
     </message>
     <message>
-        <location filename="../ui/models/itemsmodel.cpp" line="335"/>
+        <location filename="../ui/models/itemsmodel.cpp" line="340"/>
         <source>Δp</source>
         <translation>Δp</translation>
     </message>
     <message>
-        <location filename="../ui/models/itemsmodel.cpp" line="337"/>
+        <location filename="../ui/models/itemsmodel.cpp" line="342"/>
         <source>The reference run&apos;s logit gap: top-1 minus top-2 logit of the decision classes. Small margins are near the boundary (tinted).</source>
         <translation>Logit-Abstand des Referenzlaufs: Top-1- minus Top-2-Logit der Entscheidungsklassen. Kleine Margen liegen nahe der Entscheidungsgrenze (eingefärbt).</translation>
     </message>
     <message>
-        <location filename="../ui/models/itemsmodel.cpp" line="339"/>
+        <location filename="../ui/models/itemsmodel.cpp" line="344"/>
         <source>Margin</source>
         <translation>Marge</translation>
     </message>
     <message>
-        <location filename="../ui/models/itemsmodel.cpp" line="341"/>
+        <location filename="../ui/models/itemsmodel.cpp" line="346"/>
         <source>The decision differs between the two runs.</source>
         <translation>Die Entscheidung unterscheidet sich zwischen den beiden Läufen.</translation>
     </message>
     <message>
-        <location filename="../ui/models/itemsmodel.cpp" line="341"/>
+        <location filename="../ui/models/itemsmodel.cpp" line="346"/>
         <source>Flip</source>
         <translation>Gekippt</translation>
     </message>
     <message>
-        <location filename="../ui/models/itemsmodel.cpp" line="343"/>
+        <location filename="../ui/models/itemsmodel.cpp" line="348"/>
         <source>The first layer whose hidden states (real tokens only) differ bitwise from the reference run.</source>
         <translation>Die erste Schicht, deren verborgene Zustände (nur echte Tokens) bitweise vom Referenzlauf abweichen.</translation>
     </message>
     <message>
-        <location filename="../ui/models/itemsmodel.cpp" line="302"/>
+        <location filename="../ui/models/itemsmodel.cpp" line="251"/>
         <source>none (head only)</source>
         <translation>keine (nur Head)</translation>
     </message>
     <message>
-        <location filename="../ui/models/itemsmodel.cpp" line="345"/>
+        <location filename="../ui/models/itemsmodel.cpp" line="350"/>
         <source>First layer</source>
         <translation>Erste Schicht</translation>
     </message>
@@ -1441,92 +1441,92 @@ Sie sondiert eine Stichprobe mit festem Seed: die Referenz zweimal, geänderte N
 <context>
     <name>probaudit::ui::ItemsTable</name>
     <message>
-        <location filename="../ui/pages/itemstable.cpp" line="28"/>
+        <location filename="../ui/pages/itemstable.cpp" line="53"/>
         <source>&amp;Flipped only</source>
         <translation>Nur ge&amp;kippte</translation>
     </message>
     <message>
-        <location filename="../ui/pages/itemstable.cpp" line="30"/>
+        <location filename="../ui/pages/itemstable.cpp" line="55"/>
         <source>C&amp;hanged only</source>
         <translation>Nur geänder&amp;te</translation>
     </message>
     <message>
-        <location filename="../ui/pages/itemstable.cpp" line="32"/>
+        <location filename="../ui/pages/itemstable.cpp" line="57"/>
         <source>Items that are not bit-identical to the reference run.</source>
         <translation>Items, die nicht bitidentisch zum Referenzlauf sind.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/itemstable.cpp" line="39"/>
+        <location filename="../ui/pages/itemstable.cpp" line="64"/>
         <source>any Δp</source>
         <translation>jedes Δp</translation>
     </message>
     <message>
-        <location filename="../ui/pages/itemstable.cpp" line="40"/>
+        <location filename="../ui/pages/itemstable.cpp" line="65"/>
         <source>Δp &gt; </source>
         <translation>Δp &gt; </translation>
     </message>
     <message>
-        <location filename="../ui/pages/itemstable.cpp" line="41"/>
+        <location filename="../ui/pages/itemstable.cpp" line="66"/>
         <source>Only items whose Δp (points) is above this value.</source>
         <translation>Nur Items, deren Δp (Punkte) über diesem Wert liegt.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/itemstable.cpp" line="47"/>
+        <location filename="../ui/pages/itemstable.cpp" line="72"/>
         <source>any margin</source>
         <translation>jede Marge</translation>
     </message>
     <message>
-        <location filename="../ui/pages/itemstable.cpp" line="48"/>
+        <location filename="../ui/pages/itemstable.cpp" line="73"/>
         <source>|margin| &lt; </source>
         <translation>|Marge| &lt; </translation>
     </message>
     <message>
-        <location filename="../ui/pages/itemstable.cpp" line="49"/>
+        <location filename="../ui/pages/itemstable.cpp" line="74"/>
         <source>Only items whose reference margin (logit gap) is below this value: the near-boundary items.</source>
         <translation>Nur Items, deren Referenzmarge (Logit-Abstand) unter diesem Wert liegt: die grenznahen Items.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/itemstable.cpp" line="55"/>
+        <location filename="../ui/pages/itemstable.cpp" line="80"/>
         <source>Search text or id</source>
         <translation>Text oder ID suchen</translation>
     </message>
     <message>
-        <location filename="../ui/pages/itemstable.cpp" line="62"/>
+        <location filename="../ui/pages/itemstable.cpp" line="87"/>
         <source>A filter set from a chart or the heatmap; click to remove it.</source>
         <translation>Ein Filter aus einem Diagramm oder der Heatmap; zum Entfernen klicken.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/itemstable.cpp" line="114"/>
+        <location filename="../ui/pages/itemstable.cpp" line="36"/>
         <source>Copy</source>
         <translation>Kopieren</translation>
     </message>
     <message>
-        <location filename="../ui/pages/itemstable.cpp" line="146"/>
+        <location filename="../ui/pages/itemstable.cpp" line="161"/>
         <source>any label</source>
         <translation>jedes Label</translation>
     </message>
     <message>
-        <location filename="../ui/pages/itemstable.cpp" line="150"/>
+        <location filename="../ui/pages/itemstable.cpp" line="165"/>
         <source>label: %1</source>
         <translation>Label: %1</translation>
     </message>
     <message>
-        <location filename="../ui/pages/itemstable.cpp" line="152"/>
+        <location filename="../ui/pages/itemstable.cpp" line="167"/>
         <source>unlabelled</source>
         <translation>ohne Label</translation>
     </message>
     <message>
-        <location filename="../ui/pages/itemstable.cpp" line="177"/>
+        <location filename="../ui/pages/itemstable.cpp" line="192"/>
         <source>%1  ✕</source>
         <translation>%1  ✕</translation>
     </message>
     <message>
-        <location filename="../ui/pages/itemstable.cpp" line="228"/>
+        <location filename="../ui/pages/itemstable.cpp" line="243"/>
         <source>%1 items</source>
         <translation>%1 Items</translation>
     </message>
     <message>
-        <location filename="../ui/pages/itemstable.cpp" line="229"/>
+        <location filename="../ui/pages/itemstable.cpp" line="244"/>
         <source>%1 of %2 items</source>
         <translation>%1 von %2 Items</translation>
     </message>
@@ -1649,17 +1649,17 @@ Sie sondiert eine Stichprobe mit festem Seed: die Referenz zweimal, geänderte N
         <translation>%1 kann nicht gelesen werden.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindow.cpp" line="348"/>
+        <location filename="../ui/pages/mainwindow.cpp" line="366"/>
         <source>Demo Study</source>
         <translation>Demostudie</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindow.cpp" line="421"/>
+        <location filename="../ui/pages/mainwindow.cpp" line="439"/>
         <source>Engine: %1</source>
         <translation>Engine: %1</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindow.cpp" line="430"/>
+        <location filename="../ui/pages/mainwindow.cpp" line="448"/>
         <source>Engine: not available</source>
         <translation>Engine: nicht verfügbar</translation>
     </message>
@@ -1674,52 +1674,52 @@ Sie sondiert eine Stichprobe mit festem Seed: die Referenz zweimal, geänderte N
         <translation>Öffnen abgebrochen.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="105"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="108"/>
         <source>&amp;View</source>
         <translation>&amp;Ansicht</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="107"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="110"/>
         <source>&amp;Items</source>
         <translation>&amp;Items</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="108"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="111"/>
         <source>&amp;Charts</source>
         <translation>&amp;Diagramme</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="109"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="112"/>
         <source>&amp;Layers Heatmap</source>
         <translation>&amp;Schichten-Heatmap</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="110"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="113"/>
         <source>&amp;Diagnosis</source>
         <translation>Dia&amp;gnose</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="111"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="114"/>
         <source>&amp;Runs</source>
         <translation>&amp;Läufe</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="122"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="125"/>
         <source>&amp;Next Config</source>
         <translation>&amp;Nächste Konfiguration</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="124"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="127"/>
         <source>&amp;Previous Config</source>
         <translation>&amp;Vorherige Konfiguration</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="126"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="129"/>
         <source>Show &amp;Flipped Items Only</source>
         <translation>Nur ge&amp;kippte Items anzeigen</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="134"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="137"/>
         <source>&amp;Search Items…</source>
         <translation>Items s&amp;uchen …</translation>
     </message>
@@ -1747,7 +1747,7 @@ Sie sondiert eine Stichprobe mit festem Seed: die Referenz zweimal, geänderte N
         <translation>%1 — ProbAudit Workbench</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindow.cpp" line="349"/>
+        <location filename="../ui/pages/mainwindow.cpp" line="367"/>
         <source>The demo ledger is made by ./scripts/demo (about two minutes): it trains the demo adapter, runs demo study A under seven configs and diagnoses it. Run it, then open the demo again.</source>
         <translation>Das Demo-Ledger wird von ./scripts/demo erzeugt (etwa zwei Minuten): Das Skript trainiert den Demo-Adapter, führt Demostudie A unter sieben Konfigurationen aus und diagnostiziert sie. Führen Sie es aus und öffnen Sie die Demo dann erneut.</translation>
     </message>
@@ -1768,66 +1768,71 @@ Sie sondiert eine Stichprobe mit festem Seed: die Referenz zweimal, geänderte N
     </message>
     <message>
         <location filename="../ui/pages/mainwindowmenus.cpp" line="92"/>
+        <source>&amp;Diagnose</source>
+        <translation>&amp;Diagnose</translation>
+    </message>
+    <message>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="95"/>
         <source>&amp;Edit Configs…</source>
         <translation>Konfigurationen &amp;bearbeiten …</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="95"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="98"/>
         <source>Load Runtime &amp;Lock…</source>
         <translation>Laufzeitsperre &amp;laden …</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="97"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="100"/>
         <source>&amp;Cancel Run</source>
         <translation>Lauf abbre&amp;chen</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="100"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="103"/>
         <source>Show Engine &amp;Runs Panel</source>
         <translation>&amp;Engine-Läufe anzeigen</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="144"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="147"/>
         <source>&amp;Presentation Mode</source>
         <translation>&amp;Präsentationsmodus</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="197"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="200"/>
         <source>Presentation mode shows decision studies; a generation study&apos;s table and outputs are on its page.</source>
         <translation>Der Präsentationsmodus zeigt Entscheidungsstudien; Tabelle und Ausgaben einer Generierungsstudie stehen auf ihrer Seite.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="151"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="154"/>
         <source>&amp;Theme</source>
         <translation>&amp;Farbschema</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="152"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="155"/>
         <source>Follow the &amp;System</source>
         <translation>&amp;System folgen</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="153"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="156"/>
         <source>&amp;Light</source>
         <translation>&amp;Hell</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="154"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="157"/>
         <source>&amp;Dark</source>
         <translation>&amp;Dunkel</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="166"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="169"/>
         <source>&amp;Language</source>
         <translation>Sp&amp;rache</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="172"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="175"/>
         <source>Language</source>
         <translation>Sprache</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="173"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="176"/>
         <source>The workbench uses the new language from its next start.</source>
         <translation>Die Workbench verwendet die neue Sprache ab dem nächsten Start.</translation>
     </message>
@@ -1842,50 +1847,57 @@ Sie sondiert eine Stichprobe mit festem Seed: die Referenz zweimal, geänderte N
         <translation>ProbAudit-Studien (*.study.json *.json)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindow.cpp" line="236"/>
+        <location filename="../ui/pages/mainwindow.cpp" line="254"/>
         <source>Edit Configs</source>
         <translation>Konfigurationen bearbeiten</translation>
     </message>
     <message>
         <location filename="../ui/pages/mainwindow.cpp" line="236"/>
-        <location filename="../ui/pages/mainwindow.cpp" line="277"/>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="218"/>
+        <location filename="../ui/pages/mainwindow.cpp" line="254"/>
+        <location filename="../ui/pages/mainwindow.cpp" line="295"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="221"/>
         <source>Open a study or ledger first.</source>
         <translation>Öffnen Sie zuerst eine Studie oder ein Ledger.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindow.cpp" line="277"/>
-        <location filename="../ui/pages/mainwindow.cpp" line="285"/>
+        <location filename="../ui/pages/mainwindow.cpp" line="236"/>
+        <location filename="../ui/pages/mainwindow.cpp" line="240"/>
+        <source>Diagnose</source>
+        <translation>Diagnose</translation>
+    </message>
+    <message>
+        <location filename="../ui/pages/mainwindow.cpp" line="295"/>
+        <location filename="../ui/pages/mainwindow.cpp" line="303"/>
         <source>Run Configs</source>
         <translation>Konfigurationen ausführen</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindow.cpp" line="289"/>
+        <location filename="../ui/pages/mainwindow.cpp" line="307"/>
         <source>%1 (recorded in run %2)</source>
         <translation>%1 (aufgezeichnet in Lauf %2)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindow.cpp" line="298"/>
+        <location filename="../ui/pages/mainwindow.cpp" line="316"/>
         <source>Configs already recorded in this environment are skipped by the engine; unfinished runs resume where they stopped.</source>
         <translation>Konfigurationen, die in dieser Umgebung bereits aufgezeichnet sind, überspringt die Engine; unvollständige Läufe werden dort fortgesetzt, wo sie angehalten haben.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindow.cpp" line="303"/>
+        <location filename="../ui/pages/mainwindow.cpp" line="321"/>
         <source>Run</source>
         <translation>Ausführen</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindow.cpp" line="385"/>
+        <location filename="../ui/pages/mainwindow.cpp" line="403"/>
         <source>%1 is not a runtime lock (made by probaudit pin).</source>
         <translation>%1 ist keine Laufzeitsperre (erstellt mit probaudit pin).</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindow.cpp" line="398"/>
+        <location filename="../ui/pages/mainwindow.cpp" line="416"/>
         <source>Load Runtime Lock</source>
         <translation>Laufzeitsperre laden</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindow.cpp" line="399"/>
+        <location filename="../ui/pages/mainwindow.cpp" line="417"/>
         <source>Runtime locks (*.lock.json);;All files (*)</source>
         <translation>Laufzeitsperren (*.lock.json);;Alle Dateien (*)</translation>
     </message>
@@ -1895,13 +1907,14 @@ Sie sondiert eine Stichprobe mit festem Seed: die Referenz zweimal, geänderte N
         <translation>&amp;Neue Studie …</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindow.cpp" line="252"/>
-        <location filename="../ui/pages/mainwindow.cpp" line="266"/>
+        <location filename="../ui/pages/mainwindow.cpp" line="270"/>
+        <location filename="../ui/pages/mainwindow.cpp" line="284"/>
         <source>New Study</source>
         <translation>Neue Studie</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindow.cpp" line="252"/>
+        <location filename="../ui/pages/mainwindow.cpp" line="240"/>
+        <location filename="../ui/pages/mainwindow.cpp" line="270"/>
         <source>Wait for the current run to end.</source>
         <translation>Warten Sie, bis der aktuelle Lauf beendet ist.</translation>
     </message>
@@ -1911,19 +1924,19 @@ Sie sondiert eine Stichprobe mit festem Seed: die Referenz zweimal, geänderte N
         <translation>Bericht &amp;exportieren …</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="218"/>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="222"/>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="309"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="221"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="225"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="312"/>
         <source>Export Report</source>
         <translation>Bericht exportieren</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="223"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="226"/>
         <source>PDF (*.pdf)</source>
         <translation>PDF (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="312"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="315"/>
         <source>Report written to %1</source>
         <translation>Bericht geschrieben: %1</translation>
     </message>
@@ -1933,13 +1946,13 @@ Sie sondiert eine Stichprobe mit festem Seed: die Referenz zweimal, geänderte N
         <translation>&amp;Items dieses Vergleichs exportieren …</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="233"/>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="351"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="236"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="354"/>
         <source>Export Items</source>
         <translation>Items exportieren</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="234"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="237"/>
         <source>CSV (*.csv);;JSON lines (*.jsonl)</source>
         <translation>CSV (*.csv);;JSON Lines (*.jsonl)</translation>
     </message>
@@ -1949,29 +1962,29 @@ Sie sondiert eine Stichprobe mit festem Seed: die Referenz zweimal, geänderte N
         <translation>Übersichts&amp;tabelle exportieren …</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="284"/>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="372"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="287"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="375"/>
         <source>Export Headline</source>
         <translation>Übersicht exportieren</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="285"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="288"/>
         <source>Markdown (*.md);;CSV (*.csv)</source>
         <translation>Markdown (*.md);;CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="352"/>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="373"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="355"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="376"/>
         <source>%1 cannot be written.</source>
         <translation>%1 kann nicht geschrieben werden.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="355"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="358"/>
         <source>Items written to %1</source>
         <translation>Items geschrieben: %1</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="376"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="379"/>
         <source>Headline written to %1</source>
         <translation>Übersicht geschrieben: %1</translation>
     </message>
@@ -1981,19 +1994,19 @@ Sie sondiert eine Stichprobe mit festem Seed: die Referenz zweimal, geänderte N
         <translation>Audit-&amp;Bündel exportieren …</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="245"/>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="329"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="248"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="332"/>
         <source>Export Audit Bundle</source>
         <translation>Audit-Bündel exportieren</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="246"/>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="254"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="249"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="257"/>
         <source>Audit bundles (*.zip)</source>
         <translation>Audit-Bündel (*.zip)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="332"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="335"/>
         <source>Audit bundle written to %1</source>
         <translation>Audit-Bündel geschrieben: %1</translation>
     </message>
@@ -2003,23 +2016,23 @@ Sie sondiert eine Stichprobe mit festem Seed: die Referenz zweimal, geänderte N
         <translation>Audit-Bündel &amp;importieren …</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="253"/>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="272"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="256"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="275"/>
         <source>Import Audit Bundle</source>
         <translation>Audit-Bündel importieren</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="263"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="266"/>
         <source>Import Into Ledger</source>
         <translation>In Ledger importieren</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="264"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="267"/>
         <source>Ledgers (*.ledger)</source>
         <translation>Ledger (*.ledger)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="276"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="279"/>
         <source>%1 runs imported, %2 already there</source>
         <translation>%1 Läufe importiert, %2 schon vorhanden</translation>
     </message>
@@ -2147,87 +2160,87 @@ Sie sondiert eine Stichprobe mit festem Seed: die Referenz zweimal, geänderte N
         <translation>&amp;Erfassung:</translation>
     </message>
     <message>
-        <location filename="../ui/pages/newstudydialog.cpp" line="131"/>
+        <location filename="../ui/pages/newstudydialog.cpp" line="233"/>
         <source>reference: batch 1, no padding, float32, 1 thread</source>
         <translation>Referenz: Batch 1, kein Padding, float32, 1 Thread</translation>
     </message>
     <message>
-        <location filename="../ui/pages/newstudydialog.cpp" line="141"/>
+        <location filename="../ui/pages/newstudydialog.cpp" line="129"/>
         <source>Configs:</source>
         <translation>Konfigurationen:</translation>
     </message>
     <message>
-        <location filename="../ui/pages/newstudydialog.cpp" line="142"/>
+        <location filename="../ui/pages/newstudydialog.cpp" line="130"/>
         <source>Save &amp;as:</source>
         <translation>Speichern &amp;unter:</translation>
     </message>
     <message>
-        <location filename="../ui/pages/newstudydialog.cpp" line="143"/>
+        <location filename="../ui/pages/newstudydialog.cpp" line="131"/>
         <source>NAME.study.json</source>
         <translation>NAME.study.json</translation>
     </message>
     <message>
-        <location filename="../ui/pages/newstudydialog.cpp" line="149"/>
+        <location filename="../ui/pages/newstudydialog.cpp" line="137"/>
         <source>Create and Run</source>
         <translation>Erstellen und ausführen</translation>
     </message>
     <message>
-        <location filename="../ui/pages/newstudydialog.cpp" line="160"/>
+        <location filename="../ui/pages/newstudydialog.cpp" line="148"/>
         <source>Problems:</source>
         <translation>Probleme:</translation>
     </message>
     <message>
-        <location filename="../ui/pages/newstudydialog.cpp" line="244"/>
+        <location filename="../ui/pages/newstudydialog.cpp" line="275"/>
         <source>%1, %2 layers, hidden %3</source>
         <translation>%1, %2 Schichten, Hidden-Größe %3</translation>
     </message>
     <message>
-        <location filename="../ui/pages/newstudydialog.cpp" line="276"/>
+        <location filename="../ui/pages/newstudydialog.cpp" line="310"/>
         <source>%1 items, %2 with a label</source>
         <translation>%1 Items, %2 mit Label</translation>
     </message>
     <message>
-        <location filename="../ui/pages/newstudydialog.cpp" line="295"/>
+        <location filename="../ui/pages/newstudydialog.cpp" line="333"/>
         <source>found</source>
         <translation>gefunden</translation>
     </message>
     <message>
-        <location filename="../ui/pages/newstudydialog.cpp" line="297"/>
+        <location filename="../ui/pages/newstudydialog.cpp" line="335"/>
         <source>%1 cannot be read</source>
         <translation>%1 kann nicht gelesen werden</translation>
     </message>
     <message>
-        <location filename="../ui/pages/newstudydialog.cpp" line="302"/>
+        <location filename="../ui/pages/newstudydialog.cpp" line="213"/>
         <source>The study needs a name.</source>
         <translation>Die Studie braucht einen Namen.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/newstudydialog.cpp" line="306"/>
+        <location filename="../ui/pages/newstudydialog.cpp" line="344"/>
         <source>Choose where to save the study file.</source>
         <translation>Wählen Sie, wo die Studiendatei gespeichert werden soll.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/newstudydialog.cpp" line="309"/>
+        <location filename="../ui/pages/newstudydialog.cpp" line="347"/>
         <source>%1 is not a writable folder</source>
         <translation>%1 ist kein beschreibbarer Ordner</translation>
     </message>
     <message>
-        <location filename="../ui/pages/newstudydialog.cpp" line="314"/>
+        <location filename="../ui/pages/newstudydialog.cpp" line="352"/>
         <source>exists: it will be replaced</source>
         <translation>vorhanden: wird ersetzt</translation>
     </message>
     <message>
-        <location filename="../ui/pages/newstudydialog.cpp" line="314"/>
+        <location filename="../ui/pages/newstudydialog.cpp" line="352"/>
         <source>new file</source>
         <translation>neue Datei</translation>
     </message>
     <message>
-        <location filename="../ui/pages/newstudydialog.cpp" line="323"/>
+        <location filename="../ui/pages/newstudydialog.cpp" line="222"/>
         <source>None: the study is ready.</source>
         <translation>Keine: Die Studie ist bereit.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/newstudydialog.cpp" line="337"/>
+        <location filename="../ui/pages/newstudydialog.cpp" line="366"/>
         <source>%1 cannot be written.</source>
         <translation>%1 kann nicht geschrieben werden.</translation>
     </message>
@@ -2270,72 +2283,72 @@ Sie sondiert eine Stichprobe mit festem Seed: die Referenz zweimal, geänderte N
         <translation>ProbAudit — Präsentation</translation>
     </message>
     <message>
-        <location filename="../ui/pages/presentation.cpp" line="87"/>
+        <location filename="../ui/pages/presentation.cpp" line="93"/>
         <source>Same model, same inputs: do the decisions reproduce?</source>
         <translation>Gleiches Modell, gleiche Eingaben: Sind die Entscheidungen reproduzierbar?</translation>
     </message>
     <message>
-        <location filename="../ui/pages/presentation.cpp" line="88"/>
+        <location filename="../ui/pages/presentation.cpp" line="94"/>
         <source>%1 runtime configurations against the reference: %2 flipped decisions in total, probabilities moved by up to %3 points.</source>
         <translation>%1 Laufzeitkonfigurationen im Vergleich zur Referenz: insgesamt %2 gekippte Entscheidungen, Wahrscheinlichkeiten um bis zu %3 Punkte verschoben.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/presentation.cpp" line="104"/>
+        <location filename="../ui/pages/presentation.cpp" line="114"/>
         <source>Where decisions move: near the boundary</source>
         <translation>Wo sich Entscheidungen ändern: nahe der Grenze</translation>
     </message>
     <message>
-        <location filename="../ui/pages/presentation.cpp" line="105"/>
+        <location filename="../ui/pages/presentation.cpp" line="115"/>
         <source>Items by their margin in the reference run; under %1, %2 flipped and %3% kept every bit.</source>
         <translation>Items nach ihrer Marge im Referenzlauf; unter %1 sind %2 gekippt, und %3% behielten jedes Bit.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/presentation.cpp" line="127"/>
+        <location filename="../ui/pages/presentation.cpp" line="141"/>
         <source>One input, two decisions</source>
         <translation>Eine Eingabe, zwei Entscheidungen</translation>
     </message>
     <message>
-        <location filename="../ui/pages/presentation.cpp" line="127"/>
+        <location filename="../ui/pages/presentation.cpp" line="141"/>
         <source>One input, two probabilities</source>
         <translation>Eine Eingabe, zwei Wahrscheinlichkeiten</translation>
     </message>
     <message>
-        <location filename="../ui/pages/presentation.cpp" line="128"/>
+        <location filename="../ui/pages/presentation.cpp" line="142"/>
         <source>The same text gets another decision under %1.</source>
         <translation>Derselbe Text erhält unter %1 eine andere Entscheidung.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/presentation.cpp" line="129"/>
+        <location filename="../ui/pages/presentation.cpp" line="143"/>
         <source>The item whose probability moved most under %1.</source>
         <translation>Das Item, dessen Wahrscheinlichkeit sich unter %1 am stärksten verschoben hat.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/presentation.cpp" line="136"/>
+        <location filename="../ui/pages/presentation.cpp" line="152"/>
         <source>Where the numbers part: layer by layer</source>
         <translation>Wo sich die Zahlen trennen: Schicht für Schicht</translation>
     </message>
     <message>
-        <location filename="../ui/pages/presentation.cpp" line="137"/>
+        <location filename="../ui/pages/presentation.cpp" line="153"/>
         <source>Share of items whose hidden states differ from the reference, per config and layer.</source>
         <translation>Anteil der Items, deren verborgene Zustände von der Referenz abweichen, je Konfiguration und Schicht.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/presentation.cpp" line="151"/>
+        <location filename="../ui/pages/presentation.cpp" line="169"/>
         <source>Why: the suspects, one by one</source>
         <translation>Warum: die Verdächtigen, einer nach dem anderen</translation>
     </message>
     <message>
-        <location filename="../ui/pages/presentation.cpp" line="153"/>
+        <location filename="../ui/pages/presentation.cpp" line="171"/>
         <source>Each probe changes one thing and compares bit for bit.</source>
         <translation>Jede Sonde ändert genau eine Sache und vergleicht Bit für Bit.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/presentation.cpp" line="154"/>
+        <location filename="../ui/pages/presentation.cpp" line="172"/>
         <source>No diagnosis is stored yet: run probaudit diagnose.</source>
         <translation>Noch keine Diagnose gespeichert: Führen Sie probaudit diagnose aus.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/presentation.cpp" line="193"/>
+        <location filename="../ui/pages/presentation.cpp" line="210"/>
         <source>%1 / %2  ·  ← → to move  ·  Esc to leave</source>
         <translation>%1 / %2  ·  ← → zum Blättern  ·  Esc zum Beenden</translation>
     </message>
@@ -2363,92 +2376,92 @@ Sie sondiert eine Stichprobe mit festem Seed: die Referenz zweimal, geänderte N
         <translation>Die geprüfte Head-Variante</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="125"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="175"/>
         <source>Share of items bitwise different</source>
         <translation>Anteil bitweise abweichender Items</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="126"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="176"/>
         <source>Relative L2 of the decision-token vector (median)</source>
         <translation>Relatives L2 des Entscheidungstoken-Vektors (Median)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="135"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="185"/>
         <source>Colour:</source>
         <translation>Farbe:</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="157"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="115"/>
         <source>&amp;Items</source>
         <translation>&amp;Items</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="158"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="116"/>
         <source>C&amp;harts</source>
         <translation>Diag&amp;ramme</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="159"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="117"/>
         <source>&amp;Layers</source>
         <translation>S&amp;chichten</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="160"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="118"/>
         <source>Dia&amp;gnosis</source>
         <translation>Dia&amp;gnose</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="161"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="119"/>
         <source>R&amp;uns</source>
         <translation>&amp;Läufe</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="184"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="142"/>
         <source>Head:</source>
         <translation>Head:</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="200"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="219"/>
         <source>%1 differs</source>
         <translation>%1 weicht ab</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="225"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="244"/>
         <source>%1 — %2</source>
         <translation>%1 — %2</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="288"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="307"/>
         <source>Nothing to compare yet: the ledger has no finished run.</source>
         <translation>Noch nichts zu vergleichen: Das Ledger hat keinen abgeschlossenen Lauf.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="292"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="311"/>
         <source>Config %1 has no finished run yet.</source>
         <translation>Konfiguration %1 hat noch keinen abgeschlossenen Lauf.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="293"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="312"/>
         <source>The reference config %1 has no finished run, so nothing can be compared.</source>
         <translation>Die Referenzkonfiguration %1 hat keinen abgeschlossenen Lauf, daher kann nichts verglichen werden.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="297"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="316"/>
         <source>Comparing the reference config &quot;%1&quot; (run %2) with &quot;%3&quot; (run %4): %5</source>
         <translation>Vergleich der Referenzkonfiguration &quot;%1&quot; (Lauf %2) mit &quot;%3&quot; (Lauf %4): %5</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="129"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="179"/>
         <source>Configs</source>
         <translation>Konfigurationen</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="130"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="180"/>
         <source>Items of the selected config (the 40 most moved)</source>
         <translation>Items der gewählten Konfiguration (die 40 am stärksten bewegten)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="133"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="183"/>
         <source>Rows:</source>
         <translation>Zeilen:</translation>
     </message>
@@ -2456,42 +2469,42 @@ Sie sondiert eine Stichprobe mit festem Seed: die Referenz zweimal, geänderte N
 <context>
     <name>probaudit::ui::RunController</name>
     <message>
-        <location filename="../ui/pages/runcontroller.cpp" line="32"/>
+        <location filename="../ui/pages/runcontroller.cpp" line="46"/>
         <source>A run is already in progress.</source>
         <translation>Es ist bereits ein Lauf im Gange.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/runcontroller.cpp" line="39"/>
+        <location filename="../ui/pages/runcontroller.cpp" line="53"/>
         <source>The engine was not found at %1.</source>
         <translation>Die Engine wurde unter %1 nicht gefunden.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/runcontroller.cpp" line="64"/>
+        <location filename="../ui/pages/runcontroller.cpp" line="72"/>
         <source>The engine could not be started: %1</source>
         <translation>Die Engine konnte nicht gestartet werden: %1</translation>
     </message>
     <message>
-        <location filename="../ui/pages/runcontroller.cpp" line="114"/>
+        <location filename="../ui/pages/runcontroller.cpp" line="126"/>
         <source>Every batch finished before it is kept in %1.</source>
         <translation>Jeder zuvor abgeschlossene Batch bleibt in %1 erhalten.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/runcontroller.cpp" line="118"/>
+        <location filename="../ui/pages/runcontroller.cpp" line="130"/>
         <source>The engine stopped unexpectedly (it crashed or was killed). %1</source>
         <translation>Die Engine wurde unerwartet beendet (Absturz oder von außen beendet). %1</translation>
     </message>
     <message>
-        <location filename="../ui/pages/runcontroller.cpp" line="126"/>
+        <location filename="../ui/pages/runcontroller.cpp" line="138"/>
         <source>The run was cancelled. %1</source>
         <translation>Der Lauf wurde abgebrochen. %1</translation>
     </message>
     <message>
-        <location filename="../ui/pages/runcontroller.cpp" line="134"/>
+        <location filename="../ui/pages/runcontroller.cpp" line="146"/>
         <source>exit code %1</source>
         <translation>Exit-Code %1</translation>
     </message>
     <message>
-        <location filename="../ui/pages/runcontroller.cpp" line="136"/>
+        <location filename="../ui/pages/runcontroller.cpp" line="148"/>
         <source>The engine failed: %1. %2</source>
         <translation>Die Engine ist fehlgeschlagen: %1. %2</translation>
     </message>
@@ -2578,109 +2591,109 @@ Sie sondiert eine Stichprobe mit festem Seed: die Referenz zweimal, geänderte N
 <context>
     <name>probaudit::ui::RunsModel</name>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="69"/>
+        <location filename="../ui/models/runsmodel.cpp" line="74"/>
         <source>records SHA-256 %1
 chain SHA-256 %2</source>
         <translation>Datensätze SHA-256 %1
 Kette SHA-256 %2</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="82"/>
+        <location filename="../ui/models/runsmodel.cpp" line="87"/>
         <source>probe</source>
         <translation>Sonde</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="82"/>
+        <location filename="../ui/models/runsmodel.cpp" line="87"/>
         <source>study</source>
         <translation>Studie</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="91"/>
+        <location filename="../ui/models/runsmodel.cpp" line="96"/>
         <source>finished</source>
         <translation>abgeschlossen</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="93"/>
+        <location filename="../ui/models/runsmodel.cpp" line="98"/>
         <source>interrupted</source>
         <translation>unterbrochen</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="95"/>
+        <location filename="../ui/models/runsmodel.cpp" line="100"/>
         <source>failed</source>
         <translation>fehlgeschlagen</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="97"/>
+        <location filename="../ui/models/runsmodel.cpp" line="102"/>
         <source>running</source>
         <translation>läuft</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="97"/>
+        <location filename="../ui/models/runsmodel.cpp" line="102"/>
         <source>cut off (resumable)</source>
         <translation>abgebrochen (fortsetzbar)</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="101"/>
+        <location filename="../ui/models/runsmodel.cpp" line="106"/>
         <source>%1 / %2</source>
         <translation>%1 / %2</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="109"/>
+        <location filename="../ui/models/runsmodel.cpp" line="114"/>
         <source>not sealed</source>
         <translation>nicht versiegelt</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="122"/>
+        <location filename="../ui/models/runsmodel.cpp" line="127"/>
         <source>Run</source>
         <translation>Lauf</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="124"/>
+        <location filename="../ui/models/runsmodel.cpp" line="129"/>
         <source>Kind</source>
         <translation>Art</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="126"/>
+        <location filename="../ui/models/runsmodel.cpp" line="131"/>
         <source>Config or probe</source>
         <translation>Konfig. oder Sonde</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="128"/>
+        <location filename="../ui/models/runsmodel.cpp" line="133"/>
         <source>Head</source>
         <translation>Head</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="130"/>
+        <location filename="../ui/models/runsmodel.cpp" line="135"/>
         <source>Status</source>
         <translation>Status</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="132"/>
+        <location filename="../ui/models/runsmodel.cpp" line="137"/>
         <source>Items</source>
         <translation>Items</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="134"/>
+        <location filename="../ui/models/runsmodel.cpp" line="139"/>
         <source>Capture</source>
         <translation>Erfassung</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="136"/>
+        <location filename="../ui/models/runsmodel.cpp" line="141"/>
         <source>Environment</source>
         <translation>Umgebung</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="138"/>
+        <location filename="../ui/models/runsmodel.cpp" line="143"/>
         <source>Started (UTC)</source>
         <translation>Gestartet (UTC)</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="140"/>
+        <location filename="../ui/models/runsmodel.cpp" line="145"/>
         <source>Seal</source>
         <translation>Siegel</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="57"/>
+        <location filename="../ui/models/runsmodel.cpp" line="36"/>
         <source>environment %1
 libtorch %2, CUDA build %3
 CPU %4, kernels %5

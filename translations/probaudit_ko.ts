@@ -9,95 +9,95 @@
         <translation>항목 수</translation>
     </message>
     <message>
-        <location filename="../ui/charts/charts.cpp" line="102"/>
+        <location filename="../ui/charts/charts.cpp" line="151"/>
         <source>Δp per item (points), log bins</source>
         <translation>항목별 Δp (포인트), 로그 구간</translation>
     </message>
     <message>
-        <location filename="../ui/charts/charts.cpp" line="103"/>
+        <location filename="../ui/charts/charts.cpp" line="152"/>
         <source>no flip</source>
         <translation>뒤집힘 없음</translation>
     </message>
     <message>
-        <location filename="../ui/charts/charts.cpp" line="104"/>
-        <location filename="../ui/charts/charts.cpp" line="175"/>
-        <location filename="../ui/charts/charts.cpp" line="260"/>
+        <location filename="../ui/charts/charts.cpp" line="153"/>
+        <location filename="../ui/charts/charts.cpp" line="224"/>
+        <location filename="../ui/charts/charts.cpp" line="309"/>
         <source>flipped</source>
         <translation>뒤집힘</translation>
     </message>
     <message>
-        <location filename="../ui/charts/charts.cpp" line="161"/>
-        <location filename="../ui/charts/charts.cpp" line="258"/>
+        <location filename="../ui/charts/charts.cpp" line="210"/>
+        <location filename="../ui/charts/charts.cpp" line="307"/>
         <source>Δp = 0</source>
         <translation>Δp = 0</translation>
     </message>
     <message>
-        <location filename="../ui/charts/charts.cpp" line="162"/>
+        <location filename="../ui/charts/charts.cpp" line="211"/>
         <source>Δp in %1</source>
         <translation>Δp 범위 %1</translation>
     </message>
     <message>
-        <location filename="../ui/charts/charts.cpp" line="172"/>
+        <location filename="../ui/charts/charts.cpp" line="221"/>
         <source>Reference margin |logit gap|: the near-tie view</source>
         <translation>기준 마진 |로짓 차이|: 근소 차이 보기</translation>
     </message>
     <message>
-        <location filename="../ui/charts/charts.cpp" line="173"/>
+        <location filename="../ui/charts/charts.cpp" line="222"/>
         <source>bit-identical p</source>
         <translation>비트 동일 p</translation>
     </message>
     <message>
-        <location filename="../ui/charts/charts.cpp" line="174"/>
+        <location filename="../ui/charts/charts.cpp" line="223"/>
         <source>p changed</source>
         <translation>p 변경됨</translation>
     </message>
     <message>
-        <location filename="../ui/charts/charts.cpp" line="206"/>
+        <location filename="../ui/charts/charts.cpp" line="255"/>
         <source>|margin| in %1</source>
         <translation>|마진| 범위 %1</translation>
     </message>
     <message>
-        <location filename="../ui/charts/charts.cpp" line="211"/>
+        <location filename="../ui/charts/charts.cpp" line="260"/>
         <source>, flipped</source>
         <translation>, 뒤집힘</translation>
     </message>
     <message>
-        <location filename="../ui/charts/charts.cpp" line="214"/>
+        <location filename="../ui/charts/charts.cpp" line="263"/>
         <source>, p changed</source>
         <translation>, p 변경됨</translation>
     </message>
     <message>
-        <location filename="../ui/charts/charts.cpp" line="217"/>
+        <location filename="../ui/charts/charts.cpp" line="266"/>
         <source>, p unchanged</source>
         <translation>, p 변경 없음</translation>
     </message>
     <message>
-        <location filename="../ui/charts/charts.cpp" line="228"/>
+        <location filename="../ui/charts/charts.cpp" line="277"/>
         <source>p (reference) against p (config)</source>
         <translation>p (기준) 대 p (구성)</translation>
     </message>
     <message>
-        <location filename="../ui/charts/charts.cpp" line="253"/>
+        <location filename="../ui/charts/charts.cpp" line="302"/>
         <source>%1 (%2 of %3 drawn)</source>
         <translation>%1 (%3개 중 %2개 표시)</translation>
     </message>
     <message>
-        <location filename="../ui/charts/charts.cpp" line="259"/>
+        <location filename="../ui/charts/charts.cpp" line="308"/>
         <source>Δp &gt; 0</source>
         <translation>Δp &gt; 0</translation>
     </message>
     <message>
-        <location filename="../ui/charts/charts.cpp" line="275"/>
+        <location filename="../ui/charts/charts.cpp" line="324"/>
         <source>p (reference)</source>
         <translation>p (기준)</translation>
     </message>
     <message>
-        <location filename="../ui/charts/charts.cpp" line="276"/>
+        <location filename="../ui/charts/charts.cpp" line="325"/>
         <source>p (config)</source>
         <translation>p (구성)</translation>
     </message>
     <message>
-        <location filename="../ui/charts/charts.cpp" line="286"/>
+        <location filename="../ui/charts/charts.cpp" line="80"/>
         <source>threshold</source>
         <translation>임계값</translation>
     </message>
@@ -107,12 +107,12 @@
         <translation>%1, 구간 [%2, %3): 항목 %4개</translation>
     </message>
     <message>
-        <location filename="../ui/charts/charts.cpp" line="145"/>
+        <location filename="../ui/charts/charts.cpp" line="194"/>
         <source>Δp (points), bins from the value shown</source>
         <translation>Δp (포인트), 표시된 값부터 시작하는 구간</translation>
     </message>
     <message>
-        <location filename="../ui/charts/charts.cpp" line="197"/>
+        <location filename="../ui/charts/charts.cpp" line="246"/>
         <source>|margin| in the reference run (logits), bins from the value shown</source>
         <translation>기준 실행의 |마진| (로짓), 표시된 값부터 시작하는 구간</translation>
     </message>
@@ -374,7 +374,7 @@
 <context>
     <name>ScreenshotTour</name>
     <message>
-        <location filename="../ui/pages/screenshottour.cpp" line="120"/>
+        <location filename="../ui/pages/screenshottour.cpp" line="77"/>
         <source>|margin| &lt; 1</source>
         <translation>|마진| &lt; 1</translation>
     </message>
@@ -502,18 +502,18 @@
         <translation>셀을 두 번 클릭하면 값을 바꿀 수 있습니다. 기준과 다른 셀은 강조 표시됩니다. 저장하면 스터디 파일을 다시 씁니다(원본 사본은 .bak으로 보관되며, 주석은 보존되지 않습니다).</translation>
     </message>
     <message>
-        <location filename="../ui/pages/configeditor.cpp" line="134"/>
+        <location filename="../ui/pages/configeditor.cpp" line="152"/>
         <source>Select the configs to run (rows).</source>
         <translation>실행할 구성(행)을 선택하세요.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/configeditor.cpp" line="172"/>
-        <location filename="../ui/pages/configeditor.cpp" line="191"/>
+        <location filename="../ui/pages/configeditor.cpp" line="177"/>
+        <location filename="../ui/pages/configeditor.cpp" line="196"/>
         <source>%1 cannot be written.</source>
         <translation>%1에 쓸 수 없습니다.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/configeditor.cpp" line="196"/>
+        <location filename="../ui/pages/configeditor.cpp" line="201"/>
         <source>Saved %1.</source>
         <translation>저장했습니다: %1.</translation>
     </message>
@@ -521,53 +521,53 @@
 <context>
     <name>probaudit::ui::ConfigMatrixModel</name>
     <message>
-        <location filename="../ui/models/configmatrixmodel.cpp" line="134"/>
+        <location filename="../ui/models/configmatrixmodel.cpp" line="129"/>
         <source>%1 (reference)</source>
         <translation>%1 (기준)</translation>
     </message>
     <message>
-        <location filename="../ui/models/configmatrixmodel.cpp" line="144"/>
+        <location filename="../ui/models/configmatrixmodel.cpp" line="139"/>
         <source>The reference: every other config is compared with it.</source>
         <translation>기준: 다른 모든 구성을 이 구성과 비교합니다.</translation>
     </message>
     <message>
-        <location filename="../ui/models/configmatrixmodel.cpp" line="145"/>
+        <location filename="../ui/models/configmatrixmodel.cpp" line="140"/>
         <source>The same settings as the reference.</source>
         <translation>기준과 설정이 같습니다.</translation>
     </message>
     <message>
-        <location filename="../ui/models/configmatrixmodel.cpp" line="146"/>
+        <location filename="../ui/models/configmatrixmodel.cpp" line="141"/>
         <source>Differs from the reference in: %1</source>
         <translation>기준과 다른 축: %1</translation>
     </message>
     <message>
-        <location filename="../ui/models/configmatrixmodel.cpp" line="175"/>
+        <location filename="../ui/models/configmatrixmodel.cpp" line="170"/>
         <source>%1: %2 here, %3 in the reference</source>
         <translation>%1: 여기서는 %2, 기준에서는 %3</translation>
     </message>
     <message>
-        <location filename="../ui/models/configmatrixmodel.cpp" line="196"/>
+        <location filename="../ui/models/configmatrixmodel.cpp" line="191"/>
         <source>There is already a config named %1.</source>
         <translation>이름이 %1인 구성이 이미 있습니다.</translation>
     </message>
     <message>
-        <location filename="../ui/models/configmatrixmodel.cpp" line="218"/>
+        <location filename="../ui/models/configmatrixmodel.cpp" line="213"/>
         <source>%1 must be a whole number.</source>
         <translation>%1 값은 정수여야 합니다.</translation>
     </message>
     <message>
-        <location filename="../ui/models/configmatrixmodel.cpp" line="258"/>
+        <location filename="../ui/models/configmatrixmodel.cpp" line="253"/>
         <source>Config</source>
         <translation>구성</translation>
     </message>
     <message>
+        <location filename="../ui/models/configmatrixmodel.cpp" line="268"/>
         <location filename="../ui/models/configmatrixmodel.cpp" line="273"/>
-        <location filename="../ui/models/configmatrixmodel.cpp" line="278"/>
         <source>config-%1</source>
         <translation>config-%1</translation>
     </message>
     <message>
-        <location filename="../ui/models/configmatrixmodel.cpp" line="290"/>
+        <location filename="../ui/models/configmatrixmodel.cpp" line="285"/>
         <source>The reference config cannot be removed; make another config the reference first.</source>
         <translation>기준 구성은 제거할 수 없습니다. 먼저 다른 구성을 기준으로 지정하세요.</translation>
     </message>
@@ -575,122 +575,122 @@
 <context>
     <name>probaudit::ui::DashboardModel</name>
     <message>
-        <location filename="../ui/models/dashboardmodel.cpp" line="67"/>
+        <location filename="../ui/models/dashboardmodel.cpp" line="77"/>
         <source>Config %1 has no finished run for this head yet.</source>
         <translation>구성 %1에는 이 헤드의 완료된 실행이 아직 없습니다.</translation>
     </message>
     <message>
-        <location filename="../ui/models/dashboardmodel.cpp" line="71"/>
+        <location filename="../ui/models/dashboardmodel.cpp" line="81"/>
         <source>Accuracy of this config minus the reference&apos;s, in points, with a paired bootstrap 95% interval. McNemar&apos;s exact test on the %1 + %2 items that only one run gets right: p = %3.</source>
         <translation>이 구성의 정확도에서 기준의 정확도를 뺀 값(포인트)과 쌍체 부트스트랩 95% 구간입니다. 한 실행만 맞힌 항목 %1 + %2개에 대한 McNemar 정확 검정: p = %3.</translation>
     </message>
     <message>
-        <location filename="../ui/models/dashboardmodel.cpp" line="83"/>
+        <location filename="../ui/models/dashboardmodel.cpp" line="92"/>
         <source>Where the hidden states first differ: %1</source>
         <translation>은닉 상태가 처음 달라지는 곳: %1</translation>
     </message>
     <message>
-        <location filename="../ui/models/dashboardmodel.cpp" line="96"/>
+        <location filename="../ui/models/dashboardmodel.cpp" line="105"/>
         <source>%1 (reference)</source>
         <translation>%1 (기준)</translation>
     </message>
     <message>
-        <location filename="../ui/models/dashboardmodel.cpp" line="103"/>
+        <location filename="../ui/models/dashboardmodel.cpp" line="112"/>
         <source>nothing</source>
         <translation>없음</translation>
     </message>
     <message>
-        <location filename="../ui/models/dashboardmodel.cpp" line="109"/>
+        <location filename="../ui/models/dashboardmodel.cpp" line="118"/>
         <source>not run yet</source>
         <translation>아직 실행 안 됨</translation>
     </message>
     <message>
-        <location filename="../ui/models/dashboardmodel.cpp" line="154"/>
+        <location filename="../ui/models/dashboardmodel.cpp" line="163"/>
         <source>The runtime-configuration axes in which this config differs from the reference config.</source>
         <translation>이 구성이 기준 구성과 다른 런타임 구성 축입니다.</translation>
     </message>
     <message>
-        <location filename="../ui/models/dashboardmodel.cpp" line="157"/>
+        <location filename="../ui/models/dashboardmodel.cpp" line="166"/>
         <source>Share of items with the same decision as in the reference run.</source>
         <translation>기준 실행과 결정이 같은 항목의 비율입니다.</translation>
     </message>
     <message>
-        <location filename="../ui/models/dashboardmodel.cpp" line="159"/>
+        <location filename="../ui/models/dashboardmodel.cpp" line="168"/>
         <source>Items whose decision differs from the reference run.</source>
         <translation>결정이 기준 실행과 다른 항목입니다.</translation>
     </message>
     <message>
-        <location filename="../ui/models/dashboardmodel.cpp" line="161"/>
+        <location filename="../ui/models/dashboardmodel.cpp" line="170"/>
         <source>Largest Δp: 100 × |p(reference) − p(config)| over the items, in points.</source>
         <translation>항목 전체에서 가장 큰 Δp: 100 × |p(기준) − p(구성)|, 포인트 단위.</translation>
     </message>
     <message>
-        <location filename="../ui/models/dashboardmodel.cpp" line="163"/>
+        <location filename="../ui/models/dashboardmodel.cpp" line="172"/>
         <source>Share of items whose every recorded float and layer hash has the same bits as in the reference run.</source>
         <translation>기록된 모든 부동소수점 값과 레이어 해시가 기준 실행과 같은 비트인 항목의 비율입니다.</translation>
     </message>
     <message>
-        <location filename="../ui/models/dashboardmodel.cpp" line="166"/>
+        <location filename="../ui/models/dashboardmodel.cpp" line="175"/>
         <source>The first divergent layer seen most often: the first layer whose hidden states differ bitwise from the reference run.</source>
         <translation>가장 자주 나타난 첫 차이 레이어: 은닉 상태가 기준 실행과 비트 단위로 처음 달라지는 레이어입니다.</translation>
     </message>
     <message>
-        <location filename="../ui/models/dashboardmodel.cpp" line="169"/>
+        <location filename="../ui/models/dashboardmodel.cpp" line="178"/>
         <source>The three levels of reproduction: accuracy (the interval of the difference contains 0), decisions (no flips), bits (every item bit-identical).</source>
         <translation>재현의 세 수준: 정확도(차이의 구간이 0을 포함), 결정(뒤집힘 없음), 비트(모든 항목이 비트 동일).</translation>
     </message>
     <message>
-        <location filename="../ui/models/dashboardmodel.cpp" line="180"/>
+        <location filename="../ui/models/dashboardmodel.cpp" line="189"/>
         <source>Config</source>
         <translation>구성</translation>
     </message>
     <message>
-        <location filename="../ui/models/dashboardmodel.cpp" line="182"/>
+        <location filename="../ui/models/dashboardmodel.cpp" line="191"/>
         <source>Differs in</source>
         <translation>차이 축</translation>
     </message>
     <message>
-        <location filename="../ui/models/dashboardmodel.cpp" line="184"/>
+        <location filename="../ui/models/dashboardmodel.cpp" line="193"/>
         <source>Accuracy</source>
         <translation>정확도</translation>
     </message>
     <message>
-        <location filename="../ui/models/dashboardmodel.cpp" line="186"/>
+        <location filename="../ui/models/dashboardmodel.cpp" line="195"/>
         <source>ΔAcc (points) [95%]</source>
         <translation>Δ정확도 (포인트) [95%]</translation>
     </message>
     <message>
-        <location filename="../ui/models/dashboardmodel.cpp" line="188"/>
+        <location filename="../ui/models/dashboardmodel.cpp" line="197"/>
         <source>Agreement</source>
         <translation>일치율</translation>
     </message>
     <message>
-        <location filename="../ui/models/dashboardmodel.cpp" line="190"/>
+        <location filename="../ui/models/dashboardmodel.cpp" line="199"/>
         <source>Flips</source>
         <translation>뒤집힘</translation>
     </message>
     <message>
-        <location filename="../ui/models/dashboardmodel.cpp" line="192"/>
+        <location filename="../ui/models/dashboardmodel.cpp" line="201"/>
         <source>Max Δp</source>
         <translation>최대 Δp</translation>
     </message>
     <message>
-        <location filename="../ui/models/dashboardmodel.cpp" line="194"/>
+        <location filename="../ui/models/dashboardmodel.cpp" line="203"/>
         <source>Bit-identical</source>
         <translation>비트 동일</translation>
     </message>
     <message>
-        <location filename="../ui/models/dashboardmodel.cpp" line="196"/>
+        <location filename="../ui/models/dashboardmodel.cpp" line="205"/>
         <source>First divergent layer</source>
         <translation>첫 차이 레이어</translation>
     </message>
     <message>
-        <location filename="../ui/models/dashboardmodel.cpp" line="198"/>
+        <location filename="../ui/models/dashboardmodel.cpp" line="207"/>
         <source>Verdict</source>
         <translation>판정</translation>
     </message>
     <message>
-        <location filename="../ui/models/dashboardmodel.cpp" line="136"/>
+        <location filename="../ui/models/dashboardmodel.cpp" line="145"/>
         <source>none (head only)</source>
         <translation>없음 (헤드만)</translation>
     </message>
@@ -962,37 +962,37 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
 <context>
     <name>probaudit::ui::GenerationPage</name>
     <message>
-        <location filename="../ui/pages/generationpage.cpp" line="73"/>
+        <location filename="../ui/pages/generationpage.cpp" line="50"/>
         <source>&amp;Outputs</source>
         <translation>출력(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/generationpage.cpp" line="74"/>
+        <location filename="../ui/pages/generationpage.cpp" line="51"/>
         <source>Logit &amp;gaps</source>
         <translation>로짓 차이(&amp;G)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/generationpage.cpp" line="123"/>
+        <location filename="../ui/pages/generationpage.cpp" line="134"/>
         <source>%1 — %2 (generation head &quot;%3&quot;)</source>
         <translation>%1 — %2 (생성 헤드 &quot;%3&quot;)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/generationpage.cpp" line="157"/>
+        <location filename="../ui/pages/generationpage.cpp" line="168"/>
         <source>%1: %2 of %3 outputs byte-identical, pooled record Jaccard %4%5. Fork points: %6 of them at a top-2 logit gap below 0.0001.</source>
         <translation>%1: 출력 %3개 중 %2개 바이트 동일, 합산 레코드 Jaccard %4%5. 분기 지점: 그중 %6개는 top-2 로짓 차이가 0.0001 미만.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/generationpage.cpp" line="163"/>
+        <location filename="../ui/pages/generationpage.cpp" line="174"/>
         <source>, answers agree on %1 of %2</source>
         <translation>, 답 일치 %2개 중 %1개</translation>
     </message>
     <message>
-        <location filename="../ui/pages/generationpage.cpp" line="170"/>
+        <location filename="../ui/pages/generationpage.cpp" line="181"/>
         <source>Nothing to compare yet: a generation study needs two finished runs (run the reference config and another, or one config twice).</source>
         <translation>아직 비교할 것이 없습니다. 생성 스터디에는 완료된 실행이 두 개 필요합니다(기준 구성과 다른 구성을 하나씩 실행하거나, 한 구성을 두 번 실행하세요).</translation>
     </message>
     <message>
-        <location filename="../ui/pages/generationpage.cpp" line="206"/>
+        <location filename="../ui/pages/generationpage.cpp" line="217"/>
         <source>&lt;b&gt;%1&lt;/b&gt;: %2</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;: %2</translation>
     </message>
@@ -1134,22 +1134,22 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
         <translation>emb</translation>
     </message>
     <message>
-        <location filename="../ui/charts/heatmapwidget.cpp" line="321"/>
+        <location filename="../ui/charts/heatmapwidget.cpp" line="326"/>
         <source>&gt; 0%</source>
         <translation>&gt; 0%</translation>
     </message>
     <message>
-        <location filename="../ui/charts/heatmapwidget.cpp" line="322"/>
+        <location filename="../ui/charts/heatmapwidget.cpp" line="327"/>
         <source>100% of items</source>
         <translation>항목의 100%</translation>
     </message>
     <message>
-        <location filename="../ui/charts/heatmapwidget.cpp" line="334"/>
+        <location filename="../ui/charts/heatmapwidget.cpp" line="339"/>
         <source>bit-identical</source>
         <translation>비트 동일</translation>
     </message>
     <message>
-        <location filename="../ui/charts/heatmapwidget.cpp" line="334"/>
+        <location filename="../ui/charts/heatmapwidget.cpp" line="339"/>
         <source>identical</source>
         <translation>동일</translation>
     </message>
@@ -1184,7 +1184,7 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
         <translation>각 항목 결정 벡터의 상대 L2 거리</translation>
     </message>
     <message>
-        <location filename="../ui/charts/heatmapwidget.cpp" line="319"/>
+        <location filename="../ui/charts/heatmapwidget.cpp" line="324"/>
         <source>differs</source>
         <translation>다름</translation>
     </message>
@@ -1332,107 +1332,107 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
 <context>
     <name>probaudit::ui::ItemsModel</name>
     <message>
-        <location filename="../ui/models/itemsmodel.cpp" line="266"/>
+        <location filename="../ui/models/itemsmodel.cpp" line="301"/>
         <source>Logit gap (top-1 minus top-2 of the decision classes): %1 in the reference run, %2 under this config.</source>
         <translation>로짓 차이(결정 클래스의 top-1 빼기 top-2): 기준 실행 %1, 이 구성 %2.</translation>
     </message>
     <message>
-        <location filename="../ui/models/itemsmodel.cpp" line="271"/>
+        <location filename="../ui/models/itemsmodel.cpp" line="306"/>
         <source>Decision %1 in the reference run, %2 under this config.</source>
         <translation>결정: 기준 실행 %1, 이 구성 %2.</translation>
     </message>
     <message>
-        <location filename="../ui/models/itemsmodel.cpp" line="295"/>
+        <location filename="../ui/models/itemsmodel.cpp" line="244"/>
         <source>%1 → %2</source>
         <translation>%1 → %2</translation>
     </message>
     <message>
-        <location filename="../ui/models/itemsmodel.cpp" line="299"/>
+        <location filename="../ui/models/itemsmodel.cpp" line="248"/>
         <source>identical</source>
         <translation>동일</translation>
     </message>
     <message>
-        <location filename="../ui/models/itemsmodel.cpp" line="322"/>
+        <location filename="../ui/models/itemsmodel.cpp" line="327"/>
         <source>Id</source>
         <translation>ID</translation>
     </message>
     <message>
-        <location filename="../ui/models/itemsmodel.cpp" line="324"/>
+        <location filename="../ui/models/itemsmodel.cpp" line="329"/>
         <source>Text</source>
         <translation>텍스트</translation>
     </message>
     <message>
-        <location filename="../ui/models/itemsmodel.cpp" line="326"/>
+        <location filename="../ui/models/itemsmodel.cpp" line="331"/>
         <source>The gold label from the dataset.</source>
         <translation>데이터셋의 정답 레이블입니다.</translation>
     </message>
     <message>
-        <location filename="../ui/models/itemsmodel.cpp" line="326"/>
+        <location filename="../ui/models/itemsmodel.cpp" line="331"/>
         <source>Label</source>
         <translation>레이블</translation>
     </message>
     <message>
-        <location filename="../ui/models/itemsmodel.cpp" line="328"/>
+        <location filename="../ui/models/itemsmodel.cpp" line="333"/>
         <source>p in the reference run: the probability of the positive class (binary heads) or of the reference run&apos;s decision.</source>
         <translation>기준 실행의 p: 양성 클래스의 확률(이진 헤드) 또는 기준 실행이 결정한 클래스의 확률입니다.</translation>
     </message>
     <message>
-        <location filename="../ui/models/itemsmodel.cpp" line="330"/>
+        <location filename="../ui/models/itemsmodel.cpp" line="335"/>
         <source>p (ref)</source>
         <translation>p (기준)</translation>
     </message>
     <message>
-        <location filename="../ui/models/itemsmodel.cpp" line="332"/>
+        <location filename="../ui/models/itemsmodel.cpp" line="337"/>
         <source>p under the selected config.</source>
         <translation>선택한 구성에서의 p입니다.</translation>
     </message>
     <message>
-        <location filename="../ui/models/itemsmodel.cpp" line="332"/>
+        <location filename="../ui/models/itemsmodel.cpp" line="337"/>
         <source>p (cfg)</source>
         <translation>p (구성)</translation>
     </message>
     <message>
-        <location filename="../ui/models/itemsmodel.cpp" line="334"/>
+        <location filename="../ui/models/itemsmodel.cpp" line="339"/>
         <source>Δp in points: 100 × |p(ref) − p(cfg)| (the largest over the classes).</source>
         <translation>포인트 단위 Δp: 100 × |p(기준) − p(구성)| (클래스 중 최댓값).</translation>
     </message>
     <message>
-        <location filename="../ui/models/itemsmodel.cpp" line="335"/>
+        <location filename="../ui/models/itemsmodel.cpp" line="340"/>
         <source>Δp</source>
         <translation>Δp</translation>
     </message>
     <message>
-        <location filename="../ui/models/itemsmodel.cpp" line="337"/>
+        <location filename="../ui/models/itemsmodel.cpp" line="342"/>
         <source>The reference run&apos;s logit gap: top-1 minus top-2 logit of the decision classes. Small margins are near the boundary (tinted).</source>
         <translation>기준 실행의 로짓 차이: 결정 클래스의 top-1 로짓 빼기 top-2 로짓. 마진이 작으면 경계 근처입니다(색으로 표시).</translation>
     </message>
     <message>
-        <location filename="../ui/models/itemsmodel.cpp" line="339"/>
+        <location filename="../ui/models/itemsmodel.cpp" line="344"/>
         <source>Margin</source>
         <translation>마진</translation>
     </message>
     <message>
-        <location filename="../ui/models/itemsmodel.cpp" line="341"/>
+        <location filename="../ui/models/itemsmodel.cpp" line="346"/>
         <source>The decision differs between the two runs.</source>
         <translation>두 실행의 결정이 다릅니다.</translation>
     </message>
     <message>
-        <location filename="../ui/models/itemsmodel.cpp" line="341"/>
+        <location filename="../ui/models/itemsmodel.cpp" line="346"/>
         <source>Flip</source>
         <translation>뒤집힘</translation>
     </message>
     <message>
-        <location filename="../ui/models/itemsmodel.cpp" line="343"/>
+        <location filename="../ui/models/itemsmodel.cpp" line="348"/>
         <source>The first layer whose hidden states (real tokens only) differ bitwise from the reference run.</source>
         <translation>은닉 상태(실제 토큰만)가 기준 실행과 비트 단위로 처음 달라지는 레이어입니다.</translation>
     </message>
     <message>
-        <location filename="../ui/models/itemsmodel.cpp" line="302"/>
+        <location filename="../ui/models/itemsmodel.cpp" line="251"/>
         <source>none (head only)</source>
         <translation>없음 (헤드만)</translation>
     </message>
     <message>
-        <location filename="../ui/models/itemsmodel.cpp" line="345"/>
+        <location filename="../ui/models/itemsmodel.cpp" line="350"/>
         <source>First layer</source>
         <translation>첫 레이어</translation>
     </message>
@@ -1440,92 +1440,92 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
 <context>
     <name>probaudit::ui::ItemsTable</name>
     <message>
-        <location filename="../ui/pages/itemstable.cpp" line="28"/>
+        <location filename="../ui/pages/itemstable.cpp" line="53"/>
         <source>&amp;Flipped only</source>
         <translation>뒤집힌 항목만(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/itemstable.cpp" line="30"/>
+        <location filename="../ui/pages/itemstable.cpp" line="55"/>
         <source>C&amp;hanged only</source>
         <translation>변경된 항목만(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/itemstable.cpp" line="32"/>
+        <location filename="../ui/pages/itemstable.cpp" line="57"/>
         <source>Items that are not bit-identical to the reference run.</source>
         <translation>기준 실행과 비트 동일하지 않은 항목입니다.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/itemstable.cpp" line="39"/>
+        <location filename="../ui/pages/itemstable.cpp" line="64"/>
         <source>any Δp</source>
         <translation>모든 Δp</translation>
     </message>
     <message>
-        <location filename="../ui/pages/itemstable.cpp" line="40"/>
+        <location filename="../ui/pages/itemstable.cpp" line="65"/>
         <source>Δp &gt; </source>
         <translation>Δp &gt; </translation>
     </message>
     <message>
-        <location filename="../ui/pages/itemstable.cpp" line="41"/>
+        <location filename="../ui/pages/itemstable.cpp" line="66"/>
         <source>Only items whose Δp (points) is above this value.</source>
         <translation>Δp(포인트)가 이 값보다 큰 항목만 표시합니다.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/itemstable.cpp" line="47"/>
+        <location filename="../ui/pages/itemstable.cpp" line="72"/>
         <source>any margin</source>
         <translation>모든 마진</translation>
     </message>
     <message>
-        <location filename="../ui/pages/itemstable.cpp" line="48"/>
+        <location filename="../ui/pages/itemstable.cpp" line="73"/>
         <source>|margin| &lt; </source>
         <translation>|마진| &lt; </translation>
     </message>
     <message>
-        <location filename="../ui/pages/itemstable.cpp" line="49"/>
+        <location filename="../ui/pages/itemstable.cpp" line="74"/>
         <source>Only items whose reference margin (logit gap) is below this value: the near-boundary items.</source>
         <translation>기준 마진(로짓 차이)이 이 값보다 작은 항목, 즉 경계 근처 항목만 표시합니다.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/itemstable.cpp" line="55"/>
+        <location filename="../ui/pages/itemstable.cpp" line="80"/>
         <source>Search text or id</source>
         <translation>텍스트 또는 ID 검색</translation>
     </message>
     <message>
-        <location filename="../ui/pages/itemstable.cpp" line="62"/>
+        <location filename="../ui/pages/itemstable.cpp" line="87"/>
         <source>A filter set from a chart or the heatmap; click to remove it.</source>
         <translation>차트나 히트맵에서 설정한 필터입니다. 클릭하면 제거됩니다.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/itemstable.cpp" line="114"/>
+        <location filename="../ui/pages/itemstable.cpp" line="36"/>
         <source>Copy</source>
         <translation>복사</translation>
     </message>
     <message>
-        <location filename="../ui/pages/itemstable.cpp" line="146"/>
+        <location filename="../ui/pages/itemstable.cpp" line="161"/>
         <source>any label</source>
         <translation>모든 레이블</translation>
     </message>
     <message>
-        <location filename="../ui/pages/itemstable.cpp" line="150"/>
+        <location filename="../ui/pages/itemstable.cpp" line="165"/>
         <source>label: %1</source>
         <translation>레이블: %1</translation>
     </message>
     <message>
-        <location filename="../ui/pages/itemstable.cpp" line="152"/>
+        <location filename="../ui/pages/itemstable.cpp" line="167"/>
         <source>unlabelled</source>
         <translation>레이블 없음</translation>
     </message>
     <message>
-        <location filename="../ui/pages/itemstable.cpp" line="177"/>
+        <location filename="../ui/pages/itemstable.cpp" line="192"/>
         <source>%1  ✕</source>
         <translation>%1  ✕</translation>
     </message>
     <message>
-        <location filename="../ui/pages/itemstable.cpp" line="228"/>
+        <location filename="../ui/pages/itemstable.cpp" line="243"/>
         <source>%1 items</source>
         <translation>항목 %1개</translation>
     </message>
     <message>
-        <location filename="../ui/pages/itemstable.cpp" line="229"/>
+        <location filename="../ui/pages/itemstable.cpp" line="244"/>
         <source>%1 of %2 items</source>
         <translation>항목 %2개 중 %1개</translation>
     </message>
@@ -1648,17 +1648,17 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
         <translation>%1을(를) 읽을 수 없습니다.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindow.cpp" line="348"/>
+        <location filename="../ui/pages/mainwindow.cpp" line="366"/>
         <source>Demo Study</source>
         <translation>데모 스터디</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindow.cpp" line="421"/>
+        <location filename="../ui/pages/mainwindow.cpp" line="439"/>
         <source>Engine: %1</source>
         <translation>엔진: %1</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindow.cpp" line="430"/>
+        <location filename="../ui/pages/mainwindow.cpp" line="448"/>
         <source>Engine: not available</source>
         <translation>엔진: 사용할 수 없음</translation>
     </message>
@@ -1673,52 +1673,52 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
         <translation>열기를 취소했습니다.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="105"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="108"/>
         <source>&amp;View</source>
         <translation>보기(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="107"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="110"/>
         <source>&amp;Items</source>
         <translation>항목(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="108"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="111"/>
         <source>&amp;Charts</source>
         <translation>차트(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="109"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="112"/>
         <source>&amp;Layers Heatmap</source>
         <translation>레이어 히트맵(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="110"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="113"/>
         <source>&amp;Diagnosis</source>
         <translation>진단(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="111"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="114"/>
         <source>&amp;Runs</source>
         <translation>실행(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="122"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="125"/>
         <source>&amp;Next Config</source>
         <translation>다음 구성(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="124"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="127"/>
         <source>&amp;Previous Config</source>
         <translation>이전 구성(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="126"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="129"/>
         <source>Show &amp;Flipped Items Only</source>
         <translation>뒤집힌 항목만 표시(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="134"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="137"/>
         <source>&amp;Search Items…</source>
         <translation>항목 검색(&amp;S)…</translation>
     </message>
@@ -1746,7 +1746,7 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
         <translation>%1 — ProbAudit 워크벤치</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindow.cpp" line="349"/>
+        <location filename="../ui/pages/mainwindow.cpp" line="367"/>
         <source>The demo ledger is made by ./scripts/demo (about two minutes): it trains the demo adapter, runs demo study A under seven configs and diagnoses it. Run it, then open the demo again.</source>
         <translation>데모 원장은 ./scripts/demo로 만듭니다(약 2분). 이 스크립트는 데모 어댑터를 학습하고, 데모 스터디 A를 7개 구성에서 실행한 뒤 진단합니다. 스크립트를 실행한 다음 데모를 다시 여세요.</translation>
     </message>
@@ -1767,66 +1767,71 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
     </message>
     <message>
         <location filename="../ui/pages/mainwindowmenus.cpp" line="92"/>
+        <source>&amp;Diagnose</source>
+        <translation>진단(&amp;D)</translation>
+    </message>
+    <message>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="95"/>
         <source>&amp;Edit Configs…</source>
         <translation>구성 편집(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="95"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="98"/>
         <source>Load Runtime &amp;Lock…</source>
         <translation>런타임 잠금 불러오기(&amp;L)…</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="97"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="100"/>
         <source>&amp;Cancel Run</source>
         <translation>실행 중단(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="100"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="103"/>
         <source>Show Engine &amp;Runs Panel</source>
         <translation>엔진 실행 패널 표시(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="144"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="147"/>
         <source>&amp;Presentation Mode</source>
         <translation>프레젠테이션 모드(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="197"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="200"/>
         <source>Presentation mode shows decision studies; a generation study&apos;s table and outputs are on its page.</source>
         <translation>프레젠테이션 모드는 결정 스터디를 보여 줍니다. 생성 스터디의 표와 출력은 해당 페이지에 있습니다.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="151"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="154"/>
         <source>&amp;Theme</source>
         <translation>테마(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="152"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="155"/>
         <source>Follow the &amp;System</source>
         <translation>시스템 설정 따르기(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="153"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="156"/>
         <source>&amp;Light</source>
         <translation>밝게(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="154"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="157"/>
         <source>&amp;Dark</source>
         <translation>어둡게(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="166"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="169"/>
         <source>&amp;Language</source>
         <translation>언어(&amp;G)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="172"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="175"/>
         <source>Language</source>
         <translation>언어</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="173"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="176"/>
         <source>The workbench uses the new language from its next start.</source>
         <translation>워크벤치를 다음에 시작할 때부터 새 언어가 적용됩니다.</translation>
     </message>
@@ -1841,50 +1846,57 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
         <translation>ProbAudit 스터디 (*.study.json *.json)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindow.cpp" line="236"/>
+        <location filename="../ui/pages/mainwindow.cpp" line="254"/>
         <source>Edit Configs</source>
         <translation>구성 편집</translation>
     </message>
     <message>
         <location filename="../ui/pages/mainwindow.cpp" line="236"/>
-        <location filename="../ui/pages/mainwindow.cpp" line="277"/>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="218"/>
+        <location filename="../ui/pages/mainwindow.cpp" line="254"/>
+        <location filename="../ui/pages/mainwindow.cpp" line="295"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="221"/>
         <source>Open a study or ledger first.</source>
         <translation>먼저 스터디나 원장을 여세요.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindow.cpp" line="277"/>
-        <location filename="../ui/pages/mainwindow.cpp" line="285"/>
+        <location filename="../ui/pages/mainwindow.cpp" line="236"/>
+        <location filename="../ui/pages/mainwindow.cpp" line="240"/>
+        <source>Diagnose</source>
+        <translation>진단</translation>
+    </message>
+    <message>
+        <location filename="../ui/pages/mainwindow.cpp" line="295"/>
+        <location filename="../ui/pages/mainwindow.cpp" line="303"/>
         <source>Run Configs</source>
         <translation>구성 실행</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindow.cpp" line="289"/>
+        <location filename="../ui/pages/mainwindow.cpp" line="307"/>
         <source>%1 (recorded in run %2)</source>
         <translation>%1 (실행 %2에 기록됨)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindow.cpp" line="298"/>
+        <location filename="../ui/pages/mainwindow.cpp" line="316"/>
         <source>Configs already recorded in this environment are skipped by the engine; unfinished runs resume where they stopped.</source>
         <translation>이 환경에서 이미 기록된 구성은 엔진이 건너뛰며, 완료되지 않은 실행은 멈춘 지점부터 재개됩니다.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindow.cpp" line="303"/>
+        <location filename="../ui/pages/mainwindow.cpp" line="321"/>
         <source>Run</source>
         <translation>실행</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindow.cpp" line="385"/>
+        <location filename="../ui/pages/mainwindow.cpp" line="403"/>
         <source>%1 is not a runtime lock (made by probaudit pin).</source>
         <translation>%1은(는) 런타임 잠금(probaudit pin으로 만든 파일)이 아닙니다.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindow.cpp" line="398"/>
+        <location filename="../ui/pages/mainwindow.cpp" line="416"/>
         <source>Load Runtime Lock</source>
         <translation>런타임 잠금 불러오기</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindow.cpp" line="399"/>
+        <location filename="../ui/pages/mainwindow.cpp" line="417"/>
         <source>Runtime locks (*.lock.json);;All files (*)</source>
         <translation>런타임 잠금 (*.lock.json);;모든 파일 (*)</translation>
     </message>
@@ -1894,13 +1906,14 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
         <translation>새 스터디(&amp;N)…</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindow.cpp" line="252"/>
-        <location filename="../ui/pages/mainwindow.cpp" line="266"/>
+        <location filename="../ui/pages/mainwindow.cpp" line="270"/>
+        <location filename="../ui/pages/mainwindow.cpp" line="284"/>
         <source>New Study</source>
         <translation>새 스터디</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindow.cpp" line="252"/>
+        <location filename="../ui/pages/mainwindow.cpp" line="240"/>
+        <location filename="../ui/pages/mainwindow.cpp" line="270"/>
         <source>Wait for the current run to end.</source>
         <translation>현재 실행이 끝날 때까지 기다리세요.</translation>
     </message>
@@ -1910,19 +1923,19 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
         <translation>보고서 내보내기(&amp;X)…</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="218"/>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="222"/>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="309"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="221"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="225"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="312"/>
         <source>Export Report</source>
         <translation>보고서 내보내기</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="223"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="226"/>
         <source>PDF (*.pdf)</source>
         <translation>PDF (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="312"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="315"/>
         <source>Report written to %1</source>
         <translation>보고서를 저장했습니다: %1</translation>
     </message>
@@ -1932,13 +1945,13 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
         <translation>이 비교의 항목 내보내기(&amp;I)…</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="233"/>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="351"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="236"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="354"/>
         <source>Export Items</source>
         <translation>항목 내보내기</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="234"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="237"/>
         <source>CSV (*.csv);;JSON lines (*.jsonl)</source>
         <translation>CSV (*.csv);;JSON 줄 (*.jsonl)</translation>
     </message>
@@ -1948,29 +1961,29 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
         <translation>요약 표 내보내기(&amp;H)…</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="284"/>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="372"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="287"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="375"/>
         <source>Export Headline</source>
         <translation>요약 내보내기</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="285"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="288"/>
         <source>Markdown (*.md);;CSV (*.csv)</source>
         <translation>Markdown (*.md);;CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="352"/>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="373"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="355"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="376"/>
         <source>%1 cannot be written.</source>
         <translation>%1에 쓸 수 없습니다.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="355"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="358"/>
         <source>Items written to %1</source>
         <translation>항목을 저장했습니다: %1</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="376"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="379"/>
         <source>Headline written to %1</source>
         <translation>요약을 저장했습니다: %1</translation>
     </message>
@@ -1980,19 +1993,19 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
         <translation>감사 번들 내보내기(&amp;B)…</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="245"/>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="329"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="248"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="332"/>
         <source>Export Audit Bundle</source>
         <translation>감사 번들 내보내기</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="246"/>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="254"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="249"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="257"/>
         <source>Audit bundles (*.zip)</source>
         <translation>감사 번들 (*.zip)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="332"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="335"/>
         <source>Audit bundle written to %1</source>
         <translation>감사 번들을 저장했습니다: %1</translation>
     </message>
@@ -2002,23 +2015,23 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
         <translation>감사 번들 가져오기(&amp;M)…</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="253"/>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="272"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="256"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="275"/>
         <source>Import Audit Bundle</source>
         <translation>감사 번들 가져오기</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="263"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="266"/>
         <source>Import Into Ledger</source>
         <translation>원장으로 가져오기</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="264"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="267"/>
         <source>Ledgers (*.ledger)</source>
         <translation>원장 (*.ledger)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="276"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="279"/>
         <source>%1 runs imported, %2 already there</source>
         <translation>실행 %1개를 가져왔고, %2개는 이미 있습니다</translation>
     </message>
@@ -2146,87 +2159,87 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
         <translation>캡처(&amp;T):</translation>
     </message>
     <message>
-        <location filename="../ui/pages/newstudydialog.cpp" line="131"/>
+        <location filename="../ui/pages/newstudydialog.cpp" line="233"/>
         <source>reference: batch 1, no padding, float32, 1 thread</source>
         <translation>기준: 배치 1, 패딩 없음, float32, 스레드 1개</translation>
     </message>
     <message>
-        <location filename="../ui/pages/newstudydialog.cpp" line="141"/>
+        <location filename="../ui/pages/newstudydialog.cpp" line="129"/>
         <source>Configs:</source>
         <translation>구성:</translation>
     </message>
     <message>
-        <location filename="../ui/pages/newstudydialog.cpp" line="142"/>
+        <location filename="../ui/pages/newstudydialog.cpp" line="130"/>
         <source>Save &amp;as:</source>
         <translation>저장 위치(&amp;A):</translation>
     </message>
     <message>
-        <location filename="../ui/pages/newstudydialog.cpp" line="143"/>
+        <location filename="../ui/pages/newstudydialog.cpp" line="131"/>
         <source>NAME.study.json</source>
         <translation>NAME.study.json</translation>
     </message>
     <message>
-        <location filename="../ui/pages/newstudydialog.cpp" line="149"/>
+        <location filename="../ui/pages/newstudydialog.cpp" line="137"/>
         <source>Create and Run</source>
         <translation>만들고 실행</translation>
     </message>
     <message>
-        <location filename="../ui/pages/newstudydialog.cpp" line="160"/>
+        <location filename="../ui/pages/newstudydialog.cpp" line="148"/>
         <source>Problems:</source>
         <translation>문제:</translation>
     </message>
     <message>
-        <location filename="../ui/pages/newstudydialog.cpp" line="244"/>
+        <location filename="../ui/pages/newstudydialog.cpp" line="275"/>
         <source>%1, %2 layers, hidden %3</source>
         <translation>%1, 레이어 %2개, 은닉 크기 %3</translation>
     </message>
     <message>
-        <location filename="../ui/pages/newstudydialog.cpp" line="276"/>
+        <location filename="../ui/pages/newstudydialog.cpp" line="310"/>
         <source>%1 items, %2 with a label</source>
         <translation>항목 %1개, 레이블 있음 %2개</translation>
     </message>
     <message>
-        <location filename="../ui/pages/newstudydialog.cpp" line="295"/>
+        <location filename="../ui/pages/newstudydialog.cpp" line="333"/>
         <source>found</source>
         <translation>찾음</translation>
     </message>
     <message>
-        <location filename="../ui/pages/newstudydialog.cpp" line="297"/>
+        <location filename="../ui/pages/newstudydialog.cpp" line="335"/>
         <source>%1 cannot be read</source>
         <translation>%1을(를) 읽을 수 없음</translation>
     </message>
     <message>
-        <location filename="../ui/pages/newstudydialog.cpp" line="302"/>
+        <location filename="../ui/pages/newstudydialog.cpp" line="213"/>
         <source>The study needs a name.</source>
         <translation>스터디 이름이 필요합니다.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/newstudydialog.cpp" line="306"/>
+        <location filename="../ui/pages/newstudydialog.cpp" line="344"/>
         <source>Choose where to save the study file.</source>
         <translation>스터디 파일을 저장할 위치를 선택하세요.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/newstudydialog.cpp" line="309"/>
+        <location filename="../ui/pages/newstudydialog.cpp" line="347"/>
         <source>%1 is not a writable folder</source>
         <translation>%1은(는) 쓸 수 있는 폴더가 아님</translation>
     </message>
     <message>
-        <location filename="../ui/pages/newstudydialog.cpp" line="314"/>
+        <location filename="../ui/pages/newstudydialog.cpp" line="352"/>
         <source>exists: it will be replaced</source>
         <translation>이미 있음: 덮어씀</translation>
     </message>
     <message>
-        <location filename="../ui/pages/newstudydialog.cpp" line="314"/>
+        <location filename="../ui/pages/newstudydialog.cpp" line="352"/>
         <source>new file</source>
         <translation>새 파일</translation>
     </message>
     <message>
-        <location filename="../ui/pages/newstudydialog.cpp" line="323"/>
+        <location filename="../ui/pages/newstudydialog.cpp" line="222"/>
         <source>None: the study is ready.</source>
         <translation>없음: 스터디가 준비되었습니다.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/newstudydialog.cpp" line="337"/>
+        <location filename="../ui/pages/newstudydialog.cpp" line="366"/>
         <source>%1 cannot be written.</source>
         <translation>%1에 쓸 수 없습니다.</translation>
     </message>
@@ -2269,72 +2282,72 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
         <translation>ProbAudit — 프레젠테이션</translation>
     </message>
     <message>
-        <location filename="../ui/pages/presentation.cpp" line="87"/>
+        <location filename="../ui/pages/presentation.cpp" line="93"/>
         <source>Same model, same inputs: do the decisions reproduce?</source>
         <translation>같은 모델, 같은 입력: 결정이 재현될까요?</translation>
     </message>
     <message>
-        <location filename="../ui/pages/presentation.cpp" line="88"/>
+        <location filename="../ui/pages/presentation.cpp" line="94"/>
         <source>%1 runtime configurations against the reference: %2 flipped decisions in total, probabilities moved by up to %3 points.</source>
         <translation>기준 대비 런타임 구성 %1개: 뒤집힌 결정 총 %2건, 확률은 최대 %3포인트 이동.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/presentation.cpp" line="104"/>
+        <location filename="../ui/pages/presentation.cpp" line="114"/>
         <source>Where decisions move: near the boundary</source>
         <translation>결정이 바뀌는 곳: 경계 근처</translation>
     </message>
     <message>
-        <location filename="../ui/pages/presentation.cpp" line="105"/>
+        <location filename="../ui/pages/presentation.cpp" line="115"/>
         <source>Items by their margin in the reference run; under %1, %2 flipped and %3% kept every bit.</source>
         <translation>기준 실행의 마진별 항목. %1에서 %2건이 뒤집혔고 %3%는 모든 비트가 그대로였습니다.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/presentation.cpp" line="127"/>
+        <location filename="../ui/pages/presentation.cpp" line="141"/>
         <source>One input, two decisions</source>
         <translation>하나의 입력, 두 가지 결정</translation>
     </message>
     <message>
-        <location filename="../ui/pages/presentation.cpp" line="127"/>
+        <location filename="../ui/pages/presentation.cpp" line="141"/>
         <source>One input, two probabilities</source>
         <translation>하나의 입력, 두 가지 확률</translation>
     </message>
     <message>
-        <location filename="../ui/pages/presentation.cpp" line="128"/>
+        <location filename="../ui/pages/presentation.cpp" line="142"/>
         <source>The same text gets another decision under %1.</source>
         <translation>같은 텍스트가 %1에서 다른 결정을 받습니다.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/presentation.cpp" line="129"/>
+        <location filename="../ui/pages/presentation.cpp" line="143"/>
         <source>The item whose probability moved most under %1.</source>
         <translation>%1에서 확률이 가장 크게 움직인 항목입니다.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/presentation.cpp" line="136"/>
+        <location filename="../ui/pages/presentation.cpp" line="152"/>
         <source>Where the numbers part: layer by layer</source>
         <translation>수치가 갈라지는 곳: 레이어별로</translation>
     </message>
     <message>
-        <location filename="../ui/pages/presentation.cpp" line="137"/>
+        <location filename="../ui/pages/presentation.cpp" line="153"/>
         <source>Share of items whose hidden states differ from the reference, per config and layer.</source>
         <translation>구성과 레이어별로, 은닉 상태가 기준과 다른 항목의 비율입니다.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/presentation.cpp" line="151"/>
+        <location filename="../ui/pages/presentation.cpp" line="169"/>
         <source>Why: the suspects, one by one</source>
         <translation>원인: 의심 요인을 하나씩</translation>
     </message>
     <message>
-        <location filename="../ui/pages/presentation.cpp" line="153"/>
+        <location filename="../ui/pages/presentation.cpp" line="171"/>
         <source>Each probe changes one thing and compares bit for bit.</source>
         <translation>각 프로브는 한 가지만 바꾸고 비트 단위로 비교합니다.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/presentation.cpp" line="154"/>
+        <location filename="../ui/pages/presentation.cpp" line="172"/>
         <source>No diagnosis is stored yet: run probaudit diagnose.</source>
         <translation>저장된 진단이 아직 없습니다. probaudit diagnose를 실행하세요.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/presentation.cpp" line="193"/>
+        <location filename="../ui/pages/presentation.cpp" line="210"/>
         <source>%1 / %2  ·  ← → to move  ·  Esc to leave</source>
         <translation>%1 / %2  ·  ← → 이동  ·  Esc 종료</translation>
     </message>
@@ -2362,92 +2375,92 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
         <translation>검토 중인 헤드 변형</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="125"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="175"/>
         <source>Share of items bitwise different</source>
         <translation>비트 단위로 다른 항목 비율</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="126"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="176"/>
         <source>Relative L2 of the decision-token vector (median)</source>
         <translation>결정 토큰 벡터의 상대 L2 (중앙값)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="135"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="185"/>
         <source>Colour:</source>
         <translation>색상:</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="157"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="115"/>
         <source>&amp;Items</source>
         <translation>항목(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="158"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="116"/>
         <source>C&amp;harts</source>
         <translation>차트(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="159"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="117"/>
         <source>&amp;Layers</source>
         <translation>레이어(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="160"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="118"/>
         <source>Dia&amp;gnosis</source>
         <translation>진단(&amp;G)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="161"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="119"/>
         <source>R&amp;uns</source>
         <translation>실행(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="184"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="142"/>
         <source>Head:</source>
         <translation>헤드:</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="200"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="219"/>
         <source>%1 differs</source>
         <translation>%1 다름</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="225"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="244"/>
         <source>%1 — %2</source>
         <translation>%1 — %2</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="288"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="307"/>
         <source>Nothing to compare yet: the ledger has no finished run.</source>
         <translation>아직 비교할 것이 없습니다. 원장에 완료된 실행이 없습니다.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="292"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="311"/>
         <source>Config %1 has no finished run yet.</source>
         <translation>구성 %1에는 아직 완료된 실행이 없습니다.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="293"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="312"/>
         <source>The reference config %1 has no finished run, so nothing can be compared.</source>
         <translation>기준 구성 %1에 완료된 실행이 없어 아무것도 비교할 수 없습니다.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="297"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="316"/>
         <source>Comparing the reference config &quot;%1&quot; (run %2) with &quot;%3&quot; (run %4): %5</source>
         <translation>기준 구성 &quot;%1&quot;(실행 %2) 대 &quot;%3&quot;(실행 %4) 비교: %5</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="129"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="179"/>
         <source>Configs</source>
         <translation>구성</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="130"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="180"/>
         <source>Items of the selected config (the 40 most moved)</source>
         <translation>선택한 구성의 항목 (가장 많이 바뀐 40개)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="133"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="183"/>
         <source>Rows:</source>
         <translation>행:</translation>
     </message>
@@ -2455,42 +2468,42 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
 <context>
     <name>probaudit::ui::RunController</name>
     <message>
-        <location filename="../ui/pages/runcontroller.cpp" line="32"/>
+        <location filename="../ui/pages/runcontroller.cpp" line="46"/>
         <source>A run is already in progress.</source>
         <translation>이미 진행 중인 실행이 있습니다.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/runcontroller.cpp" line="39"/>
+        <location filename="../ui/pages/runcontroller.cpp" line="53"/>
         <source>The engine was not found at %1.</source>
         <translation>%1에서 엔진을 찾을 수 없습니다.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/runcontroller.cpp" line="64"/>
+        <location filename="../ui/pages/runcontroller.cpp" line="72"/>
         <source>The engine could not be started: %1</source>
         <translation>엔진을 시작할 수 없습니다: %1</translation>
     </message>
     <message>
-        <location filename="../ui/pages/runcontroller.cpp" line="114"/>
+        <location filename="../ui/pages/runcontroller.cpp" line="126"/>
         <source>Every batch finished before it is kept in %1.</source>
         <translation>그 전에 완료된 모든 배치는 %1에 보존됩니다.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/runcontroller.cpp" line="118"/>
+        <location filename="../ui/pages/runcontroller.cpp" line="130"/>
         <source>The engine stopped unexpectedly (it crashed or was killed). %1</source>
         <translation>엔진이 예기치 않게 멈췄습니다(충돌했거나 강제 종료됨). %1</translation>
     </message>
     <message>
-        <location filename="../ui/pages/runcontroller.cpp" line="126"/>
+        <location filename="../ui/pages/runcontroller.cpp" line="138"/>
         <source>The run was cancelled. %1</source>
         <translation>실행이 취소되었습니다. %1</translation>
     </message>
     <message>
-        <location filename="../ui/pages/runcontroller.cpp" line="134"/>
+        <location filename="../ui/pages/runcontroller.cpp" line="146"/>
         <source>exit code %1</source>
         <translation>종료 코드 %1</translation>
     </message>
     <message>
-        <location filename="../ui/pages/runcontroller.cpp" line="136"/>
+        <location filename="../ui/pages/runcontroller.cpp" line="148"/>
         <source>The engine failed: %1. %2</source>
         <translation>엔진 오류: %1. %2</translation>
     </message>
@@ -2577,109 +2590,109 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
 <context>
     <name>probaudit::ui::RunsModel</name>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="69"/>
+        <location filename="../ui/models/runsmodel.cpp" line="74"/>
         <source>records SHA-256 %1
 chain SHA-256 %2</source>
         <translation>레코드 SHA-256 %1
 체인 SHA-256 %2</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="82"/>
+        <location filename="../ui/models/runsmodel.cpp" line="87"/>
         <source>probe</source>
         <translation>프로브</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="82"/>
+        <location filename="../ui/models/runsmodel.cpp" line="87"/>
         <source>study</source>
         <translation>스터디</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="91"/>
+        <location filename="../ui/models/runsmodel.cpp" line="96"/>
         <source>finished</source>
         <translation>완료</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="93"/>
+        <location filename="../ui/models/runsmodel.cpp" line="98"/>
         <source>interrupted</source>
         <translation>중단됨</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="95"/>
+        <location filename="../ui/models/runsmodel.cpp" line="100"/>
         <source>failed</source>
         <translation>실패</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="97"/>
+        <location filename="../ui/models/runsmodel.cpp" line="102"/>
         <source>running</source>
         <translation>실행 중</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="97"/>
+        <location filename="../ui/models/runsmodel.cpp" line="102"/>
         <source>cut off (resumable)</source>
         <translation>끊김 (재개 가능)</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="101"/>
+        <location filename="../ui/models/runsmodel.cpp" line="106"/>
         <source>%1 / %2</source>
         <translation>%1 / %2</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="109"/>
+        <location filename="../ui/models/runsmodel.cpp" line="114"/>
         <source>not sealed</source>
         <translation>봉인 안 됨</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="122"/>
+        <location filename="../ui/models/runsmodel.cpp" line="127"/>
         <source>Run</source>
         <translation>실행</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="124"/>
+        <location filename="../ui/models/runsmodel.cpp" line="129"/>
         <source>Kind</source>
         <translation>종류</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="126"/>
+        <location filename="../ui/models/runsmodel.cpp" line="131"/>
         <source>Config or probe</source>
         <translation>구성 또는 프로브</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="128"/>
+        <location filename="../ui/models/runsmodel.cpp" line="133"/>
         <source>Head</source>
         <translation>헤드</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="130"/>
+        <location filename="../ui/models/runsmodel.cpp" line="135"/>
         <source>Status</source>
         <translation>상태</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="132"/>
+        <location filename="../ui/models/runsmodel.cpp" line="137"/>
         <source>Items</source>
         <translation>항목</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="134"/>
+        <location filename="../ui/models/runsmodel.cpp" line="139"/>
         <source>Capture</source>
         <translation>캡처</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="136"/>
+        <location filename="../ui/models/runsmodel.cpp" line="141"/>
         <source>Environment</source>
         <translation>환경</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="138"/>
+        <location filename="../ui/models/runsmodel.cpp" line="143"/>
         <source>Started (UTC)</source>
         <translation>시작 (UTC)</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="140"/>
+        <location filename="../ui/models/runsmodel.cpp" line="145"/>
         <source>Seal</source>
         <translation>봉인</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="57"/>
+        <location filename="../ui/models/runsmodel.cpp" line="36"/>
         <source>environment %1
 libtorch %2, CUDA build %3
 CPU %4, kernels %5

@@ -10,27 +10,40 @@ const std::vector<Axis>& configAxes() {
     static const std::vector<Axis> axes = [] {
         std::vector<Axis> a{
             {"arrival_seed", K::Integer, {}, 0, S::Kernels, true},
-            {"attention", K::Choice, {"math", "sdpa", "batch_invariant"}, 0, S::Kernels, false},
+            {"attention",
+             K::Choice,
+             {"math", "sdpa", "batch_invariant"},
+             0,
+             S::Kernels,
+             false,
+             true},
             {"batch_size", K::Integer, {}, 1, S::Shape, false},
             {"concurrency", K::Integer, {}, 1, S::Kernels, true},
             {"cpu_capability", K::Choice, {"", "default", "avx2", "avx512"}, 0, S::Kernels, false},
             {"cudnn_benchmark", K::Boolean, {}, 0, S::Kernels, false},
-            {"deterministic", K::Boolean, {}, 0, S::Kernels, false},
-            {"device", K::Device, {"cpu", "cuda:0"}, 0, S::Kernels, false},
-            {"dtype", K::Choice, {"float32", "bfloat16", "float16"}, 0, S::Kernels, false},
-            {"kernels", K::Choice, {"default", "batch_invariant"}, 0, S::Kernels, false},
+            {"deterministic", K::Boolean, {}, 0, S::Kernels, false, true},
+            {"device", K::Device, {"cpu", "cuda:0"}, 0, S::Kernels, false, true},
+            {"dtype", K::Choice, {"float32", "bfloat16", "float16"}, 0, S::Kernels, false, true},
+            {"kernels", K::Choice, {"default", "batch_invariant"}, 0, S::Kernels, false, true},
             {"max_length", K::Integer, {}, 0, S::Shape, false},
             {"order", K::Choice, {"as_given", "shuffled", "by_length"}, 0, S::Shape, false},
             {"order_seed", K::Integer, {}, 0, S::Shape, false},
             {"pad_to", K::Choice, {"longest", "multiple", "fixed"}, 0, S::Shape, false},
             {"pad_to_n", K::Integer, {}, 0, S::Shape, false},
-            {"padding_side", K::Choice, {"right", "left"}, 0, S::Shape, false},
-            {"tf32", K::Boolean, {}, 0, S::Kernels, false},
+            {"padding_side", K::Choice, {"right", "left"}, 0, S::Shape, false, true},
+            {"tf32", K::Boolean, {}, 0, S::Kernels, false, true},
             {"threads", K::Integer, {}, 1, S::Kernels, false},
         };
         return a;
     }();
     return axes;
+}
+
+std::vector<std::string> axisValues(const Axis& axis) {
+    if (axis.kind == AxisKind::Boolean) {
+        return {"false", "true"};
+    }
+    return {axis.values.begin(), axis.values.end()};
 }
 
 const Axis* findAxis(std::string_view name) {

@@ -28,10 +28,15 @@ struct Axis {
     std::int64_t min = 0;                 // Integer
     Suspect suspect = Suspect::Kernels;
     bool generation_only = false; // the serving simulation's axes
+    // The report's limits name every value of this axis that no config of a study tried.
+    bool untried_in_report = false;
 };
 
 // Every axis, in the canonical JSON's key order (sorted by name).
 const std::vector<Axis>& configAxes();
+// The values an axis offers as text: Choice and Device their list, Boolean "false" and "true",
+// Integer none.
+std::vector<std::string> axisValues(const Axis& axis);
 // The axis called `name`, or null.
 const Axis* findAxis(std::string_view name);
 // "shape" or "kernels": the suspect an axis difference points to (unknown axes: "kernels").

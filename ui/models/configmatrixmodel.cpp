@@ -39,15 +39,10 @@ const QStringList& ConfigMatrixModel::axes() {
 
 QStringList ConfigMatrixModel::optionsOf(const QString& axis) {
     const Axis* a = findAxis(axis.toStdString());
-    if (a == nullptr || a->kind == AxisKind::Integer) {
-        return {}; // a free number
-    }
-    if (a->kind == AxisKind::Boolean) {
-        return {QStringLiteral("false"), QStringLiteral("true")};
-    }
-    QStringList out; // the choices; for the device, suggestions (cuda:N may be typed)
-    for (const auto& v : a->values) {
-        out << QString::fromUtf8(v.data(), qsizetype(v.size()));
+    QStringList out; // the choices; for the device, suggestions (cuda:N may be typed); a number:
+                     // none (typed freely)
+    for (const auto& v : a == nullptr ? std::vector<std::string>() : axisValues(*a)) {
+        out << QString::fromStdString(v);
     }
     return out;
 }

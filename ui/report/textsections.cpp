@@ -2,6 +2,8 @@
 
 #include "ui/models/format.h"
 
+#include "common/axes.h"
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -124,18 +126,13 @@ QString untriedLimit(const analysis::Review& rv) {
             seen[axis].insert(v.is_string() ? v.get<std::string>() : v.dump());
         }
     }
-    const std::vector<std::pair<std::string, std::vector<std::string>>> space = {
-        {"device", {"cpu", "cuda:0"}},
-        {"dtype", {"float32", "bfloat16", "float16"}},
-        {"padding_side", {"right", "left"}},
-        {"attention", {"math", "sdpa", "batch_invariant"}},
-        {"kernels", {"default", "batch_invariant"}},
-        {"deterministic", {"false", "true"}},
-        {"tf32", {"false", "true"}},
-    };
     QStringList untried;
-    for (const auto& [axis, values] : space) {
-        for (const auto& v : values) {
+    for (const Axis& a : configAxes()) {
+        if (!a.untried_in_report) {
+            continue;
+        }
+        const std::string axis(a.name);
+        for (const auto& v : axisValues(a)) {
             if (!seen[axis].count(v) &&
                 !(axis == "device" && v == "cuda:0" && seen[axis].count("cuda:1"))) {
                 untried << QStringLiteral("%1 = %2").arg(QString::fromStdString(axis),
