@@ -305,6 +305,7 @@ namespace {
 
 // One run being recorded: its row, the items it covers and what this process has done of it.
 struct ActiveRun {
+    explicit ActiveRun(const RunRequest& r) : req(r) {}
     const RunRequest& req;
     std::int64_t id = 0;
     std::size_t items = 0;    // items the run covers
@@ -488,7 +489,7 @@ RunOutcome StudySession::record(const RunRequest& r) {
         }
     }
     const std::vector<tokenizer::Encoding>& enc = r.items.empty() ? all : subsetEnc;
-    ActiveRun run{r};
+    ActiveRun run(r);
     run.items = generation ? (r.items.empty() ? m_items.size() : r.items.size()) : enc.size();
     eng.prepare(r.config);
     const std::string envHash = m_ledger->putEnvironment(engine::collectEnvironment());
