@@ -4,6 +4,7 @@
 #include "common/error.h"
 #include "common/run_config.h"
 #include "engine/engine.h"
+#include "model/safetensors.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -332,6 +333,56 @@ private Q_SLOTS:
         } catch (const Error& e) {
             QVERIFY2(QString::fromLatin1(e.what()).contains(QStringLiteral("hidden size is 64")),
                      e.what());
+        }
+    }
+
+    // An adapter learned on a prompt template reads the item through it, and refuses a head
+    // that gives another template (or none): its numbers would silently mean nothing.
+    void adapterReadsItsPromptTemplate() {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath(QStringLiteral("t.safetensors")).toStdString();
+        const std::string tmpl = "Review: {text}\nSentiment:";
+        std::vector<float> w(2 * 64);
+        for (std::size_t i = 0; i < w.size(); ++i) {
+            w[i] = float((i * 37) % 11) / 11.0f - 0.5f;
+        }
+        model::writeSafetensorsF32(path, {{"weight", {{2, 64}, w}}, {"bias", {{2}, {0.f, 0.f}}}},
+                                   {{"pooling", "last"}, {"template", tmpl}});
+        auto head = [&](const std::string& t) {
+            std::string j = "{\"kind\":\"adapter\",\"path\":\"" + path + "\"";
+            if (!t.empty()) {
+                j += ",\"template\":\"" +
+                     QString::fromStdString(t)
+                         .replace(QStringLiteral("\n"), QStringLiteral("\\n"))
+                         .toStdString() +
+                     "\"";
+            }
+            return HeadSpec::parse(j + "}");
+        };
+        const std::vector<Item> items{Item{"x", "great food", {}}};
+        Engine templated(modelDir(QStringLiteral("tiny-llama")), head(tmpl));
+        const auto r = templated.run(items, RunConfig(), Capture::None);
+        QVERIFY(r[0].head.decision >= 0);
+        // The same weights learned on the bare text read fewer tokens: the template's words.
+        const std::string bare = dir.filePath(QStringLiteral("b.safetensors")).toStdString();
+        model::writeSafetensorsF32(bare, {{"weight", {{2, 64}, w}}, {"bias", {{2}, {0.f, 0.f}}}},
+                                   {{"pooling", "last"}});
+        Engine plain(modelDir(QStringLiteral("tiny-llama")),
+                     HeadSpec::parse("{\"kind\":\"adapter\",\"path\":\"" + bare + "\"}"));
+        const auto p = plain.run(items, RunConfig(), Capture::None);
+        QVERIFY2(r[0].tokens >= p[0].tokens + 4,
+                 qPrintable(QStringLiteral("%1 vs %2").arg(r[0].tokens).arg(p[0].tokens)));
+        QVERIFY(r[0].head.logits != p[0].head.logits);
+        for (const std::string& other : {std::string(), std::string("Q: {text} A:")}) {
+            try {
+                Engine eng(modelDir(QStringLiteral("tiny-llama")), head(other));
+                eng.run(items, RunConfig(), Capture::None);
+                QFAIL("accepted an adapter under another template");
+            } catch (const Error& e) {
+                QVERIFY2(QString::fromLatin1(e.what()).contains(
+                             QStringLiteral("learned on the prompt template")),
+                         e.what());
+            }
         }
     }
 

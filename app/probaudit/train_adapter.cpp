@@ -53,9 +53,16 @@ double calibrationError(const at::Tensor& probs, const at::Tensor& y, int bins =
     return ece;
 }
 
-} // namespace
-
-namespace {
+// What the adapter file says about how it was learned; the engine reads pooling, normalize,
+// labels and the template back (an adapter on the bare text names no template, as before).
+std::map<std::string, std::string> fileMetadata(const TrainOptions& o,
+                                                std::map<std::string, std::string> more) {
+    more["pooling"] = o.pooling;
+    if (o.templateText != "{text}") {
+        more["template"] = o.templateText;
+    }
+    return more;
+}
 
 std::vector<engine::Item> labelledItems(const TrainOptions& o, std::string* dataSha) {
     study::DatasetSpec spec;
@@ -95,12 +102,13 @@ at::Tensor pooledFeatures(const TrainOptions& o, const std::vector<engine::Item>
     model::writeSafetensorsF32(placeholder,
                                {{"weight", {{C, H}, std::vector<float>(std::size_t(C * H), 0.f)}},
                                 {"bias", {{C}, std::vector<float>(std::size_t(C), 0.f)}}},
-                               {{"pooling", o.pooling}});
+                               fileMetadata(o, {}));
     HeadSpec head;
     head.kind = "adapter";
     head.name = "features";
     head.adapter_path = placeholder;
     head.pooling = o.pooling;
+    head.template_text = o.templateText;
     head.labels = o.labels;
     RunConfig cfg;
     cfg.batch_size = o.batch;
@@ -227,6 +235,7 @@ int trainAdapter(const TrainOptions& o) {
     const std::map<std::string, std::string> key{{"model_sha256", modelSha},
                                                  {"data_sha256", dataSha},
                                                  {"pooling", o.pooling},
+                                                 {"template", o.templateText},
                                                  {"batch", std::to_string(o.batch)},
                                                  {"items", std::to_string(items.size())}};
     bool cached = false;
@@ -252,10 +261,9 @@ int trainAdapter(const TrainOptions& o) {
           {{C, H}, std::vector<float>(Wc.data_ptr<float>(), Wc.data_ptr<float>() + Wc.numel())}},
          {"bias",
           {{C}, std::vector<float>(bc.data_ptr<float>(), bc.data_ptr<float>() + bc.numel())}}},
-        {{"pooling", o.pooling},
-         {"normalize", o.normalize ? "true" : "false"},
-         {"labels", json(o.labels).dump()},
-         {"trained_by", "probaudit train-adapter"}});
+        fileMetadata(o, {{"normalize", o.normalize ? "true" : "false"},
+                         {"labels", json(o.labels).dump()},
+                         {"trained_by", "probaudit train-adapter"}}));
     const json card{
         {"adapter", o.output},
         {"model", o.model},
@@ -267,6 +275,7 @@ int trainAdapter(const TrainOptions& o) {
         {"validation_items", sp.nVal},
         {"labels", o.labels},
         {"pooling", o.pooling},
+        {"template", o.templateText},
         {"normalize", o.normalize},
         {"seed", o.seed},
         {"l2", o.l2},

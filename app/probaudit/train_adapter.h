@@ -18,8 +18,9 @@ struct TrainOptions {
     std::vector<std::string> data; // JSONL or CSV files (text, label)
     std::string output;            // adapter .safetensors
     std::vector<std::string> labels{"negative", "positive"};
-    std::string pooling = "mean"; // mean | cls | last
-    bool normalize = true;        // L2-normalize the pooled vector (sentence-transformers style)
+    std::string pooling = "mean";        // mean | cls | last
+    std::string templateText = "{text}"; // the prompt the model reads, {text} the item's text
+    bool normalize = true; // L2-normalize the pooled vector (sentence-transformers style)
     std::uint64_t seed = 1;
     double validation = 0.2; // share of the items held out
     double l2 = 1e-4;

@@ -123,6 +123,10 @@ HeadSpec HeadSpec::fromJson(const json& j, const std::string& path,
         }
     } else if (s.kind == "adapter") {
         readString(j, "path", s.adapter_path, path, errors, true);
+        readString(j, "template", s.template_text, path, errors, false);
+        if (s.template_text.find("{text}") == std::string::npos) {
+            errors.push_back(path + ".template: has no {text}");
+        }
         readString(j, "pooling", s.pooling, path, errors, false);
         if (!s.pooling.empty() && s.pooling != "cls" && s.pooling != "mean" &&
             s.pooling != "last") {
@@ -210,6 +214,9 @@ json HeadSpec::toJson() const {
         j["template"] = template_text;
     }
     if (kind == "adapter") {
+        if (template_text != "{text}") { // adapters on the bare text keep their old form
+            j["template"] = template_text;
+        }
         j["path"] = adapter_path;
         j["pooling"] = pooling;
         j["normalize"] = normalize;
@@ -229,7 +236,7 @@ json HeadSpec::toJson() const {
 }
 
 std::string HeadSpec::prompt(const std::string& text) const {
-    if (kind != "label_tokens" && kind != "generation") {
+    if (kind != "label_tokens" && kind != "generation" && kind != "adapter") {
         return text;
     }
     std::string p = template_text;

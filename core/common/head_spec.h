@@ -3,7 +3,8 @@
 // validated, shown and stored without the engine. engine/heads.h builds the head from it.
 //   label_tokens  an LLM's next-token logits at the last real token, restricted to the label
 //                 words' token ids, softmaxed (each label word must be exactly one token)
-//   adapter       a linear head file (weight [C, H], bias [C]) on a pooled hidden state
+//   adapter       a linear head file (weight [C, H], bias [C]) on a pooled hidden state, of the
+//                 bare text or of a prompt template (the file names the template it learned on)
 //   classifier    the checkpoint's own sequence-classification head
 //   generation    no decision head: greedy generation from the template, turned into records
 //                 (the generation audits; a study's heads are all generation heads or none)
@@ -20,7 +21,7 @@ namespace probaudit {
 struct HeadSpec {
     std::string kind;                     // label_tokens | adapter | classifier | generation
     std::string name;                     // variant name (studies compare head variants)
-    std::string template_text = "{text}"; // label_tokens, generation: prompt with {text}
+    std::string template_text = "{text}"; // label_tokens, generation, adapter: prompt with {text}
     std::vector<std::string> labels;      // class names (label_tokens: the label words)
     std::string adapter_path;             // adapter: safetensors file
     std::string pooling;                  // adapter: cls | mean | last ("" = the file's)
@@ -43,8 +44,8 @@ struct HeadSpec {
     // Same, throwing probaudit::Error with the problems joined.
     static HeadSpec fromJson(const nlohmann::json& j, const std::string& where);
     nlohmann::json toJson() const;
-    // The text the model reads for an item (label_tokens, generation: the template with {text}
-    // filled in).
+    // The text the model reads for an item: the template with {text} filled in (a classifier
+    // reads the bare text).
     std::string prompt(const std::string& text) const;
 };
 

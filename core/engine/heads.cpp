@@ -96,6 +96,14 @@ public:
             }
             m_spec.pooling = it->second;
         }
+        const auto learned = meta.find("template");
+        const std::string learnedTemplate = learned == meta.end() ? "{text}" : learned->second;
+        if (learnedTemplate != m_spec.template_text) {
+            throw Error(m_spec.adapter_path, "the adapter learned on the prompt template \"" +
+                                                 learnedTemplate + "\" but the head gives \"" +
+                                                 m_spec.template_text +
+                                                 "\" (give the head the template it learned on)");
+        }
         if (auto it = meta.find("normalize"); it != meta.end() && it->second == "true") {
             m_spec.normalize = true;
         }

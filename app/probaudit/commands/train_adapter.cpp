@@ -17,6 +17,13 @@ void addTrainAdapterCommand(CLI::App& cli, Action& chosen) {
                     "Class names, in class-index order (default negative positive)");
     sub->add_option("--pooling", a->pooling, "mean | cls | last (default mean)")
         ->check(CLI::IsMember({"mean", "cls", "last"}));
+    sub->add_option("--template", a->templateText,
+                    "Prompt the model reads, with {text} for the item's text (default {text}); "
+                    "the study's adapter head must give the same")
+        ->check([](const std::string& t) {
+            return t.find("{text}") == std::string::npos ? std::string("the template has no {text}")
+                                                         : std::string();
+        });
     sub->add_option("--seed", a->seed, "Seed of the train/validation split (default 1)");
     sub->add_option("--validation", a->validation,
                     "Share held out for early stopping (default 0.2)");
