@@ -3,7 +3,9 @@
 // answer, and a comparison of two runs built so that every figure is known in advance.
 #include "analysis/compare.h"
 #include "analysis/export.h"
+#include "analysis/seed_tables.h"
 #include "analysis/stats.h"
+#include "common/error.h"
 
 #include <nlohmann/json.hpp>
 
@@ -54,6 +56,27 @@ private Q_SLOTS:
                                     .arg(p, 0, 'g', 17)
                                     .arg(want, 0, 'g', 17)));
         }
+    }
+
+    void wilsonMatchesScipy() {
+        for (const auto& c : golden()["wilson"]) {
+            const auto k = c["k"].get<std::int64_t>(), n = c["n"].get<std::int64_t>();
+            const auto w = analysis::wilson(k, n);
+            QCOMPARE(w.estimate, double(k) / double(n));
+            for (const auto& [mine, key] : {std::pair{w.low, "low"}, std::pair{w.high, "high"}}) {
+                const double want = c[key].get<double>();
+                QVERIFY2(std::abs(mine - want) <= 1e-12,
+                         qPrintable(QString("%1/%2 %3: %4 vs scipy %5")
+                                        .arg(k)
+                                        .arg(n)
+                                        .arg(key)
+                                        .arg(mine, 0, 'g', 17)
+                                        .arg(want, 0, 'g', 17)));
+            }
+        }
+        const auto none = analysis::wilson(0, 0); // no items: the interval says nothing
+        QCOMPARE(none.low, 0.0);
+        QCOMPARE(none.high, 1.0);
     }
 
     void histogramCountsMatchNumpy() {
@@ -221,6 +244,78 @@ private Q_SLOTS:
         QCOMPARE(n, std::int64_t(3));
         QCOMPARE(flips, c.flips);
         QCOMPARE(flips, std::int64_t(1)); // item 1: 0.5 -> 0.45 crosses the boundary
+    }
+
+    // The seed tables of a review built by hand: a batched config that flips the two items
+    // nearest the boundary, a bfloat16 config that flips none; the near-tie table places the
+    // flips by the reference's margin, the accuracy table picks the batched path.
+    void seedTablesOfAKnownReview() {
+        analysis::Review rv;
+        rv.path = "known.ledger";
+        rv.head = "h";
+        rv.reference_name = "reference";
+        analysis::RunData ref, batched, bf16;
+        ref.run.id = 1;
+        batched.run.id = 2;
+        bf16.run.id = 3;
+        for (int i = 0; i < 20; ++i) {
+            // p from 0.05 to 0.995, item 9 (p 0.4995) and 10 (p 0.5005) are near ties
+            const float p = i == 9 ? 0.4995f : i == 10 ? 0.5005f : 0.05f + 0.045f * float(i);
+            rv.items.push_back({i, "i" + std::to_string(i), "t", p >= 0.5f ? 1 : 0, i + 1});
+            ref.records.push_back(rec(i, p, 2, 0));
+            bf16.records.push_back(rec(i, p, 2, i == 3 ? 5 : 0));
+            batched.records.push_back(rec(i, i == 9 ? 0.5004f : i == 10 ? 0.4996f : p, 2, 0));
+        }
+        const auto row = [&](const std::string& name, const json& cfg, const analysis::RunData& d,
+                             std::vector<std::string> differs) {
+            analysis::ReviewRow r;
+            r.config = name;
+            r.config_json = cfg;
+            r.differs_in = std::move(differs);
+            r.reference = name == "reference";
+            r.run = d.run;
+            r.cmp = analysis::compare(ref, d, rv.items);
+            return r;
+        };
+        rv.rows.push_back(row("reference", {{"batch_size", 1}}, ref, {}));
+        rv.rows.push_back(
+            row("bfloat16", {{"batch_size", 1}, {"dtype", "bfloat16"}}, bf16, {"dtype"}));
+        rv.rows.push_back(row("batch-8", {{"batch_size", 8}}, batched, {"batch_size"}));
+
+        const auto ties = analysis::nearTies(rv);
+        QCOMPARE(ties.size(), std::size_t(2)); // the reference is not compared with itself
+        QCOMPARE(ties[1].config, std::string("batch-8"));
+        QCOMPARE(ties[1].flips, std::int64_t(2));
+        std::int64_t items = 0;
+        for (const auto& b : ties[1].bins) {
+            items += b.items;
+            // both flips: |logit gap| of p = 0.4995 / 0.5005 is 0.002, in [0.001, 0.01)
+            QCOMPARE(b.flips, b.low == 1e-3 ? std::int64_t(2) : std::int64_t(0));
+            QCOMPARE(b.rate.high, analysis::wilson(b.flips, b.items).high);
+        }
+        QCOMPARE(items, std::int64_t(20));
+        QCOMPARE(ties[0].flips, std::int64_t(0));
+
+        QCOMPARE(analysis::batchedPath(rv, "").value(), std::string("batch-8"));
+        QVERIFY_THROWS_EXCEPTION(Error, analysis::batchedPath(rv, "no-such-config"));
+        const auto acc = analysis::accuracyRow(rv, "batch-8").value();
+        QCOMPARE(acc.flips, std::int64_t(2));
+        QCOMPARE(acc.agreement, 0.9);
+        QCOMPARE(acc.accuracy_reference.value(), 1.0); // labels are the reference's decisions
+        QCOMPARE(acc.accuracy_batched.value(), 0.9);
+        QVERIFY(acc.diff->estimate > 0.099 && acc.diff->estimate < 0.101); // reference - batched
+
+        std::ostringstream md;
+        analysis::writeSeedTablesMarkdown(md, {&rv}, "");
+        const std::string text = md.str();
+        QVERIFY2(text.find("| [0.001, 0.01) | 2 | 0 (0%, 0–65.8%) | 2 (100%, 34.2–100%) |") !=
+                     std::string::npos,
+                 text.c_str());
+        QVERIFY2(text.find("2 flipped decisions in all: 2 at a reference |margin| below 0.1") !=
+                     std::string::npos,
+                 text.c_str());
+        QVERIFY2(text.find("No diagnosis is stored") != std::string::npos, text.c_str());
+        QVERIFY2(text.find("| h | batch-8 | 0.9000 | 1.0000 |") != std::string::npos, text.c_str());
     }
 };
 

@@ -100,6 +100,42 @@ private Q_SLOTS:
         QVERIFY(text.out.contains("1. loader and repeatability"));
         QVERIFY(text.out.contains(
             "| what changed | largest probability gap (points) | first layer that differs |"));
+
+        // summary --seed-tables: the shape rows of the stored diagnosis, the accuracy of the
+        // batched path (b8) against the reference, and the near-tie table with b8's flips.
+        const Result seed = cli({"summary", dir.filePath("s.ledger"), "--seed-tables", "--json"});
+        QVERIFY2(seed.code == 0, seed.err);
+        const QJsonObject t = QJsonDocument::fromJson(seed.out).object();
+        QJsonArray shape = t.value("shape").toArray();
+        QVERIFY(!shape.isEmpty());
+        int shapeRows = 0;
+        for (const auto& v : d.value("table").toArray()) {
+            const QString step = v.toObject().value("step").toString();
+            shapeRows += step == "shape" || step == "neighbours";
+        }
+        QCOMPARE(shape.size(), shapeRows);
+        QCOMPARE(shape[0].toObject().value("what").toString(),
+                 row(d, "neighbour").value("what").toString());
+        const QJsonObject acc = t.value("accuracy").toArray()[0].toObject();
+        QCOMPARE(acc.value("batched").toString(), QStringLiteral("b8"));
+        const QJsonObject ties = t.value("near_ties").toArray()[0].toObject();
+        QCOMPARE(ties.value("config").toString(), QStringLiteral("b8"));
+        int items = 0, flips = 0;
+        for (const auto& v : ties.value("bins").toArray()) {
+            items += v.toObject().value("items").toInt();
+            flips += v.toObject().value("flips").toInt();
+        }
+        QCOMPARE(items, 64);
+        QCOMPARE(flips, acc.value("flips").toInt());
+        const Result md = cli({"summary", dir.filePath("s.ledger"), "--seed-tables"});
+        QVERIFY(md.out.contains("## (a) What changed: the shape table"));
+        QVERIFY(md.out.contains("| reference margin (absolute logit gap) | items | b8 |"));
+        // A config the study lacks is refused in one sentence, and nothing is printed.
+        const Result bad =
+            cli({"summary", dir.filePath("s.ledger"), "--seed-tables", "--batched", "nope"});
+        QCOMPARE(bad.code, 1);
+        QVERIFY(bad.out.isEmpty());
+        QVERIFY(bad.err.contains("no config \"nope\""));
     }
 
     // An A/B of two head variants is shown beside the runtime noise floor of variant A.

@@ -198,8 +198,10 @@ private Q_SLOTS:
         QCOMPARE(forecast.rowCount(), 2);
         QCOMPARE(text(forecast, 0, ForecastModel::PredictedColumn), QStringLiteral("1.3"));
         QCOMPARE(text(forecast, 0, ForecastModel::ObservedColumn), QStringLiteral("1"));
+        QCOMPARE(text(forecast, 0, ForecastModel::ErrorColumn), QStringLiteral("0.3"));
         QCOMPARE(text(forecast, 0, ForecastModel::SampleColumn), QStringLiteral("16 items"));
         QCOMPARE(text(forecast, 1, ForecastModel::ObservedColumn), QStringLiteral("not run"));
+        QCOMPARE(text(forecast, 1, ForecastModel::ErrorColumn), QStringLiteral("–"));
 
         // No diagnosis stored: every table is empty.
         probes.setReview(m_review);

@@ -2,6 +2,7 @@
 // ledger whose differences are known; the PDF's text (pdftotext) has every section, page
 // numbers, and headline numbers that match `probaudit compare --json` for the same runs.
 #include "analysis/review.h"
+#include "analysis/seed_tables.h"
 #include "cli_support.h"
 #include "review_fixture.h"
 #include "ui/models/format.h"
@@ -63,9 +64,10 @@ private Q_SLOTS:
             run(QStringLiteral("pdftotext"), {QStringLiteral("-layout"), pdf, QStringLiteral("-")});
         for (const char* section :
              {"ProbAudit report: fixture-study", "Environments of the runs", "Pin status",
-              "Contents", "1. Headline", "2. Where the numbers move", "3. Per-layer divergence",
-              "4. Flipped items", "5. The 20 items nearest the boundary", "6. Diagnosis",
-              "7. Definitions", "8. What this report cannot tell you"}) {
+              "Contents", "1. Headline", "Accuracy: the batched path against one at a time",
+              "2. Where the numbers move", "3. Flips at near ties", "4. Per-layer divergence",
+              "5. Flipped items", "6. The 20 items nearest the boundary", "7. Diagnosis",
+              "8. Definitions", "9. What this report cannot tell you"}) {
             QVERIFY2(text.contains(QString::fromUtf8(section)), section);
         }
         QVERIFY(text.contains(QStringLiteral("page 1 of %1").arg(pages)));
@@ -105,6 +107,23 @@ private Q_SLOTS:
             QVERIFY2(found, qPrintable(QString::fromStdString(row.config) + u' ' + flips + u' ' +
                                        maxDp + u' ' + bits));
         }
+        // The near-tie table places every flip in its bin, with the Wilson interval.
+        std::int64_t placed = 0;
+        for (const auto& tie : analysis::nearTies(rv)) {
+            for (const auto& b : tie.bins) {
+                if (b.flips > 0) {
+                    const auto pc = [](double x) {
+                        return QString::number(100 * x, 'f', x == 0 || x == 1 ? 0 : 1);
+                    };
+                    const QString cell = QStringLiteral("%1 (%2–%3%)")
+                                             .arg(b.flips)
+                                             .arg(pc(b.rate.low), pc(b.rate.high));
+                    QVERIFY2(text.contains(cell), qPrintable(cell));
+                    placed += b.flips;
+                }
+            }
+        }
+        QVERIFY(placed > 0);
         // The fixture's one flipped item is listed with its id.
         std::string flipped;
         for (std::int64_t i = 0; i < 40; ++i) {
@@ -151,6 +170,18 @@ private Q_SLOTS:
         QVERIFY2(found, qPrintable(identical + u' ' + jaccard + u' ' + answers + u'\n' + text));
         QVERIFY(text.contains(QStringLiteral("diverge at generated token 2")));
         QVERIFY(text.contains(QStringLiteral("only here: bad")));
+        // Under the fork histogram, the divergence rate of its lowest gap bin (where the
+        // fixture's four forks are) with its Wilson interval, from compare's counts.
+        QVERIFY(text.contains(QStringLiteral("divergence rate [Wilson 95%]")));
+        const QJsonObject low = j[u"gap_histogram"].toArray()[0].toObject();
+        QCOMPARE(low[u"at_divergence"].toInteger(), 4);
+        const auto rate =
+            analysis::wilson(low[u"at_divergence"].toInteger(), low[u"all_steps"].toInteger());
+        const QString cell = QStringLiteral("%1% (%2–%3%)")
+                                 .arg(100 * rate.estimate, 0, 'f', 2)
+                                 .arg(100 * rate.low, 0, 'f', 2)
+                                 .arg(100 * rate.high, 0, 'f', 2);
+        QVERIFY2(text.contains(cell), qPrintable(cell + u'\n' + text));
     }
 
     void letterPages() {

@@ -5,12 +5,15 @@
 #include "review_fixture.h"
 #include "ui/charts/charts.h"
 #include "ui/charts/heatmapwidget.h"
+#include "ui/charts/neartiechart.h"
 #include "ui/models/dashboardmodel.h"
 #include "ui/models/format.h"
+#include "ui/models/generationmodels.h"
 #include "ui/models/inspectormodels.h"
 #include "ui/models/itemsmodel.h"
 #include "ui/models/pinstatus.h"
 #include "ui/models/runsmodel.h"
+#include "ui/pages/chartspanel.h"
 #include "ui/pages/generationpage.h"
 #include "ui/pages/inspector.h"
 #include "ui/pages/itemstable.h"
@@ -19,6 +22,7 @@
 #include "ui/pages/presentation.h"
 #include "ui/pages/reviewpage.h"
 #include "ui/pages/screenshottour.h"
+#include "ui/pages/seedtablesdialog.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
@@ -34,6 +38,7 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QProcess>
+#include <QScatterSeries>
 #include <QSignalSpy>
 #include <QStackedBarSeries>
 #include <QStackedWidget>
@@ -43,8 +48,10 @@
 #include <QTest>
 #include <QTextBrowser>
 #include <QToolButton>
+
 #include <quazip/quazip.h>
 #include <quazip/quazipfile.h>
+#include <sstream>
 
 #include <set>
 
@@ -387,6 +394,52 @@ private Q_SLOTS:
         QCOMPARE(model.rowCount(), int(c.margin_bins[std::size_t(bin)].flips));
     }
 
+    // The flip-rate chart: only the configs that flipped are drawn (batch-8 in the fixture); its
+    // point in the bin of the flip is the flip rate there, its whisker the Wilson interval.
+    void nearTieChartPlacesTheFlips() {
+        const auto rows = analysis::nearTies(*m_review);
+        std::unique_ptr<QChart> chart(makeNearTieChart(rows));
+        QList<QScatterSeries*> points;
+        for (QAbstractSeries* s : chart->series()) {
+            if (auto* p = qobject_cast<QScatterSeries*>(s)) {
+                points << p;
+            }
+        }
+        QCOMPARE(points.size(), 1);
+        QVERIFY(points[0]->name().startsWith(QStringLiteral("batch-8 (")));
+        const auto& b8 = *std::find_if(rows.begin(), rows.end(),
+                                       [](const auto& r) { return r.config == "batch-8"; });
+        int k = 0, hits = 0;
+        for (const auto& bin : b8.bins) {
+            if (bin.items == 0) {
+                continue;
+            }
+            const QPointF p = points[0]->at(k++);
+            QCOMPARE(p.y(), 100 * double(bin.flips) / double(bin.items));
+            hits += bin.flips > 0 && p.y() > 0;
+        }
+        QCOMPARE(k, points[0]->count());
+        QVERIFY(hits > 0);
+        // The panel shows it beside the margin histogram.
+        ChartsPanel panel;
+        panel.show();
+        panel.setComparison(m_review, rowOf(*m_review, QStringLiteral("batch-8")));
+        QVERIFY(panel.nearTieView()->chart() != nullptr);
+        QVERIFY(panel.nearTieView()->chart()->title().contains(QStringLiteral("Wilson")));
+    }
+
+    // View → Field Report Tables: the Markdown of `summary --seed-tables`, rendered as tables.
+    void seedTablesDialog() {
+        SeedTablesDialog dialog(m_review);
+        QVERIFY(dialog.markdown().contains(QStringLiteral("## Flips at near ties")));
+        std::ostringstream md;
+        analysis::writeSeedTablesMarkdown(md, {m_review.get()}, {});
+        QVERIFY(dialog.markdown().endsWith(QString::fromStdString(md.str())));
+        const QString shown = dialog.browser()->toPlainText();
+        QVERIFY2(!shown.contains(QStringLiteral("|---")), qPrintable(shown)); // tables, not pipes
+        QVERIFY(shown.contains(QStringLiteral("batch-8")));
+    }
+
     // The page: the worst config is selected first; a heatmap click lists the items behind the
     // cell; the inspector shows one item under every config.
     void reviewPage() {
@@ -554,6 +607,23 @@ private Q_SLOTS:
         // Another comparison: every view follows.
         page->setComparisonRow(0);
         QVERIFY(page->outputsBrowser()->toPlainText().contains(QStringLiteral("Byte-identical")));
+
+        // Presentation mode of a generation study: the table, a forked prompt, the gaps.
+        QCOMPARE(tellingGenerationRow(*rv), 1);
+        QVERIFY(tellingGenerationItem(*rv, 1) % 3 == 0);
+        QCOMPARE(tellingGenerationItem(*rv, 0), std::int64_t(-1)); // nothing differs there
+        PresentationWindow show(rv, -1);
+        QCOMPARE(show.slideCount(), 3);
+        QCOMPARE(show.slideTitle(1), QStringLiteral("One prompt, two outputs"));
+        auto* shown = show.findChild<QTextBrowser*>();
+        QVERIFY(shown != nullptr);
+        QVERIFY2(shown->toPlainText().contains(QStringLiteral("diverge at generated token 2")),
+                 qPrintable(shown->toPlainText()));
+        auto* gapView = show.findChild<QChartView*>();
+        QVERIFY(gapView != nullptr && gapView->chart() != nullptr);
+        QCOMPARE(
+            qobject_cast<QBarSeries*>(gapView->chart()->series().at(0))->barSets().at(0)->at(0),
+            100.0);
     }
 
     // Opening through the window happens in the background and ends on the review page.
@@ -636,25 +706,27 @@ private Q_SLOTS:
                  qPrintable(text));
     }
 
-    // Presentation mode: five slides in the guided order, arrow keys move, Esc closes.
+    // Presentation mode: six slides in the guided order, arrow keys move, Esc closes.
     void presentation() {
         const int b8 = rowOf(*m_review, QStringLiteral("batch-8"));
         PresentationWindow show(m_review, b8);
         show.resize(1400, 900);
         show.show();
         QVERIFY(QTest::qWaitForWindowExposed(&show));
-        QCOMPARE(show.slideCount(), 5);
+        QCOMPARE(show.slideCount(), 6);
         QCOMPARE(show.currentSlide(), 0);
         QTest::keyClick(&show, Qt::Key_Right);
         QTest::keyClick(&show, Qt::Key_Right);
         QCOMPARE(show.currentSlide(), 2);
-        QCOMPARE(show.slideTitle(2), QStringLiteral("One input, two decisions")); // batch-8 flips
+        QCOMPARE(show.slideTitle(2), QStringLiteral("Do the flips sit at near ties?"));
+        QTest::keyClick(&show, Qt::Key_Right);
+        QCOMPARE(show.slideTitle(3), QStringLiteral("One input, two decisions")); // batch-8 flips
         QTest::keyClick(&show, Qt::Key_Left);
-        QCOMPARE(show.currentSlide(), 1);
+        QCOMPARE(show.currentSlide(), 2);
         QTest::keyClick(&show, Qt::Key_End);
-        QCOMPARE(show.currentSlide(), 4);
+        QCOMPARE(show.currentSlide(), 5);
         QTest::keyClick(&show, Qt::Key_Right); // stays on the last slide
-        QCOMPARE(show.currentSlide(), 4);
+        QCOMPARE(show.currentSlide(), 5);
         QTest::keyClick(&show, Qt::Key_Escape);
         QVERIFY(!show.isVisible());
         QCOMPARE(tellingItem(*m_review, b8), [] {
@@ -758,7 +830,12 @@ private Q_SLOTS:
         const QString dir = m_dir.filePath(QStringLiteral("tour"));
         QCOMPARE(runScreenshotTour(dir, m_ledger, QStringLiteral("-test")), 0);
         const QStringList files = QDir(dir).entryList({QStringLiteral("*-test.png")}, QDir::Files);
-        QCOMPARE(files.size(), 16); // 11 views + 5 presentation slides
+        QCOMPARE(files.size(), 21); // 11 views + 6 presentation slides + 3 forms + the tables
+        for (const char* form :
+             {"10-new-study-test.png", "11-config-editor-test.png", "12-engine-runs-test.png",
+              "09-presentation-3-test.png", "13-field-report-tables-test.png"}) {
+            QVERIFY2(files.contains(QString::fromLatin1(form)), form);
+        }
         for (const QString& name : files) {
             QVERIFY2(QFileInfo(QDir(dir).filePath(name)).size() > 2000, qPrintable(name));
         }

@@ -293,6 +293,12 @@ private Q_SLOTS:
         }
         QVERIFY(twice);
         QVERIFY(cli({"summary", ledger}).out.contains("| serial, run twice | "));
+        // The second field report's table, with the divergence rate per gap bin.
+        const Result seed = cli({"summary", ledger, "--seed-tables"});
+        QVERIFY2(seed.code == 0, seed.err);
+        QVERIFY(seed.out.contains("## (c) Concurrency"));
+        QVERIFY(seed.out.contains("| c4 vs serial | "));
+        QVERIFY(seed.out.contains("| gap from | at divergence | all steps | divergence rate |"));
         // A regex the records cannot use is refused before anything runs.
         QFile f(study);
         QVERIFY(f.open(QIODevice::ReadOnly));

@@ -4,193 +4,169 @@
 <context>
     <name>Charts</name>
     <message>
-        <location filename="../ui/charts/charts.cpp" line="70"/>
         <source>items</source>
         <translation>항목 수</translation>
     </message>
     <message>
-        <location filename="../ui/charts/charts.cpp" line="151"/>
         <source>Δp per item (points), log bins</source>
         <translation>항목별 Δp (포인트), 로그 구간</translation>
     </message>
     <message>
-        <location filename="../ui/charts/charts.cpp" line="152"/>
         <source>no flip</source>
         <translation>뒤집힘 없음</translation>
     </message>
     <message>
-        <location filename="../ui/charts/charts.cpp" line="153"/>
-        <location filename="../ui/charts/charts.cpp" line="224"/>
-        <location filename="../ui/charts/charts.cpp" line="309"/>
         <source>flipped</source>
         <translation>뒤집힘</translation>
     </message>
     <message>
-        <location filename="../ui/charts/charts.cpp" line="210"/>
-        <location filename="../ui/charts/charts.cpp" line="307"/>
         <source>Δp = 0</source>
         <translation>Δp = 0</translation>
     </message>
     <message>
-        <location filename="../ui/charts/charts.cpp" line="211"/>
         <source>Δp in %1</source>
         <translation>Δp 범위 %1</translation>
     </message>
     <message>
-        <location filename="../ui/charts/charts.cpp" line="221"/>
         <source>Reference margin |logit gap|: the near-tie view</source>
         <translation>기준 마진 |로짓 차이|: 근소 차이 보기</translation>
     </message>
     <message>
-        <location filename="../ui/charts/charts.cpp" line="222"/>
         <source>bit-identical p</source>
         <translation>비트 동일 p</translation>
     </message>
     <message>
-        <location filename="../ui/charts/charts.cpp" line="223"/>
         <source>p changed</source>
         <translation>p 변경됨</translation>
     </message>
     <message>
-        <location filename="../ui/charts/charts.cpp" line="255"/>
         <source>|margin| in %1</source>
         <translation>|마진| 범위 %1</translation>
     </message>
     <message>
-        <location filename="../ui/charts/charts.cpp" line="260"/>
         <source>, flipped</source>
         <translation>, 뒤집힘</translation>
     </message>
     <message>
-        <location filename="../ui/charts/charts.cpp" line="263"/>
         <source>, p changed</source>
         <translation>, p 변경됨</translation>
     </message>
     <message>
-        <location filename="../ui/charts/charts.cpp" line="266"/>
         <source>, p unchanged</source>
         <translation>, p 변경 없음</translation>
     </message>
     <message>
-        <location filename="../ui/charts/charts.cpp" line="277"/>
         <source>p (reference) against p (config)</source>
         <translation>p (기준) 대 p (구성)</translation>
     </message>
     <message>
-        <location filename="../ui/charts/charts.cpp" line="302"/>
         <source>%1 (%2 of %3 drawn)</source>
         <translation>%1 (%3개 중 %2개 표시)</translation>
     </message>
     <message>
-        <location filename="../ui/charts/charts.cpp" line="308"/>
         <source>Δp &gt; 0</source>
         <translation>Δp &gt; 0</translation>
     </message>
     <message>
-        <location filename="../ui/charts/charts.cpp" line="324"/>
         <source>p (reference)</source>
         <translation>p (기준)</translation>
     </message>
     <message>
-        <location filename="../ui/charts/charts.cpp" line="325"/>
         <source>p (config)</source>
         <translation>p (구성)</translation>
     </message>
     <message>
-        <location filename="../ui/charts/charts.cpp" line="80"/>
         <source>threshold</source>
         <translation>임계값</translation>
     </message>
     <message>
-        <location filename="../ui/charts/charts.cpp" line="55"/>
         <source>%1 in [%2, %3): %4 items</source>
         <translation>%1, 구간 [%2, %3): 항목 %4개</translation>
     </message>
     <message>
-        <location filename="../ui/charts/charts.cpp" line="194"/>
         <source>Δp (points), bins from the value shown</source>
         <translation>Δp (포인트), 표시된 값부터 시작하는 구간</translation>
     </message>
     <message>
-        <location filename="../ui/charts/charts.cpp" line="246"/>
         <source>|margin| in the reference run (logits), bins from the value shown</source>
         <translation>기준 실행의 |마진| (로짓), 표시된 값부터 시작하는 구간</translation>
+    </message>
+    <message>
+        <source>Flip rate by the reference&apos;s margin, with Wilson 95% intervals</source>
+        <translation>참조 마진별 결정 반전 비율 (Wilson 95% 구간)</translation>
+    </message>
+    <message>
+        <source>|margin| in the reference run (logits), items per bin in brackets</source>
+        <translation>참조 실행의 |마진| (로짓), 괄호 안은 구간별 항목 수</translation>
+    </message>
+    <message>
+        <source>flip rate (%)</source>
+        <translation>반전 비율 (%)</translation>
+    </message>
+    <message>
+        <source>%1 (%2 flips)</source>
+        <translation>%1 (반전 %2건)</translation>
     </message>
 </context>
 <context>
     <name>Format</name>
     <message>
-        <location filename="../ui/models/format.cpp" line="62"/>
         <source>not captured</source>
         <translation>캡처 안 됨</translation>
     </message>
     <message>
-        <location filename="../ui/models/format.cpp" line="65"/>
         <source>none</source>
         <translation>없음</translation>
     </message>
     <message>
-        <location filename="../ui/models/format.cpp" line="68"/>
         <source>embeddings</source>
         <translation>임베딩</translation>
     </message>
     <message>
-        <location filename="../ui/models/format.cpp" line="70"/>
         <source>layer %1</source>
         <translation>레이어 %1</translation>
     </message>
     <message>
-        <location filename="../ui/models/format.cpp" line="74"/>
         <source>accuracy %1; decisions %2; probabilities %3</source>
         <translation>정확도 %1; 결정 %2; 확률 %3</translation>
     </message>
     <message>
-        <location filename="../ui/models/format.cpp" line="75"/>
         <source>reproduces</source>
         <translation>재현됨</translation>
     </message>
     <message>
-        <location filename="../ui/models/format.cpp" line="76"/>
         <source>does NOT reproduce</source>
         <translation>재현되지 않음</translation>
     </message>
     <message>
-        <location filename="../ui/models/format.cpp" line="77"/>
         <source>reproduce</source>
         <translation>재현됨</translation>
     </message>
     <message>
-        <location filename="../ui/models/format.cpp" line="78"/>
         <source>do NOT reproduce</source>
         <translation>재현되지 않음</translation>
     </message>
     <message>
-        <location filename="../ui/models/format.cpp" line="79"/>
         <source>reproduce bit for bit</source>
         <translation>비트 단위로 재현됨</translation>
     </message>
     <message>
-        <location filename="../ui/models/format.cpp" line="80"/>
         <source>do NOT reproduce bit for bit</source>
         <translation>비트 단위로 재현되지 않음</translation>
     </message>
     <message>
-        <location filename="../ui/models/format.cpp" line="85"/>
         <source>loader and repeatability</source>
         <translation>로더와 반복성</translation>
     </message>
     <message>
-        <location filename="../ui/models/format.cpp" line="88"/>
         <source>neighbour interference</source>
         <translation>이웃 간섭</translation>
     </message>
     <message>
-        <location filename="../ui/models/format.cpp" line="91"/>
         <source>shape</source>
         <translation>형태</translation>
     </message>
     <message>
-        <location filename="../ui/models/format.cpp" line="94"/>
         <source>kernels and runtime</source>
         <translation>커널과 런타임</translation>
     </message>
@@ -198,118 +174,94 @@
 <context>
     <name>GenerationView</name>
     <message>
-        <location filename="../ui/models/generationmodels.cpp" line="31"/>
         <source>run to run</source>
         <translation>실행 간</translation>
     </message>
     <message>
-        <location filename="../ui/models/generationmodels.cpp" line="34"/>
         <source>serving (concurrency)</source>
         <translation>서빙 (동시성)</translation>
     </message>
     <message>
-        <location filename="../ui/models/generationmodels.cpp" line="36"/>
         <source>configuration</source>
         <translation>구성</translation>
     </message>
     <message>
-        <location filename="../ui/models/generationmodels.cpp" line="40"/>
         <source>%1, run twice</source>
         <translation>%1, 두 번 실행</translation>
     </message>
     <message>
-        <location filename="../ui/models/generationmodels.cpp" line="41"/>
         <source>%1 vs %2</source>
         <translation>%1 대 %2</translation>
     </message>
     <message>
-        <location filename="../ui/charts/gapchart.cpp" line="28"/>
         <source>Top-2 logit gap of the reference: where outputs diverge, and at every step</source>
         <translation>기준의 top-2 로짓 차이: 출력이 갈라지는 지점과 모든 단계</translation>
     </message>
     <message>
-        <location filename="../ui/charts/gapchart.cpp" line="30"/>
         <source>at divergence points</source>
         <translation>분기 지점</translation>
     </message>
     <message>
-        <location filename="../ui/charts/gapchart.cpp" line="31"/>
         <source>at every step</source>
         <translation>모든 단계</translation>
     </message>
     <message>
-        <location filename="../ui/charts/gapchart.cpp" line="50"/>
         <source>at divergence points (%1)</source>
         <translation>분기 지점 (%1)</translation>
     </message>
     <message>
-        <location filename="../ui/charts/gapchart.cpp" line="51"/>
         <source>at every step (%1)</source>
         <translation>모든 단계 (%1)</translation>
     </message>
     <message>
-        <location filename="../ui/charts/gapchart.cpp" line="59"/>
         <source>top-2 logit gap, bins from the value shown</source>
         <translation>top-2 로짓 차이, 표시된 값부터 시작하는 구간</translation>
     </message>
     <message>
-        <location filename="../ui/charts/gapchart.cpp" line="66"/>
         <source>% of its set</source>
         <translation>각 계열 내 %</translation>
     </message>
     <message>
-        <location filename="../ui/models/generationhtml.cpp" line="49"/>
         <source>&lt;p&gt;This item has no output in one of the runs.&lt;/p&gt;</source>
         <translation>&lt;p&gt;이 항목은 두 실행 중 한쪽에 출력이 없습니다.&lt;/p&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/models/generationhtml.cpp" line="63"/>
         <source>&lt;b&gt;%1&lt;/b&gt; (run %2)&lt;br&gt;&lt;small&gt;%3 tokens, ended by %4, arrived %5.&lt;/small&gt;</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; (실행 %2)&lt;br&gt;&lt;small&gt;토큰 %3개, 종료 사유 %4, 도착 순서 %5.&lt;/small&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/models/generationhtml.cpp" line="73"/>
         <source>Byte-identical outputs.</source>
         <translation>출력이 바이트 단위로 동일합니다.</translation>
     </message>
     <message>
-        <location filename="../ui/models/generationhtml.cpp" line="75"/>
         <source>The outputs diverge at generated token %1; the reference&apos;s top-2 logit gap there was %2.</source>
         <translation>출력이 %1번째 생성 토큰에서 갈라집니다. 그 지점에서 기준의 top-2 로짓 차이는 %2였습니다.</translation>
     </message>
     <message>
-        <location filename="../ui/models/generationhtml.cpp" line="102"/>
         <source>only here:</source>
         <translation>여기에만:</translation>
     </message>
     <message>
-        <location filename="../ui/models/generationhtml.cpp" line="105"/>
         <source>&lt;i&gt;no records&lt;/i&gt;</source>
         <translation>&lt;i&gt;레코드 없음&lt;/i&gt;</translation>
     </message>
     <message>
-        <location filename="../ui/models/generationhtml.cpp" line="109"/>
         <source>Record Jaccard %1 (%2 shared of %3)</source>
         <translation>레코드 Jaccard %1 (%3개 중 %2개 공통)</translation>
     </message>
     <message>
-        <location filename="../ui/models/generationhtml.cpp" line="114"/>
         <source>; answers: &quot;%1&quot; and &quot;%2&quot;%3</source>
         <translation>; 답: &quot;%1&quot;, &quot;%2&quot;%3</translation>
     </message>
     <message>
-        <location filename="../ui/models/generationhtml.cpp" line="116"/>
         <source>, the same</source>
         <translation>, 같음</translation>
     </message>
     <message>
-        <location filename="../ui/models/generationhtml.cpp" line="117"/>
         <source>, different</source>
         <translation>, 다름</translation>
     </message>
     <message>
-        <location filename="../ui/models/generationhtml.cpp" line="124"/>
-        <location filename="../ui/models/generationhtml.cpp" line="125"/>
         <source>Records of %1</source>
         <translation>%1의 레코드</translation>
     </message>
@@ -317,54 +269,44 @@
 <context>
     <name>PinStatus</name>
     <message>
-        <location filename="../ui/models/pinstatus.cpp" line="18"/>
         <source>absent</source>
         <translation>없음</translation>
     </message>
     <message>
-        <location filename="../ui/models/pinstatus.cpp" line="27"/>
         <source>Runtime: not pinned</source>
         <translation>런타임: 고정되지 않음</translation>
     </message>
     <message>
-        <location filename="../ui/models/pinstatus.cpp" line="28"/>
         <source>No runtime lock is loaded. A pinned runtime lists every difference between this environment and the verified one.</source>
         <translation>런타임 잠금이 로드되지 않았습니다. 고정된 런타임은 이 환경과 검증된 환경의 모든 차이를 보여 줍니다.</translation>
     </message>
     <message>
-        <location filename="../ui/models/pinstatus.cpp" line="37"/>
         <source>Runtime: pinned (%1), checking…</source>
         <translation>런타임: 고정됨 (%1), 확인 중…</translation>
     </message>
     <message>
-        <location filename="../ui/models/pinstatus.cpp" line="38"/>
         <source>Waiting for the engine&apos;s environment fingerprint.</source>
         <translation>엔진의 환경 지문을 기다리는 중입니다.</translation>
     </message>
     <message>
-        <location filename="../ui/models/pinstatus.cpp" line="57"/>
         <source>Runtime: matches the pin</source>
         <translation>런타임: 고정 환경과 일치</translation>
     </message>
     <message>
-        <location filename="../ui/models/pinstatus.cpp" line="60"/>
         <source>This environment is the one %1 verified.</source>
         <translation>이 환경은 %1에서 검증한 바로 그 환경입니다.</translation>
     </message>
     <message>
-        <location filename="../ui/models/pinstatus.cpp" line="63"/>
         <source>This environment matches %1 in everything that can move numbers. Other differences:
 %2</source>
         <translation>이 환경은 수치를 바꿀 수 있는 모든 항목에서 %1의 환경과 일치합니다. 기타 차이:
 %2</translation>
     </message>
     <message>
-        <location filename="../ui/models/pinstatus.cpp" line="69"/>
         <source>Runtime: differs from the pin (%1)</source>
         <translation>런타임: 고정 환경과 다름 (%1)</translation>
     </message>
     <message>
-        <location filename="../ui/models/pinstatus.cpp" line="72"/>
         <source>This environment differs from %1 in ways that can move numbers:
 %2</source>
         <translation>이 환경은 수치를 바꿀 수 있는 부분에서 %1의 환경과 다릅니다:
@@ -374,7 +316,6 @@
 <context>
     <name>ScreenshotTour</name>
     <message>
-        <location filename="../ui/pages/screenshottour.cpp" line="77"/>
         <source>|margin| &lt; 1</source>
         <translation>|마진| &lt; 1</translation>
     </message>
@@ -382,74 +323,60 @@
 <context>
     <name>probaudit::ui::AboutDialog</name>
     <message>
-        <location filename="../ui/pages/aboutdialog.cpp" line="20"/>
         <source>libtorch %1</source>
         <translation>libtorch %1</translation>
     </message>
     <message>
-        <location filename="../ui/pages/aboutdialog.cpp" line="21"/>
         <source>CPU-only build</source>
         <translation>CPU 전용 빌드</translation>
     </message>
     <message>
-        <location filename="../ui/pages/aboutdialog.cpp" line="22"/>
         <source>CUDA build %1</source>
         <translation>CUDA 빌드 %1</translation>
     </message>
     <message>
-        <location filename="../ui/pages/aboutdialog.cpp" line="24"/>
         <source>no GPU</source>
         <translation>GPU 없음</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/pages/aboutdialog.cpp" line="24"/>
         <source>%n GPU(s)</source>
         <translation>
             <numerusform>GPU %n개</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../ui/pages/aboutdialog.cpp" line="25"/>
         <source>CPU kernels %1</source>
         <translation>CPU 커널 %1</translation>
     </message>
     <message>
-        <location filename="../ui/pages/aboutdialog.cpp" line="32"/>
         <source>About ProbAudit</source>
         <translation>ProbAudit 정보</translation>
     </message>
     <message>
-        <location filename="../ui/pages/aboutdialog.cpp" line="56"/>
         <source>Engine: asking the engine for its fingerprint…</source>
         <translation>엔진: 환경 지문을 확인하는 중…</translation>
     </message>
     <message>
-        <location filename="../ui/pages/aboutdialog.cpp" line="62"/>
         <source>Engine: ProbAudit %1, %2</source>
         <translation>엔진: ProbAudit %1, %2</translation>
     </message>
     <message>
-        <location filename="../ui/pages/aboutdialog.cpp" line="68"/>
         <source>Engine: not available (%1)</source>
         <translation>엔진: 사용할 수 없음 (%1)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/aboutdialog.cpp" line="81"/>
         <source>Audits whether a model&apos;s decisions and decision probabilities reproduce across runtime configurations.</source>
         <translation>모델의 결정과 결정 확률이 런타임 구성이 달라도 재현되는지 감사합니다.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/aboutdialog.cpp" line="84"/>
         <source>Workbench built from commit %1%2 with Qt %3.</source>
         <translation>워크벤치 빌드: 커밋 %1%2, Qt %3.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/aboutdialog.cpp" line="85"/>
         <source> (modified)</source>
         <translation> (수정됨)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/aboutdialog.cpp" line="89"/>
         <source>Demo data: Sentiment Labelled Sentences (Kotzias et al., KDD 2015), CC BY 4.0.</source>
         <translation>데모 데이터: Sentiment Labelled Sentences (Kotzias et al., KDD 2015), CC BY 4.0.</translation>
     </message>
@@ -457,63 +384,50 @@
 <context>
     <name>probaudit::ui::ConfigEditor</name>
     <message>
-        <location filename="../ui/pages/configeditor.cpp" line="69"/>
         <source>Configs of %1</source>
         <translation>%1의 구성</translation>
     </message>
     <message>
-        <location filename="../ui/pages/configeditor.cpp" line="85"/>
         <source>&amp;Add</source>
         <translation>추가(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/configeditor.cpp" line="86"/>
         <source>A new config: a copy of the selected one (or of the reference).</source>
         <translation>새 구성: 선택한 구성(또는 기준)의 복사본입니다.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/configeditor.cpp" line="87"/>
         <source>Re&amp;move</source>
         <translation>제거(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/configeditor.cpp" line="88"/>
         <source>Make &amp;Reference</source>
         <translation>기준으로 지정(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/configeditor.cpp" line="89"/>
         <source>&amp;Save</source>
         <translation>저장(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/configeditor.cpp" line="91"/>
         <source>Save and R&amp;un Selected</source>
         <translation>저장 후 선택 항목 실행(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/configeditor.cpp" line="93"/>
         <source>Close</source>
         <translation>닫기</translation>
     </message>
     <message>
-        <location filename="../ui/pages/configeditor.cpp" line="103"/>
         <source>Double-click a cell to change it. Cells that differ from the reference are highlighted. Saving rewrites the study file (a copy of the original is kept as .bak; comments are not kept).</source>
         <translation>셀을 두 번 클릭하면 값을 바꿀 수 있습니다. 기준과 다른 셀은 강조 표시됩니다. 저장하면 스터디 파일을 다시 씁니다(원본 사본은 .bak으로 보관되며, 주석은 보존되지 않습니다).</translation>
     </message>
     <message>
-        <location filename="../ui/pages/configeditor.cpp" line="152"/>
         <source>Select the configs to run (rows).</source>
         <translation>실행할 구성(행)을 선택하세요.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/configeditor.cpp" line="177"/>
-        <location filename="../ui/pages/configeditor.cpp" line="196"/>
         <source>%1 cannot be written.</source>
         <translation>%1에 쓸 수 없습니다.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/configeditor.cpp" line="201"/>
         <source>Saved %1.</source>
         <translation>저장했습니다: %1.</translation>
     </message>
@@ -521,53 +435,42 @@
 <context>
     <name>probaudit::ui::ConfigMatrixModel</name>
     <message>
-        <location filename="../ui/models/configmatrixmodel.cpp" line="129"/>
         <source>%1 (reference)</source>
         <translation>%1 (기준)</translation>
     </message>
     <message>
-        <location filename="../ui/models/configmatrixmodel.cpp" line="139"/>
         <source>The reference: every other config is compared with it.</source>
         <translation>기준: 다른 모든 구성을 이 구성과 비교합니다.</translation>
     </message>
     <message>
-        <location filename="../ui/models/configmatrixmodel.cpp" line="140"/>
         <source>The same settings as the reference.</source>
         <translation>기준과 설정이 같습니다.</translation>
     </message>
     <message>
-        <location filename="../ui/models/configmatrixmodel.cpp" line="141"/>
         <source>Differs from the reference in: %1</source>
         <translation>기준과 다른 축: %1</translation>
     </message>
     <message>
-        <location filename="../ui/models/configmatrixmodel.cpp" line="170"/>
         <source>%1: %2 here, %3 in the reference</source>
         <translation>%1: 여기서는 %2, 기준에서는 %3</translation>
     </message>
     <message>
-        <location filename="../ui/models/configmatrixmodel.cpp" line="191"/>
         <source>There is already a config named %1.</source>
         <translation>이름이 %1인 구성이 이미 있습니다.</translation>
     </message>
     <message>
-        <location filename="../ui/models/configmatrixmodel.cpp" line="213"/>
         <source>%1 must be a whole number.</source>
         <translation>%1 값은 정수여야 합니다.</translation>
     </message>
     <message>
-        <location filename="../ui/models/configmatrixmodel.cpp" line="253"/>
         <source>Config</source>
         <translation>구성</translation>
     </message>
     <message>
-        <location filename="../ui/models/configmatrixmodel.cpp" line="268"/>
-        <location filename="../ui/models/configmatrixmodel.cpp" line="273"/>
         <source>config-%1</source>
         <translation>config-%1</translation>
     </message>
     <message>
-        <location filename="../ui/models/configmatrixmodel.cpp" line="285"/>
         <source>The reference config cannot be removed; make another config the reference first.</source>
         <translation>기준 구성은 제거할 수 없습니다. 먼저 다른 구성을 기준으로 지정하세요.</translation>
     </message>
@@ -575,122 +478,98 @@
 <context>
     <name>probaudit::ui::DashboardModel</name>
     <message>
-        <location filename="../ui/models/dashboardmodel.cpp" line="77"/>
         <source>Config %1 has no finished run for this head yet.</source>
         <translation>구성 %1에는 이 헤드의 완료된 실행이 아직 없습니다.</translation>
     </message>
     <message>
-        <location filename="../ui/models/dashboardmodel.cpp" line="81"/>
         <source>Accuracy of this config minus the reference&apos;s, in points, with a paired bootstrap 95% interval. McNemar&apos;s exact test on the %1 + %2 items that only one run gets right: p = %3.</source>
         <translation>이 구성의 정확도에서 기준의 정확도를 뺀 값(포인트)과 쌍체 부트스트랩 95% 구간입니다. 한 실행만 맞힌 항목 %1 + %2개에 대한 McNemar 정확 검정: p = %3.</translation>
     </message>
     <message>
-        <location filename="../ui/models/dashboardmodel.cpp" line="92"/>
         <source>Where the hidden states first differ: %1</source>
         <translation>은닉 상태가 처음 달라지는 곳: %1</translation>
     </message>
     <message>
-        <location filename="../ui/models/dashboardmodel.cpp" line="105"/>
         <source>%1 (reference)</source>
         <translation>%1 (기준)</translation>
     </message>
     <message>
-        <location filename="../ui/models/dashboardmodel.cpp" line="112"/>
         <source>nothing</source>
         <translation>없음</translation>
     </message>
     <message>
-        <location filename="../ui/models/dashboardmodel.cpp" line="118"/>
         <source>not run yet</source>
         <translation>아직 실행 안 됨</translation>
     </message>
     <message>
-        <location filename="../ui/models/dashboardmodel.cpp" line="163"/>
         <source>The runtime-configuration axes in which this config differs from the reference config.</source>
         <translation>이 구성이 기준 구성과 다른 런타임 구성 축입니다.</translation>
     </message>
     <message>
-        <location filename="../ui/models/dashboardmodel.cpp" line="166"/>
         <source>Share of items with the same decision as in the reference run.</source>
         <translation>기준 실행과 결정이 같은 항목의 비율입니다.</translation>
     </message>
     <message>
-        <location filename="../ui/models/dashboardmodel.cpp" line="168"/>
         <source>Items whose decision differs from the reference run.</source>
         <translation>결정이 기준 실행과 다른 항목입니다.</translation>
     </message>
     <message>
-        <location filename="../ui/models/dashboardmodel.cpp" line="170"/>
         <source>Largest Δp: 100 × |p(reference) − p(config)| over the items, in points.</source>
         <translation>항목 전체에서 가장 큰 Δp: 100 × |p(기준) − p(구성)|, 포인트 단위.</translation>
     </message>
     <message>
-        <location filename="../ui/models/dashboardmodel.cpp" line="172"/>
         <source>Share of items whose every recorded float and layer hash has the same bits as in the reference run.</source>
         <translation>기록된 모든 부동소수점 값과 레이어 해시가 기준 실행과 같은 비트인 항목의 비율입니다.</translation>
     </message>
     <message>
-        <location filename="../ui/models/dashboardmodel.cpp" line="175"/>
         <source>The first divergent layer seen most often: the first layer whose hidden states differ bitwise from the reference run.</source>
         <translation>가장 자주 나타난 첫 차이 레이어: 은닉 상태가 기준 실행과 비트 단위로 처음 달라지는 레이어입니다.</translation>
     </message>
     <message>
-        <location filename="../ui/models/dashboardmodel.cpp" line="178"/>
         <source>The three levels of reproduction: accuracy (the interval of the difference contains 0), decisions (no flips), bits (every item bit-identical).</source>
         <translation>재현의 세 수준: 정확도(차이의 구간이 0을 포함), 결정(뒤집힘 없음), 비트(모든 항목이 비트 동일).</translation>
     </message>
     <message>
-        <location filename="../ui/models/dashboardmodel.cpp" line="189"/>
         <source>Config</source>
         <translation>구성</translation>
     </message>
     <message>
-        <location filename="../ui/models/dashboardmodel.cpp" line="191"/>
         <source>Differs in</source>
         <translation>차이 축</translation>
     </message>
     <message>
-        <location filename="../ui/models/dashboardmodel.cpp" line="193"/>
         <source>Accuracy</source>
         <translation>정확도</translation>
     </message>
     <message>
-        <location filename="../ui/models/dashboardmodel.cpp" line="195"/>
         <source>ΔAcc (points) [95%]</source>
         <translation>Δ정확도 (포인트) [95%]</translation>
     </message>
     <message>
-        <location filename="../ui/models/dashboardmodel.cpp" line="197"/>
         <source>Agreement</source>
         <translation>일치율</translation>
     </message>
     <message>
-        <location filename="../ui/models/dashboardmodel.cpp" line="199"/>
         <source>Flips</source>
         <translation>뒤집힘</translation>
     </message>
     <message>
-        <location filename="../ui/models/dashboardmodel.cpp" line="201"/>
         <source>Max Δp</source>
         <translation>최대 Δp</translation>
     </message>
     <message>
-        <location filename="../ui/models/dashboardmodel.cpp" line="203"/>
         <source>Bit-identical</source>
         <translation>비트 동일</translation>
     </message>
     <message>
-        <location filename="../ui/models/dashboardmodel.cpp" line="205"/>
         <source>First divergent layer</source>
         <translation>첫 차이 레이어</translation>
     </message>
     <message>
-        <location filename="../ui/models/dashboardmodel.cpp" line="207"/>
         <source>Verdict</source>
         <translation>판정</translation>
     </message>
     <message>
-        <location filename="../ui/models/dashboardmodel.cpp" line="145"/>
         <source>none (head only)</source>
         <translation>없음 (헤드만)</translation>
     </message>
@@ -698,119 +577,94 @@
 <context>
     <name>probaudit::ui::DiagnosisView</name>
     <message>
-        <location filename="../ui/models/diagnosismodels.cpp" line="97"/>
         <source>What changed</source>
         <translation>변경 사항</translation>
     </message>
     <message>
-        <location filename="../ui/models/diagnosismodels.cpp" line="99"/>
-        <location filename="../ui/models/diagnosismodels.cpp" line="280"/>
         <source>Largest Δp</source>
         <translation>최대 Δp</translation>
     </message>
     <message>
-        <location filename="../ui/models/diagnosismodels.cpp" line="101"/>
         <source>First layer that differs</source>
         <translation>첫 차이 레이어</translation>
     </message>
     <message>
-        <location filename="../ui/models/diagnosismodels.cpp" line="103"/>
         <source>Flipped</source>
         <translation>뒤집힘</translation>
     </message>
     <message>
-        <location filename="../ui/models/diagnosismodels.cpp" line="105"/>
         <source>Bit-identical</source>
         <translation>비트 동일</translation>
     </message>
     <message>
-        <location filename="../ui/models/diagnosismodels.cpp" line="195"/>
         <source>Probe</source>
         <translation>프로브</translation>
     </message>
     <message>
-        <location filename="../ui/models/diagnosismodels.cpp" line="197"/>
         <source>Kind</source>
         <translation>종류</translation>
     </message>
     <message>
-        <location filename="../ui/models/diagnosismodels.cpp" line="199"/>
         <source>Operator or kernel</source>
         <translation>연산자 또는 커널</translation>
     </message>
     <message>
-        <location filename="../ui/models/diagnosismodels.cpp" line="201"/>
         <source>Count (A)</source>
         <translation>횟수 (A)</translation>
     </message>
     <message>
-        <location filename="../ui/models/diagnosismodels.cpp" line="203"/>
         <source>Count (B)</source>
         <translation>횟수 (B)</translation>
     </message>
     <message>
-        <location filename="../ui/models/diagnosismodels.cpp" line="272"/>
-        <location filename="../ui/models/diagnosismodels.cpp" line="339"/>
         <source>Config</source>
         <translation>구성</translation>
     </message>
     <message>
-        <location filename="../ui/models/diagnosismodels.cpp" line="274"/>
         <source>Differs in</source>
         <translation>차이 축</translation>
     </message>
     <message>
-        <location filename="../ui/models/diagnosismodels.cpp" line="276"/>
         <source>Suspects</source>
         <translation>의심 요인</translation>
     </message>
     <message>
-        <location filename="../ui/models/diagnosismodels.cpp" line="278"/>
         <source>Flips</source>
         <translation>뒤집힘</translation>
     </message>
     <message>
-        <location filename="../ui/models/diagnosismodels.cpp" line="282"/>
         <source>First layer</source>
         <translation>첫 차이 레이어</translation>
     </message>
     <message>
-        <location filename="../ui/models/diagnosismodels.cpp" line="341"/>
         <source>Predicted flips</source>
         <translation>예측 뒤집힘</translation>
     </message>
     <message>
-        <location filename="../ui/models/diagnosismodels.cpp" line="343"/>
         <source>Observed flips</source>
         <translation>관측 뒤집힘</translation>
     </message>
     <message>
-        <location filename="../ui/models/diagnosismodels.cpp" line="345"/>
         <source>Probe sample</source>
         <translation>프로브 표본</translation>
     </message>
     <message>
-        <location filename="../ui/pages/diagnosisview.cpp" line="212"/>
         <source>Probes</source>
         <translation>프로브</translation>
     </message>
     <message>
-        <location filename="../ui/pages/diagnosisview.cpp" line="214"/>
         <source>Kernel trace: operators whose counts differ between a probe and its baseline</source>
         <translation>커널 트레이스: 프로브와 그 베이스라인 사이에서 실행 횟수가 다른 연산자</translation>
     </message>
     <message>
-        <location filename="../ui/pages/diagnosisview.cpp" line="219"/>
         <source>The study&apos;s configs, explained by the suspects they differ in</source>
         <translation>의심 요인으로 설명한 스터디의 구성</translation>
     </message>
     <message>
-        <location filename="../ui/pages/diagnosisview.cpp" line="221"/>
         <source>Fragility forecast against the full runs</source>
         <translation>취약성 예측과 전체 실행 비교</translation>
     </message>
     <message>
-        <location filename="../ui/pages/diagnosisview.cpp" line="238"/>
         <source>No diagnosis is stored for this head yet. Run it with:
   probaudit diagnose STUDY --ledger %1
 It probes a seeded sample: the reference twice, neighbours changed, the batch shape, kernels and runtime, and explains every config.</source>
@@ -819,61 +673,53 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
 시드를 고정한 표본으로 기준 두 번, 이웃 변경, 배치 형태, 커널과 런타임을 프로브하고 모든 구성을 설명합니다.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/diagnosisview.cpp" line="247"/>
         <source>Why do results differ from the reference config &quot;%1&quot;? Probes on a seeded sample of %2 items (seed %3, batch %4); every probe run is in the ledger.</source>
         <translation>결과가 기준 구성 &quot;%1&quot;의 결과와 다른 이유는 무엇일까요? 시드를 고정한 표본 항목 %2개에 대한 프로브입니다(시드 %3, 배치 %4). 모든 프로브 실행은 원장에 있습니다.</translation>
     </message>
     <message>
-        <location filename="../ui/models/diagnosismodels.cpp" line="174"/>
         <source>operator</source>
         <translation>연산자</translation>
     </message>
     <message>
-        <location filename="../ui/models/diagnosismodels.cpp" line="175"/>
         <source>device kernel</source>
         <translation>디바이스 커널</translation>
     </message>
     <message>
-        <location filename="../ui/models/diagnosismodels.cpp" line="161"/>
         <source>every probe</source>
         <translation>모든 프로브</translation>
     </message>
     <message>
-        <location filename="../ui/models/diagnosismodels.cpp" line="163"/>
         <source>the same operators ran, the same number of times</source>
         <translation>같은 연산자가 같은 횟수만큼 실행됨</translation>
     </message>
     <message>
-        <location filename="../ui/models/diagnosismodels.cpp" line="252"/>
-        <location filename="../ui/models/diagnosismodels.cpp" line="324"/>
         <source>not run</source>
         <translation>실행 안 됨</translation>
     </message>
     <message>
-        <location filename="../ui/models/diagnosismodels.cpp" line="327"/>
         <source>%1 items</source>
         <translation>항목 %1개</translation>
+    </message>
+    <message>
+        <source>Error (predicted − observed)</source>
+        <translation>오차 (예측 − 관측)</translation>
     </message>
 </context>
 <context>
     <name>probaudit::ui::EmptyStatePage</name>
     <message>
-        <location filename="../ui/pages/emptystatepage.cpp" line="13"/>
         <source>No study is open</source>
         <translation>열린 스터디가 없습니다</translation>
     </message>
     <message>
-        <location filename="../ui/pages/emptystatepage.cpp" line="22"/>
         <source>ProbAudit checks whether the same input gets the same decision, with the same probability, under every runtime configuration: batch size, padding, dtype, kernels, threads and torch/CUDA builds.</source>
         <translation>ProbAudit는 같은 입력이 모든 런타임 구성(배치 크기, 패딩, 데이터 형식, 커널, 스레드, torch/CUDA 빌드)에서 같은 결정과 같은 확률을 얻는지 확인합니다.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/emptystatepage.cpp" line="30"/>
         <source>Open a Study…</source>
         <translation>스터디 열기…</translation>
     </message>
     <message>
-        <location filename="../ui/pages/emptystatepage.cpp" line="32"/>
         <source>Open the Demo Study</source>
         <translation>데모 스터디 열기</translation>
     </message>
@@ -881,27 +727,22 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
 <context>
     <name>probaudit::ui::EngineClient</name>
     <message>
-        <location filename="../ui/pages/engineclient.cpp" line="40"/>
         <source>The engine was not found at %1.</source>
         <translation>%1에서 엔진을 찾을 수 없습니다.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/engineclient.cpp" line="55"/>
         <source>The engine stopped with exit code %1.</source>
         <translation>엔진이 종료 코드 %1로 멈췄습니다.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/engineclient.cpp" line="56"/>
         <source>The engine failed: %1</source>
         <translation>엔진 오류: %1</translation>
     </message>
     <message>
-        <location filename="../ui/pages/engineclient.cpp" line="63"/>
         <source>The engine&apos;s answer was not valid JSON (%1).</source>
         <translation>엔진의 응답이 올바른 JSON이 아닙니다 (%1).</translation>
     </message>
     <message>
-        <location filename="../ui/pages/engineclient.cpp" line="76"/>
         <source>The engine could not be started: %1</source>
         <translation>엔진을 시작할 수 없습니다: %1</translation>
     </message>
@@ -909,52 +750,42 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
 <context>
     <name>probaudit::ui::GenerationItemsModel</name>
     <message>
-        <location filename="../ui/models/generationmodels.cpp" line="224"/>
         <source>The outputs agree on the first %1 generated tokens</source>
         <translation>처음 %1개 생성 토큰에서 출력이 일치합니다</translation>
     </message>
     <message>
-        <location filename="../ui/models/generationmodels.cpp" line="234"/>
         <source>yes</source>
         <translation>예</translation>
     </message>
     <message>
-        <location filename="../ui/models/generationmodels.cpp" line="234"/>
         <source>no</source>
         <translation>아니요</translation>
     </message>
     <message>
-        <location filename="../ui/models/generationmodels.cpp" line="269"/>
         <source>Item</source>
         <translation>항목</translation>
     </message>
     <message>
-        <location filename="../ui/models/generationmodels.cpp" line="271"/>
         <source>Identical</source>
         <translation>동일</translation>
     </message>
     <message>
-        <location filename="../ui/models/generationmodels.cpp" line="273"/>
         <source>Diverges at token</source>
         <translation>분기 토큰</translation>
     </message>
     <message>
-        <location filename="../ui/models/generationmodels.cpp" line="275"/>
         <source>Logit gap there</source>
         <translation>분기 지점 로짓 차이</translation>
     </message>
     <message>
-        <location filename="../ui/models/generationmodels.cpp" line="277"/>
         <source>Record Jaccard</source>
         <translation>레코드 Jaccard</translation>
     </message>
     <message>
-        <location filename="../ui/models/generationmodels.cpp" line="279"/>
         <source>Answer (reference side)</source>
         <translation>답 (기준 쪽)</translation>
     </message>
     <message>
-        <location filename="../ui/models/generationmodels.cpp" line="281"/>
         <source>Answer (other side)</source>
         <translation>답 (다른 쪽)</translation>
     </message>
@@ -962,37 +793,30 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
 <context>
     <name>probaudit::ui::GenerationPage</name>
     <message>
-        <location filename="../ui/pages/generationpage.cpp" line="50"/>
         <source>&amp;Outputs</source>
         <translation>출력(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/generationpage.cpp" line="51"/>
         <source>Logit &amp;gaps</source>
         <translation>로짓 차이(&amp;G)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/generationpage.cpp" line="134"/>
         <source>%1 — %2 (generation head &quot;%3&quot;)</source>
         <translation>%1 — %2 (생성 헤드 &quot;%3&quot;)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/generationpage.cpp" line="168"/>
         <source>%1: %2 of %3 outputs byte-identical, pooled record Jaccard %4%5. Fork points: %6 of them at a top-2 logit gap below 0.0001.</source>
         <translation>%1: 출력 %3개 중 %2개 바이트 동일, 합산 레코드 Jaccard %4%5. 분기 지점: 그중 %6개는 top-2 로짓 차이가 0.0001 미만.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/generationpage.cpp" line="174"/>
         <source>, answers agree on %1 of %2</source>
         <translation>, 답 일치 %2개 중 %1개</translation>
     </message>
     <message>
-        <location filename="../ui/pages/generationpage.cpp" line="181"/>
         <source>Nothing to compare yet: a generation study needs two finished runs (run the reference config and another, or one config twice).</source>
         <translation>아직 비교할 것이 없습니다. 생성 스터디에는 완료된 실행이 두 개 필요합니다(기준 구성과 다른 구성을 하나씩 실행하거나, 한 구성을 두 번 실행하세요).</translation>
     </message>
     <message>
-        <location filename="../ui/pages/generationpage.cpp" line="217"/>
         <source>&lt;b&gt;%1&lt;/b&gt;: %2</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;: %2</translation>
     </message>
@@ -1000,83 +824,66 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
 <context>
     <name>probaudit::ui::GenerationTableModel</name>
     <message>
-        <location filename="../ui/models/generationmodels.cpp" line="81"/>
         <source>Run %1 (%2) against run %3 (%4)</source>
         <translation>실행 %1 (%2) 대 실행 %3 (%4)</translation>
     </message>
     <message>
-        <location filename="../ui/models/generationmodels.cpp" line="105"/>
         <source>nothing</source>
         <translation>없음</translation>
     </message>
     <message>
-        <location filename="../ui/models/generationmodels.cpp" line="111"/>
         <source>%1 / %2 (%3)</source>
         <translation>%1 / %2 (%3)</translation>
     </message>
     <message>
-        <location filename="../ui/models/generationmodels.cpp" line="120"/>
         <source>no reduction</source>
         <translation>집계 없음</translation>
     </message>
     <message>
-        <location filename="../ui/models/generationmodels.cpp" line="123"/>
-        <location filename="../ui/models/generationmodels.cpp" line="127"/>
         <source>%1 / %2</source>
         <translation>%1 / %2</translation>
     </message>
     <message>
-        <location filename="../ui/models/generationmodels.cpp" line="141"/>
         <source>Outputs with exactly the same tokens in both runs</source>
         <translation>두 실행에서 토큰이 정확히 같은 출력</translation>
     </message>
     <message>
-        <location filename="../ui/models/generationmodels.cpp" line="143"/>
         <source>Records shared by both runs over records in either, pooled over the items (1 = the same records)</source>
         <translation>두 실행에 공통인 레코드를 어느 한쪽에라도 있는 레코드로 나눈 값, 항목 전체 합산 (1 = 같은 레코드)</translation>
     </message>
     <message>
-        <location filename="../ui/models/generationmodels.cpp" line="146"/>
         <source>Items whose answer (the reduction over their records) is the same</source>
         <translation>답(레코드에 대한 집계)이 같은 항목</translation>
     </message>
     <message>
-        <location filename="../ui/models/generationmodels.cpp" line="148"/>
         <source>Distinct records per item, summed: reference side / other side</source>
         <translation>항목별 고유 레코드 수의 합: 기준 쪽 / 다른 쪽</translation>
     </message>
     <message>
-        <location filename="../ui/models/generationmodels.cpp" line="158"/>
         <source>Comparison</source>
         <translation>비교</translation>
     </message>
     <message>
-        <location filename="../ui/models/generationmodels.cpp" line="160"/>
         <source>Kind</source>
         <translation>종류</translation>
     </message>
     <message>
-        <location filename="../ui/models/generationmodels.cpp" line="162"/>
         <source>Differs in</source>
         <translation>차이 축</translation>
     </message>
     <message>
-        <location filename="../ui/models/generationmodels.cpp" line="164"/>
         <source>Byte-identical outputs</source>
         <translation>바이트 동일 출력</translation>
     </message>
     <message>
-        <location filename="../ui/models/generationmodels.cpp" line="166"/>
         <source>Record Jaccard (pooled)</source>
         <translation>레코드 Jaccard (합산)</translation>
     </message>
     <message>
-        <location filename="../ui/models/generationmodels.cpp" line="168"/>
         <source>Answers agree</source>
         <translation>답 일치</translation>
     </message>
     <message>
-        <location filename="../ui/models/generationmodels.cpp" line="170"/>
         <source>Records</source>
         <translation>레코드</translation>
     </message>
@@ -1084,107 +891,86 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
 <context>
     <name>probaudit::ui::HeatmapWidget</name>
     <message>
-        <location filename="../ui/charts/heatmapwidget.cpp" line="124"/>
         <source>embeddings</source>
         <translation>임베딩</translation>
     </message>
     <message>
-        <location filename="../ui/charts/heatmapwidget.cpp" line="217"/>
         <source>%1, %2: %3 of the items differ bitwise (%4 of %5)</source>
         <translation>%1, %2: 비트 단위로 다른 항목 %3 (%5개 중 %4개)</translation>
     </message>
     <message>
-        <location filename="../ui/charts/heatmapwidget.cpp" line="223"/>
         <source>relative L2 of the decision-token vector: median %1, max %2</source>
         <translation>결정 토큰 벡터의 상대 L2: 중앙값 %1, 최대 %2</translation>
     </message>
     <message>
-        <location filename="../ui/charts/heatmapwidget.cpp" line="230"/>
         <source>first divergent layer of %1 items</source>
         <translation>항목 %1개의 첫 차이 레이어</translation>
     </message>
     <message>
-        <location filename="../ui/charts/heatmapwidget.cpp" line="232"/>
         <source>Click to list these items.</source>
         <translation>클릭하면 이 항목들을 나열합니다.</translation>
     </message>
     <message>
-        <location filename="../ui/charts/heatmapwidget.cpp" line="243"/>
         <source>No per-layer records: run the study with capture &quot;hashes&quot; or &quot;vectors&quot;, and at least one config besides the reference.</source>
         <translation>레이어별 기록이 없습니다. 캡처 &quot;hashes&quot; 또는 &quot;vectors&quot;로, 기준 외에 구성을 하나 이상 포함하여 스터디를 실행하세요.</translation>
     </message>
     <message>
-        <location filename="../ui/charts/heatmapwidget.cpp" line="251"/>
         <source>These runs were recorded with capture &quot;none&quot;: there are no per-layer hashes to compare.</source>
         <translation>이 실행들은 캡처 &quot;none&quot;으로 기록되어 비교할 레이어별 해시가 없습니다.</translation>
     </message>
     <message>
-        <location filename="../ui/charts/heatmapwidget.cpp" line="265"/>
         <source>Share of items whose hidden states differ bitwise from the reference</source>
         <translation>은닉 상태가 기준과 비트 단위로 다른 항목의 비율</translation>
     </message>
     <message>
-        <location filename="../ui/charts/heatmapwidget.cpp" line="266"/>
         <source>Median relative L2 distance of the decision-token vector</source>
         <translation>결정 토큰 벡터의 상대 L2 거리 중앙값</translation>
     </message>
     <message>
-        <location filename="../ui/charts/heatmapwidget.cpp" line="268"/>
         <source>emb</source>
         <translation>emb</translation>
     </message>
     <message>
-        <location filename="../ui/charts/heatmapwidget.cpp" line="326"/>
         <source>&gt; 0%</source>
         <translation>&gt; 0%</translation>
     </message>
     <message>
-        <location filename="../ui/charts/heatmapwidget.cpp" line="327"/>
         <source>100% of items</source>
         <translation>항목의 100%</translation>
     </message>
     <message>
-        <location filename="../ui/charts/heatmapwidget.cpp" line="339"/>
         <source>bit-identical</source>
         <translation>비트 동일</translation>
     </message>
     <message>
-        <location filename="../ui/charts/heatmapwidget.cpp" line="339"/>
         <source>identical</source>
         <translation>동일</translation>
     </message>
     <message>
-        <location filename="../ui/charts/heatmapwidget.cpp" line="91"/>
         <source>%1 (flip)</source>
         <translation>%1 (뒤집힘)</translation>
     </message>
     <message>
-        <location filename="../ui/charts/heatmapwidget.cpp" line="205"/>
         <source>%1, %2: the hidden states differ bitwise from the reference</source>
         <translation>%1, %2: 은닉 상태가 기준과 비트 단위로 다름</translation>
     </message>
     <message>
-        <location filename="../ui/charts/heatmapwidget.cpp" line="206"/>
         <source>%1, %2: the same bits as the reference</source>
         <translation>%1, %2: 기준과 같은 비트</translation>
     </message>
     <message>
-        <location filename="../ui/charts/heatmapwidget.cpp" line="209"/>
         <source>Δp %1 points. Click to open the item.</source>
         <translation>Δp %1 포인트. 클릭하면 항목을 엽니다.</translation>
     </message>
     <message>
-        <location filename="../ui/charts/heatmapwidget.cpp" line="261"/>
         <source>Layers whose hidden states differ bitwise from the reference, per item (the most moved first)</source>
         <translation>항목별로 은닉 상태가 기준과 비트 단위로 다른 레이어 (가장 많이 바뀐 항목부터)</translation>
     </message>
     <message>
-        <location filename="../ui/charts/heatmapwidget.cpp" line="263"/>
         <source>Relative L2 distance of each item&apos;s decision vector</source>
         <translation>각 항목 결정 벡터의 상대 L2 거리</translation>
     </message>
     <message>
-        <location filename="../ui/charts/heatmapwidget.cpp" line="324"/>
         <source>differs</source>
         <translation>다름</translation>
     </message>
@@ -1192,139 +978,110 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
 <context>
     <name>probaudit::ui::Inspector</name>
     <message>
-        <location filename="../ui/models/inspectormodels.cpp" line="138"/>
         <source>Config</source>
         <translation>구성</translation>
     </message>
     <message>
-        <location filename="../ui/models/inspectormodels.cpp" line="140"/>
-        <location filename="../ui/pages/inspector.cpp" line="234"/>
-        <location filename="../ui/pages/inspector.cpp" line="252"/>
         <source>p</source>
         <translation>p</translation>
     </message>
     <message>
-        <location filename="../ui/models/inspectormodels.cpp" line="142"/>
         <source>Δp</source>
         <translation>Δp</translation>
     </message>
     <message>
-        <location filename="../ui/models/inspectormodels.cpp" line="144"/>
         <source>Margin</source>
         <translation>마진</translation>
     </message>
     <message>
-        <location filename="../ui/models/inspectormodels.cpp" line="146"/>
         <source>Decision</source>
         <translation>결정</translation>
     </message>
     <message>
-        <location filename="../ui/pages/inspector.cpp" line="116"/>
         <source>p under every config</source>
         <translation>모든 구성에서의 p</translation>
     </message>
     <message>
-        <location filename="../ui/pages/inspector.cpp" line="119"/>
         <source>Per-layer divergence from the reference</source>
         <translation>기준 대비 레이어별 차이</translation>
     </message>
     <message>
-        <location filename="../ui/pages/inspector.cpp" line="122"/>
         <source>Layer hashes: equal (=) or different (≠)</source>
         <translation>레이어 해시: 같음(=) 또는 다름(≠)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/inspector.cpp" line="155"/>
         <source>Tokens not shown: %1</source>
         <translation>토큰을 표시하지 않음: %1</translation>
     </message>
     <message>
-        <location filename="../ui/pages/inspector.cpp" line="188"/>
         <source>Tokens as the model read them: %1 (␣ marks a leading space).</source>
         <translation>모델이 읽은 토큰: %1개 (␣는 앞 공백을 나타냄).</translation>
     </message>
     <message>
-        <location filename="../ui/pages/inspector.cpp" line="190"/>
         <source>The run recorded %1 tokens (truncated to the model&apos;s length, or another tokenizer version).</source>
         <translation>실행에는 토큰 %1개가 기록되었습니다(모델 길이에 맞춰 잘렸거나 토크나이저 버전이 다름).</translation>
     </message>
     <message>
-        <location filename="../ui/pages/inspector.cpp" line="198"/>
         <source>No item selected</source>
         <translation>선택한 항목 없음</translation>
     </message>
     <message>
-        <location filename="../ui/pages/inspector.cpp" line="200"/>
         <source>Select an item in the items table, or click a point in the scatter plot.</source>
         <translation>항목 표에서 항목을 선택하거나 산점도에서 점을 클릭하세요.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/inspector.cpp" line="221"/>
         <source>Item %1 · label %2</source>
         <translation>항목 %1 · 레이블 %2</translation>
     </message>
     <message>
-        <location filename="../ui/models/inspectormodels.cpp" line="79"/>
         <source>%1 (ref.)</source>
         <translation>%1 (기준)</translation>
     </message>
     <message>
-        <location filename="../ui/models/inspectormodels.cpp" line="88"/>
         <source>%1 (flipped)</source>
         <translation>%1 (뒤집힘)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/inspector.cpp" line="259"/>
         <source>threshold</source>
         <translation>임계값</translation>
     </message>
     <message>
-        <location filename="../ui/pages/inspector.cpp" line="343"/>
         <source>The decision-token vectors were not captured (capture &quot;vectors&quot; records them); the hashes below still show where the states differ.</source>
         <translation>결정 토큰 벡터가 캡처되지 않았습니다(캡처 &quot;vectors&quot;로 기록). 아래 해시로 상태가 달라지는 위치는 확인할 수 있습니다.</translation>
     </message>
     <message>
-        <location filename="../ui/models/inspectormodels.cpp" line="231"/>
         <source>emb</source>
         <translation>emb</translation>
     </message>
     <message>
-        <location filename="../ui/models/inspectormodels.cpp" line="213"/>
         <source>%1, %2: the same bits as the reference</source>
         <translation>%1, %2: 기준과 같은 비트</translation>
     </message>
     <message>
-        <location filename="../ui/models/inspectormodels.cpp" line="212"/>
         <source>%1, %2: differs from the reference</source>
         <translation>%1, %2: 기준과 다름</translation>
     </message>
     <message>
-        <location filename="../ui/models/inspectormodels.cpp" line="148"/>
         <source>First layer</source>
         <translation>첫 레이어</translation>
     </message>
     <message>
-        <location filename="../ui/models/inspectormodels.cpp" line="95"/>
         <source>none (head only)</source>
         <translation>없음 (헤드만)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/inspector.cpp" line="283"/>
         <source>hidden state (0 = embeddings); identical states drawn at 1e-12</source>
         <translation>은닉 상태 (0 = 임베딩); 동일한 상태는 1e-12에 표시</translation>
     </message>
     <message>
-        <location filename="../ui/pages/inspector.cpp" line="288"/>
         <source>relative L2 of the decision vector</source>
         <translation>결정 벡터의 상대 L2</translation>
     </message>
     <message>
-        <location filename="../ui/pages/inspector.cpp" line="332"/>
         <source>Identical to the reference at every layer: %1</source>
         <translation>모든 레이어에서 기준과 동일: %1</translation>
     </message>
     <message>
-        <location filename="../ui/pages/inspector.cpp" line="337"/>
         <source>%1: the hidden states are bit-identical, yet the decision vector differs; the head&apos;s pooling (a mean over the real tokens, summed in another order when the row is padded differently) moved the numbers, not the layers.</source>
         <translation>%1: 은닉 상태는 비트 단위로 동일하지만 결정 벡터는 다릅니다. 숫자를 바꾼 것은 레이어가 아니라 헤드의 풀링(실제 토큰에 대한 평균으로, 패딩이 다르면 다른 순서로 더해짐)입니다.</translation>
     </message>
@@ -1332,107 +1089,86 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
 <context>
     <name>probaudit::ui::ItemsModel</name>
     <message>
-        <location filename="../ui/models/itemsmodel.cpp" line="301"/>
         <source>Logit gap (top-1 minus top-2 of the decision classes): %1 in the reference run, %2 under this config.</source>
         <translation>로짓 차이(결정 클래스의 top-1 빼기 top-2): 기준 실행 %1, 이 구성 %2.</translation>
     </message>
     <message>
-        <location filename="../ui/models/itemsmodel.cpp" line="306"/>
         <source>Decision %1 in the reference run, %2 under this config.</source>
         <translation>결정: 기준 실행 %1, 이 구성 %2.</translation>
     </message>
     <message>
-        <location filename="../ui/models/itemsmodel.cpp" line="244"/>
         <source>%1 → %2</source>
         <translation>%1 → %2</translation>
     </message>
     <message>
-        <location filename="../ui/models/itemsmodel.cpp" line="248"/>
         <source>identical</source>
         <translation>동일</translation>
     </message>
     <message>
-        <location filename="../ui/models/itemsmodel.cpp" line="327"/>
         <source>Id</source>
         <translation>ID</translation>
     </message>
     <message>
-        <location filename="../ui/models/itemsmodel.cpp" line="329"/>
         <source>Text</source>
         <translation>텍스트</translation>
     </message>
     <message>
-        <location filename="../ui/models/itemsmodel.cpp" line="331"/>
         <source>The gold label from the dataset.</source>
         <translation>데이터셋의 정답 레이블입니다.</translation>
     </message>
     <message>
-        <location filename="../ui/models/itemsmodel.cpp" line="331"/>
         <source>Label</source>
         <translation>레이블</translation>
     </message>
     <message>
-        <location filename="../ui/models/itemsmodel.cpp" line="333"/>
         <source>p in the reference run: the probability of the positive class (binary heads) or of the reference run&apos;s decision.</source>
         <translation>기준 실행의 p: 양성 클래스의 확률(이진 헤드) 또는 기준 실행이 결정한 클래스의 확률입니다.</translation>
     </message>
     <message>
-        <location filename="../ui/models/itemsmodel.cpp" line="335"/>
         <source>p (ref)</source>
         <translation>p (기준)</translation>
     </message>
     <message>
-        <location filename="../ui/models/itemsmodel.cpp" line="337"/>
         <source>p under the selected config.</source>
         <translation>선택한 구성에서의 p입니다.</translation>
     </message>
     <message>
-        <location filename="../ui/models/itemsmodel.cpp" line="337"/>
         <source>p (cfg)</source>
         <translation>p (구성)</translation>
     </message>
     <message>
-        <location filename="../ui/models/itemsmodel.cpp" line="339"/>
         <source>Δp in points: 100 × |p(ref) − p(cfg)| (the largest over the classes).</source>
         <translation>포인트 단위 Δp: 100 × |p(기준) − p(구성)| (클래스 중 최댓값).</translation>
     </message>
     <message>
-        <location filename="../ui/models/itemsmodel.cpp" line="340"/>
         <source>Δp</source>
         <translation>Δp</translation>
     </message>
     <message>
-        <location filename="../ui/models/itemsmodel.cpp" line="342"/>
         <source>The reference run&apos;s logit gap: top-1 minus top-2 logit of the decision classes. Small margins are near the boundary (tinted).</source>
         <translation>기준 실행의 로짓 차이: 결정 클래스의 top-1 로짓 빼기 top-2 로짓. 마진이 작으면 경계 근처입니다(색으로 표시).</translation>
     </message>
     <message>
-        <location filename="../ui/models/itemsmodel.cpp" line="344"/>
         <source>Margin</source>
         <translation>마진</translation>
     </message>
     <message>
-        <location filename="../ui/models/itemsmodel.cpp" line="346"/>
         <source>The decision differs between the two runs.</source>
         <translation>두 실행의 결정이 다릅니다.</translation>
     </message>
     <message>
-        <location filename="../ui/models/itemsmodel.cpp" line="346"/>
         <source>Flip</source>
         <translation>뒤집힘</translation>
     </message>
     <message>
-        <location filename="../ui/models/itemsmodel.cpp" line="348"/>
         <source>The first layer whose hidden states (real tokens only) differ bitwise from the reference run.</source>
         <translation>은닉 상태(실제 토큰만)가 기준 실행과 비트 단위로 처음 달라지는 레이어입니다.</translation>
     </message>
     <message>
-        <location filename="../ui/models/itemsmodel.cpp" line="251"/>
         <source>none (head only)</source>
         <translation>없음 (헤드만)</translation>
     </message>
     <message>
-        <location filename="../ui/models/itemsmodel.cpp" line="350"/>
         <source>First layer</source>
         <translation>첫 레이어</translation>
     </message>
@@ -1440,92 +1176,74 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
 <context>
     <name>probaudit::ui::ItemsTable</name>
     <message>
-        <location filename="../ui/pages/itemstable.cpp" line="53"/>
         <source>&amp;Flipped only</source>
         <translation>뒤집힌 항목만(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/itemstable.cpp" line="55"/>
         <source>C&amp;hanged only</source>
         <translation>변경된 항목만(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/itemstable.cpp" line="57"/>
         <source>Items that are not bit-identical to the reference run.</source>
         <translation>기준 실행과 비트 동일하지 않은 항목입니다.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/itemstable.cpp" line="64"/>
         <source>any Δp</source>
         <translation>모든 Δp</translation>
     </message>
     <message>
-        <location filename="../ui/pages/itemstable.cpp" line="65"/>
         <source>Δp &gt; </source>
         <translation>Δp &gt; </translation>
     </message>
     <message>
-        <location filename="../ui/pages/itemstable.cpp" line="66"/>
         <source>Only items whose Δp (points) is above this value.</source>
         <translation>Δp(포인트)가 이 값보다 큰 항목만 표시합니다.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/itemstable.cpp" line="72"/>
         <source>any margin</source>
         <translation>모든 마진</translation>
     </message>
     <message>
-        <location filename="../ui/pages/itemstable.cpp" line="73"/>
         <source>|margin| &lt; </source>
         <translation>|마진| &lt; </translation>
     </message>
     <message>
-        <location filename="../ui/pages/itemstable.cpp" line="74"/>
         <source>Only items whose reference margin (logit gap) is below this value: the near-boundary items.</source>
         <translation>기준 마진(로짓 차이)이 이 값보다 작은 항목, 즉 경계 근처 항목만 표시합니다.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/itemstable.cpp" line="80"/>
         <source>Search text or id</source>
         <translation>텍스트 또는 ID 검색</translation>
     </message>
     <message>
-        <location filename="../ui/pages/itemstable.cpp" line="87"/>
         <source>A filter set from a chart or the heatmap; click to remove it.</source>
         <translation>차트나 히트맵에서 설정한 필터입니다. 클릭하면 제거됩니다.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/itemstable.cpp" line="36"/>
         <source>Copy</source>
         <translation>복사</translation>
     </message>
     <message>
-        <location filename="../ui/pages/itemstable.cpp" line="161"/>
         <source>any label</source>
         <translation>모든 레이블</translation>
     </message>
     <message>
-        <location filename="../ui/pages/itemstable.cpp" line="165"/>
         <source>label: %1</source>
         <translation>레이블: %1</translation>
     </message>
     <message>
-        <location filename="../ui/pages/itemstable.cpp" line="167"/>
         <source>unlabelled</source>
         <translation>레이블 없음</translation>
     </message>
     <message>
-        <location filename="../ui/pages/itemstable.cpp" line="192"/>
         <source>%1  ✕</source>
         <translation>%1  ✕</translation>
     </message>
     <message>
-        <location filename="../ui/pages/itemstable.cpp" line="243"/>
         <source>%1 items</source>
         <translation>항목 %1개</translation>
     </message>
     <message>
-        <location filename="../ui/pages/itemstable.cpp" line="244"/>
         <source>%1 of %2 items</source>
         <translation>항목 %2개 중 %1개</translation>
     </message>
@@ -1533,43 +1251,34 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
 <context>
     <name>probaudit::ui::LadderChart</name>
     <message>
-        <location filename="../ui/pages/diagnosisview.cpp" line="73"/>
-        <location filename="../ui/pages/diagnosisview.cpp" line="79"/>
         <source>Suspect %1: %2</source>
         <translation>의심 요인 %1: %2</translation>
     </message>
     <message>
-        <location filename="../ui/pages/diagnosisview.cpp" line="80"/>
         <source>not judged: the ladder stopped at &quot;%1&quot;</source>
         <translation>판정 안 함: 사다리가 &quot;%1&quot;에서 멈춤</translation>
     </message>
     <message>
-        <location filename="../ui/pages/diagnosisview.cpp" line="85"/>
         <source>Then: pin</source>
         <translation>다음: 고정</translation>
     </message>
     <message>
-        <location filename="../ui/pages/diagnosisview.cpp" line="86"/>
         <source>Pin the runtime that reproduces the reference (probaudit pin), so that a different build or kernel library is reported before it moves a decision.</source>
         <translation>기준을 재현하는 런타임을 고정하세요(probaudit pin). 그러면 다른 빌드나 커널 라이브러리가 결정을 바꾸기 전에 보고됩니다.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/diagnosisview.cpp" line="136"/>
         <source>clean</source>
         <translation>이상 없음</translation>
     </message>
     <message>
-        <location filename="../ui/pages/diagnosisview.cpp" line="139"/>
         <source>moves the numbers</source>
         <translation>수치를 바꿈</translation>
     </message>
     <message>
-        <location filename="../ui/pages/diagnosisview.cpp" line="142"/>
         <source>stop</source>
         <translation>중단</translation>
     </message>
     <message>
-        <location filename="../ui/pages/diagnosisview.cpp" line="144"/>
         <source>not judged</source>
         <translation>판정 안 함</translation>
     </message>
@@ -1577,699 +1286,547 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
 <context>
     <name>probaudit::ui::MainWindow</name>
     <message>
-        <location filename="../ui/pages/mainwindow.cpp" line="51"/>
         <source>ProbAudit Workbench</source>
         <translation>ProbAudit 워크벤치</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindow.cpp" line="86"/>
         <source>Engine: checking…</source>
         <translation>엔진: 확인 중…</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="46"/>
-        <location filename="../ui/pages/selfcheck.cpp" line="87"/>
         <source>&amp;File</source>
         <translation>파일(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="56"/>
         <source>&amp;Open Study or Ledger…</source>
         <translation>스터디 또는 원장 열기(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="59"/>
         <source>Open the &amp;Demo Study</source>
         <translation>데모 스터디 열기(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="78"/>
         <source>Open &amp;Recent</source>
         <translation>최근 파일(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="82"/>
         <source>&amp;Quit</source>
         <translation>종료(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="38"/>
         <source>&amp;Help</source>
         <translation>도움말(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="39"/>
         <source>&amp;About ProbAudit</source>
         <translation>ProbAudit 정보(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="42"/>
         <source>About &amp;Qt</source>
         <translation>Qt 정보(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindow.cpp" line="137"/>
         <source>Open Study or Ledger</source>
         <translation>스터디 또는 원장 열기</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindow.cpp" line="138"/>
         <source>ProbAudit studies and ledgers (*.study.json *.ledger);;All files (*)</source>
         <translation>ProbAudit 스터디 및 원장 (*.study.json *.ledger);;모든 파일 (*)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindow.cpp" line="153"/>
         <source>Open Study</source>
         <translation>스터디 열기</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindow.cpp" line="161"/>
         <source>%1 cannot be read.</source>
         <translation>%1을(를) 읽을 수 없습니다.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindow.cpp" line="366"/>
         <source>Demo Study</source>
         <translation>데모 스터디</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindow.cpp" line="439"/>
         <source>Engine: %1</source>
         <translation>엔진: %1</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindow.cpp" line="448"/>
         <source>Engine: not available</source>
         <translation>엔진: 사용할 수 없음</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindow.cpp" line="99"/>
         <source>Cancel</source>
         <translation>취소</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindow.cpp" line="106"/>
         <source>Opening cancelled.</source>
         <translation>열기를 취소했습니다.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="108"/>
         <source>&amp;View</source>
         <translation>보기(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="110"/>
         <source>&amp;Items</source>
         <translation>항목(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="111"/>
         <source>&amp;Charts</source>
         <translation>차트(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="112"/>
         <source>&amp;Layers Heatmap</source>
         <translation>레이어 히트맵(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="113"/>
         <source>&amp;Diagnosis</source>
         <translation>진단(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="114"/>
         <source>&amp;Runs</source>
         <translation>실행(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="125"/>
         <source>&amp;Next Config</source>
         <translation>다음 구성(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="127"/>
         <source>&amp;Previous Config</source>
         <translation>이전 구성(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="129"/>
         <source>Show &amp;Flipped Items Only</source>
         <translation>뒤집힌 항목만 표시(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="137"/>
         <source>&amp;Search Items…</source>
         <translation>항목 검색(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindow.cpp" line="154"/>
         <source>%1 has no ledger yet (%2). Run it first:
   probaudit run %1 --all</source>
         <translation>%1에는 아직 원장이 없습니다(%2). 먼저 실행하세요:
   probaudit run %1 --all</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindow.cpp" line="160"/>
-        <location filename="../ui/pages/mainwindow.cpp" line="200"/>
         <source>Open Ledger</source>
         <translation>원장 열기</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindow.cpp" line="169"/>
         <source>Opening %1…</source>
         <translation>%1 여는 중…</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindow.cpp" line="192"/>
         <source>%1 — ProbAudit Workbench</source>
         <translation>%1 — ProbAudit 워크벤치</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindow.cpp" line="367"/>
         <source>The demo ledger is made by ./scripts/demo (about two minutes): it trains the demo adapter, runs demo study A under seven configs and diagnoses it. Run it, then open the demo again.</source>
         <translation>데모 원장은 ./scripts/demo로 만듭니다(약 2분). 이 스크립트는 데모 어댑터를 학습하고, 데모 스터디 A를 7개 구성에서 실행한 뒤 진단합니다. 스크립트를 실행한 다음 데모를 다시 여세요.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindow.cpp" line="74"/>
         <source>Engine Runs</source>
         <translation>엔진 실행</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="88"/>
         <source>&amp;Study</source>
         <translation>스터디(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="89"/>
         <source>&amp;Run Configs…</source>
         <translation>구성 실행(&amp;R)…</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="92"/>
         <source>&amp;Diagnose</source>
         <translation>진단(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="95"/>
         <source>&amp;Edit Configs…</source>
         <translation>구성 편집(&amp;E)…</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="98"/>
         <source>Load Runtime &amp;Lock…</source>
         <translation>런타임 잠금 불러오기(&amp;L)…</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="100"/>
         <source>&amp;Cancel Run</source>
         <translation>실행 중단(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="103"/>
         <source>Show Engine &amp;Runs Panel</source>
         <translation>엔진 실행 패널 표시(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="147"/>
         <source>&amp;Presentation Mode</source>
         <translation>프레젠테이션 모드(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="200"/>
-        <source>Presentation mode shows decision studies; a generation study&apos;s table and outputs are on its page.</source>
-        <translation>프레젠테이션 모드는 결정 스터디를 보여 줍니다. 생성 스터디의 표와 출력은 해당 페이지에 있습니다.</translation>
-    </message>
-    <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="154"/>
         <source>&amp;Theme</source>
         <translation>테마(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="155"/>
         <source>Follow the &amp;System</source>
         <translation>시스템 설정 따르기(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="156"/>
         <source>&amp;Light</source>
         <translation>밝게(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="157"/>
         <source>&amp;Dark</source>
         <translation>어둡게(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="169"/>
         <source>&amp;Language</source>
         <translation>언어(&amp;G)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="175"/>
         <source>Language</source>
         <translation>언어</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="176"/>
         <source>The workbench uses the new language from its next start.</source>
         <translation>워크벤치를 다음에 시작할 때부터 새 언어가 적용됩니다.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindow.cpp" line="216"/>
         <source>Where is the study file of this ledger?</source>
         <translation>이 원장의 스터디 파일은 어디에 있습니까?</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindow.cpp" line="217"/>
         <source>ProbAudit studies (*.study.json *.json)</source>
         <translation>ProbAudit 스터디 (*.study.json *.json)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindow.cpp" line="254"/>
         <source>Edit Configs</source>
         <translation>구성 편집</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindow.cpp" line="236"/>
-        <location filename="../ui/pages/mainwindow.cpp" line="254"/>
-        <location filename="../ui/pages/mainwindow.cpp" line="295"/>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="221"/>
         <source>Open a study or ledger first.</source>
         <translation>먼저 스터디나 원장을 여세요.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindow.cpp" line="236"/>
-        <location filename="../ui/pages/mainwindow.cpp" line="240"/>
         <source>Diagnose</source>
         <translation>진단</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindow.cpp" line="295"/>
-        <location filename="../ui/pages/mainwindow.cpp" line="303"/>
         <source>Run Configs</source>
         <translation>구성 실행</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindow.cpp" line="307"/>
         <source>%1 (recorded in run %2)</source>
         <translation>%1 (실행 %2에 기록됨)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindow.cpp" line="316"/>
         <source>Configs already recorded in this environment are skipped by the engine; unfinished runs resume where they stopped.</source>
         <translation>이 환경에서 이미 기록된 구성은 엔진이 건너뛰며, 완료되지 않은 실행은 멈춘 지점부터 재개됩니다.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindow.cpp" line="321"/>
         <source>Run</source>
         <translation>실행</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindow.cpp" line="403"/>
         <source>%1 is not a runtime lock (made by probaudit pin).</source>
         <translation>%1은(는) 런타임 잠금(probaudit pin으로 만든 파일)이 아닙니다.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindow.cpp" line="416"/>
         <source>Load Runtime Lock</source>
         <translation>런타임 잠금 불러오기</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindow.cpp" line="417"/>
         <source>Runtime locks (*.lock.json);;All files (*)</source>
         <translation>런타임 잠금 (*.lock.json);;모든 파일 (*)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="47"/>
         <source>&amp;New Study…</source>
         <translation>새 스터디(&amp;N)…</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindow.cpp" line="270"/>
-        <location filename="../ui/pages/mainwindow.cpp" line="284"/>
         <source>New Study</source>
         <translation>새 스터디</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindow.cpp" line="240"/>
-        <location filename="../ui/pages/mainwindow.cpp" line="270"/>
         <source>Wait for the current run to end.</source>
         <translation>현재 실행이 끝날 때까지 기다리세요.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="63"/>
         <source>&amp;Export Report…</source>
         <translation>보고서 내보내기(&amp;X)…</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="221"/>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="225"/>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="312"/>
         <source>Export Report</source>
         <translation>보고서 내보내기</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="226"/>
         <source>PDF (*.pdf)</source>
         <translation>PDF (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="315"/>
         <source>Report written to %1</source>
         <translation>보고서를 저장했습니다: %1</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="66"/>
         <source>Export &amp;Items of This Comparison…</source>
         <translation>이 비교의 항목 내보내기(&amp;I)…</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="236"/>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="354"/>
         <source>Export Items</source>
         <translation>항목 내보내기</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="237"/>
         <source>CSV (*.csv);;JSON lines (*.jsonl)</source>
         <translation>CSV (*.csv);;JSON 줄 (*.jsonl)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="76"/>
         <source>Export &amp;Headline Table…</source>
         <translation>요약 표 내보내기(&amp;H)…</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="287"/>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="375"/>
         <source>Export Headline</source>
         <translation>요약 내보내기</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="288"/>
         <source>Markdown (*.md);;CSV (*.csv)</source>
         <translation>Markdown (*.md);;CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="355"/>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="376"/>
         <source>%1 cannot be written.</source>
         <translation>%1에 쓸 수 없습니다.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="358"/>
         <source>Items written to %1</source>
         <translation>항목을 저장했습니다: %1</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="379"/>
         <source>Headline written to %1</source>
         <translation>요약을 저장했습니다: %1</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="70"/>
         <source>Export Audit &amp;Bundle…</source>
         <translation>감사 번들 내보내기(&amp;B)…</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="248"/>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="332"/>
         <source>Export Audit Bundle</source>
         <translation>감사 번들 내보내기</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="249"/>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="257"/>
         <source>Audit bundles (*.zip)</source>
         <translation>감사 번들 (*.zip)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="335"/>
         <source>Audit bundle written to %1</source>
         <translation>감사 번들을 저장했습니다: %1</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="73"/>
         <source>&amp;Import Audit Bundle…</source>
         <translation>감사 번들 가져오기(&amp;M)…</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="256"/>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="275"/>
         <source>Import Audit Bundle</source>
         <translation>감사 번들 가져오기</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="266"/>
         <source>Import Into Ledger</source>
         <translation>원장으로 가져오기</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="267"/>
         <source>Ledgers (*.ledger)</source>
         <translation>원장 (*.ledger)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="279"/>
         <source>%1 runs imported, %2 already there</source>
         <translation>실행 %1개를 가져왔고, %2개는 이미 있습니다</translation>
+    </message>
+    <message>
+        <source>Field Report &amp;Tables…</source>
+        <translation>현장 보고서 표(&amp;T)…</translation>
     </message>
 </context>
 <context>
     <name>probaudit::ui::NewStudyDialog</name>
     <message>
-        <location filename="../ui/pages/newstudydialog.cpp" line="65"/>
         <source>Browse…</source>
         <translation>찾아보기…</translation>
     </message>
     <message>
-        <location filename="../ui/pages/newstudydialog.cpp" line="69"/>
         <source>Model folder</source>
         <translation>모델 폴더</translation>
     </message>
     <message>
-        <location filename="../ui/pages/newstudydialog.cpp" line="71"/>
         <source>GGUF model file</source>
         <translation>GGUF 모델 파일</translation>
     </message>
     <message>
-        <location filename="../ui/pages/newstudydialog.cpp" line="72"/>
         <source>GGUF (*.gguf)</source>
         <translation>GGUF (*.gguf)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/newstudydialog.cpp" line="75"/>
         <source>Choose a file</source>
         <translation>파일 선택</translation>
     </message>
     <message>
-        <location filename="../ui/pages/newstudydialog.cpp" line="94"/>
         <source>New Study</source>
         <translation>새 스터디</translation>
     </message>
     <message>
-        <location filename="../ui/pages/newstudydialog.cpp" line="98"/>
         <source>e.g. sentiment-minilm</source>
         <translation>예: sentiment-minilm</translation>
     </message>
     <message>
-        <location filename="../ui/pages/newstudydialog.cpp" line="99"/>
         <source>&amp;Name:</source>
         <translation>이름(&amp;N):</translation>
     </message>
     <message>
-        <location filename="../ui/pages/newstudydialog.cpp" line="100"/>
         <source>&amp;Model:</source>
         <translation>모델(&amp;M):</translation>
     </message>
     <message>
-        <location filename="../ui/pages/newstudydialog.cpp" line="101"/>
         <source>a Hugging Face folder or a GGUF file</source>
         <translation>Hugging Face 폴더 또는 GGUF 파일</translation>
     </message>
     <message>
-        <location filename="../ui/pages/newstudydialog.cpp" line="102"/>
         <source>&amp;Dataset:</source>
         <translation>데이터셋(&amp;D):</translation>
     </message>
     <message>
-        <location filename="../ui/pages/newstudydialog.cpp" line="103"/>
         <source>a JSONL or CSV file</source>
         <translation>JSONL 또는 CSV 파일</translation>
     </message>
     <message>
-        <location filename="../ui/pages/newstudydialog.cpp" line="107"/>
         <source>text field</source>
         <translation>텍스트 필드</translation>
     </message>
     <message>
-        <location filename="../ui/pages/newstudydialog.cpp" line="109"/>
         <source>label field</source>
         <translation>레이블 필드</translation>
     </message>
     <message>
-        <location filename="../ui/pages/newstudydialog.cpp" line="113"/>
         <source>class names in order, e.g. negative, positive</source>
         <translation>순서대로 클래스 이름, 예: negative, positive</translation>
     </message>
     <message>
-        <location filename="../ui/pages/newstudydialog.cpp" line="114"/>
         <source>&amp;Classes:</source>
         <translation>클래스(&amp;C):</translation>
     </message>
     <message>
-        <location filename="../ui/pages/newstudydialog.cpp" line="116"/>
         <source>adapter (a linear head file)</source>
         <translation>어댑터 (선형 헤드 파일)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/newstudydialog.cpp" line="117"/>
         <source>label tokens (an LLM&apos;s next token)</source>
         <translation>레이블 토큰 (LLM의 다음 토큰)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/newstudydialog.cpp" line="118"/>
         <source>classifier (inside the checkpoint)</source>
         <translation>분류기 (체크포인트 내장)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/newstudydialog.cpp" line="119"/>
         <source>Decision &amp;head:</source>
         <translation>결정 헤드(&amp;H):</translation>
     </message>
     <message>
-        <location filename="../ui/pages/newstudydialog.cpp" line="120"/>
         <source>Adapter &amp;file:</source>
         <translation>어댑터 파일(&amp;F):</translation>
     </message>
     <message>
-        <location filename="../ui/pages/newstudydialog.cpp" line="122"/>
         <source>prompt with {text}; the classes are the label words</source>
         <translation>{text}가 들어간 프롬프트. 클래스 이름이 레이블 단어입니다</translation>
     </message>
     <message>
-        <location filename="../ui/pages/newstudydialog.cpp" line="123"/>
         <source>&amp;Prompt:</source>
         <translation>프롬프트(&amp;P):</translation>
     </message>
     <message>
-        <location filename="../ui/pages/newstudydialog.cpp" line="127"/>
         <source>Ca&amp;pture:</source>
         <translation>캡처(&amp;T):</translation>
     </message>
     <message>
-        <location filename="../ui/pages/newstudydialog.cpp" line="233"/>
         <source>reference: batch 1, no padding, float32, 1 thread</source>
         <translation>기준: 배치 1, 패딩 없음, float32, 스레드 1개</translation>
     </message>
     <message>
-        <location filename="../ui/pages/newstudydialog.cpp" line="129"/>
         <source>Configs:</source>
         <translation>구성:</translation>
     </message>
     <message>
-        <location filename="../ui/pages/newstudydialog.cpp" line="130"/>
         <source>Save &amp;as:</source>
         <translation>저장 위치(&amp;A):</translation>
     </message>
     <message>
-        <location filename="../ui/pages/newstudydialog.cpp" line="131"/>
         <source>NAME.study.json</source>
         <translation>NAME.study.json</translation>
     </message>
     <message>
-        <location filename="../ui/pages/newstudydialog.cpp" line="137"/>
         <source>Create and Run</source>
         <translation>만들고 실행</translation>
     </message>
     <message>
-        <location filename="../ui/pages/newstudydialog.cpp" line="148"/>
         <source>Problems:</source>
         <translation>문제:</translation>
     </message>
     <message>
-        <location filename="../ui/pages/newstudydialog.cpp" line="275"/>
         <source>%1, %2 layers, hidden %3</source>
         <translation>%1, 레이어 %2개, 은닉 크기 %3</translation>
     </message>
     <message>
-        <location filename="../ui/pages/newstudydialog.cpp" line="310"/>
         <source>%1 items, %2 with a label</source>
         <translation>항목 %1개, 레이블 있음 %2개</translation>
     </message>
     <message>
-        <location filename="../ui/pages/newstudydialog.cpp" line="333"/>
         <source>found</source>
         <translation>찾음</translation>
     </message>
     <message>
-        <location filename="../ui/pages/newstudydialog.cpp" line="335"/>
         <source>%1 cannot be read</source>
         <translation>%1을(를) 읽을 수 없음</translation>
     </message>
     <message>
-        <location filename="../ui/pages/newstudydialog.cpp" line="213"/>
         <source>The study needs a name.</source>
         <translation>스터디 이름이 필요합니다.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/newstudydialog.cpp" line="344"/>
         <source>Choose where to save the study file.</source>
         <translation>스터디 파일을 저장할 위치를 선택하세요.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/newstudydialog.cpp" line="347"/>
         <source>%1 is not a writable folder</source>
         <translation>%1은(는) 쓸 수 있는 폴더가 아님</translation>
     </message>
     <message>
-        <location filename="../ui/pages/newstudydialog.cpp" line="352"/>
         <source>exists: it will be replaced</source>
         <translation>이미 있음: 덮어씀</translation>
     </message>
     <message>
-        <location filename="../ui/pages/newstudydialog.cpp" line="352"/>
         <source>new file</source>
         <translation>새 파일</translation>
     </message>
     <message>
-        <location filename="../ui/pages/newstudydialog.cpp" line="222"/>
         <source>None: the study is ready.</source>
         <translation>없음: 스터디가 준비되었습니다.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/newstudydialog.cpp" line="366"/>
         <source>%1 cannot be written.</source>
         <translation>%1에 쓸 수 없습니다.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/newstudydialog.cpp" line="39"/>
         <source>batch 8, right padding</source>
         <translation>배치 8, 오른쪽 패딩</translation>
     </message>
     <message>
-        <location filename="../ui/pages/newstudydialog.cpp" line="41"/>
         <source>batch 8, left padding</source>
         <translation>배치 8, 왼쪽 패딩</translation>
     </message>
     <message>
-        <location filename="../ui/pages/newstudydialog.cpp" line="43"/>
         <source>padded to 128 tokens</source>
         <translation>128 토큰까지 패딩</translation>
     </message>
     <message>
-        <location filename="../ui/pages/newstudydialog.cpp" line="45"/>
         <source>2 threads</source>
         <translation>스레드 2개</translation>
     </message>
     <message>
-        <location filename="../ui/pages/newstudydialog.cpp" line="47"/>
         <source>bfloat16</source>
         <translation>bfloat16</translation>
     </message>
     <message>
-        <location filename="../ui/pages/newstudydialog.cpp" line="49"/>
         <source>SDPA attention</source>
         <translation>SDPA 어텐션</translation>
     </message>
@@ -2277,190 +1834,197 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
 <context>
     <name>probaudit::ui::PresentationWindow</name>
     <message>
-        <location filename="../ui/pages/presentation.cpp" line="45"/>
         <source>ProbAudit — Presentation</source>
         <translation>ProbAudit — 프레젠테이션</translation>
     </message>
     <message>
-        <location filename="../ui/pages/presentation.cpp" line="93"/>
         <source>Same model, same inputs: do the decisions reproduce?</source>
         <translation>같은 모델, 같은 입력: 결정이 재현될까요?</translation>
     </message>
     <message>
-        <location filename="../ui/pages/presentation.cpp" line="94"/>
         <source>%1 runtime configurations against the reference: %2 flipped decisions in total, probabilities moved by up to %3 points.</source>
         <translation>기준 대비 런타임 구성 %1개: 뒤집힌 결정 총 %2건, 확률은 최대 %3포인트 이동.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/presentation.cpp" line="114"/>
         <source>Where decisions move: near the boundary</source>
         <translation>결정이 바뀌는 곳: 경계 근처</translation>
     </message>
     <message>
-        <location filename="../ui/pages/presentation.cpp" line="115"/>
         <source>Items by their margin in the reference run; under %1, %2 flipped and %3% kept every bit.</source>
         <translation>기준 실행의 마진별 항목. %1에서 %2건이 뒤집혔고 %3%는 모든 비트가 그대로였습니다.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/presentation.cpp" line="141"/>
         <source>One input, two decisions</source>
         <translation>하나의 입력, 두 가지 결정</translation>
     </message>
     <message>
-        <location filename="../ui/pages/presentation.cpp" line="141"/>
         <source>One input, two probabilities</source>
         <translation>하나의 입력, 두 가지 확률</translation>
     </message>
     <message>
-        <location filename="../ui/pages/presentation.cpp" line="142"/>
         <source>The same text gets another decision under %1.</source>
         <translation>같은 텍스트가 %1에서 다른 결정을 받습니다.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/presentation.cpp" line="143"/>
         <source>The item whose probability moved most under %1.</source>
         <translation>%1에서 확률이 가장 크게 움직인 항목입니다.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/presentation.cpp" line="152"/>
         <source>Where the numbers part: layer by layer</source>
         <translation>수치가 갈라지는 곳: 레이어별로</translation>
     </message>
     <message>
-        <location filename="../ui/pages/presentation.cpp" line="153"/>
         <source>Share of items whose hidden states differ from the reference, per config and layer.</source>
         <translation>구성과 레이어별로, 은닉 상태가 기준과 다른 항목의 비율입니다.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/presentation.cpp" line="169"/>
         <source>Why: the suspects, one by one</source>
         <translation>원인: 의심 요인을 하나씩</translation>
     </message>
     <message>
-        <location filename="../ui/pages/presentation.cpp" line="171"/>
         <source>Each probe changes one thing and compares bit for bit.</source>
         <translation>각 프로브는 한 가지만 바꾸고 비트 단위로 비교합니다.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/presentation.cpp" line="172"/>
         <source>No diagnosis is stored yet: run probaudit diagnose.</source>
         <translation>저장된 진단이 아직 없습니다. probaudit diagnose를 실행하세요.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/presentation.cpp" line="210"/>
         <source>%1 / %2  ·  ← → to move  ·  Esc to leave</source>
         <translation>%1 / %2  ·  ← → 이동  ·  Esc 종료</translation>
+    </message>
+    <message>
+        <source>Do the flips sit at near ties?</source>
+        <translation>반전된 결정은 근소한 차이에서 일어나는가?</translation>
+    </message>
+    <message>
+        <source>No config flipped a decision; the whiskers show the flip rate each margin bin still allows (Wilson 95%).</source>
+        <translation>어떤 구성도 결정을 뒤집지 않았습니다. 수염은 각 마진 구간이 아직 허용하는 반전 비율입니다 (Wilson 95%).</translation>
+    </message>
+    <message>
+        <source>%1 flipped decisions over all configs, %2 of them where the reference&apos;s margin was below 1; whiskers: Wilson 95% intervals.</source>
+        <translation>모든 구성에서 반전된 결정 %1건, 그중 %2건은 참조 마진이 1 미만; 수염: Wilson 95% 구간.</translation>
+    </message>
+    <message>
+        <source>Same prompts, temperature 0: do the outputs reproduce?</source>
+        <translation>같은 프롬프트, 온도 0: 출력이 재현되는가?</translation>
+    </message>
+    <message>
+        <source>%1 prompts. Most telling: %2, %3 of %4 outputs byte-identical, pooled record Jaccard %5.</source>
+        <translation>프롬프트 %1개. 가장 뚜렷한 비교: %2, 출력 %4개 중 %3개 바이트 동일, 통합 레코드 Jaccard %5.</translation>
+    </message>
+    <message>
+        <source>Nothing to compare yet: a generation study needs two finished runs.</source>
+        <translation>아직 비교할 것이 없습니다: 생성 스터디에는 완료된 실행이 두 개 필요합니다.</translation>
+    </message>
+    <message>
+        <source>Every output is byte-identical: there is no diverging prompt.</source>
+        <translation>모든 출력이 바이트 동일합니다: 갈라지는 프롬프트가 없습니다.</translation>
+    </message>
+    <message>
+        <source>Prompt %1 under %2: the outputs part at step %3, where the reference&apos;s top-2 logit gap was %4.</source>
+        <translation>%2에서 프롬프트 %1: 출력이 %3단계에서 갈라지며, 그때 참조의 상위 2 로짓 차이는 %4였습니다.</translation>
+    </message>
+    <message>
+        <source>One prompt, two outputs</source>
+        <translation>하나의 프롬프트, 두 개의 출력</translation>
+    </message>
+    <message>
+        <source>Do outputs fork at near ties?</source>
+        <translation>출력은 근소한 차이에서 갈라지는가?</translation>
+    </message>
+    <message>
+        <source>The reference&apos;s top-2 logit gap where outputs first diverge, against its gaps at every step.</source>
+        <translation>출력이 처음 갈라지는 곳의 참조 상위 2 로짓 차이와 모든 단계의 차이 비교.</translation>
     </message>
 </context>
 <context>
     <name>probaudit::ui::ReviewPage</name>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="38"/>
         <source>accuracy</source>
         <translation>정확도</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="38"/>
         <source>decisions</source>
         <translation>결정</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="38"/>
         <source>bits</source>
         <translation>비트</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="100"/>
         <source>The head variant under review</source>
         <translation>검토 중인 헤드 변형</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="175"/>
         <source>Share of items bitwise different</source>
         <translation>비트 단위로 다른 항목 비율</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="176"/>
         <source>Relative L2 of the decision-token vector (median)</source>
         <translation>결정 토큰 벡터의 상대 L2 (중앙값)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="185"/>
         <source>Colour:</source>
         <translation>색상:</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="115"/>
         <source>&amp;Items</source>
         <translation>항목(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="116"/>
         <source>C&amp;harts</source>
         <translation>차트(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="117"/>
         <source>&amp;Layers</source>
         <translation>레이어(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="118"/>
         <source>Dia&amp;gnosis</source>
         <translation>진단(&amp;G)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="119"/>
         <source>R&amp;uns</source>
         <translation>실행(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="142"/>
         <source>Head:</source>
         <translation>헤드:</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="219"/>
         <source>%1 differs</source>
         <translation>%1 다름</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="244"/>
         <source>%1 — %2</source>
         <translation>%1 — %2</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="307"/>
         <source>Nothing to compare yet: the ledger has no finished run.</source>
         <translation>아직 비교할 것이 없습니다. 원장에 완료된 실행이 없습니다.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="311"/>
         <source>Config %1 has no finished run yet.</source>
         <translation>구성 %1에는 아직 완료된 실행이 없습니다.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="312"/>
         <source>The reference config %1 has no finished run, so nothing can be compared.</source>
         <translation>기준 구성 %1에 완료된 실행이 없어 아무것도 비교할 수 없습니다.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="316"/>
         <source>Comparing the reference config &quot;%1&quot; (run %2) with &quot;%3&quot; (run %4): %5</source>
         <translation>기준 구성 &quot;%1&quot;(실행 %2) 대 &quot;%3&quot;(실행 %4) 비교: %5</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="179"/>
         <source>Configs</source>
         <translation>구성</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="180"/>
         <source>Items of the selected config (the 40 most moved)</source>
         <translation>선택한 구성의 항목 (가장 많이 바뀐 40개)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="183"/>
         <source>Rows:</source>
         <translation>행:</translation>
     </message>
@@ -2468,42 +2032,34 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
 <context>
     <name>probaudit::ui::RunController</name>
     <message>
-        <location filename="../ui/pages/runcontroller.cpp" line="46"/>
         <source>A run is already in progress.</source>
         <translation>이미 진행 중인 실행이 있습니다.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/runcontroller.cpp" line="53"/>
         <source>The engine was not found at %1.</source>
         <translation>%1에서 엔진을 찾을 수 없습니다.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/runcontroller.cpp" line="72"/>
         <source>The engine could not be started: %1</source>
         <translation>엔진을 시작할 수 없습니다: %1</translation>
     </message>
     <message>
-        <location filename="../ui/pages/runcontroller.cpp" line="126"/>
         <source>Every batch finished before it is kept in %1.</source>
         <translation>그 전에 완료된 모든 배치는 %1에 보존됩니다.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/runcontroller.cpp" line="130"/>
         <source>The engine stopped unexpectedly (it crashed or was killed). %1</source>
         <translation>엔진이 예기치 않게 멈췄습니다(충돌했거나 강제 종료됨). %1</translation>
     </message>
     <message>
-        <location filename="../ui/pages/runcontroller.cpp" line="138"/>
         <source>The run was cancelled. %1</source>
         <translation>실행이 취소되었습니다. %1</translation>
     </message>
     <message>
-        <location filename="../ui/pages/runcontroller.cpp" line="146"/>
         <source>exit code %1</source>
         <translation>종료 코드 %1</translation>
     </message>
     <message>
-        <location filename="../ui/pages/runcontroller.cpp" line="148"/>
         <source>The engine failed: %1. %2</source>
         <translation>엔진 오류: %1. %2</translation>
     </message>
@@ -2511,78 +2067,62 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
 <context>
     <name>probaudit::ui::RunPanel</name>
     <message>
-        <location filename="../ui/pages/runpanel.cpp" line="33"/>
         <source>Cancel</source>
         <translation>취소</translation>
     </message>
     <message>
-        <location filename="../ui/pages/runpanel.cpp" line="35"/>
         <source>Stop after the current batch; every finished batch stays in the ledger and the run can be resumed.</source>
         <translation>현재 배치가 끝나면 멈춥니다. 완료된 배치는 모두 원장에 남으며 실행을 재개할 수 있습니다.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/runpanel.cpp" line="52"/>
         <source>Stopping after the current batch…</source>
         <translation>현재 배치 후 멈추는 중…</translation>
     </message>
     <message>
-        <location filename="../ui/pages/runpanel.cpp" line="60"/>
         <source>resumed at %1</source>
         <translation>재개됨 (%1부터)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/runpanel.cpp" line="60"/>
-        <location filename="../ui/pages/runpanel.cpp" line="144"/>
         <source>running</source>
         <translation>실행 중</translation>
     </message>
     <message>
-        <location filename="../ui/pages/runpanel.cpp" line="61"/>
         <source>Running %1 (run %2)…</source>
         <translation>%1 실행 중 (실행 %2)…</translation>
     </message>
     <message>
-        <location filename="../ui/pages/runpanel.cpp" line="68"/>
         <source>already recorded</source>
         <translation>이미 기록됨</translation>
     </message>
     <message>
-        <location filename="../ui/pages/runpanel.cpp" line="77"/>
         <source>%1 items/s · ETA %2</source>
         <translation>%1 항목/s · 남은 시간 %2</translation>
     </message>
     <message>
-        <location filename="../ui/pages/runpanel.cpp" line="83"/>
         <source>finished</source>
         <translation>완료</translation>
     </message>
     <message>
-        <location filename="../ui/pages/runpanel.cpp" line="108"/>
         <source>waiting</source>
         <translation>대기 중</translation>
     </message>
     <message>
-        <location filename="../ui/pages/runpanel.cpp" line="127"/>
         <source>Starting the engine…</source>
         <translation>엔진 시작 중…</translation>
     </message>
     <message>
-        <location filename="../ui/pages/runpanel.cpp" line="135"/>
         <source>All runs finished.</source>
         <translation>모든 실행이 완료되었습니다.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/runpanel.cpp" line="144"/>
         <source>resumed</source>
         <translation>재개됨</translation>
     </message>
     <message>
-        <location filename="../ui/pages/runpanel.cpp" line="145"/>
         <source>interrupted</source>
         <translation>중단됨</translation>
     </message>
     <message>
-        <location filename="../ui/pages/runpanel.cpp" line="146"/>
         <source>failed</source>
         <translation>실패</translation>
     </message>
@@ -2590,109 +2130,88 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
 <context>
     <name>probaudit::ui::RunsModel</name>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="74"/>
         <source>records SHA-256 %1
 chain SHA-256 %2</source>
         <translation>레코드 SHA-256 %1
 체인 SHA-256 %2</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="87"/>
         <source>probe</source>
         <translation>프로브</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="87"/>
         <source>study</source>
         <translation>스터디</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="96"/>
         <source>finished</source>
         <translation>완료</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="98"/>
         <source>interrupted</source>
         <translation>중단됨</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="100"/>
         <source>failed</source>
         <translation>실패</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="102"/>
         <source>running</source>
         <translation>실행 중</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="102"/>
         <source>cut off (resumable)</source>
         <translation>끊김 (재개 가능)</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="106"/>
         <source>%1 / %2</source>
         <translation>%1 / %2</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="114"/>
         <source>not sealed</source>
         <translation>봉인 안 됨</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="127"/>
         <source>Run</source>
         <translation>실행</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="129"/>
         <source>Kind</source>
         <translation>종류</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="131"/>
         <source>Config or probe</source>
         <translation>구성 또는 프로브</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="133"/>
         <source>Head</source>
         <translation>헤드</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="135"/>
         <source>Status</source>
         <translation>상태</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="137"/>
         <source>Items</source>
         <translation>항목</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="139"/>
         <source>Capture</source>
         <translation>캡처</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="141"/>
         <source>Environment</source>
         <translation>환경</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="143"/>
         <source>Started (UTC)</source>
         <translation>시작 (UTC)</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="145"/>
         <source>Seal</source>
         <translation>봉인</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="36"/>
         <source>environment %1
 libtorch %2, CUDA build %3
 CPU %4, kernels %5
@@ -2703,6 +2222,17 @@ libtorch %2, CUDA 빌드 %3
 CPU %4, 커널 %5
 intra-op 스레드 %6
 ProbAudit %7 (커밋 %8)</translation>
+    </message>
+</context>
+<context>
+    <name>probaudit::ui::SeedTablesDialog</name>
+    <message>
+        <source>Field Report Tables</source>
+        <translation>현장 보고서 표</translation>
+    </message>
+    <message>
+        <source>&amp;Copy as Markdown</source>
+        <translation>Markdown으로 복사(&amp;C)</translation>
     </message>
 </context>
 </TS>

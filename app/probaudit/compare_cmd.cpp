@@ -5,6 +5,7 @@
 #include "analysis/export.h"
 #include "analysis/generation_compare.h"
 #include "analysis/review.h"
+#include "analysis/seed_tables.h"
 #include "common/error.h"
 #include "ledger/ledger.h"
 
@@ -13,6 +14,7 @@
 #include <cstdio>
 #include <iostream>
 #include <optional>
+#include <sstream>
 
 namespace probaudit::app {
 
@@ -166,7 +168,8 @@ void printLayers(const analysis::Comparison& c) {
 }
 
 void printBins(const analysis::Comparison& c) {
-    std::printf("\nmargin of run A (logit gap)   items   flips  changed  mean Δp\n");
+    std::printf("\nmargin of run A (logit gap)   items   flips  changed  mean Δp  flip rate "
+                "(Wilson 95%%)\n");
     for (const auto& bin : c.margin_bins) {
         char range[64];
         if (bin.high > 1e30) {
@@ -174,9 +177,16 @@ void printBins(const analysis::Comparison& c) {
         } else {
             std::snprintf(range, sizeof range, "[%g, %g)", bin.low, bin.high);
         }
-        std::printf("  %-27s %7lld %7lld %8lld %8.4f\n", range, static_cast<long long>(bin.count),
+        const analysis::Interval rate = analysis::wilson(bin.flips, bin.count);
+        std::printf("  %-27s %7lld %7lld %8lld %8.4f  ", range, static_cast<long long>(bin.count),
                     static_cast<long long>(bin.flips), static_cast<long long>(bin.changed),
                     bin.mean_dp);
+        if (bin.count > 0) {
+            std::printf("%.1f%% (%.1f-%.1f%%)\n", 100 * rate.estimate, 100 * rate.low,
+                        100 * rate.high);
+        } else {
+            std::printf("-\n");
+        }
     }
     std::printf("\nΔp (points)                   items   flips\n  %-27s %7lld\n", "exactly 0",
                 static_cast<long long>(c.dp_zero));
@@ -378,6 +388,34 @@ int summarize(const std::string& path, const std::string& headName, bool asJson,
                 study.value("name", "").c_str(), head.c_str(), refName.c_str(),
                 static_cast<long long>(ref->id), items.size());
     analysis::writeHeadlineMarkdown(std::cout, rv);
+    return 0;
+}
+
+int seedTables(const std::string& path, const std::string& headName, const std::string& batched,
+               bool asJson) {
+    std::vector<analysis::Review> reviews;
+    reviews.push_back(analysis::loadReview(path, headName));
+    for (const auto& h : reviews.front().heads) {
+        if (h != reviews.front().head && !reviews.front().generation) {
+            reviews.push_back(analysis::loadReview(path, h));
+        }
+    }
+    std::vector<const analysis::Review*> heads;
+    for (const auto& rv : reviews) {
+        heads.push_back(&rv);
+    }
+    if (asJson) {
+        json j = analysis::seedTablesJson(heads, batched);
+        j["study"] = reviews.front().study.value("name", "");
+        j["head"] = reviews.front().head;
+        std::cout << j.dump(2) << "\n";
+        return 0;
+    }
+    std::ostringstream tables; // whole before anything is printed: a refusal prints nothing
+    analysis::writeSeedTablesMarkdown(tables, heads, batched);
+    std::cout << "study \"" << reviews.front().study.value("name", "")
+              << "\": the field reports' tables\n\n"
+              << tables.str();
     return 0;
 }
 

@@ -22,4 +22,9 @@ int compareRuns(const CompareOptions& o);
 // largest Δp | bit-identical share | first divergent layer.
 int summarize(const std::string& ledger, const std::string& head, bool asJson, bool asCsv = false);
 
+// `probaudit summary LEDGER --seed-tables [--head NAME] [--batched CONFIG] [--json]`: the field
+// reports' tables (analysis/seed_tables.h); `head` first, then every other head variant.
+int seedTables(const std::string& ledger, const std::string& head, const std::string& batched,
+               bool asJson);
+
 } // namespace probaudit::app

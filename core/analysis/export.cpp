@@ -132,12 +132,22 @@ void writeGenerationMarkdown(std::ostream& out, const json& comparisons) {
     }
     o << "\nTop-2 logit gap of the reference (" << last->at("a").get<std::string>()
       << ") where the outputs of \"" << last->at("name").get<std::string>()
-      << "\" first diverge, against its gaps at every step:\n\n| gap from | at divergence | "
-         "all steps |\n|---|---|---|\n";
-    o << std::defaultfloat;
+      << "\" first diverge, against its gaps at every step (the divergence rate: divergences "
+         "per step in the bin, Wilson 95%):\n\n| gap from | at divergence | all steps | "
+         "divergence rate |\n|---|---|---|---|\n";
     for (const auto& b : last->at("gap_histogram")) {
-        o << "| " << b.at("from").get<double>() << " | " << b.at("at_divergence") << " | "
-          << b.at("all_steps") << " |\n";
+        const auto k = b.at("at_divergence").get<std::int64_t>();
+        const auto n = b.at("all_steps").get<std::int64_t>();
+        o << std::defaultfloat << "| " << b.at("from").get<double>() << " | " << k << " | " << n
+          << " | ";
+        if (n > 0) {
+            const Interval r = wilson(k, n);
+            o << std::fixed << std::setprecision(2) << 100 * r.estimate << "% (" << 100 * r.low
+              << "–" << 100 * r.high << "%)";
+        } else {
+            o << "–";
+        }
+        o << " |\n";
     }
     out << o.str();
 }

@@ -24,6 +24,19 @@ double mcnemarExactP(std::int64_t b, std::int64_t c) {
     return std::min(1.0, 2.0 * std::exp(logSum));
 }
 
+Interval wilson(std::int64_t k, std::int64_t n) {
+    if (n <= 0) {
+        return {0, 0, 1};
+    }
+    const double z = 1.959963984540054;
+    const double nn = double(n), p = double(k) / nn, z2 = z * z;
+    const double centre = (p + z2 / (2 * nn)) / (1 + z2 / nn);
+    const double half = z * std::sqrt(p * (1 - p) / nn + z2 / (4 * nn * nn)) / (1 + z2 / nn);
+    // At k = 0 and k = n the bound is exactly 0 or 1 (the formula leaves rounding dust).
+    return {p, k == 0 ? 0.0 : std::max(0.0, centre - half),
+            k == n ? 1.0 : std::min(1.0, centre + half)};
+}
+
 double quantile(std::vector<double> values, double q) {
     if (values.empty()) {
         return 0;

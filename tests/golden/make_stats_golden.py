@@ -8,6 +8,8 @@
 - Histogram counts: numpy.histogram of seeded random margins and probability gaps with the bin
   edges the engine uses (tests compare exactly).
 - Quantiles: numpy.quantile (linear) of seeded random values (tests compare to 1e-12).
+- Wilson 95% intervals of a proportion: scipy.stats.binomtest(k, n).proportion_ci(0.95,
+  "wilson") for a grid of counts (tests compare to 1e-12).
 """
 import json
 import pathlib
@@ -30,8 +32,14 @@ def main():
     margins = np.concatenate([10 ** rng.uniform(-6, 1.5, 2000), np.array(MARGIN_EDGES[:-1])]).tolist()
     dps = np.concatenate([10 ** rng.uniform(-7, 2, 2000), np.array(DP_EDGES)]).tolist()
     values = rng.normal(size=1001).tolist()
+    wilson = []
+    for k, n in [(0, 1), (1, 1), (0, 3), (1, 3), (0, 20), (1, 20), (5, 20), (20, 20), (7, 200), (0, 1000),
+                 (3, 1000), (500, 1000), (999, 1000), (12, 9724)]:
+        ci = binomtest(k, n).proportion_ci(confidence_level=0.95, method="wilson")
+        wilson.append({"k": k, "n": n, "low": float(ci.low), "high": float(ci.high)})
     golden = {
         "mcnemar": mcnemar,
+        "wilson": wilson,
         "margin_edges": MARGIN_EDGES,
         "margins": margins,
         "margin_counts": np.histogram(margins, bins=MARGIN_EDGES)[0].tolist(),

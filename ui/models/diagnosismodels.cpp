@@ -322,6 +322,13 @@ QVariant ForecastModel::data(const QModelIndex& index, int role) const {
             return qlonglong(f.observed_flips.value_or(-1));
         }
         return f.observed_flips ? QString::number(*f.observed_flips) : DiagnosisText::tr("not run");
+    case ErrorColumn:
+        if (!f.observed_flips) {
+            return sort ? QVariant(0.0) : QVariant(QStringLiteral("–"));
+        }
+        return sort ? QVariant(f.predicted_flips - double(*f.observed_flips))
+                    : QVariant(
+                          QString::number(f.predicted_flips - double(*f.observed_flips), 'f', 1));
     case SampleColumn:
         return sort ? QVariant(qlonglong(f.sample))
                     : QVariant(DiagnosisText::tr("%1 items").arg(f.sample));
@@ -341,6 +348,8 @@ QVariant ForecastModel::headerData(int section, Qt::Orientation orientation, int
         return DiagnosisText::tr("Predicted flips");
     case ObservedColumn:
         return DiagnosisText::tr("Observed flips");
+    case ErrorColumn:
+        return DiagnosisText::tr("Error (predicted − observed)");
     case SampleColumn:
         return DiagnosisText::tr("Probe sample");
     default:

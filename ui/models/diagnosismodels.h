@@ -103,7 +103,14 @@ private:
 class ForecastModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Columns { ConfigColumn, PredictedColumn, ObservedColumn, SampleColumn, NUM_COLUMNS };
+    enum Columns {
+        ConfigColumn,
+        PredictedColumn,
+        ObservedColumn,
+        ErrorColumn, // predicted minus observed
+        SampleColumn,
+        NUM_COLUMNS
+    };
     enum Roles {
         SortRole = Qt::UserRole, // the number behind a cell (-1: not run)
     };

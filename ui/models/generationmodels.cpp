@@ -284,4 +284,40 @@ QVariant GenerationItemsModel::headerData(int section, Qt::Orientation orientati
     }
 }
 
+int tellingGenerationRow(const analysis::Review& review) {
+    int worst = -1;
+    std::pair<bool, std::size_t> worstKey{false, 0};
+    for (std::size_t r = 0; r < review.generation_rows.size(); ++r) {
+        const auto& g = review.generation_rows[r];
+        const std::size_t differ = g.cmp.items.size() - g.cmp.identical;
+        const std::pair<bool, std::size_t> key{g.kind == "serving" && differ > 0, differ};
+        if (worst < 0 || key > worstKey) {
+            worst = int(r);
+            worstKey = key;
+        }
+    }
+    return worst;
+}
+
+std::int64_t tellingGenerationItem(const analysis::Review& review, int row) {
+    if (row < 0 || std::size_t(row) >= review.generation_rows.size()) {
+        return -1;
+    }
+    const analysis::GenerationItemDiff* best = nullptr;
+    for (const auto& d : review.generation_rows[std::size_t(row)].cmp.items) {
+        if (!d.identical && (best == nullptr || d.jaccard < best->jaccard)) {
+            best = &d;
+        }
+    }
+    if (best == nullptr) {
+        return -1;
+    }
+    for (const auto& it : review.items) {
+        if (it.id == best->id) {
+            return it.idx;
+        }
+    }
+    return -1;
+}
+
 } // namespace probaudit::ui

@@ -16,6 +16,13 @@ const analysis::GenerationRow* generationRow(const ReviewPtr& review, int row);
 QString generationKindName(const std::string& kind);
 // The row's name as the table shows it: "B vs A", or "A, run twice".
 QString generationRowName(const analysis::GenerationRow& row);
+// The comparison a generation review opens on (the page and presentation mode): the serving
+// comparison whose outputs differ most (batching is what a generation audit is about), else
+// the one that differs most; -1 when there is none.
+int tellingGenerationRow(const analysis::Review& review);
+// The prompt that shows it best: of the outputs that differ, the one with the lowest record
+// Jaccard (the first of equals); -1 when every output is byte-identical.
+std::int64_t tellingGenerationItem(const analysis::Review& review, int row);
 
 class GenerationTableModel : public QAbstractTableModel {
     Q_OBJECT

@@ -1,6 +1,7 @@
 #include "ui/pages/chartspanel.h"
 
 #include "ui/charts/charts.h"
+#include "ui/charts/neartiechart.h"
 #include "ui/models/format.h"
 
 #include <QChart>
@@ -14,20 +15,23 @@ ChartsPanel::ChartsPanel(QWidget* parent) : QWidget(parent) {
     m_dp = new QChartView(this);
     m_margin = new QChartView(this);
     m_scatter = new QChartView(this);
+    m_nearTies = new QChartView(this);
+    m_nearTies->setObjectName(QStringLiteral("nearTieRates"));
     m_dp->setObjectName(QStringLiteral("dpHistogram"));
     m_margin->setObjectName(QStringLiteral("marginHistogram"));
     m_scatter->setObjectName(QStringLiteral("scatter"));
-    for (QChartView* v : {m_dp, m_margin, m_scatter}) {
+    for (QChartView* v : {m_dp, m_margin, m_scatter, m_nearTies}) {
         v->setRenderHint(QPainter::Antialiasing);
         v->setMinimumSize(320, 240);
     }
     auto* grid = new QGridLayout(this);
     grid->setContentsMargins(0, 4, 0, 0);
     grid->addWidget(m_margin, 0, 0);
+    grid->addWidget(m_nearTies, 0, 1);
     grid->addWidget(m_dp, 1, 0);
-    grid->addWidget(m_scatter, 0, 1, 2, 1);
-    grid->setColumnStretch(0, 3);
-    grid->setColumnStretch(1, 2);
+    grid->addWidget(m_scatter, 1, 1);
+    grid->setColumnStretch(0, 1);
+    grid->setColumnStretch(1, 1);
 }
 
 void ChartsPanel::setComparison(const ReviewPtr& review, int row) {
@@ -68,6 +72,7 @@ void ChartsPanel::rebuild() {
         for (QChartView* v : {m_dp, m_margin, m_scatter}) {
             replace(v, nullptr);
         }
+        replace(m_nearTies, review ? makeNearTieChart(analysis::nearTies(*review)) : nullptr);
         return;
     }
     auto bar = [this](const QString& what, const ItemFilter& f) {
@@ -78,6 +83,7 @@ void ChartsPanel::rebuild() {
     replace(m_dp, makeDpHistogram(*c, bar));
     replace(m_margin, makeMarginHistogram(*c, bar));
     replace(m_scatter, makeScatter(*c, binary ? 0.5 : -1, 4000, point));
+    replace(m_nearTies, makeNearTieChart(analysis::nearTies(*review)));
 }
 
 } // namespace probaudit::ui

@@ -1,7 +1,9 @@
 #pragma once
 // The review page's charts tab: the Δp histogram, the margin histogram (the near-tie view) and
 // the scatter of p(ref) against p(cfg), for the comparison the page shows (ui/charts/charts.h
-// builds them). Clicking a bar or a point asks the page to filter its items or open one.
+// builds them), and the flip rate per reference-margin bin of every config with its Wilson
+// interval (ui/charts/neartiechart.h). Clicking a bar or a point asks the page to filter its
+// items or open one.
 #include "ui/models/itemsmodel.h"
 
 #include <QWidget>
@@ -18,6 +20,7 @@ public:
     QChartView* dpView() const { return m_dp; }
     QChartView* marginView() const { return m_margin; }
     QChartView* scatterView() const { return m_scatter; }
+    QChartView* nearTieView() const { return m_nearTies; }
 
 protected:
     // The charts are built when the panel is first shown after a change (a 100,000-item
@@ -37,6 +40,7 @@ private:
     QChartView* m_dp = nullptr;
     QChartView* m_margin = nullptr;
     QChartView* m_scatter = nullptr;
+    QChartView* m_nearTies = nullptr;
 };
 
 } // namespace probaudit::ui

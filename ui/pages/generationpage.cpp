@@ -140,20 +140,7 @@ void GenerationPage::setReview(const ReviewPtr& review) {
     m_table->setMinimumHeight(m_table->horizontalHeader()->sizeHint().height() +
                               rows * m_table->verticalHeader()->defaultSectionSize() + 4);
     m_table->setMaximumHeight(m_table->minimumHeight() + 2);
-    // First the serving comparison whose outputs differ most (batching is what a generation
-    // audit is about), else the comparison that differs most.
-    int worst = -1;
-    std::pair<bool, std::size_t> worstKey{false, 0};
-    for (std::size_t r = 0; review && r < review->generation_rows.size(); ++r) {
-        const auto& g = review->generation_rows[r];
-        const std::size_t differ = g.cmp.items.size() - g.cmp.identical;
-        const std::pair<bool, std::size_t> key{g.kind == "serving" && differ > 0, differ};
-        if (worst < 0 || key > worstKey) {
-            worst = int(r);
-            worstKey = key;
-        }
-    }
-    setComparisonRow(worst);
+    setComparisonRow(review ? tellingGenerationRow(*review) : -1);
 }
 
 void GenerationPage::setComparisonRow(int row) {

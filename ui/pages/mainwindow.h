@@ -25,6 +25,7 @@ class ReviewLoader;
 class ReviewPage;
 class RunController;
 class RunPanel;
+class SeedTablesDialog;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -33,6 +34,8 @@ public:
 
     // Opens Help → About without blocking (the dialog is modeless); returns it.
     AboutDialog* showAbout();
+    // View → Field Report Tables: the dialog, or null without a review.
+    SeedTablesDialog* showSeedTables();
 
     EngineClient* engine() const { return m_engine; }
     const QJsonObject& fingerprint() const { return m_fingerprint; }

@@ -11,6 +11,7 @@
 #include "ui/pages/presentation.h"
 #include "ui/pages/reviewpage.h"
 #include "ui/pages/runcontroller.h"
+#include "ui/pages/seedtablesdialog.h"
 #include "ui/report/report.h"
 
 #include <QAction>
@@ -143,6 +144,10 @@ void MainWindow::createViewMenu() {
     });
     find->setShortcut(QKeySequence::Find);
     view->addSeparator();
+    QAction* tables =
+        view->addAction(tr("Field Report &Tables…"), this, &MainWindow::showSeedTables);
+    tables->setObjectName(QStringLiteral("actionSeedTables"));
+    tables->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_T));
     QAction* present =
         view->addAction(tr("&Presentation Mode"), this, &MainWindow::startPresentation);
     present->setObjectName(QStringLiteral("actionPresentation"));
@@ -192,14 +197,18 @@ void MainWindow::stepConfig(int step) {
     }
 }
 
+SeedTablesDialog* MainWindow::showSeedTables() {
+    if (!m_review->review()) {
+        return nullptr;
+    }
+    auto* dialog = new SeedTablesDialog(m_review->review(), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->show();
+    return dialog;
+}
+
 void MainWindow::startPresentation() {
     if (!m_review->review()) {
-        return;
-    }
-    if (m_review->review()->generation) {
-        statusBar()->showMessage(tr("Presentation mode shows decision studies; a generation "
-                                    "study's table and outputs are on its page."),
-                                 8000);
         return;
     }
     auto* show = new PresentationWindow(m_review->review(), m_review->comparisonRow());

@@ -1,9 +1,13 @@
 #include "ui/pages/presentation.h"
 
 #include "ui/charts/charts.h"
+#include "ui/charts/gapchart.h"
 #include "ui/charts/heatmapwidget.h"
+#include "ui/charts/neartiechart.h"
 #include "ui/models/dashboardmodel.h"
 #include "ui/models/format.h"
+#include "ui/models/generationhtml.h"
+#include "ui/models/generationmodels.h"
 #include "ui/pages/diagnosisview.h"
 #include "ui/pages/inspector.h"
 
@@ -15,13 +19,26 @@
 #include <QScrollArea>
 #include <QStackedWidget>
 #include <QTableView>
+#include <QTextBrowser>
 #include <QVBoxLayout>
 
 namespace probaudit::ui {
 
 namespace {
 constexpr double kScale = 1.6; // presentation type size against the normal UI font
+
+// A table on a slide: large rows, no selection, columns sized to their contents.
+void showTable(QTableView* view, QAbstractItemModel* model, const QFont& big) {
+    view->setModel(model);
+    view->verticalHeader()->hide();
+    view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    view->horizontalHeader()->setStretchLastSection(true);
+    view->verticalHeader()->setDefaultSectionSize(QFontMetrics(big).height() + 12);
+    view->setSelectionMode(QAbstractItemView::NoSelection);
+    view->setFocusPolicy(Qt::NoFocus);
+    view->horizontalHeader()->setFont(big);
 }
+} // namespace
 
 std::int64_t tellingItem(const analysis::Review& rv, int row) {
     if (row < 0 || std::size_t(row) >= rv.rows.size() || !rv.rows[std::size_t(row)].cmp) {
@@ -54,11 +71,17 @@ PresentationWindow::PresentationWindow(const ReviewPtr& review, int row, QWidget
     layout->addWidget(m_stack, 1);
     layout->addWidget(m_footer);
 
+    if (review->generation) {
+        addGenerationSlides(big);
+        showSlide(0);
+        return;
+    }
     const analysis::ReviewRow* rr = row >= 0 && std::size_t(row) < review->rows.size()
                                         ? &review->rows[std::size_t(row)]
                                         : nullptr;
     addHeadlineSlide(big);
     addBoundarySlide(rr);
+    addNearTieSlide();
     addItemSlide(rr, row, big);
     addLayersSlide();
     addDiagnosisSlide(big);
@@ -79,16 +102,9 @@ void PresentationWindow::addHeadlineSlide(const QFont& big) {
     auto* dash = new QTableView;
     auto* model = new DashboardModel(dash);
     model->setReview(m_review);
-    dash->setModel(model);
-    dash->verticalHeader()->hide();
-    dash->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    dash->horizontalHeader()->setStretchLastSection(true);
+    showTable(dash, model, big);
     dash->hideColumn(DashboardModel::DiffersColumn);
     dash->hideColumn(DashboardModel::VerdictColumn);
-    dash->verticalHeader()->setDefaultSectionSize(QFontMetrics(big).height() + 12);
-    dash->setSelectionMode(QAbstractItemView::NoSelection);
-    dash->setFocusPolicy(Qt::NoFocus);
-    dash->horizontalHeader()->setFont(big);
     m_stack->addWidget(
         slide(tr("Same model, same inputs: do the decisions reproduce?"),
               tr("%1 runtime configurations against the reference: %2 flipped decisions in total, "
@@ -120,7 +136,33 @@ void PresentationWindow::addBoundarySlide(const analysis::ReviewRow* rr) {
               hist));
 }
 
-// 3. One item: a flip with the largest Δp, else the largest Δp.
+// 3. Flips at near ties: every config's flip rate per reference-margin bin.
+void PresentationWindow::addNearTieSlide() {
+    const auto rows = analysis::nearTies(*m_review);
+    std::int64_t flips = 0, below = 0;
+    for (const auto& r : rows) {
+        flips += r.flips;
+        for (const auto& b : r.bins) {
+            below += b.high <= 1.0 ? b.flips : 0;
+        }
+    }
+    auto* view = new QChartView;
+    view->setRenderHint(QPainter::Antialiasing);
+    QChart* chart = makeNearTieChart(rows);
+    styleChart(chart, kScale);
+    view->setChart(chart);
+    m_stack->addWidget(slide(
+        tr("Do the flips sit at near ties?"),
+        flips == 0 ? tr("No config flipped a decision; the whiskers show the flip rate each margin "
+                        "bin still allows (Wilson 95%).")
+                   : tr("%1 flipped decisions over all configs, %2 of them where the reference's "
+                        "margin was below 1; whiskers: Wilson 95% intervals.")
+                         .arg(flips)
+                         .arg(below),
+        view));
+}
+
+// 4. One item: a flip with the largest Δp, else the largest Δp.
 void PresentationWindow::addItemSlide(const analysis::ReviewRow* rr, int row, const QFont& big) {
     const analysis::Comparison* c = rr && rr->cmp ? &*rr->cmp : nullptr;
     const QString cfg = rr ? QString::fromStdString(rr->config) : QString();
@@ -144,7 +186,7 @@ void PresentationWindow::addItemSlide(const analysis::ReviewRow* rr, int row, co
               scroll));
 }
 
-// 4. The layers.
+// 5. The layers.
 void PresentationWindow::addLayersSlide() {
     auto* heat = new HeatmapWidget;
     heat->setFontScale(kScale);
@@ -155,7 +197,7 @@ void PresentationWindow::addLayersSlide() {
                              heat));
 }
 
-// 5. The diagnosis.
+// 6. The diagnosis.
 void PresentationWindow::addDiagnosisSlide(const QFont& big) {
     auto* diag = new LadderChart;
     diag->setFont(big);
@@ -171,6 +213,59 @@ void PresentationWindow::addDiagnosisSlide(const QFont& big) {
                                  ? tr("Each probe changes one thing and compares bit for bit.")
                                  : tr("No diagnosis is stored yet: run probaudit diagnose."),
                              diagScroll));
+}
+
+// A generation study: the table, one diverging prompt, the gaps.
+void PresentationWindow::addGenerationSlides(const QFont& big) {
+    const int row = tellingGenerationRow(*m_review);
+    const analysis::GenerationRow* g =
+        row >= 0 ? &m_review->generation_rows[std::size_t(row)] : nullptr;
+    auto* table = new QTableView;
+    auto* model = new GenerationTableModel(table);
+    model->setReview(m_review);
+    showTable(table, model, big);
+    m_stack->addWidget(
+        slide(tr("Same prompts, temperature 0: do the outputs reproduce?"),
+              g ? tr("%1 prompts. Most telling: %2, %3 of %4 outputs byte-identical, pooled record "
+                     "Jaccard %5.")
+                      .arg(m_review->items.size())
+                      .arg(generationRowName(*g))
+                      .arg(qulonglong(g->cmp.identical))
+                      .arg(qulonglong(g->cmp.items.size()))
+                      .arg(QString::number(g->cmp.pooled_jaccard, 'f', 4))
+                : tr("Nothing to compare yet: a generation study needs two finished runs."),
+              table));
+    const std::int64_t item = tellingGenerationItem(*m_review, row);
+    auto* outputs = new QTextBrowser;
+    outputs->setFont(big);
+    QString subtitle = tr("Every output is byte-identical: there is no diverging prompt.");
+    if (g != nullptr && item >= 0) {
+        const analysis::GenerationItemDiff* d = nullptr;
+        for (const auto& x : g->cmp.items) {
+            d = x.id == m_review->items[std::size_t(item)].id ? &x : d;
+        }
+        outputs->setHtml(
+            outputsHtml(*g, m_review->output(g->run_a, item), m_review->output(g->run_b, item), d));
+        subtitle = tr("Prompt %1 under %2: the outputs part at step %3, where the reference's "
+                      "top-2 logit gap was %4.")
+                       .arg(QString::fromStdString(m_review->items[std::size_t(item)].id))
+                       .arg(generationRowName(*g))
+                       .arg(d ? d->first_divergence : -1)
+                       .arg(d ? QString::number(double(d->gap_at_divergence), 'g', 3)
+                              : QStringLiteral("–"));
+    }
+    m_stack->addWidget(slide(tr("One prompt, two outputs"), subtitle, outputs));
+    auto* gaps = new QChartView;
+    gaps->setRenderHint(QPainter::Antialiasing);
+    if (g != nullptr) {
+        QChart* chart = makeGapHistogram(g->cmp);
+        styleChart(chart, kScale);
+        gaps->setChart(chart);
+    }
+    m_stack->addWidget(slide(tr("Do outputs fork at near ties?"),
+                             tr("The reference's top-2 logit gap where outputs first diverge, "
+                                "against its gaps at every step."),
+                             gaps));
 }
 
 QWidget* PresentationWindow::slide(const QString& title, const QString& subtitle, QWidget* body) {

@@ -2,18 +2,24 @@
 
 #include "ui/charts/heatmapwidget.h"
 #include "ui/pages/aboutdialog.h"
+#include "ui/pages/configeditor.h"
 #include "ui/pages/engineclient.h"
 #include "ui/pages/generationpage.h"
 #include "ui/pages/inspector.h"
 #include "ui/pages/itemstable.h"
 #include "ui/pages/mainwindow.h"
+#include "ui/pages/newstudydialog.h"
 #include "ui/pages/presentation.h"
 #include "ui/pages/reviewpage.h"
+#include "ui/pages/runpanel.h"
+#include "ui/pages/seedtablesdialog.h"
 
 #include <QApplication>
 #include <QComboBox>
 #include <QDir>
 #include <QEventLoop>
+#include <QFile>
+#include <QFileInfo>
 #include <QTimer>
 #include <QWidget>
 
@@ -37,6 +43,8 @@ bool save(QWidget* w, const QString& dir, const QString& name, const QString& su
     std::printf("%s %s\n", ok ? "saved" : "FAILED", qPrintable(QDir::toNativeSeparators(path)));
     return ok;
 }
+
+bool savePresentation(const ReviewPtr& review, int row, const QString& dir, const QString& suffix);
 
 // A decision study's views: dashboard and items, charts, layers, diagnosis, runs, the
 // inspector, the near-boundary items, and the presentation's slides.
@@ -78,14 +86,61 @@ bool saveReviewViews(MainWindow& window, const ReviewPtr& review, const QString&
                                           nearBoundary);
     ok &= save(&window, dir, QStringLiteral("07-items-near-boundary"), suffix);
     page->itemsTable()->clearExternalFilter();
+    ok &= savePresentation(review, page->comparisonRow(), dir, suffix);
+    return ok;
+}
+
+// The presentation's slides, in order.
+bool savePresentation(const ReviewPtr& review, int row, const QString& dir, const QString& suffix) {
+    bool ok = true;
+    PresentationWindow show(review, row);
+    show.resize(1600, 1000);
+    show.show();
+    for (int k = 0; k < show.slideCount(); ++k) {
+        show.showSlide(k);
+        ok &= save(&show, dir, QStringLiteral("09-presentation-%1").arg(k + 1), suffix);
+    }
+    return ok;
+}
+
+// The forms: New Study, the config editor on the study (the file the runs came from, or, when
+// it is not on this machine, the study as the ledger records it, written beside the PNGs), and
+// the engine-runs panel as a run of every config begins.
+bool saveForms(MainWindow& window, const ReviewPtr& review, const QString& dir,
+               const QString& suffix) {
+    bool ok = true;
     {
-        PresentationWindow show(review, page->comparisonRow());
-        show.resize(1600, 1000);
-        show.show();
-        for (int k = 0; k < show.slideCount(); ++k) {
-            show.showSlide(k);
-            ok &= save(&show, dir, QStringLiteral("09-presentation-%1").arg(k + 1), suffix);
-        }
+        NewStudyDialog form(&window);
+        form.show();
+        ok &= save(&form, dir, QStringLiteral("10-new-study"), suffix);
+        form.close();
+    }
+    QString study = QString::fromStdString(review->study_path);
+    if (study.isEmpty() || !QFileInfo::exists(study)) {
+        study = QDir(dir).filePath(QStringLiteral("study-of-the-ledger.study.json"));
+        QFile f(study);
+        ok &= f.open(QIODevice::WriteOnly | QIODevice::Truncate) &&
+              f.write(QByteArray::fromStdString(review->study.dump(2))) > 0;
+    }
+    {
+        ConfigEditor editor(study, &window);
+        editor.show();
+        ok &= editor.isLoaded();
+        ok &= save(&editor, dir, QStringLiteral("11-config-editor"), suffix);
+        editor.close();
+    }
+    QStringList configs;
+    for (const auto& r : review->rows) {
+        configs << QString::fromStdString(r.config);
+    }
+    window.runPanel()->begin(configs);
+    QWidget* dock = window.runPanel()->parentWidget();
+    dock->show();
+    ok &= save(&window, dir, QStringLiteral("12-engine-runs"), suffix);
+    dock->hide();
+    if (SeedTablesDialog* tables = window.showSeedTables()) {
+        ok &= save(tables, dir, QStringLiteral("13-field-report-tables"), suffix);
+        tables->close();
     }
     return ok;
 }
@@ -133,12 +188,15 @@ int runScreenshotTour(const QString& dir, const QString& ledger, const QString& 
         ok &= save(&window, dir, QStringLiteral("01-generation-outputs"), suffix);
         gen->showGapsTab();
         ok &= save(&window, dir, QStringLiteral("02-generation-gaps"), suffix);
+        ok &= savePresentation(review, -1, dir, suffix);
+        ok &= saveForms(window, review, dir, suffix);
         AboutDialog* about = window.showAbout();
         ok &= save(about, dir, QStringLiteral("08-about"), suffix);
         about->close();
         return ok ? 0 : 1;
     }
     ok &= saveReviewViews(window, review, dir, suffix);
+    ok &= saveForms(window, review, dir, suffix);
     AboutDialog* about = window.showAbout();
     ok &= save(about, dir, QStringLiteral("08-about"), suffix);
     about->close();

@@ -2,6 +2,7 @@
 
 #include "ui/charts/charts.h"
 #include "ui/charts/heatmapwidget.h"
+#include "ui/charts/neartiechart.h"
 #include "ui/models/format.h"
 
 #include <QTextDocument>
@@ -103,6 +104,93 @@ void distributions(Html& h, const analysis::Review& rv, QTextDocument* doc) {
     if (!any) {
         h.p(QStringLiteral("Every config is bit-identical to the reference: nothing moved."));
     }
+}
+
+namespace {
+
+QString percentText(double share) {
+    return QString::number(100 * share, 'f', share == 0 || share == 1 ? 0 : 1);
+}
+
+// "k (low–high%)" of one config in one bin.
+QString rateCell(const analysis::NearTieBin& b) {
+    return QStringLiteral("%1 (%2–%3%)")
+        .arg(b.flips)
+        .arg(percentText(b.rate.low), percentText(b.rate.high));
+}
+
+} // namespace
+
+void nearTies(Html& h, const analysis::Review& rv, QTextDocument* doc) {
+    h.h1(QStringLiteral("near-ties"), QStringLiteral("Flips at near ties"));
+    const auto rows = analysis::nearTies(rv);
+    if (rows.empty()) {
+        h.p(QStringLiteral("No config has been compared with the reference yet."));
+        return;
+    }
+    std::int64_t flips = 0;
+    for (const auto& r : rows) {
+        flips += r.flips;
+    }
+    h.p(QStringLiteral("Do the changed decisions concentrate at near ties? Each config's flipped "
+                       "decisions by the reference's |margin| (logit gap, log bins): flips and "
+                       "the flip rate's Wilson 95% interval per bin. %1")
+            .arg(flips == 0 ? QStringLiteral("No config flipped a decision; the intervals' upper "
+                                             "ends bound the flip rate each bin allows.")
+                            : QStringLiteral("%1 flipped decisions in all.").arg(flips)));
+    doc->addResource(QTextDocument::ImageResource, QUrl(QStringLiteral("img://near-ties")),
+                     renderChart(makeNearTieChart(rows), 900, 420));
+    h.text += QStringLiteral("<p><img src=\"img://near-ties\" width=\"%1\" height=\"%2\"></p>")
+                  .arg(kContentWidth)
+                  .arg(kContentWidth * 420 / 900);
+    QStringList head{QStringLiteral("config")};
+    std::vector<std::size_t> bins;
+    for (std::size_t i = 0; i < rows.front().bins.size(); ++i) {
+        const auto& b = rows.front().bins[i];
+        if (b.items > 0) {
+            bins.push_back(i);
+            head << QStringLiteral("%1 to %2 (%3 items)")
+                        .arg(b.low)
+                        .arg(b.high > 1e30 ? QStringLiteral("∞") : QString::number(b.high))
+                        .arg(b.items);
+        }
+    }
+    std::vector<QStringList> table;
+    for (const auto& r : rows) {
+        QStringList cells{esc(QString::fromStdString(r.config))};
+        for (std::size_t i : bins) {
+            cells << rateCell(r.bins[i]);
+        }
+        table.push_back(cells);
+    }
+    h.table(head, table);
+}
+
+void accuracyPaths(Html& h, const analysis::Review& rv) {
+    std::vector<QStringList> table;
+    const auto b = analysis::batchedPath(rv, {});
+    if (const auto row = b ? analysis::accuracyRow(rv, *b) : std::nullopt) {
+        table.push_back(
+            {esc(QString::fromStdString(row->head)), esc(QString::fromStdString(row->batched)),
+             formatAccuracy(row->accuracy_batched), formatAccuracy(row->accuracy_reference),
+             row->diff ? formatInterval(row->diff->estimate, row->diff->low, row->diff->high)
+                       : QStringLiteral("–"),
+             formatShare(row->agreement), QString::number(row->flips)});
+    }
+    if (table.empty()) {
+        return;
+    }
+    h.h2(QStringLiteral("Accuracy: the batched path against one at a time"));
+    h.p(QStringLiteral("The first field report's question: does accuracy reproduce when the "
+                       "batched path is replaced by one input at a time, and do the decisions? "
+                       "The batched path is the first config with a batch size above 1 that "
+                       "differs from the reference only in shape. The difference is one at a "
+                       "time minus batched, in points, with a paired bootstrap 95% interval."));
+    h.table({QStringLiteral("head"), QStringLiteral("batched path"),
+             QStringLiteral("accuracy, batched"), QStringLiteral("accuracy, one at a time"),
+             QStringLiteral("difference [95%]"), QStringLiteral("decision agreement"),
+             QStringLiteral("flips")},
+            table);
 }
 
 void layers(Html& h, const std::shared_ptr<const analysis::Review>& rv, QTextDocument* doc) {
@@ -285,12 +373,19 @@ void diagnosis(Html& h, const analysis::Review& rv) {
     for (const analysis::FlipForecast& f : d.forecast) {
         forecast.push_back(
             {esc(f.config), QString::number(f.predicted_flips, 'f', 1),
-             f.observed_flips ? QString::number(*f.observed_flips) : QStringLiteral("not run")});
+             f.observed_flips ? QString::number(*f.observed_flips) : QStringLiteral("not run"),
+             f.observed_flips
+                 ? QString::number(f.predicted_flips - double(*f.observed_flips), 'f', 1)
+                 : QStringLiteral("–")});
     }
     if (!forecast.empty()) {
         h.h2(QStringLiteral("Fragility forecast against the full runs"));
+        h.p(QStringLiteral("Predicted from the perturbation each config caused on the %1-item "
+                           "probe sample, applied to every reference record; the error is "
+                           "predicted minus observed.")
+                .arg(d.sample));
         h.table({QStringLiteral("config"), QStringLiteral("predicted flips"),
-                 QStringLiteral("observed flips")},
+                 QStringLiteral("observed flips"), QStringLiteral("error")},
                 forecast);
     }
 }

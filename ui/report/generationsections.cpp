@@ -1,6 +1,7 @@
 #include "ui/report/sections.h"
 
 #include "analysis/records.h"
+#include "analysis/seed_tables.h"
 #include "ui/charts/gapchart.h"
 #include "ui/models/format.h"
 #include "ui/models/generationhtml.h"
@@ -73,6 +74,32 @@ void generationTable(Html& h, const analysis::Review& rv) {
             rows, colours);
 }
 
+namespace {
+
+// Per gap bin: divergence points, steps, and the divergence rate with its Wilson 95% interval.
+void divergenceRates(Html& h, const analysis::GenerationComparison& c) {
+    using analysis::GapHistogram;
+    std::vector<QStringList> rows;
+    for (int b = 0; b < GapHistogram::kBins; ++b) {
+        if (c.gaps.all_steps[b] == 0) {
+            continue;
+        }
+        const analysis::Interval r = analysis::divergenceRate(c, b);
+        rows.push_back({QString::number(GapHistogram::lowerEdge(b), 'g', 2),
+                        QString::number(c.gaps.at_divergence[b]),
+                        QString::number(c.gaps.all_steps[b]),
+                        QStringLiteral("%1% (%2–%3%)")
+                            .arg(100 * r.estimate, 0, 'f', 2)
+                            .arg(100 * r.low, 0, 'f', 2)
+                            .arg(100 * r.high, 0, 'f', 2)});
+    }
+    h.table({QStringLiteral("top-2 gap from"), QStringLiteral("divergence points"),
+             QStringLiteral("all steps"), QStringLiteral("divergence rate [Wilson 95%]")},
+            rows);
+}
+
+} // namespace
+
 void generationGaps(Html& h, const analysis::Review& rv, QTextDocument* doc) {
     h.h1(QStringLiteral("forks"), QStringLiteral("Where outputs fork: logit gaps"));
     h.p(QStringLiteral("For each comparison whose outputs differ: the reference run's top-2 "
@@ -95,6 +122,7 @@ void generationGaps(Html& h, const analysis::Review& rv, QTextDocument* doc) {
                             .arg(qulonglong(g.cmp.items.size())));
         doc->addResource(QTextDocument::ImageResource, QUrl(img), renderChart(chart, 640, 300));
         h.text += QStringLiteral("<p><img src=\"%1\" width=\"560\" height=\"262\"></p>").arg(img);
+        divergenceRates(h, g.cmp);
     }
     if (k == 0) {
         h.p(QStringLiteral("Every comparison is byte-identical: no output forked."));

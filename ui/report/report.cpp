@@ -68,7 +68,9 @@ int buildReportDocument(const analysis::Review& review, const ReportOptions& opt
         generationLimits(all, review);
     } else {
         headline(all, review);
+        accuracyPaths(all, review);
         distributions(all, review, doc);
+        nearTies(all, review, doc);
         layers(all, rv, doc);
         flippedItems(all, review, options);
         boundaryItems(all, review);

@@ -17,6 +17,11 @@ void cover(Html& h, const analysis::Review& rv, const ReportOptions& o);
 // decisionsections.cpp
 void headline(Html& h, const analysis::Review& rv);
 void distributions(Html& h, const analysis::Review& rv, QTextDocument* doc);
+// The flip rate per reference-margin bin with Wilson 95% intervals, every config: chart and table.
+void nearTies(Html& h, const analysis::Review& rv, QTextDocument* doc);
+// The first field report's accuracy table, a part of the headline: the batched path against one
+// at a time (nothing when the study has no batched path with a finished run).
+void accuracyPaths(Html& h, const analysis::Review& rv);
 void layers(Html& h, const std::shared_ptr<const analysis::Review>& rv, QTextDocument* doc);
 void flippedItems(Html& h, const analysis::Review& rv, const ReportOptions& o);
 void boundaryItems(Html& h, const analysis::Review& rv);

@@ -1,4 +1,5 @@
-// probaudit summary LEDGER [--head H] [--json | --csv]: the study's headline table.
+// probaudit summary LEDGER [--head H] [--json | --csv] [--seed-tables [--batched CONFIG]]: the
+// study's headline table, or the field reports' tables.
 #include "command.h"
 #include "compare_cmd.h"
 
@@ -6,8 +7,8 @@ namespace probaudit::app {
 
 namespace {
 struct SummaryArgs {
-    std::string ledger, head;
-    bool json = false, csv = false;
+    std::string ledger, head, batched;
+    bool json = false, csv = false, seedTables = false;
 };
 } // namespace
 
@@ -20,8 +21,21 @@ void addSummaryCommand(CLI::App& cli, Action& chosen) {
     sub->add_option("LEDGER", a->ledger, "Ledger file")->required();
     sub->add_option("--head", a->head, "Head variant (default: the first recorded)");
     auto* json = sub->add_flag("--json", a->json, "Machine-readable JSON");
-    sub->add_flag("--csv", a->csv, "The headline table as CSV")->excludes(json);
+    auto* csv = sub->add_flag("--csv", a->csv, "The headline table as CSV")->excludes(json);
+    auto* seed = sub->add_flag(
+        "--seed-tables", a->seedTables,
+        "The field reports' tables instead: the shape table (from the stored diagnosis), "
+        "accuracy one at a time against the batched path for every head, flips at near ties; "
+        "for a generation study the concurrency table");
+    seed->excludes(csv);
+    sub->add_option("--batched", a->batched,
+                    "With --seed-tables: the batched path's config (default: the first config "
+                    "with batch size above 1 that differs from the reference only in shape)")
+        ->needs(seed);
     onChosen(sub, chosen, a, [](const SummaryArgs& o, const Invocation&) {
+        if (o.seedTables) {
+            return seedTables(o.ledger, o.head, o.batched, o.json);
+        }
         return summarize(o.ledger, o.head, o.json, o.csv);
     });
 }
