@@ -24,6 +24,9 @@ void addTrainAdapterCommand(CLI::App& cli, Action& chosen) {
             return t.find("{text}") == std::string::npos ? std::string("the template has no {text}")
                                                          : std::string();
         });
+    sub->add_option("--batch", a->batch,
+                    "Feature extraction batch size (default 32; right padding, all threads)")
+        ->check(CLI::Range(1, 4096));
     sub->add_option("--seed", a->seed, "Seed of the train/validation split (default 1)");
     sub->add_option("--validation", a->validation,
                     "Share held out for early stopping (default 0.2)");
