@@ -394,8 +394,8 @@ private Q_SLOTS:
         QCOMPARE(model.rowCount(), int(c.margin_bins[std::size_t(bin)].flips));
     }
 
-    // The flip-rate chart: only the configs that flipped are drawn (batch-8 in the fixture); its
-    // point in the bin of the flip is the flip rate there, its whisker the Wilson interval.
+    // The flip-rate chart: each config that flipped is drawn (batch-8 in the fixture); its point
+    // in the bin of the flip is the flip rate there, its whisker the Wilson interval.
     void nearTieChartPlacesTheFlips() {
         const auto rows = analysis::nearTies(*m_review);
         std::unique_ptr<QChart> chart(makeNearTieChart(rows));
@@ -405,8 +405,13 @@ private Q_SLOTS:
                 points << p;
             }
         }
-        QCOMPARE(points.size(), 1);
+        // batch-8 on its own, the configs that did not flip as one series at 0.
+        QCOMPARE(points.size(), 2);
         QVERIFY(points[0]->name().startsWith(QStringLiteral("batch-8 (")));
+        QCOMPARE(points[1]->name(), QStringLiteral("%1 configs, no flip").arg(rows.size() - 1));
+        for (const QPointF& p : points[1]->points()) {
+            QCOMPARE(p.y(), 0.0);
+        }
         const auto& b8 = *std::find_if(rows.begin(), rows.end(),
                                        [](const auto& r) { return r.config == "batch-8"; });
         int k = 0, hits = 0;

@@ -107,6 +107,14 @@
         <source>%1 (%2 flips)</source>
         <translation>%1 (%2 gekippt)</translation>
     </message>
+    <message>
+        <source>%1 (no flip)</source>
+        <translation>%1 (nicht gekippt)</translation>
+    </message>
+    <message>
+        <source>%1 configs, no flip</source>
+        <translation>%1 Konfigurationen, nicht gekippt</translation>
+    </message>
 </context>
 <context>
     <name>Format</name>

@@ -107,6 +107,14 @@
         <source>%1 (%2 flips)</source>
         <translation>%1 (반전 %2건)</translation>
     </message>
+    <message>
+        <source>%1 (no flip)</source>
+        <translation>%1 (반전 없음)</translation>
+    </message>
+    <message>
+        <source>%1 configs, no flip</source>
+        <translation>구성 %1개, 반전 없음</translation>
+    </message>
 </context>
 <context>
     <name>Format</name>

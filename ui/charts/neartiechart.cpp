@@ -37,18 +37,35 @@ QColor seriesColour(std::size_t k) {
     return hues[k % (sizeof hues / sizeof hues[0])];
 }
 
-// The rows to draw: those that flipped, or all of them when none did.
-std::vector<const analysis::NearTieRow*> drawn(const std::vector<analysis::NearTieRow>& rows) {
-    std::vector<const analysis::NearTieRow*> out;
+// What is drawn: each config that flipped on its own; the configs that did not, as one series
+// (every config is compared on the same items, so their intervals are the same).
+struct Drawn {
+    QString name;
+    const analysis::NearTieRow* row = nullptr;
+};
+
+std::vector<Drawn> drawn(const std::vector<analysis::NearTieRow>& rows) {
+    std::vector<Drawn> out;
+    const analysis::NearTieRow* calm = nullptr;
+    int calmCount = 0;
     for (const auto& r : rows) {
         if (r.flips > 0) {
-            out.push_back(&r);
+            out.push_back({QCoreApplication::translate("Charts", "%1 (%2 flips)")
+                               .arg(QString::fromStdString(r.config))
+                               .arg(r.flips),
+                           &r});
+        } else {
+            calm = calm ? calm : &r;
+            ++calmCount;
         }
     }
-    if (out.empty()) {
-        for (const auto& r : rows) {
-            out.push_back(&r);
-        }
+    if (calm != nullptr) {
+        out.push_back(
+            {calmCount == 1
+                 ? QCoreApplication::translate("Charts", "%1 (no flip)")
+                       .arg(QString::fromStdString(calm->config))
+                 : QCoreApplication::translate("Charts", "%1 configs, no flip").arg(calmCount),
+             calm});
     }
     return out;
 }
@@ -88,16 +105,15 @@ QChart* makeNearTieChart(const std::vector<analysis::NearTieRow>& rows) {
     double top = 0;
     const double width = 0.7; // of a bin, shared by the configs side by side
     for (std::size_t s = 0; s < shown.size(); ++s) {
-        const analysis::NearTieRow& r = *shown[s];
+        const analysis::NearTieRow& r = *shown[s].row;
+        const bool calm = r.flips == 0;
         const double offset =
             shown.size() == 1 ? 0 : -width / 2 + width * double(s) / double(shown.size() - 1);
         auto* points = new QScatterSeries;
-        points->setName(r.flips == 0 ? QString::fromStdString(r.config)
-                                     : QCoreApplication::translate("Charts", "%1 (%2 flips)")
-                                           .arg(QString::fromStdString(r.config))
-                                           .arg(r.flips));
-        points->setColor(seriesColour(s));
-        points->setBorderColor(seriesColour(s));
+        const QColor colour = calm ? QColor(0x88, 0x88, 0x88) : seriesColour(s);
+        points->setName(shown[s].name);
+        points->setColor(colour);
+        points->setBorderColor(colour);
         points->setMarkerSize(9);
         chart->addSeries(points);
         points->attachAxis(x);
@@ -107,7 +123,7 @@ QChart* makeNearTieChart(const std::vector<analysis::NearTieRow>& rows) {
             const double at = double(k) + offset;
             points->append(at, 100 * b.rate.estimate);
             auto* whisker = new QLineSeries;
-            QPen pen(seriesColour(s));
+            QPen pen(colour);
             pen.setWidthF(1.6);
             whisker->setPen(pen);
             whisker->append(at, 100 * b.rate.low);

@@ -1,8 +1,9 @@
 #pragma once
 // Flips at near ties, answered: the flip rate of every config against the reference per
-// reference-margin bin (log bins), each rate with its Wilson 95% interval as a whisker. Configs
-// that flipped are drawn; when none did, every config is drawn at 0 with the interval's upper
-// end (what the sample still allows). For the charts tab, the report and presentation mode.
+// reference-margin bin (log bins), each rate with its Wilson 95% interval as a whisker. Each
+// config that flipped is drawn on its own; those that did not are one grey series at 0 whose
+// whiskers reach the flip rate the sample still allows. For the charts tab, the report and
+// presentation mode.
 #include "analysis/seed_tables.h"
 
 class QChart;
