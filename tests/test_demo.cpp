@@ -98,6 +98,18 @@ private Q_SLOTS:
                                 a.filePath("adapter.safetensors")});
         QCOMPARE(again.code, 0);
         QVERIFY(again.out.contains("(cached features)"));
+        // Another extraction batch size is another computation: the features are extracted
+        // again (the batch is part of their cache key). A batch size of 0 is refused.
+        const auto batched = cli({"train-adapter", kRoot + "/.cache/models/all-MiniLM-L6-v2",
+                                  "--data", a.filePath("train.jsonl"), "--batch", "8", "-o",
+                                  a.filePath("adapter.safetensors")});
+        QCOMPARE(batched.code, 0);
+        QVERIFY2(!batched.out.contains("(cached features)"), batched.out.constData());
+        const auto zero =
+            cli({"train-adapter", kRoot + "/.cache/models/all-MiniLM-L6-v2", "--data",
+                 a.filePath("train.jsonl"), "--batch", "0", "-o", a.filePath("other.safetensors")});
+        QVERIFY(zero.code != 0);
+        QVERIFY(!QFile::exists(a.filePath("other.safetensors")));
     }
 };
 
