@@ -2,6 +2,7 @@
 // construction (tests/review_fixture.h): formatting, the dashboard, the items table's
 // filters and sorting (every model under QAbstractItemModelTester), chart and heatmap
 // click-through, the inspector, opening a ledger in the background, and the screenshot tour.
+#include "bundle/lockfile.h"
 #include "review_fixture.h"
 #include "ui/charts/charts.h"
 #include "ui/charts/heatmapwidget.h"
@@ -620,6 +621,11 @@ private Q_SLOTS:
         PresentationWindow show(rv, -1);
         QCOMPARE(show.slideCount(), 3);
         QCOMPARE(show.slideTitle(1), QStringLiteral("One prompt, two outputs"));
+        bool sameToken = false; // the subtitle counts tokens as the outputs do (from 1)
+        for (const QLabel* l : show.findChildren<QLabel*>()) {
+            sameToken |= l->text().contains(QStringLiteral("part at generated token 2,"));
+        }
+        QVERIFY(sameToken);
         auto* shown = show.findChild<QTextBrowser*>();
         QVERIFY(shown != nullptr);
         QVERIFY2(shown->toPlainText().contains(QStringLiteral("diverge at generated token 2")),
@@ -709,6 +715,20 @@ private Q_SLOTS:
                      : text.startsWith(QStringLiteral("Runtime: matches")) ||
                            text.startsWith(QStringLiteral("Runtime: differs")),
                  qPrintable(text));
+
+        // Two ledgers' locks in one folder: each ledger takes its own (LEDGER.runtime.lock.json);
+        // a ledger with none of its own gets none (two others: which one is not known).
+        for (const char* name : {"l.runtime.lock.json", "other.runtime.lock.json"}) {
+            QVERIFY(QFile::copy(dir.filePath(QStringLiteral("runtime.lock.json")),
+                                dir.filePath(QString::fromLatin1(name))));
+        }
+        QVERIFY(QFile::remove(dir.filePath(QStringLiteral("runtime.lock.json"))));
+        analysis::Review own;
+        own.path = ledger.toStdString();
+        QCOMPARE(bundle::findLockFile(own), dir.filePath(QStringLiteral("l.runtime.lock.json")));
+        analysis::Review stranger;
+        stranger.path = dir.filePath(QStringLiteral("third.ledger")).toStdString();
+        QCOMPARE(bundle::findLockFile(stranger), QString());
     }
 
     // Presentation mode: six slides in the guided order, arrow keys move, Esc closes.

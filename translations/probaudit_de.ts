@@ -1931,10 +1931,6 @@ Sie sondiert eine Stichprobe mit festem Seed: die Referenz zweimal, geänderte N
         <translation>Jede Ausgabe ist byte-identisch: Es gibt keinen abweichenden Prompt.</translation>
     </message>
     <message>
-        <source>Prompt %1 under %2: the outputs part at step %3, where the reference&apos;s top-2 logit gap was %4.</source>
-        <translation>Prompt %1 unter %2: Die Ausgaben trennen sich bei Schritt %3, wo der Top-2-Logit-Abstand der Referenz %4 betrug.</translation>
-    </message>
-    <message>
         <source>One prompt, two outputs</source>
         <translation>Ein Prompt, zwei Ausgaben</translation>
     </message>
@@ -1945,6 +1941,10 @@ Sie sondiert eine Stichprobe mit festem Seed: die Referenz zweimal, geänderte N
     <message>
         <source>The reference&apos;s top-2 logit gap where outputs first diverge, against its gaps at every step.</source>
         <translation>Der Top-2-Logit-Abstand der Referenz dort, wo sich die Ausgaben zuerst trennen, gegen ihre Abstände bei jedem Schritt.</translation>
+    </message>
+    <message>
+        <source>Prompt %1 under %2: the outputs part at generated token %3, where the reference&apos;s top-2 logit gap was %4.</source>
+        <translation>Prompt %1 unter %2: Die Ausgaben trennen sich beim erzeugten Token %3, wo der Top-2-Logit-Abstand der Referenz %4 betrug.</translation>
     </message>
 </context>
 <context>

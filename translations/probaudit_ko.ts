@@ -1930,10 +1930,6 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
         <translation>모든 출력이 바이트 동일합니다: 갈라지는 프롬프트가 없습니다.</translation>
     </message>
     <message>
-        <source>Prompt %1 under %2: the outputs part at step %3, where the reference&apos;s top-2 logit gap was %4.</source>
-        <translation>%2에서 프롬프트 %1: 출력이 %3단계에서 갈라지며, 그때 참조의 상위 2 로짓 차이는 %4였습니다.</translation>
-    </message>
-    <message>
         <source>One prompt, two outputs</source>
         <translation>하나의 프롬프트, 두 개의 출력</translation>
     </message>
@@ -1944,6 +1940,10 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
     <message>
         <source>The reference&apos;s top-2 logit gap where outputs first diverge, against its gaps at every step.</source>
         <translation>출력이 처음 갈라지는 곳의 참조 상위 2 로짓 차이와 모든 단계의 차이 비교.</translation>
+    </message>
+    <message>
+        <source>Prompt %1 under %2: the outputs part at generated token %3, where the reference&apos;s top-2 logit gap was %4.</source>
+        <translation>%2에서 프롬프트 %1: 출력이 생성 토큰 %3에서 갈라지며, 그때 참조의 상위 2 로짓 차이는 %4였습니다.</translation>
     </message>
 </context>
 <context>

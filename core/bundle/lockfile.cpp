@@ -23,10 +23,18 @@ QString findLockFile(const QStringList& folders) {
 }
 
 QString findLockFile(const analysis::Review& review) {
-    return findLockFile({QFileInfo(QString::fromStdString(review.path)).path(),
-                         review.study_path.empty()
-                             ? QString()
-                             : QFileInfo(QString::fromStdString(review.study_path)).path()});
+    // The ledger's own lock first: LEDGER.ledger -> LEDGER.runtime.lock.json, the name
+    // ./scripts/demo gives it (a folder can hold the locks of several ledgers).
+    const QFileInfo ledger(QString::fromStdString(review.path));
+    const QString own =
+        ledger.dir().filePath(ledger.completeBaseName() + QStringLiteral(".runtime.lock.json"));
+    if (QFileInfo::exists(own)) {
+        return own;
+    }
+    return findLockFile(
+        {ledger.path(), review.study_path.empty()
+                            ? QString()
+                            : QFileInfo(QString::fromStdString(review.study_path)).path()});
 }
 
 } // namespace probaudit::bundle

@@ -12,7 +12,8 @@ namespace probaudit::bundle {
 // A lock file in the first of `folders` that has one: runtime.lock.json, else the one
 // *.lock.json; "" when none has.
 QString findLockFile(const QStringList& folders);
-// The lock beside the review's ledger, else beside its study file ("" when none).
+// The lock beside the review's ledger (LEDGER.runtime.lock.json first), else beside its study
+// file ("" when none).
 QString findLockFile(const analysis::Review& review);
 
 } // namespace probaudit::bundle

@@ -224,6 +224,7 @@ void PresentationWindow::addGenerationSlides(const QFont& big) {
     auto* model = new GenerationTableModel(table);
     model->setReview(m_review);
     showTable(table, model, big);
+    table->hideColumn(GenerationTableModel::DiffersColumn); // the kind says it; keeps rows whole
     m_stack->addWidget(
         slide(tr("Same prompts, temperature 0: do the outputs reproduce?"),
               g ? tr("%1 prompts. Most telling: %2, %3 of %4 outputs byte-identical, pooled record "
@@ -246,11 +247,11 @@ void PresentationWindow::addGenerationSlides(const QFont& big) {
         }
         outputs->setHtml(
             outputsHtml(*g, m_review->output(g->run_a, item), m_review->output(g->run_b, item), d));
-        subtitle = tr("Prompt %1 under %2: the outputs part at step %3, where the reference's "
-                      "top-2 logit gap was %4.")
+        subtitle = tr("Prompt %1 under %2: the outputs part at generated token %3, where the "
+                      "reference's top-2 logit gap was %4.")
                        .arg(QString::fromStdString(m_review->items[std::size_t(item)].id))
                        .arg(generationRowName(*g))
-                       .arg(d ? d->first_divergence : -1)
+                       .arg(d ? d->first_divergence + 1 : 0) // 1-based, as the outputs say
                        .arg(d ? QString::number(double(d->gap_at_divergence), 'g', 3)
                               : QStringLiteral("–"));
     }
