@@ -316,6 +316,22 @@ private Q_SLOTS:
                  text.c_str());
         QVERIFY2(text.find("No diagnosis is stored") != std::string::npos, text.c_str());
         QVERIFY2(text.find("| h | batch-8 | 0.9000 | 1.0000 |") != std::string::npos, text.c_str());
+
+        // A second head recorded under the reference only (demo B's yes/no answer): named
+        // batched path or not, it has no accuracy row and is no error; for the first head a
+        // config it lacks is.
+        analysis::Review second = rv;
+        second.head = "h2";
+        second.rows.resize(1);
+        for (const std::string batchedName : {"", "batch-8"}) {
+            std::ostringstream both;
+            analysis::writeSeedTablesMarkdown(both, {&rv, &second}, batchedName);
+            QVERIFY(both.str().find("| h | batch-8 |") != std::string::npos);
+            QVERIFY(both.str().find("| h2 |") == std::string::npos);
+        }
+        std::ostringstream none;
+        QVERIFY_THROWS_EXCEPTION(
+            Error, analysis::writeSeedTablesMarkdown(none, {&second, &rv}, "batch-8"));
     }
 };
 

@@ -191,6 +191,25 @@ std::optional<AccuracyRow> accuracyRow(const Review& rv, const std::string& batc
 
 namespace {
 
+// One row per head with a batched path. `wanted` is checked against the first head (an error
+// names it); another head without a finished run of it has no row.
+std::vector<AccuracyRow> accuracyRows(const std::vector<const Review*>& reviews,
+                                      const std::string& wanted) {
+    std::vector<AccuracyRow> rows;
+    for (std::size_t k = 0; k < reviews.size(); ++k) {
+        const Review& rv = *reviews[k];
+        if (k > 0 && !wanted.empty() && (rv.row(wanted) == nullptr || !rv.row(wanted)->run)) {
+            continue;
+        }
+        if (const auto b = batchedPath(rv, wanted)) {
+            if (auto row = accuracyRow(rv, *b)) {
+                rows.push_back(std::move(*row));
+            }
+        }
+    }
+    return rows;
+}
+
 void writeShapeTable(std::ostringstream& o, const Review& rv) {
     o << "## (a) What changed: the shape table (head \"" << rv.head << "\")\n\n";
     if (!rv.diagnosis) {
@@ -214,14 +233,7 @@ void writeShapeTable(std::ostringstream& o, const Review& rv) {
 void writeAccuracyTable(std::ostringstream& o, const std::vector<const Review*>& reviews,
                         const std::string& wanted) {
     o << "## (b) Accuracy: the batched path against one at a time\n\n";
-    std::vector<AccuracyRow> rows;
-    for (const Review* rv : reviews) {
-        if (const auto b = batchedPath(*rv, wanted)) {
-            if (auto row = accuracyRow(*rv, *b)) {
-                rows.push_back(std::move(*row));
-            }
-        }
-    }
+    const std::vector<AccuracyRow> rows = accuracyRows(reviews, wanted);
     if (rows.empty()) {
         o << "No config of the study is a batched path (batch size above 1, differing from the "
              "reference only in shape) with a finished run; `--batched CONFIG` names one.\n\n";
@@ -292,12 +304,8 @@ json seedTablesJson(const std::vector<const Review*>& reviews, const std::string
         }
     }
     json accuracy = json::array();
-    for (const Review* rv : reviews) {
-        const auto b = batchedPath(*rv, batched);
-        const auto row = b ? accuracyRow(*rv, *b) : std::nullopt;
-        if (!row) {
-            continue;
-        }
+    for (const auto& r : accuracyRows(reviews, batched)) {
+        const AccuracyRow* row = &r;
         json j{{"head", row->head},         {"batched", row->batched},     {"items", row->items},
                {"labelled", row->labelled}, {"agreement", row->agreement}, {"flips", row->flips}};
         j["accuracy_batched"] = row->accuracy_batched ? json(*row->accuracy_batched) : json();
