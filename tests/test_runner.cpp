@@ -12,6 +12,7 @@
 #include <QJsonObject>
 #include <QMap>
 #include <QProcess>
+#include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -538,6 +539,117 @@ private Q_SLOTS:
         QCOMPARE(finished, 2);
         QCOMPARE(events.last().value("result").toObject().value("exit").toInt(), 0);
         QCOMPARE(runsOf(dir.filePath("t.ledger")).size(), 2);
+    }
+
+    void jobsRecordTheLedgerOfOneAtATime() {
+        QTemporaryDir dir;
+        const QString study = writeStudy(QDir(dir.path()), 120,
+                                         ",\"b2\":{\"batch_size\":2},\"t2\":{\"threads\":2},"
+                                         "\"left\":{\"batch_size\":4,\"padding_side\":\"left\"}");
+        const QString serial = dir.filePath("serial.ledger");
+        const QString jobs = dir.filePath("jobs.ledger");
+        QCOMPARE(cli({"run", study, "--all", "--ledger", serial}).code, 0);
+        const Result r =
+            cli({"run", study, "--all", "--ledger", jobs, "--jobs", "3", "--events", "jsonl"});
+        QVERIFY2(r.code == 0, r.out + r.err);
+        QSet<int> finishedRuns;
+        for (const auto& e : r.events) {
+            const QString kind = e.value("event").toString();
+            if (kind == "started" || kind == "progress") {
+                QVERIFY(e.value("job").toString().endsWith("/5"));
+                QVERIFY(!e.contains("run")); // the run has its id once imported
+            }
+            if (kind == "run-finished") {
+                finishedRuns.insert(e.value("run").toInt());
+            }
+        }
+        QCOMPARE(finishedRuns, (QSet<int>{1, 2, 3, 4, 5}));
+        QCOMPARE(r.events.last().value("event").toString(), QStringLiteral("done"));
+        // The same runs in the same order, every number the same; sealed again here.
+        const QJsonArray a = runsOf(serial);
+        const QJsonArray b = runsOf(jobs);
+        QCOMPARE(b.size(), 5);
+        QCOMPARE(b.size(), a.size());
+        for (int i = 0; i < a.size(); ++i) {
+            const QJsonObject x = a[i].toObject();
+            const QJsonObject y = b[i].toObject();
+            QCOMPARE(y.value("run").toInt(), i + 1);
+            QCOMPARE(y.value("config").toString(), x.value("config").toString());
+            QCOMPARE(y.value("status").toString(), QStringLiteral("finished"));
+            QCOMPARE(y.value("environment").toString(), x.value("environment").toString());
+            QCOMPARE(y.value("numerics_sha256").toString(), x.value("numerics_sha256").toString());
+            QVERIFY(numerics(jobs, i + 1) == numerics(serial, i + 1));
+        }
+        QCOMPARE(cli({"verify", jobs}).code, 0);
+        QVERIFY(!QFileInfo::exists(jobs + ".jobs")); // the job ledgers are gone once imported
+        // A second invocation records nothing twice.
+        const Result again =
+            cli({"run", study, "--all", "--ledger", jobs, "--jobs", "3", "--events", "jsonl"});
+        QVERIFY2(again.code == 0, again.out + again.err);
+        int skipped = 0;
+        for (const auto& e : again.events) {
+            skipped += e.value("event").toString() == "skipped" ? 1 : 0;
+            QVERIFY(e.value("event").toString() != "started");
+        }
+        QCOMPARE(skipped, 5);
+        QCOMPARE(runsOf(jobs).size(), 5);
+    }
+
+    void interruptedJobsResumeFromTheirJobLedgers() {
+        QTemporaryDir dir;
+        const QString study =
+            writeStudy(QDir(dir.path()), 1500, ",\"b2\":{\"batch_size\":2}", "hashes");
+        const QString ledger = dir.filePath("jobs.ledger");
+        const Result r = runAndStop(
+            {"run", study, "--all", "--ledger", ledger, "--jobs", "2", "--events", "jsonl"},
+            [](QProcess& p) { ::kill(pid_t(p.processId()), SIGINT); });
+        QCOMPARE(r.code, 130);
+        QCOMPARE(lastEvent(r, "run-finished").value("status").toString(),
+                 QStringLiteral("interrupted"));
+        QVERIFY(QFileInfo::exists(ledger + ".jobs")); // the cut-off jobs keep what they did
+        QVERIFY(runsOf(ledger).size() < 3);
+
+        const Result resumed =
+            cli({"run", study, "--all", "--ledger", ledger, "--jobs", "2", "--events", "jsonl"});
+        QVERIFY2(resumed.code == 0, resumed.out + resumed.err);
+        int resumedItems = 0;
+        for (const auto& e : resumed.events) {
+            resumedItems +=
+                e.value("event").toString() == "started" ? e.value("resumed_items").toInt() : 0;
+        }
+        QVERIFY(resumedItems > 0); // continued from the job ledgers, not started again
+        const QString serial = dir.filePath("serial.ledger");
+        QCOMPARE(cli({"run", study, "--all", "--ledger", serial}).code, 0);
+        const QJsonArray a = runsOf(serial);
+        const QJsonArray b = runsOf(ledger);
+        QCOMPARE(b.size(), 3);
+        for (int i = 0; i < 3; ++i) {
+            QCOMPARE(b[i].toObject().value("config").toString(),
+                     a[i].toObject().value("config").toString());
+            QCOMPARE(b[i].toObject().value("numerics_sha256").toString(),
+                     a[i].toObject().value("numerics_sha256").toString());
+        }
+        QVERIFY(!QFileInfo::exists(ledger + ".jobs"));
+    }
+
+    void aFailedJobStopsTheRestAndKeepsTheFinished() {
+        QTemporaryDir dir;
+        // Padded to exactly 3 tokens: every item is longer, the config's run fails.
+        const QString study = writeStudy(
+            QDir(dir.path()), 40, ",\"short\":{\"pad_to\":\"fixed\",\"pad_to_n\":3}", "hashes");
+        const QString ledger = dir.filePath("jobs.ledger");
+        const Result r = cli({"run", study, "--config", "ref", "--config", "short", "--config",
+                              "b4", "--ledger", ledger, "--jobs", "1"});
+        QCOMPARE(r.code, 1); // --jobs 1: in this process, one at a time
+        const Result j = cli({"run", study, "--config", "ref", "--config", "b4", "--config",
+                              "short", "--ledger", dir.filePath("j.ledger"), "--jobs", "2"});
+        QCOMPARE(j.code, 1);
+        QVERIFY2(j.err.contains("error: config short:"), j.err);
+        const QJsonArray runs = runsOf(dir.filePath("j.ledger"));
+        QCOMPARE(runs.size(), 2); // the finished jobs are imported, in order
+        QCOMPARE(runs[0].toObject().value("config").toString(), QStringLiteral("ref"));
+        QCOMPARE(runs[1].toObject().value("config").toString(), QStringLiteral("b4"));
+        QCOMPARE(cli({"verify", dir.filePath("j.ledger")}).code, 0);
     }
 
     void configWithAnotherCpuCapabilityRunsInItsOwnProcess() {

@@ -56,9 +56,14 @@ void TerminalEvents::emit(const json& e) {
     };
     if (kind == "started") {
         endBar();
-        std::cerr << "run " << e.value("run", 0) << ": head " << e.value("head", "") << ", config "
-                  << e.value("config", "") << " (" << e.value("config_hash", "") << "), "
-                  << e.value("items", 0) << " items";
+        // A job of `run --jobs` has its run id once imported (run-finished says it).
+        if (e.contains("run")) {
+            std::cerr << "run " << e.value("run", 0);
+        } else {
+            std::cerr << "job " << e.value("job", "");
+        }
+        std::cerr << ": head " << e.value("head", "") << ", config " << e.value("config", "")
+                  << " (" << e.value("config_hash", "") << "), " << e.value("items", 0) << " items";
         if (e.value("resumed_items", 0) > 0) {
             std::cerr << ", resuming after " << e.value("resumed_items", 0) << " recorded";
         }
@@ -68,7 +73,8 @@ void TerminalEvents::emit(const json& e) {
         const int width = 30;
         const int filled = total > 0 ? static_cast<int>(width * done / total) : 0;
         char buf[200];
-        std::snprintf(buf, sizeof buf, "\r[%s%s] %.0f/%.0f items  %.1f items/s  ETA %s ",
+        std::snprintf(buf, sizeof buf, "\r%s[%s%s] %.0f/%.0f items  %.1f items/s  ETA %s ",
+                      e.contains("job") ? ("job " + e.value("job", "") + " ").c_str() : "",
                       std::string(std::size_t(filled), '#').c_str(),
                       std::string(std::size_t(width - filled), '.').c_str(), done, total,
                       e.value("items_per_second", 0.0),

@@ -10,6 +10,8 @@
 //   {"event":"skipped", "run", "head", "config", "reason"}
 //   {"event":"warning", "message"}   {"event":"error", "message"}
 //   {"event":"done", "ledger"}
+// Under `run --jobs N` every event of a job also carries "job": "K/N"; its started and
+// progress events carry no "run" (the run has its id in the study's ledger once imported).
 // `probaudit engine` adds {"event":"ready","protocol":kVersion} and answers each request
 // {"id", "method", "params"} with the run's events, each tagged with "id", then
 // {"event":"result","result":...}.

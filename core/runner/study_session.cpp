@@ -7,6 +7,7 @@
 #include "engine/env_fingerprint.h"
 #include "ledger/ledger.h"
 #include "runner/child_process.h"
+#include "runner/parallel_runs.h"
 #include "study/study.h"
 
 #include <chrono>
@@ -93,14 +94,7 @@ ledger::GenerationRecord toGenerationRecord(const engine::Generation& g, std::in
 int runInChild(const RunOptions& o, const std::string& ledgerPath, const std::string& head,
                const std::string& config, const std::string& capability, Events& events,
                const std::atomic<bool>& stop) {
-    std::vector<std::string> args{"run",  o.study,  "--ledger", ledgerPath, "--config",
-                                  config, "--head", head,       "--events", "jsonl"};
-    if (o.again) {
-        args.push_back("--again");
-    }
-    if (o.skipBadLines) {
-        args.push_back("--skip-bad-lines");
-    }
+    const std::vector<std::string> args = childRunArgs(o, ledgerPath, head, config);
     Child child = [&] {
         try {
             return Child::start("/proc/self/exe", "probaudit", args,
@@ -126,13 +120,15 @@ int runInChild(const RunOptions& o, const std::string& ledgerPath, const std::st
     return child.wait().exitCode();
 }
 
-struct Selected {
-    std::vector<const HeadSpec*> heads;
-    std::vector<const study::NamedConfig*> configs;
-};
+std::string currentCapability() {
+    const char* c = std::getenv("ATEN_CPU_CAPABILITY");
+    return c == nullptr ? std::string() : std::string(c);
+}
 
-Selected select(const study::Study& s, const RunOptions& o) {
-    Selected sel;
+} // namespace
+
+Selection selectRuns(const study::Study& s, const RunOptions& o) {
+    Selection sel;
     if (o.heads.empty()) {
         for (const auto& h : s.heads) {
             sel.heads.push_back(&h);
@@ -175,13 +171,6 @@ Selected select(const study::Study& s, const RunOptions& o) {
     }
     return sel;
 }
-
-std::string currentCapability() {
-    const char* c = std::getenv("ATEN_CPU_CAPABILITY");
-    return c == nullptr ? std::string() : std::string(c);
-}
-
-} // namespace
 
 StudySession::StudySession(const RunOptions& o, Events& events, const std::atomic<bool>& stop)
     : m_opt(o), m_events(events), m_stop(stop),
@@ -475,6 +464,23 @@ void openRun(ledger::Ledger& led, ActiveRun& run, const std::string& configHash,
 
 } // namespace
 
+std::optional<ledger::Run> StudySession::alreadyRecorded(const RunRequest& r,
+                                                         const std::string& configHash,
+                                                         const std::string& envHash) {
+    if (r.kind != "study" || r.again) {
+        return std::nullopt;
+    }
+    const json head = r.head->toJson();
+    if (auto done = m_ledger->findFinished(head, configHash, envHash, r.capture)) {
+        return done;
+    }
+    if (m_opt.recordedIn.empty()) {
+        return std::nullopt;
+    }
+    const ledger::Ledger other(m_opt.recordedIn, ledger::Ledger::Mode::Read);
+    return other.findFinished(head, configHash, envHash, r.capture);
+}
+
 RunOutcome StudySession::record(const RunRequest& r) {
     RunOutcome out;
     engine::Engine& eng = engine(*r.head);
@@ -495,18 +501,15 @@ RunOutcome StudySession::record(const RunRequest& r) {
     const std::string envHash = m_ledger->putEnvironment(engine::collectEnvironment());
     const std::string configHash = r.config.hash();
     m_ledger->putConfig(configHash, r.configName, r.config.toJson());
-    if (r.kind == "study" && !r.again) {
-        if (const auto done =
-                m_ledger->findFinished(r.head->toJson(), configHash, envHash, r.capture)) {
-            m_events.emit({{"event", protocol::event::kSkipped},
-                           {"run", done->id},
-                           {"head", r.head->name},
-                           {"config", r.configName},
-                           {"reason", "already recorded in this environment"}});
-            out.id = done->id;
-            out.skipped = true;
-            return out;
-        }
+    if (const auto done = alreadyRecorded(r, configHash, envHash)) {
+        m_events.emit({{"event", protocol::event::kSkipped},
+                       {"run", done->id},
+                       {"head", r.head->name},
+                       {"config", r.configName},
+                       {"reason", "already recorded in this environment"}});
+        out.id = done->id;
+        out.skipped = true;
+        return out;
     }
     openRun(*m_ledger, run, configHash, envHash);
     m_currentRun = run.id;
@@ -556,7 +559,10 @@ int runStudy(const RunOptions& o, Events& events, const std::atomic<bool>& stop)
     try {
         session = std::make_unique<StudySession>(o, events, stop);
         const study::Study& s = session->study();
-        const Selected sel = select(s, o);
+        const Selection sel = selectRuns(s, o);
+        if (o.jobs > 1) {
+            return runJobs(o, *session, sel, events, stop);
+        }
         for (const HeadSpec* head : sel.heads) {
             for (const study::NamedConfig* nc : sel.configs) {
                 const RunConfig& cfg = nc->config;

@@ -15,6 +15,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,7 +34,19 @@ struct RunOptions {
     bool all = false;
     bool again = false; // record a config that already has a finished run once more
     bool skipBadLines = false;
+    int jobs = 1; // runs at once, each in its own engine process (runner/parallel_runs.h)
+    // A ledger whose finished runs count as recorded (a job of `--jobs` skips what the study's
+    // ledger has); "" = none.
+    std::string recordedIn;
 };
+
+// The (head, config) pairs a run records, in the order it records them: every head, or the
+// named ones; the configs named, or with `all` every config, the reference first.
+struct Selection {
+    std::vector<const HeadSpec*> heads;
+    std::vector<const study::NamedConfig*> configs;
+};
+Selection selectRuns(const study::Study& s, const RunOptions& o);
 
 // One run to record: a study config over every item, or a probe over a sample.
 struct RunRequest {
@@ -76,6 +89,12 @@ public:
     void reopenLedger();
 
 private:
+    // The finished run of `request` that record() skips (in this ledger, or in
+    // RunOptions::recordedIn); none for probes and with `again`.
+    std::optional<ledger::Run> alreadyRecorded(const RunRequest& request,
+                                               const std::string& configHash,
+                                               const std::string& envHash);
+
     RunOptions m_opt;
     Events& m_events;
     const std::atomic<bool>& m_stop;

@@ -1,5 +1,6 @@
 // probaudit run STUDY (--all | --config NAME ...) [--head NAME ...] [--ledger FILE] [--again]
-//   [--skip-bad-lines] [--events jsonl]: a study into its ledger (runner/study_session.h).
+//   [--skip-bad-lines] [--jobs N] [--events jsonl]: a study into its ledger
+//   (runner/study_session.h).
 #include "command.h"
 #include "events.h"
 
@@ -28,6 +29,12 @@ void addRunCommand(CLI::App& cli, Action& chosen) {
     sub->add_flag("--again", r.again, "Record configs that already have a finished run once more");
     sub->add_flag("--skip-bad-lines", r.skipBadLines,
                   "Skip malformed dataset lines with a warning");
+    sub->add_option("--jobs", r.jobs,
+                    "Record up to N configs at once, each in its own engine process (a config "
+                    "with threads T takes T of the N); the ledger is the same as without")
+        ->check(CLI::Range(1, 1024));
+    // A job of --jobs: skip what the study's ledger has (not for people: hidden).
+    sub->add_option("--recorded-in", r.recordedIn)->group("");
     sub->add_option("--events", a->events,
                     "jsonl: one JSON event per line on stdout (for the workbench)")
         ->check(CLI::IsMember({"jsonl"}));

@@ -1,0 +1,327 @@
+#include "runner/parallel_runs.h"
+
+#include "common/error.h"
+#include "common/protocol.h"
+#include "common/sha256.h"
+#include "ledger/ledger.h"
+#include "runner/child_process.h"
+
+#include <algorithm>
+#include <condition_variable>
+#include <csignal>
+#include <filesystem>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+namespace probaudit::runner {
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+std::vector<std::string> childRunArgs(const RunOptions& o, const std::string& ledger,
+                                      const std::string& head, const std::string& config) {
+    std::vector<std::string> args{"run",  o.study,  "--ledger", ledger,     "--config",
+                                  config, "--head", head,       "--events", "jsonl"};
+    if (o.again) {
+        args.push_back("--again");
+    }
+    if (o.skipBadLines) {
+        args.push_back("--skip-bad-lines");
+    }
+    if (!o.recordedIn.empty()) {
+        args.insert(args.end(), {"--recorded-in", o.recordedIn});
+    }
+    return args;
+}
+
+std::string jobLedgerPath(const std::string& ledger, const std::string& head,
+                          const std::string& configHash) {
+    // The head's name may hold any character: the file is named by a digest of it.
+    const std::string text = head + "\n" + configHash;
+    const std::string key = sha256Hex(text.data(), text.size()).substr(0, 16);
+    return (fs::path(ledger + ".jobs") / (key + ".ledger")).string();
+}
+
+namespace {
+
+enum class JobState { Pending, Running, Ended, Imported };
+
+struct Job {
+    const HeadSpec* head = nullptr;
+    const study::NamedConfig* config = nullptr;
+    std::string ledger;
+    int slots = 1;
+    JobState state = JobState::Pending;
+    int exitCode = 0;
+    json finished; // the child's run-finished event, emitted once the run is imported
+    std::thread reader;
+};
+
+void removeLedgerFiles(const std::string& path) {
+    std::error_code ec;
+    for (const char* suffix : {"", "-wal", "-shm", "-journal"}) {
+        fs::remove(path + suffix, ec);
+    }
+}
+
+// The jobs of one `run --jobs N`: started while slots are free, their events relayed (one
+// emitter at a time), their runs imported in selection order by the thread that owns the
+// study's ledger.
+class JobPool {
+public:
+    JobPool(const RunOptions& o, StudySession& session, Events& events,
+            const std::atomic<bool>& stop)
+        : m_opt(o), m_session(session), m_events(events), m_stop(stop) {
+        m_opt.recordedIn = session.ledgerPath(); // a job skips what the study's ledger has
+    }
+    ~JobPool() {
+        for (Job& j : m_jobs) {
+            if (j.reader.joinable()) {
+                j.reader.join();
+            }
+        }
+    }
+
+    void add(const HeadSpec& head, const study::NamedConfig& config) {
+        Job j;
+        j.head = &head;
+        j.config = &config;
+        j.ledger = jobLedgerPath(m_session.ledgerPath(), head.name, config.config.hash());
+        j.slots = std::max(1, static_cast<int>(config.config.threads));
+        m_jobs.push_back(std::move(j));
+    }
+
+    int run() {
+        if (!m_jobs.empty()) {
+            fs::create_directories(fs::path(m_jobs.front().ledger).parent_path());
+        }
+        std::unique_lock<std::mutex> lock(m_mutex);
+        while (true) {
+            startWhatFits();
+            lock.unlock();
+            importEnded();
+            lock.lock();
+            if (finished()) {
+                break;
+            }
+            m_changed.wait(lock, [&] { return m_ended > m_seenEnded; });
+            m_seenEnded = m_ended;
+        }
+        lock.unlock();
+        std::error_code ec;
+        fs::remove(m_session.ledgerPath() + ".jobs", ec); // only when every job ledger is gone
+        return m_exit;
+    }
+
+private:
+    bool failedOrStopped() const { return m_exit != 0 || m_stop.load(); }
+
+    // Holding m_mutex.
+    bool finished() const {
+        for (const Job& j : m_jobs) {
+            if (j.state == JobState::Running || j.state == JobState::Ended) {
+                return false;
+            }
+            if (j.state == JobState::Pending && !failedOrStopped()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    // Holding m_mutex: starts the pending jobs whose slots fit, in order; a job that does not
+    // fit yet lets later ones start (the import order stays the selection's). A job that needs
+    // more slots than --jobs gives runs when nothing else does.
+    void startWhatFits() {
+        if (failedOrStopped()) {
+            return;
+        }
+        for (std::size_t k = 0; k < m_jobs.size(); ++k) {
+            Job& j = m_jobs[k];
+            if (j.state != JobState::Pending) {
+                continue;
+            }
+            if (m_busy > 0 && m_busy + j.slots > m_opt.jobs) {
+                continue;
+            }
+            m_busy += j.slots;
+            j.state = JobState::Running;
+            j.reader = std::thread([this, k] { runJob(k); });
+        }
+    }
+
+    std::string label(std::size_t k) const {
+        return std::to_string(k + 1) + "/" + std::to_string(m_jobs.size());
+    }
+
+    void emit(const json& e) {
+        const std::lock_guard<std::mutex> lock(m_emitMutex);
+        m_events.emit(e);
+    }
+
+    // On the job's own thread: the child process, its events relayed, its exit code kept.
+    void runJob(std::size_t k) {
+        Job& j = m_jobs[k];
+        int code = protocol::kExitError;
+        try {
+            std::vector<std::string> env;
+            if (!j.config->config.cpu_capability.empty()) {
+                env.push_back("ATEN_CPU_CAPABILITY=" + j.config->config.cpu_capability);
+            }
+            Child child = Child::start("/proc/self/exe", "probaudit",
+                                       childRunArgs(m_opt, j.ledger, j.head->name, j.config->name),
+                                       env, Stdout::Capture);
+            bool signalled = false;
+            child.readLines([&](const std::string& line) {
+                if (m_stop && !signalled) {
+                    child.signal(SIGINT);
+                    signalled = true;
+                }
+                relay(k, line);
+            });
+            code = child.wait().exitCode();
+        } catch (const std::exception& e) {
+            emit({{"event", protocol::event::kError}, {"job", label(k)}, {"message", e.what()}});
+        }
+        const std::lock_guard<std::mutex> lock(m_mutex);
+        j.exitCode = code;
+        j.state = JobState::Ended;
+        m_busy -= j.slots;
+        ++m_ended;
+        m_changed.notify_all();
+    }
+
+    void relay(std::size_t k, const std::string& line) {
+        json e;
+        try {
+            e = json::parse(line);
+        } catch (const json::exception&) {
+            return; // not an event
+        }
+        if (!e.is_object()) {
+            return;
+        }
+        const std::string kind = e.value("event", "");
+        e["job"] = label(k);
+        if (kind == protocol::event::kDone) {
+            return;
+        }
+        if (kind == protocol::event::kRunFinished) {
+            const std::lock_guard<std::mutex> lock(m_mutex);
+            m_jobs[k].finished = e; // emitted with the run's id in the study's ledger
+            return;
+        }
+        if (kind == protocol::event::kError || kind == protocol::event::kWarning) {
+            e["message"] = "config " + m_jobs[k].config->name + ": " + e.value("message", "");
+        }
+        if (kind == protocol::event::kStarted || kind == protocol::event::kProgress) {
+            e.erase("run"); // the id in the job ledger: meaningless in the study's
+        }
+        emit(e);
+    }
+
+    // On the pool's thread: imports every ended job whose predecessors are imported.
+    void importEnded() {
+        for (std::size_t k = 0; k < m_jobs.size(); ++k) {
+            Job& j = m_jobs[k];
+            JobState state;
+            {
+                const std::lock_guard<std::mutex> lock(m_mutex);
+                state = j.state;
+            }
+            if (state == JobState::Imported) {
+                continue;
+            }
+            if (state != JobState::Ended) {
+                return;
+            }
+            if (j.reader.joinable()) {
+                j.reader.join();
+            }
+            importJob(k);
+            const std::lock_guard<std::mutex> lock(m_mutex);
+            j.state = JobState::Imported;
+        }
+    }
+
+    void importJob(std::size_t k) {
+        Job& j = m_jobs[k];
+        if (j.exitCode != 0) {
+            if (m_exit == 0) {
+                m_exit = j.exitCode;
+            }
+            if (j.finished.is_object()) { // interrupted: its run is still in the job ledger
+                j.finished.erase("run");
+                emit(j.finished);
+            }
+            if (fs::exists(j.ledger)) {
+                emit({{"event", protocol::event::kWarning},
+                      {"job", label(k)},
+                      {"message", "config " + j.config->name + ": the job ledger " + j.ledger +
+                                      " is kept; `run --jobs` resumes from it"}});
+            }
+            return;
+        }
+        if (!fs::exists(j.ledger)) {
+            return; // nothing was recorded: the study's ledger had the run (skipped)
+        }
+        try {
+            std::vector<std::int64_t> imported;
+            {
+                const ledger::Ledger src(j.ledger, ledger::Ledger::Mode::Read);
+                for (const ledger::Run& r : src.runs()) {
+                    if (r.status == ledger::RunStatus::Finished && r.kind == "study") {
+                        imported.push_back(m_session.ledger().importRun(src, r.id));
+                    }
+                }
+            }
+            if (!imported.empty() && j.finished.is_object()) {
+                json e = j.finished;
+                e["run"] = imported.back();
+                emit(e);
+            }
+            removeLedgerFiles(j.ledger);
+        } catch (const std::exception& e) {
+            emit({{"event", protocol::event::kError}, {"job", label(k)}, {"message", e.what()}});
+            if (m_exit == 0) {
+                m_exit = protocol::kExitError;
+            }
+        }
+    }
+
+    RunOptions m_opt;
+    StudySession& m_session;
+    Events& m_events;
+    const std::atomic<bool>& m_stop;
+    std::vector<Job> m_jobs;
+    std::mutex m_mutex; // job states, m_busy, m_ended
+    std::mutex m_emitMutex;
+    std::condition_variable m_changed;
+    int m_busy = 0;
+    std::size_t m_ended = 0;
+    std::size_t m_seenEnded = 0;
+    int m_exit = 0; // the pool's thread only
+};
+
+} // namespace
+
+int runJobs(const RunOptions& o, StudySession& session, const Selection& selection, Events& events,
+            const std::atomic<bool>& stop) {
+    JobPool pool(o, session, events, stop);
+    for (const HeadSpec* head : selection.heads) {
+        for (const study::NamedConfig* config : selection.configs) {
+            pool.add(*head, *config);
+        }
+    }
+    const int rc = pool.run();
+    if (rc == 0 && stop) {
+        return protocol::kExitInterrupted;
+    }
+    if (rc == 0) {
+        events.emit({{"event", protocol::event::kDone}, {"ledger", session.ledgerPath()}});
+    }
+    return rc;
+}
+
+} // namespace probaudit::runner
