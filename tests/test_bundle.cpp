@@ -22,6 +22,7 @@
 #include <QMap>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QThread>
 
 #include <sys/stat.h>
 #include <zlib.h>
@@ -113,6 +114,7 @@ private Q_SLOTS:
 
     void goodBundleMergesAndReproduces() {
         const QString target = m_dir.filePath(QStringLiteral("fresh.ledger"));
+        QThread::sleep(1); // the import's clock is past every recorded time (second resolution)
         const auto r =
             test::cli({QStringLiteral("import"), m_bundle, QStringLiteral("--into"), target});
         QVERIFY2(r.code == 0, r.err.constData());
@@ -130,6 +132,9 @@ private Q_SLOTS:
             QCOMPARE(y.first_divergent, x.first_divergent);
             QCOMPARE(b.rows[k].run->env_hash, a.rows[k].run->env_hash); // environments kept
             QCOMPARE(b.rows[k].run->records_sha256, a.rows[k].run->records_sha256);
+            // Imported runs keep when they were recorded (sealed with those times).
+            QCOMPARE(b.rows[k].run->started, a.rows[k].run->started);
+            QCOMPARE(b.rows[k].run->finished, a.rows[k].run->finished);
         }
         // A second import finds every run already there.
         const auto again =

@@ -487,7 +487,7 @@ std::int64_t Ledger::beginRun(const std::string& head, const json& headJson,
                               const std::string& configName, const std::string& configHash,
                               const std::string& envHash, const std::string& capture,
                               std::int64_t itemsTotal, const std::string& kind,
-                              const std::string& label) {
+                              const std::string& label, const std::string& started) {
     try {
         SQLite::Statement st(
             *m->db,
@@ -501,7 +501,7 @@ std::int64_t Ledger::beginRun(const std::string& head, const json& headJson,
         st.bind(5, envHash);
         st.bind(6, capture);
         st.bind(7, itemsTotal);
-        st.bind(8, nowUtc());
+        st.bind(8, started.empty() ? nowUtc() : started);
         st.bind(9, kind);
         st.bind(10, label);
         st.exec();
@@ -782,7 +782,7 @@ std::string chainHash(const Run& r, const json& config, const json& env,
 
 } // namespace
 
-void Ledger::finishRun(std::int64_t id) {
+void Ledger::finishRun(std::int64_t id, const std::string& finished) {
     try {
         SQLite::Transaction t(*m->db);
         Run r = run(id);
@@ -805,7 +805,7 @@ void Ledger::finishRun(std::int64_t id) {
                 prev = st.getColumn(1).getString();
             }
         }
-        r.finished = nowUtc();
+        r.finished = finished.empty() ? nowUtc() : finished;
         r.chain_seq = seq;
         const std::string recSha = recordsHash(records, outputs);
         const std::string chain =
@@ -966,7 +966,7 @@ std::int64_t Ledger::importRun(const Ledger& source, std::int64_t id) {
     }
     const std::int64_t mine =
         beginRun(src.head, src.head_json, src.config_name, src.config_hash, src.env_hash,
-                 src.capture, src.items_total, src.kind, src.label);
+                 src.capture, src.items_total, src.kind, src.label, src.started);
     std::vector<Record> all = source.records(id, true);
     std::vector<Record> batch;
     for (auto& r : all) {
@@ -983,7 +983,7 @@ std::int64_t Ledger::importRun(const Ledger& source, std::int64_t id) {
         appendGenerations(mine, outputs);
     }
     setKernelTrace(mine, src.kernel_trace);
-    finishRun(mine);
+    finishRun(mine, src.finished); // recorded then, not now
     if (run(mine).records_sha256 != src.records_sha256) {
         markRun(mine, RunStatus::Failed, "imported records do not reproduce their seal");
         throw Error(source.path(), "run " + std::to_string(id) +

@@ -130,7 +130,8 @@ public:
                           const std::string& configName, const std::string& configHash,
                           const std::string& envHash, const std::string& capture,
                           std::int64_t itemsTotal, const std::string& kind = "study",
-                          const std::string& label = std::string());
+                          const std::string& label = std::string(),
+                          const std::string& started = std::string()); // "" = now
     // An unfinished study run (running but abandoned, or interrupted) with the same key.
     std::optional<Run> findResumable(const nlohmann::json& headJson, const std::string& configHash,
                                      const std::string& envHash, const std::string& capture) const;
@@ -143,8 +144,8 @@ public:
     void appendGenerations(std::int64_t run, const std::vector<GenerationRecord>& outputs);
     void setKernelTrace(std::int64_t run, const nlohmann::json& trace);
     // Seals the run: records hash (its records, then its generation outputs), chain hash,
-    // status finished.
-    void finishRun(std::int64_t run);
+    // status finished at `finished` ("" = now; an imported run keeps its own times).
+    void finishRun(std::int64_t run, const std::string& finished = std::string());
     void markRun(std::int64_t run, RunStatus status, const std::string& message);
 
     std::vector<Run> runs() const;
