@@ -5,6 +5,7 @@
 
 #include <QCryptographicHash>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
@@ -17,6 +18,7 @@
 #include <QTest>
 
 #include <csignal>
+#include <unistd.h>
 
 namespace {
 
@@ -77,12 +79,21 @@ using probaudit::test::cli;
 using probaudit::test::parseEvents;
 
 // Starts a run with events and stops it the way `stop` says once some batches are committed.
+// The process leads a process group of its own (as a shell's foreground job does), so `stop`
+// may signal the group as a terminal's Ctrl-C does; a process still running two minutes after
+// it was started is killed (the result then says -1: a hang).
 Result runAndStop(const QStringList& args, const std::function<void(QProcess&)>& stop) {
     QProcess p;
+    p.setChildProcessModifier([] { ::setpgid(0, 0); });
     p.start(kCli, args);
     QByteArray out;
     bool stopped = false;
+    QElapsedTimer clock;
+    clock.start();
     while (p.state() != QProcess::NotRunning || p.bytesAvailable() > 0) {
+        if (clock.elapsed() > 120000) {
+            p.kill();
+        }
         p.waitForReadyRead(100);
         while (p.canReadLine()) {
             const QByteArray line = p.readLine();
@@ -595,22 +606,35 @@ private Q_SLOTS:
         QCOMPARE(runsOf(jobs).size(), 5);
     }
 
+    // Ctrl-C at a terminal signals the whole foreground group: only the parent may get it (a
+    // job's engine dies on a second SIGINT). The order ref, t2, b2 under --jobs 2 starts ref and
+    // b2 while t2 (two threads) waits: after the stop t2 never starts, b2 is still accounted for.
     void interruptedJobsResumeFromTheirJobLedgers() {
         QTemporaryDir dir;
-        const QString study =
-            writeStudy(QDir(dir.path()), 1500, ",\"b2\":{\"batch_size\":2}", "hashes");
+        const QString study = writeStudy(
+            QDir(dir.path()), 1500, ",\"t2\":{\"threads\":2},\"b2\":{\"batch_size\":2}", "hashes");
         const QString ledger = dir.filePath("jobs.ledger");
+        const QStringList args{"run",    study,      "--config", "ref",      "--config",
+                               "t2",     "--config", "b2",       "--ledger", ledger,
+                               "--jobs", "2",        "--events", "jsonl"};
         const Result r = runAndStop(
-            {"run", study, "--all", "--ledger", ledger, "--jobs", "2", "--events", "jsonl"},
-            [](QProcess& p) { ::kill(pid_t(p.processId()), SIGINT); });
+            args, [](QProcess& p) { ::kill(-pid_t(p.processId()), SIGINT); }); // the group
         QCOMPARE(r.code, 130);
-        QCOMPARE(lastEvent(r, "run-finished").value("status").toString(),
-                 QStringLiteral("interrupted"));
+        int interrupted = 0;
+        for (const auto& e : r.events) {
+            QVERIFY2(e.value("event").toString() != "error",
+                     qPrintable(e.value("message").toString()));
+            interrupted += e.value("event").toString() == "run-finished" &&
+                           e.value("status").toString() == "interrupted";
+            if (e.value("event").toString() == "started") {
+                QVERIFY(e.value("config").toString() != "t2"); // never started after the stop
+            }
+        }
+        QCOMPARE(interrupted, 2); // both jobs stopped after a batch, neither killed
         QVERIFY(QFileInfo::exists(ledger + ".jobs")); // the cut-off jobs keep what they did
-        QVERIFY(runsOf(ledger).size() < 3);
+        QCOMPARE(runsOf(ledger).size(), 0);
 
-        const Result resumed =
-            cli({"run", study, "--all", "--ledger", ledger, "--jobs", "2", "--events", "jsonl"});
+        const Result resumed = cli(args);
         QVERIFY2(resumed.code == 0, resumed.out + resumed.err);
         int resumedItems = 0;
         for (const auto& e : resumed.events) {
@@ -619,7 +643,10 @@ private Q_SLOTS:
         }
         QVERIFY(resumedItems > 0); // continued from the job ledgers, not started again
         const QString serial = dir.filePath("serial.ledger");
-        QCOMPARE(cli({"run", study, "--all", "--ledger", serial}).code, 0);
+        QCOMPARE(cli({"run", study, "--config", "ref", "--config", "t2", "--config", "b2",
+                      "--ledger", serial})
+                     .code,
+                 0);
         const QJsonArray a = runsOf(serial);
         const QJsonArray b = runsOf(ledger);
         QCOMPARE(b.size(), 3);
@@ -632,24 +659,42 @@ private Q_SLOTS:
         QVERIFY(!QFileInfo::exists(ledger + ".jobs"));
     }
 
+    // A job that fails stops new ones from starting; the finished ones are imported in order.
     void aFailedJobStopsTheRestAndKeepsTheFinished() {
         QTemporaryDir dir;
-        // Padded to exactly 3 tokens: every item is longer, the config's run fails.
-        const QString study = writeStudy(
-            QDir(dir.path()), 40, ",\"short\":{\"pad_to\":\"fixed\",\"pad_to_n\":3}", "hashes");
-        const QString ledger = dir.filePath("jobs.ledger");
-        const Result r = cli({"run", study, "--config", "ref", "--config", "short", "--config",
-                              "b4", "--ledger", ledger, "--jobs", "1"});
-        QCOMPARE(r.code, 1); // --jobs 1: in this process, one at a time
-        const Result j = cli({"run", study, "--config", "ref", "--config", "b4", "--config",
-                              "short", "--ledger", dir.filePath("j.ledger"), "--jobs", "2"});
-        QCOMPARE(j.code, 1);
-        QVERIFY2(j.err.contains("error: config short:"), j.err);
-        const QJsonArray runs = runsOf(dir.filePath("j.ledger"));
-        QCOMPARE(runs.size(), 2); // the finished jobs are imported, in order
+        // Padded to exactly 3 tokens: every item is longer, the config's run fails at once
+        // (while ref, with 600 items, still runs).
+        const QString study = writeStudy(QDir(dir.path()), 600,
+                                         ",\"short\":{\"pad_to\":\"fixed\",\"pad_to_n\":3},"
+                                         "\"b2\":{\"batch_size\":2}",
+                                         "hashes");
+        const QString ledger = dir.filePath("j.ledger");
+        const Result r =
+            cli({"run", study, "--config", "ref", "--config", "short", "--config", "b4", "--config",
+                 "b2", "--ledger", ledger, "--jobs", "2", "--events", "jsonl"});
+        QCOMPARE(r.code, 1);
+        bool named = false;
+        for (const auto& e : r.events) {
+            const QString kind = e.value("event").toString();
+            named = named ||
+                    (kind == "error" && e.value("message").toString().startsWith("config short: "));
+            if (kind == "started") {
+                QVERIFY2(e.value("config").toString() == "ref" ||
+                             e.value("config").toString() == "short",
+                         qPrintable(e.value("config").toString())); // nothing after the failure
+            }
+        }
+        QVERIFY(named);
+        const QJsonArray runs = runsOf(ledger);
+        QCOMPARE(runs.size(), 1); // ref, finished and imported
         QCOMPARE(runs[0].toObject().value("config").toString(), QStringLiteral("ref"));
-        QCOMPARE(runs[1].toObject().value("config").toString(), QStringLiteral("b4"));
-        QCOMPARE(cli({"verify", dir.filePath("j.ledger")}).code, 0);
+        QCOMPARE(runs[0].toObject().value("status").toString(), QStringLiteral("finished"));
+        QCOMPARE(cli({"verify", ledger}).code, 0);
+        // In terminal form the error is one line naming the config.
+        const Result t = cli({"run", study, "--config", "short", "--config", "b2", "--ledger",
+                              dir.filePath("t.ledger"), "--jobs", "2"});
+        QCOMPARE(t.code, 1);
+        QVERIFY2(t.err.contains("error: config short:"), t.err);
     }
 
     void configWithAnotherCpuCapabilityRunsInItsOwnProcess() {

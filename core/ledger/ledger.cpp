@@ -947,12 +947,12 @@ std::vector<std::int64_t> Ledger::recordedItems(std::int64_t run) const {
     return out;
 }
 
-std::int64_t Ledger::importRun(const Ledger& source, std::int64_t id) {
+std::int64_t Ledger::importRun(const Ledger& source, std::int64_t id, bool reuse) {
     const Run src = source.run(id);
     if (src.status != RunStatus::Finished) {
         throw Error(source.path(), "run " + std::to_string(id) + " is not finished");
     }
-    for (const Run& r : runs()) {
+    for (const Run& r : reuse ? runs() : std::vector<Run>()) {
         if (r.status == RunStatus::Finished && r.records_sha256 == src.records_sha256 &&
             r.config_hash == src.config_hash && r.env_hash == src.env_hash &&
             r.head_json == src.head_json && r.capture == src.capture && r.kind == src.kind) {

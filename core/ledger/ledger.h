@@ -164,8 +164,9 @@ public:
     // Copies a finished run of another ledger (one with the same study items) into this one:
     // its config, its environment (same fingerprint, same hash), its records and kernel trace,
     // then seals it in this ledger's chain. The records' SHA-256 must come out equal to the
-    // source's. Returns the new run's id, or the id of an identical run already here.
-    std::int64_t importRun(const Ledger& source, std::int64_t run);
+    // source's. Returns the new run's id, or (with `reuse`) the id of an identical run already
+    // here.
+    std::int64_t importRun(const Ledger& source, std::int64_t run, bool reuse = true);
     // A consistent copy of the whole ledger (committed WAL content included) in one file, as
     // an audit bundle packs it. Throws probaudit::Error naming the file.
     void snapshotTo(const std::string& path) const;

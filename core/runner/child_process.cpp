@@ -49,7 +49,7 @@ std::vector<char*> pointers(std::vector<std::string>& strings) {
 
 Child Child::start(const std::string& exe, const std::string& argv0,
                    const std::vector<std::string>& args, const std::vector<std::string>& setEnv,
-                   Stdout out) {
+                   Stdout out, bool ownGroup) {
     const bool captureStdout = out == Stdout::Capture;
     std::vector<std::string> argStore{argv0};
     argStore.insert(argStore.end(), args.begin(), args.end());
@@ -57,7 +57,9 @@ Child Child::start(const std::string& exe, const std::string& argv0,
     std::vector<std::string> envStore = environmentWith(setEnv);
     std::vector<char*> envp = pointers(envStore);
     int pipeFd[2] = {-1, -1};
-    if (captureStdout && ::pipe(pipeFd) != 0) {
+    // Close-on-exec: a sibling started meanwhile from another thread must not inherit either
+    // end (it would keep the pipe open past this child's exit). dup2 onto stdout clears it.
+    if (captureStdout && ::pipe2(pipeFd, O_CLOEXEC) != 0) {
         throw Error(exe, "could not be started (no pipe)");
     }
     posix_spawn_file_actions_t fa;
@@ -68,8 +70,15 @@ Child Child::start(const std::string& exe, const std::string& argv0,
     } else if (out == Stdout::Discard) {
         posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
     }
+    posix_spawnattr_t attr;
+    posix_spawnattr_init(&attr);
+    if (ownGroup) {
+        posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+        posix_spawnattr_setpgroup(&attr, 0);
+    }
     pid_t pid = 0;
-    const int rc = posix_spawn(&pid, exe.c_str(), &fa, nullptr, argv.data(), envp.data());
+    const int rc = posix_spawn(&pid, exe.c_str(), &fa, &attr, argv.data(), envp.data());
+    posix_spawnattr_destroy(&attr);
     posix_spawn_file_actions_destroy(&fa);
     if (captureStdout) {
         ::close(pipeFd[1]);

@@ -28,9 +28,13 @@ public:
     // Starts `exe` with `argv0` and `args`; the environment is this process's with each
     // "NAME=VALUE" of `setEnv` replacing NAME. Throws probaudit::Error naming `exe` when it
     // cannot start.
+    // With `ownGroup` the child leads a process group of its own: a Ctrl-C at the terminal
+    // reaches only this process, which tells the child itself (a run stops after its batch on
+    // the first SIGINT and dies at once on a second).
     static Child start(const std::string& exe, const std::string& argv0,
                        const std::vector<std::string>& args,
-                       const std::vector<std::string>& setEnv = {}, Stdout out = Stdout::Inherit);
+                       const std::vector<std::string>& setEnv = {}, Stdout out = Stdout::Inherit,
+                       bool ownGroup = false);
     Child(Child&& other) noexcept;
     Child& operator=(Child&&) = delete;
     Child(const Child&) = delete;
@@ -39,6 +43,7 @@ public:
     // Calls `onLine` with every line of the child's standard output until it closes it.
     void readLines(const std::function<void(const std::string& line)>& onLine);
     void signal(int sig);
+    pid_t pid() const { return m_pid; }
     // Waits for the child to end (retrying when interrupted).
     ChildExit wait();
 

@@ -7,8 +7,10 @@
 #include "runner/child_process.h"
 
 #include <algorithm>
+#include <chrono>
 #include <condition_variable>
 #include <csignal>
+#include <cstring>
 #include <filesystem>
 #include <mutex>
 #include <optional>
@@ -53,8 +55,11 @@ struct Job {
     std::string ledger;
     int slots = 1;
     JobState state = JobState::Pending;
-    int exitCode = 0;
+    pid_t pid = 0;          // while its engine process runs and may be signalled
+    bool signalled = false; // told to stop (once: a second SIGINT ends a run at once)
+    ChildExit exit;
     json finished; // the child's run-finished event, emitted once the run is imported
+    json skipped;  // the child's skipped event, emitted when nothing was imported
     std::thread reader;
 };
 
@@ -67,7 +72,7 @@ void removeLedgerFiles(const std::string& path) {
 
 // The jobs of one `run --jobs N`: started while slots are free, their events relayed (one
 // emitter at a time), their runs imported in selection order by the thread that owns the
-// study's ledger.
+// study's ledger, which also tells running jobs to stop on a signal.
 class JobPool {
 public:
     JobPool(const RunOptions& o, StudySession& session, Events& events,
@@ -98,6 +103,9 @@ public:
         }
         std::unique_lock<std::mutex> lock(m_mutex);
         while (true) {
+            if (m_stop) {
+                signalRunning();
+            }
             startWhatFits();
             lock.unlock();
             importEnded();
@@ -105,7 +113,9 @@ public:
             if (finished()) {
                 break;
             }
-            m_changed.wait(lock, [&] { return m_ended > m_seenEnded; });
+            // Woken by an ending job; every 200 ms to pass a signal on.
+            m_changed.wait_for(lock, std::chrono::milliseconds(200),
+                               [&] { return m_ended > m_seenEnded; });
             m_seenEnded = m_ended;
         }
         lock.unlock();
@@ -115,19 +125,25 @@ public:
     }
 
 private:
-    bool failedOrStopped() const { return m_exit != 0 || m_stop.load(); }
+    // Holding m_mutex.
+    bool failedOrStopped() const { return m_failed || m_stop.load(); }
+
+    // Holding m_mutex: every job imported, or never to start.
+    bool finished() const {
+        return std::all_of(m_jobs.begin(), m_jobs.end(), [&](const Job& j) {
+            return j.state == JobState::Imported ||
+                   (j.state == JobState::Pending && failedOrStopped());
+        });
+    }
 
     // Holding m_mutex.
-    bool finished() const {
-        for (const Job& j : m_jobs) {
-            if (j.state == JobState::Running || j.state == JobState::Ended) {
-                return false;
-            }
-            if (j.state == JobState::Pending && !failedOrStopped()) {
-                return false;
+    void signalRunning() {
+        for (Job& j : m_jobs) {
+            if (j.state == JobState::Running && j.pid > 0 && !j.signalled) {
+                ::kill(j.pid, SIGINT);
+                j.signalled = true;
             }
         }
-        return true;
     }
 
     // Holding m_mutex: starts the pending jobs whose slots fit, in order; a job that does not
@@ -139,10 +155,7 @@ private:
         }
         for (std::size_t k = 0; k < m_jobs.size(); ++k) {
             Job& j = m_jobs[k];
-            if (j.state != JobState::Pending) {
-                continue;
-            }
-            if (m_busy > 0 && m_busy + j.slots > m_opt.jobs) {
+            if (j.state != JobState::Pending || (m_busy > 0 && m_busy + j.slots > m_opt.jobs)) {
                 continue;
             }
             m_busy += j.slots;
@@ -160,34 +173,43 @@ private:
         m_events.emit(e);
     }
 
-    // On the job's own thread: the child process, its events relayed, its exit code kept.
+    // On the job's own thread: the engine process in a process group of its own (the pool
+    // passes signals on), its events relayed, how it ended kept.
     void runJob(std::size_t k) {
         Job& j = m_jobs[k];
-        int code = protocol::kExitError;
+        ChildExit end;
+        end.code = protocol::kExitError;
+        std::optional<Child> child;
         try {
             std::vector<std::string> env;
             if (!j.config->config.cpu_capability.empty()) {
                 env.push_back("ATEN_CPU_CAPABILITY=" + j.config->config.cpu_capability);
             }
-            Child child = Child::start("/proc/self/exe", "probaudit",
+            child.emplace(Child::start("/proc/self/exe", "probaudit",
                                        childRunArgs(m_opt, j.ledger, j.head->name, j.config->name),
-                                       env, Stdout::Capture);
-            bool signalled = false;
-            child.readLines([&](const std::string& line) {
-                if (m_stop && !signalled) {
-                    child.signal(SIGINT);
-                    signalled = true;
-                }
-                relay(k, line);
-            });
-            code = child.wait().exitCode();
+                                       env, Stdout::Capture, /*ownGroup=*/true));
+            {
+                const std::lock_guard<std::mutex> lock(m_mutex);
+                j.pid = child->pid();
+            }
+            child->readLines([&](const std::string& line) { relay(k, line); });
         } catch (const std::exception& e) {
-            emit({{"event", protocol::event::kError}, {"job", label(k)}, {"message", e.what()}});
+            emit({{"event", protocol::event::kError},
+                  {"job", label(k)},
+                  {"message", "config " + j.config->name + ": " + e.what()}});
+        }
+        {
+            const std::lock_guard<std::mutex> lock(m_mutex);
+            j.pid = 0; // not signalled once it may have been reaped
+        }
+        if (child) {
+            end = child->wait();
         }
         const std::lock_guard<std::mutex> lock(m_mutex);
-        j.exitCode = code;
+        j.exit = end;
         j.state = JobState::Ended;
         m_busy -= j.slots;
+        m_failed = m_failed || end.exitCode() != 0; // no new jobs after a failure
         ++m_ended;
         m_changed.notify_all();
     }
@@ -207,9 +229,10 @@ private:
         if (kind == protocol::event::kDone) {
             return;
         }
-        if (kind == protocol::event::kRunFinished) {
+        if (kind == protocol::event::kRunFinished || kind == protocol::event::kSkipped) {
+            // Said once the import shows what the study's ledger has.
             const std::lock_guard<std::mutex> lock(m_mutex);
-            m_jobs[k].finished = e; // emitted with the run's id in the study's ledger
+            (kind == protocol::event::kSkipped ? m_jobs[k].skipped : m_jobs[k].finished) = e;
             return;
         }
         if (kind == protocol::event::kError || kind == protocol::event::kWarning) {
@@ -221,16 +244,19 @@ private:
         emit(e);
     }
 
-    // On the pool's thread: imports every ended job whose predecessors are imported.
+    // On the pool's thread: imports, in selection order, every ended job whose predecessors
+    // are imported or will never start.
     void importEnded() {
         for (std::size_t k = 0; k < m_jobs.size(); ++k) {
             Job& j = m_jobs[k];
             JobState state;
+            bool neverStarts;
             {
                 const std::lock_guard<std::mutex> lock(m_mutex);
                 state = j.state;
+                neverStarts = failedOrStopped();
             }
-            if (state == JobState::Imported) {
+            if (state == JobState::Imported || (state == JobState::Pending && neverStarts)) {
                 continue;
             }
             if (state != JobState::Ended) {
@@ -245,48 +271,71 @@ private:
         }
     }
 
+    void reportFailure(std::size_t k) {
+        Job& j = m_jobs[k];
+        if (m_exit == 0) {
+            m_exit = j.exit.exitCode();
+        }
+        if (j.exit.signal != 0) {
+            emit({{"event", protocol::event::kError},
+                  {"job", label(k)},
+                  {"message", "config " + j.config->name + ": the engine process was killed by " +
+                                  "signal " + std::to_string(j.exit.signal) + " (" +
+                                  ::strsignal(j.exit.signal) + ")"}});
+        }
+        if (j.finished.is_object()) { // interrupted: its run is still in the job ledger
+            j.finished.erase("run");
+            emit(j.finished);
+        }
+        if (fs::exists(j.ledger)) {
+            emit({{"event", protocol::event::kWarning},
+                  {"job", label(k)},
+                  {"message", "config " + j.config->name + ": the job ledger " + j.ledger +
+                                  " is kept; `run --jobs` resumes from it"}});
+        }
+    }
+
     void importJob(std::size_t k) {
         Job& j = m_jobs[k];
-        if (j.exitCode != 0) {
-            if (m_exit == 0) {
-                m_exit = j.exitCode;
-            }
-            if (j.finished.is_object()) { // interrupted: its run is still in the job ledger
-                j.finished.erase("run");
-                emit(j.finished);
-            }
-            if (fs::exists(j.ledger)) {
-                emit({{"event", protocol::event::kWarning},
-                      {"job", label(k)},
-                      {"message", "config " + j.config->name + ": the job ledger " + j.ledger +
-                                      " is kept; `run --jobs` resumes from it"}});
-            }
+        if (j.exit.exitCode() != 0) {
+            reportFailure(k);
             return;
-        }
-        if (!fs::exists(j.ledger)) {
-            return; // nothing was recorded: the study's ledger had the run (skipped)
         }
         try {
             std::vector<std::int64_t> imported;
-            {
+            if (fs::exists(j.ledger)) {
                 const ledger::Ledger src(j.ledger, ledger::Ledger::Mode::Read);
                 for (const ledger::Run& r : src.runs()) {
                     if (r.status == ledger::RunStatus::Finished && r.kind == "study") {
-                        imported.push_back(m_session.ledger().importRun(src, r.id));
+                        // With --again a reproduced run is a new row, as without --jobs.
+                        imported.push_back(
+                            m_session.ledger().importRun(src, r.id, /*reuse=*/!m_opt.again));
                     }
                 }
             }
-            if (!imported.empty() && j.finished.is_object()) {
-                json e = j.finished;
+            if (!imported.empty()) {
+                json e = j.finished.is_object()
+                             ? j.finished
+                             : json{{"event", protocol::event::kRunFinished},
+                                    {"job", label(k)},
+                                    {"head", j.head->name},
+                                    {"config", j.config->name},
+                                    {"status", "finished"}}; // recorded by an earlier attempt
                 e["run"] = imported.back();
                 emit(e);
+            } else if (j.skipped.is_object()) {
+                emit(j.skipped); // the study's ledger has it: the id is the study ledger's
             }
             removeLedgerFiles(j.ledger);
         } catch (const std::exception& e) {
-            emit({{"event", protocol::event::kError}, {"job", label(k)}, {"message", e.what()}});
+            emit({{"event", protocol::event::kError},
+                  {"job", label(k)},
+                  {"message", "config " + j.config->name + ": " + e.what()}});
             if (m_exit == 0) {
                 m_exit = protocol::kExitError;
             }
+            const std::lock_guard<std::mutex> lock(m_mutex);
+            m_failed = true;
         }
     }
 
@@ -295,12 +344,13 @@ private:
     Events& m_events;
     const std::atomic<bool>& m_stop;
     std::vector<Job> m_jobs;
-    std::mutex m_mutex; // job states, m_busy, m_ended
+    std::mutex m_mutex; // job states and pids, m_busy, m_ended, m_failed
     std::mutex m_emitMutex;
     std::condition_variable m_changed;
     int m_busy = 0;
     std::size_t m_ended = 0;
     std::size_t m_seenEnded = 0;
+    bool m_failed = false;
     int m_exit = 0; // the pool's thread only
 };
 

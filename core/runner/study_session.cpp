@@ -98,7 +98,8 @@ int runInChild(const RunOptions& o, const std::string& ledgerPath, const std::st
     Child child = [&] {
         try {
             return Child::start("/proc/self/exe", "probaudit", args,
-                                {"ATEN_CPU_CAPABILITY=" + capability}, Stdout::Capture);
+                                {"ATEN_CPU_CAPABILITY=" + capability}, Stdout::Capture,
+                                /*ownGroup=*/true); // signals reach it through this process
         } catch (const Error&) {
             throw Error("cannot start the engine for ATEN_CPU_CAPABILITY=" + capability);
         }
