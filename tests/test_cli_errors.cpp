@@ -25,6 +25,66 @@ void copyFixture(const QString& name, const QString& to) {
     }
 }
 
+// 100,000 levels: `[[[...]]]`, or tokenizer normalizers nested as sequences.
+QByteArray deepArray() {
+    const int n = 100000;
+    return QByteArray(n, '[') + QByteArray(n, ']');
+}
+
+QByteArray deepNormalizer() {
+    QByteArray open, close;
+    for (int i = 0; i < 100000; ++i) {
+        open += "{\"type\":\"Sequence\",\"normalizers\":[";
+        close += "]}";
+    }
+    return open + "{\"type\":\"Lowercase\"}" + close;
+}
+
+// The files of the deep-nesting rows, in the temporary folder `d` (tiny-bert copied to d/m).
+void writeDeep(const QString& d, const QString& setup) {
+    const QString m = d + QStringLiteral("/m");
+    if (setup == QStringLiteral("deeptok")) {
+        QFile f(m + QStringLiteral("/tokenizer.json"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QByteArray t = f.readAll();
+        f.close();
+        // The normalizer becomes 100,000 nested sequences; the old one is kept under another key.
+        const QByteArray key = "\"normalizer\":";
+        const qsizetype at = t.indexOf(key);
+        QVERIFY(at > 0);
+        t.insert(at + key.size(), deepNormalizer() + ", \"old_normalizer\":");
+        writeFile(m + QStringLiteral("/tokenizer.json"), t);
+    } else if (setup == QStringLiteral("deepcfg")) {
+        writeFile(m + QStringLiteral("/config.json"),
+                  "{\"model_type\":\"bert\",\"unused\":" + deepArray() + "}");
+    } else if (setup == QStringLiteral("deepstudy")) {
+        writeFile(d + QStringLiteral("/s.study.json"),
+                  "{\"name\":\"x\",\"model\":{\"path\":\"m\"},\"heads\":{\"h\":{\"kind\":"
+                  "\"adapter\",\"path\":\"a\","
+                  "\"unused\":" +
+                      deepArray() +
+                      "}},\"dataset\":{\"path\":\"d.jsonl\"},\"configs\":{\"r\":{}},"
+                      "\"reference\":\"r\"}");
+    } else if (setup == QStringLiteral("deepdata")) {
+        writeFile(d + QStringLiteral("/d.jsonl"), "{\"id\":\"a\",\"text\":\"fine\",\"label\":0}"
+                                                  "\n"
+                                                  "{\"id\":\"b\",\"text\":\"deep\",\"x\":" +
+                                                      deepArray() + "}\n");
+        writeFile(
+            d + QStringLiteral("/d.study.json"),
+            QStringLiteral("{\"name\":\"x\",\"model\":{\"path\":\"m\"},\"heads\":{\"h\":{\"kind\":"
+                           "\"adapter\",\"path\":\"%1/adapters/tiny-bert-mean.safetensors\"}},"
+                           "\"dataset\":{\"path\":\"d.jsonl\"},\"configs\":{\"r\":{}},"
+                           "\"reference\":\"r\"}")
+                .arg(QStringLiteral(PROBAUDIT_SOURCE_DIR "/tests/fixtures"))
+                .toUtf8());
+    } else if (setup == QStringLiteral("deeplock")) {
+        writeFile(d + QStringLiteral("/l.json"), "{\"x\":" + deepArray() + "}");
+    } else if (setup == QStringLiteral("deepinput")) {
+        writeFile(d + QStringLiteral("/in.jsonl"), "{\"text\":\"a\",\"x\":" + deepArray() + "}\n");
+    }
+}
+
 } // namespace
 
 class TestCliErrors : public QObject {
@@ -49,6 +109,31 @@ private Q_SLOTS:
             << "%D/t.txt: not valid UTF-8 at byte 3";
         QTest::newRow("unknown command") << QStringList{"frobnicate"} << ""
                                          << "frobnicate";
+        // Nesting deeper than any real document: refused while parsing, never a stack
+        // overflow in whatever copies, dumps or recursively reads the tree afterwards.
+        const QString deep = QStringLiteral("JSON nested deeper than 128 levels");
+        QTest::newRow("deep tokenizer.json") << QStringList{"inspect", "%D/m"} << "deeptok"
+                                             << "%D/m/tokenizer.json: " + deep;
+        QTest::newRow("deep config.json") << QStringList{"inspect", "%D/m"} << "deepcfg"
+                                          << "%D/m/config.json: " + deep;
+        QTest::newRow("deep study file")
+            << QStringList{"run", "%D/s.study.json", "--all"} << "deepstudy"
+            << "%D/s.study.json: " + deep;
+        QTest::newRow("deep dataset line")
+            << QStringList{"run", "%D/d.study.json", "--all"} << "deepdata"
+            << "line 2: " + deep;
+        QTest::newRow("deep runtime lock") << QStringList{"check", "%D/l.json"} << "deeplock"
+                                           << "%D/l.json: " + deep;
+        QTest::newRow("deep score input")
+            << QStringList{"score",
+                           "%D/m",
+                           "--head",
+                           "{\"kind\":\"adapter\",\"path\":\"" PROBAUDIT_SOURCE_DIR
+                           "/tests/fixtures/adapters/tiny-bert-mean.safetensors\"}",
+                           "--input",
+                           "%D/in.jsonl"}
+            << "deepinput"
+            << "%D/in.jsonl: line 1: " + deep;
     }
     void oneLineErrors() {
         QFETCH(QStringList, args);
@@ -69,6 +154,8 @@ private Q_SLOTS:
             writeFile(d + QStringLiteral("/t.txt"), "caf\xe9 au lait"); // Latin-1, not UTF-8
         } else if (setup == QStringLiteral("truncst")) {
             writeFile(d + QStringLiteral("/m/model.safetensors"), "\x10\x00");
+        } else {
+            writeDeep(d, setup);
         }
         for (QString& a : args) {
             a.replace(QStringLiteral("%D"), d);
@@ -81,7 +168,8 @@ private Q_SLOTS:
         QVERIFY(p.exitCode() != 0);
         const QString err = QString::fromUtf8(p.readAllStandardError()).trimmed();
         QVERIFY2(err.contains(expected), qPrintable(err));
-        if (!args.contains(QStringLiteral("frobnicate"))) { // CLI11 adds a usage hint line
+        // CLI11 adds a usage hint line; a refused dataset lists its bad lines under one heading.
+        if (!args.contains(QStringLiteral("frobnicate")) && setup != QStringLiteral("deepdata")) {
             QVERIFY2(!err.contains(u'\n'), qPrintable(err));
         }
     }

@@ -129,6 +129,21 @@ private Q_SLOTS:
         QCOMPARE(analysis::jaccard(a, b), 0.25);
     }
 
+    // A model's output is anything: JSON nested past the bound is not a record (dumping it as
+    // one would recurse once per level and overflow the stack).
+    void deeplyNestedOutputIsNoRecord() {
+        analysis::RecordSpec spec;
+        spec.mode = "json";
+        std::string deep;
+        for (int k = 0; k < 100000; ++k) {
+            deep += "{\"a\":";
+        }
+        deep += "1" + std::string(100000, '}');
+        const auto out = analysis::parseRecords("{\"ok\":1}\n" + deep + "\n", spec);
+        QCOMPARE(out.size(), std::size_t(1));
+        QCOMPARE(out[0], std::string("{\"ok\":1}"));
+    }
+
     void badSpecsAreRefused() {
         QVERIFY_THROWS_EXCEPTION(Error, analysis::RecordSpec::fromJson(json{{"mode", "xml"}}));
         QVERIFY_THROWS_EXCEPTION(Error, analysis::RecordSpec::fromJson(json{{"mode", "regex"}}));

@@ -516,6 +516,9 @@ private Q_SLOTS:
         p.start(kCli, {"engine"});
         QVERIFY(p.waitForStarted());
         p.write("not json\n");
+        const int n = 100000; // nested past the bound: refused, and the engine goes on
+        p.write("{\"id\":9,\"method\":\"env\",\"params\":" + QByteArray(n, '[') +
+                QByteArray(n, ']') + "}\n");
         p.write("{\"id\":1,\"method\":\"env\"}\n");
         p.write(QStringLiteral(
                     "{\"id\":2,\"method\":\"run\",\"params\":{\"study\":\"%1\",\"all\":true}}\n")
@@ -541,8 +544,11 @@ private Q_SLOTS:
         QCOMPARE(events[0].value("event").toString(), QStringLiteral("ready"));
         QCOMPARE(events[1].value("event").toString(),
                  QStringLiteral("error")); // the bad line, and it goes on
-        QCOMPARE(events[2].value("id").toInt(), 1);
-        QVERIFY(events[2].value("result").toObject().contains("torch"));
+        QCOMPARE(events[2].value("event").toString(), QStringLiteral("error"));
+        QVERIFY2(events[2].value("message").toString().contains("nested deeper than 128"),
+                 qPrintable(events[2].value("message").toString()));
+        QCOMPARE(events[3].value("id").toInt(), 1);
+        QVERIFY(events[3].value("result").toObject().contains("torch"));
         int finished = 0;
         for (const auto& e : events) {
             finished += e.value("id").toInt() == 2 && e.value("event").toString() == "run-finished";

@@ -2,6 +2,7 @@
 
 #include "events.h"
 
+#include "common/json_read.h"
 #include "common/protocol.h"
 #include "engine/env_fingerprint.h"
 #include "runner/diagnose.h"
@@ -75,9 +76,10 @@ int serveEngine() {
         }
         json req;
         try {
-            req = json::parse(line);
-        } catch (const json::exception&) {
-            reply(nullptr, {{"event", "error"}, {"message", "request is not valid JSON"}});
+            req = parseJson(line);
+        } catch (const JsonError& e) {
+            reply(nullptr, {{"event", "error"},
+                            {"message", std::string("the request is not accepted: ") + e.what()}});
             continue;
         }
         const json id = req.is_object() && req.contains("id") ? req["id"] : json();

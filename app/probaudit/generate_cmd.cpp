@@ -5,6 +5,7 @@
 #include "analysis/export.h"
 #include "analysis/generation_compare.h"
 #include "common/error.h"
+#include "common/json_read.h"
 #include "common/run_config.h"
 #include "engine/engine.h"
 
@@ -40,8 +41,9 @@ void readPrompts(const GenerateArgs& a, std::vector<std::string>& ids,
             if (s.find_first_not_of(" \t\r") == std::string::npos) {
                 continue;
             }
-            const json j = json::parse(s, nullptr, false);
-            if (j.is_discarded() || !j.contains("text") || !j["text"].is_string()) {
+            const std::optional<json> parsed = tryParseJson(s);
+            const json j = parsed ? *parsed : json();
+            if (!j.is_object() || !j.contains("text") || !j["text"].is_string()) {
                 throw Error(a.input, "line " + std::to_string(line) +
                                          ": not a JSON object with a \"text\" string");
             }
@@ -133,7 +135,14 @@ json generationProbe(const ProbeArgs& a) {
     if (a.seeds.size() != 2 || a.seeds[0] == a.seeds[1]) {
         throw Error("--arrival-seeds needs two different seeds (one per run of a pair)");
     }
-    const analysis::RecordSpec records = analysis::RecordSpec::fromJson(json::parse(a.records));
+    const json recordsJson = [&] {
+        try {
+            return parseJson(a.records);
+        } catch (const JsonError& e) {
+            throw Error("--records", e.what());
+        }
+    }();
+    const analysis::RecordSpec records = analysis::RecordSpec::fromJson(recordsJson);
     std::vector<std::string> ids, prompts;
     readPrompts(a.gen, ids, prompts);
     const engine::GenerateOptions opt = generateOptions(a.gen);
@@ -195,7 +204,7 @@ json generationProbe(const ProbeArgs& a) {
     return json{{"model", a.gen.model},
                 {"items", prompts.size()},
                 {"max_new_tokens", a.gen.maxNewTokens},
-                {"records", json::parse(a.records)},
+                {"records", parseJson(a.records)},
                 {"runs", runList},
                 {"comparisons", comparisons}};
 }

@@ -2,6 +2,7 @@
 
 #include "analysis/fingerprint.h"
 #include "common/error.h"
+#include "common/json_read.h"
 #include "engine/engine.h"
 #include "engine/env_fingerprint.h"
 #include "ledger/ledger.h"
@@ -60,15 +61,7 @@ json sampleResults(const std::vector<engine::ItemRecord>& records,
 }
 
 json readJson(const std::string& path) {
-    std::ifstream in(path);
-    if (!in) {
-        throw Error(path, "cannot open");
-    }
-    try {
-        return json::parse(in);
-    } catch (const json::exception& e) {
-        throw Error(path, std::string("invalid JSON: ") + e.what());
-    }
+    return readJsonFile(path);
 }
 
 } // namespace

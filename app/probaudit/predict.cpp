@@ -1,6 +1,7 @@
 #include "predict.h"
 
 #include "common/error.h"
+#include "common/json_read.h"
 #include "common/run_config.h"
 #include "engine/engine.h"
 
@@ -20,9 +21,9 @@ RunConfig configFromArg(const std::string& configJson) {
     }
     json j;
     try {
-        j = json::parse(configJson);
-    } catch (const json::exception& e) {
-        throw Error(std::string("--config: invalid JSON: ") + e.what());
+        j = parseJson(configJson);
+    } catch (const JsonError& e) {
+        throw Error("--config", e.what());
     }
     return RunConfig::fromJson(j);
 }
@@ -66,7 +67,7 @@ void ensureCpuCapability(const std::string& configJson, int /*argc*/, char** arg
     if (configJson.empty()) {
         return;
     }
-    const RunConfig c = RunConfig::fromJson(json::parse(configJson));
+    const RunConfig c = configFromArg(configJson);
     if (c.cpu_capability.empty()) {
         return;
     }

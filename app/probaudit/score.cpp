@@ -3,6 +3,7 @@
 #include "predict.h"
 
 #include "common/error.h"
+#include "common/json_read.h"
 #include "common/run_config.h"
 #include "engine/engine.h"
 
@@ -30,9 +31,9 @@ std::vector<engine::Item> readItems(const std::string& path, std::size_t limit) 
         }
         json j;
         try {
-            j = json::parse(line);
-        } catch (const json::exception& e) {
-            throw Error(path, "line " + std::to_string(n) + ": invalid JSON");
+            j = parseJson(line);
+        } catch (const JsonError& e) {
+            throw Error(path, "line " + std::to_string(n) + ": " + e.what());
         }
         if (!j.is_object() || !j.contains("text") || !j["text"].is_string()) {
             throw Error(path, "line " + std::to_string(n) + ": no \"text\" string");

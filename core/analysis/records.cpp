@@ -1,6 +1,7 @@
 #include "analysis/records.h"
 
 #include "common/error.h"
+#include "common/json_read.h"
 
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
@@ -126,9 +127,9 @@ std::vector<std::string> parseRecords(const std::string& text, const RecordSpec&
         return out;
     }
     if (spec.mode == "json") {
-        const json whole = json::parse(text, nullptr, false);
-        if (!whole.is_discarded() && whole.is_array()) {
-            for (const auto& v : whole) {
+        const std::optional<json> whole = tryParseJson(text); // a model's output: anything
+        if (whole && whole->is_array()) {
+            for (const auto& v : *whole) {
                 if (v.is_object()) {
                     out.push_back(normalise(v.dump(), spec.lowercase));
                 }
@@ -136,9 +137,9 @@ std::vector<std::string> parseRecords(const std::string& text, const RecordSpec&
             return out;
         }
         for (const auto& l : lines(text)) {
-            const json v = json::parse(l, nullptr, false);
-            if (!v.is_discarded() && v.is_object()) {
-                out.push_back(normalise(v.dump(), spec.lowercase)); // nlohmann sorts object keys
+            const std::optional<json> v = tryParseJson(l);
+            if (v && v->is_object()) {
+                out.push_back(normalise(v->dump(), spec.lowercase)); // nlohmann sorts object keys
             }
         }
         return out;

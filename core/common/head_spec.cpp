@@ -1,6 +1,7 @@
 #include "common/head_spec.h"
 
 #include "common/error.h"
+#include "common/json_read.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -185,23 +186,16 @@ HeadSpec HeadSpec::parse(const std::string& jsonOrPath) {
     if (first != std::string::npos && jsonOrPath[first] == '{') {
         json j;
         try {
-            j = json::parse(jsonOrPath);
-        } catch (const json::exception& e) {
-            throw Error(std::string("head: invalid JSON: ") + e.what());
+            j = parseJson(jsonOrPath);
+        } catch (const JsonError& e) {
+            throw Error("head", e.what());
         }
         return fromJson(j, "head");
     }
-    std::ifstream in(jsonOrPath);
-    if (!in) {
+    if (!std::ifstream(jsonOrPath)) {
         throw Error(jsonOrPath, "cannot open head file");
     }
-    json j;
-    try {
-        j = json::parse(in);
-    } catch (const json::exception& e) {
-        throw Error(jsonOrPath, std::string("invalid JSON: ") + e.what());
-    }
-    HeadSpec s = fromJson(j, jsonOrPath);
+    HeadSpec s = fromJson(readJsonFile(jsonOrPath), jsonOrPath);
     if (!s.adapter_path.empty() && fs::path(s.adapter_path).is_relative()) {
         s.adapter_path = (fs::path(jsonOrPath).parent_path() / s.adapter_path).string();
     }

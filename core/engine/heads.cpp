@@ -1,6 +1,7 @@
 #include "engine/heads.h"
 
 #include "common/error.h"
+#include "common/json_read.h"
 #include "engine/invariant_ops.h"
 #include "engine/weights.h"
 #include "model/checkpoint.h"
@@ -109,7 +110,12 @@ public:
         }
         if (m_spec.labels.empty()) {
             if (auto it = meta.find("labels"); it != meta.end()) {
-                m_spec.labels = json::parse(it->second).get<std::vector<std::string>>();
+                try {
+                    m_spec.labels = parseJson(it->second).get<std::vector<std::string>>();
+                } catch (const std::exception& e) {
+                    throw Error(m_spec.adapter_path,
+                                std::string("the adapter's labels metadata: ") + e.what());
+                }
             }
         }
         if (m_spec.labels.empty()) {

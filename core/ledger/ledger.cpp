@@ -2,6 +2,7 @@
 
 #include "common/build_info.h"
 #include "common/error.h"
+#include "common/json_read.h"
 #include "common/sha256.h"
 
 #include <SQLiteCpp/SQLiteCpp.h>
@@ -345,12 +346,26 @@ bool Ledger::hasStudy() const {
     return st.getColumn(0).getInt() > 0;
 }
 
+namespace {
+
+// A JSON column as stored (a ledger may come from anyone): a row that does not parse, or nests
+// too deeply, is an error naming the ledger and the row.
+json storedJson(const std::string& text, const std::string& ledgerPath, const std::string& what) {
+    try {
+        return parseJson(text);
+    } catch (const JsonError& e) {
+        throw Error(ledgerPath, what + ": " + e.what());
+    }
+}
+
+} // namespace
+
 json Ledger::study() const {
     SQLite::Statement st(*m->db, "SELECT json FROM study WHERE id = 1");
     if (!st.executeStep()) {
         throw Error(m_path, "the ledger has no study yet");
     }
-    return json::parse(st.getColumn(0).getString());
+    return storedJson(st.getColumn(0).getString(), m_path, "the study row");
 }
 
 std::string Ledger::datasetSha256() const {
@@ -454,7 +469,8 @@ void Ledger::putConfig(const std::string& hash, const std::string& name, const j
 json Ledger::config(const std::string& hash) const {
     SQLite::Statement st(*m->db, "SELECT json FROM configs WHERE hash = ?");
     st.bind(1, hash);
-    return st.executeStep() ? json::parse(st.getColumn(0).getString()) : json();
+    return st.executeStep() ? storedJson(st.getColumn(0).getString(), m_path, "config " + hash)
+                            : json();
 }
 
 std::string Ledger::environmentHash(const json& fingerprint) {
@@ -480,7 +496,8 @@ std::string Ledger::putEnvironment(const json& fingerprint) {
 json Ledger::environment(const std::string& hash) const {
     SQLite::Statement st(*m->db, "SELECT json FROM environments WHERE hash = ?");
     st.bind(1, hash);
-    return st.executeStep() ? json::parse(st.getColumn(0).getString()) : json();
+    return st.executeStep() ? storedJson(st.getColumn(0).getString(), m_path, "environment " + hash)
+                            : json();
 }
 
 std::int64_t Ledger::beginRun(const std::string& head, const json& headJson,
@@ -519,11 +536,12 @@ const char* const kRunColumns =
     "finished, message, kernel_trace, chain_seq, records_sha256, prev_sha256, chain_sha256, kind, "
     "label, numerics_sha256";
 
-Run readRun(SQLite::Statement& st) {
+Run readRun(SQLite::Statement& st, const std::string& ledgerPath) {
     Run r;
     r.id = st.getColumn(0).getInt64();
     r.head = st.getColumn(1).getString();
-    r.head_json = json::parse(st.getColumn(2).getString());
+    const std::string row = "run " + std::to_string(r.id);
+    r.head_json = storedJson(st.getColumn(2).getString(), ledgerPath, row + " head");
     r.config_name = st.getColumn(3).getString();
     r.config_hash = st.getColumn(4).getString();
     r.env_hash = st.getColumn(5).getString();
@@ -535,7 +553,7 @@ Run readRun(SQLite::Statement& st) {
     r.finished = st.getColumn(11).getString();
     r.message = st.getColumn(12).getString();
     const std::string trace = st.getColumn(13).getString();
-    r.kernel_trace = trace.empty() ? json() : json::parse(trace);
+    r.kernel_trace = trace.empty() ? json() : storedJson(trace, ledgerPath, row + " kernel trace");
     if (!st.getColumn(14).isNull()) {
         r.chain_seq = st.getColumn(14).getInt64();
     }
@@ -553,9 +571,10 @@ Run readRun(SQLite::Statement& st) {
 namespace {
 
 // The latest run of a head, config, environment and capture whose status is in `statuses`.
-std::optional<Run> latestRun(SQLite::Database& db, const json& headJson,
-                             const std::string& configHash, const std::string& envHash,
-                             const std::string& capture, const char* statuses) {
+std::optional<Run> latestRun(SQLite::Database& db, const std::string& ledgerPath,
+                             const json& headJson, const std::string& configHash,
+                             const std::string& envHash, const std::string& capture,
+                             const char* statuses) {
     SQLite::Statement st(
         db,
         std::string("SELECT ") + kRunColumns +
@@ -567,7 +586,7 @@ std::optional<Run> latestRun(SQLite::Database& db, const json& headJson,
     st.bind(3, envHash);
     st.bind(4, capture);
     if (st.executeStep()) {
-        return readRun(st);
+        return readRun(st, ledgerPath);
     }
     return std::nullopt;
 }
@@ -577,13 +596,14 @@ std::optional<Run> latestRun(SQLite::Database& db, const json& headJson,
 std::optional<Run> Ledger::findResumable(const json& headJson, const std::string& configHash,
                                          const std::string& envHash,
                                          const std::string& capture) const {
-    return latestRun(*m->db, headJson, configHash, envHash, capture, "'running', 'interrupted'");
+    return latestRun(*m->db, m_path, headJson, configHash, envHash, capture,
+                     "'running', 'interrupted'");
 }
 
 std::optional<Run> Ledger::findFinished(const json& headJson, const std::string& configHash,
                                         const std::string& envHash,
                                         const std::string& capture) const {
-    return latestRun(*m->db, headJson, configHash, envHash, capture, "'finished'");
+    return latestRun(*m->db, m_path, headJson, configHash, envHash, capture, "'finished'");
 }
 
 void Ledger::resumeRun(std::int64_t run) {
@@ -857,7 +877,7 @@ std::vector<Run> Ledger::runs() const {
     std::vector<Run> out;
     SQLite::Statement st(*m->db, std::string("SELECT ") + kRunColumns + " FROM runs ORDER BY id");
     while (st.executeStep()) {
-        out.push_back(readRun(st));
+        out.push_back(readRun(st, m_path));
         out.back().writer_alive = out.back().status == RunStatus::Running && writerAlive;
     }
     return out;
@@ -869,7 +889,7 @@ Run Ledger::run(std::int64_t id) const {
     if (!st.executeStep()) {
         throw Error(m_path, "no run " + std::to_string(id));
     }
-    return readRun(st);
+    return readRun(st, m_path);
 }
 
 std::vector<Record> Ledger::records(std::int64_t run, bool withLayers) const {
@@ -932,7 +952,7 @@ std::optional<json> Ledger::latestDiagnosis(const std::string& head) const {
     if (!st.executeStep()) {
         return std::nullopt;
     }
-    return json::parse(st.getColumn(0).getString());
+    return storedJson(st.getColumn(0).getString(), m_path, "the diagnosis of head " + head);
 }
 
 std::vector<std::int64_t> Ledger::recordedItems(std::int64_t run) const {

@@ -1,6 +1,7 @@
 #include "model/checkpoint.h"
 
 #include "common/error.h"
+#include "common/json_read.h"
 #include "model/gguf_llama.h"
 
 #include <nlohmann/json.hpp>
@@ -38,9 +39,8 @@ Checkpoint Checkpoint::open(const std::string& path) {
     c.m_spec = loadHfConfig((p / "config.json").string());
     if (const fs::path gen = p / "generation_config.json"; fs::exists(gen)) {
         // generate() reads its stop tokens from here when the folder has it.
-        std::ifstream in(gen);
-        const auto g = nlohmann::json::parse(in, nullptr, false);
-        if (!g.is_discarded() && g.contains("eos_token_id")) {
+        const nlohmann::json g = readJsonFile(gen.string());
+        if (g.is_object() && g.contains("eos_token_id")) {
             c.m_spec.eos_token_ids = eosTokenIds(g);
         }
     }

@@ -3,6 +3,7 @@
 #include "model/model_spec.h"
 
 #include "common/error.h"
+#include "common/json_read.h"
 
 #include <nlohmann/json.hpp>
 
@@ -229,9 +230,9 @@ ModelSpec parseHfConfig(const std::string& jsonText, const std::string& path) {
 static ModelSpec parseHfConfigUnchecked(const std::string& jsonText, const std::string& path) {
     json j;
     try {
-        j = json::parse(jsonText);
-    } catch (const json::exception& e) {
-        throw Error(path, std::string("invalid JSON: ") + e.what());
+        j = parseJson(jsonText);
+    } catch (const JsonError& e) {
+        throw Error(path, e.what());
     }
     if (!j.is_object()) {
         throw Error(path, "config is not a JSON object");

@@ -1,6 +1,7 @@
 #include "model/safetensors.h"
 
 #include "common/error.h"
+#include "common/json_read.h"
 
 #include <nlohmann/json.hpp>
 
@@ -25,7 +26,13 @@ constexpr std::uint64_t kMaxHeaderBytes = 100'000'000;
 json parseStrictJson(std::string_view text, const std::string& path, const char* what) {
     std::vector<std::set<std::string>> keys;
     std::string duplicate;
-    auto callback = [&](int /*depth*/, json::parse_event_t event, json& parsed) {
+    auto callback = [&](int depth, json::parse_event_t event, json& parsed) {
+        if ((event == json::parse_event_t::object_start ||
+             event == json::parse_event_t::array_start) &&
+            depth >= kMaxJsonDepth) { // the bound of every JSON read (common/json_read.h)
+            throw Error(path, std::string(what) + " JSON nested deeper than " +
+                                  std::to_string(kMaxJsonDepth) + " levels");
+        }
         switch (event) {
         case json::parse_event_t::object_start:
             keys.emplace_back();

@@ -1,6 +1,7 @@
 #include "study/dataset.h"
 
 #include "common/error.h"
+#include "common/json_read.h"
 #include "common/sha256.h"
 #include "tokenizer/unicode.h"
 
@@ -112,9 +113,9 @@ void readJsonl(const std::string& bytes, Collector& c) {
         }
         json j;
         try {
-            j = json::parse(line);
-        } catch (const json::exception&) {
-            c.bad(n, "invalid JSON");
+            j = parseJson(line);
+        } catch (const JsonError& e) {
+            c.bad(n, e.what());
             continue;
         }
         if (!j.is_object()) {

@@ -1,6 +1,7 @@
 #include "study/study.h"
 
 #include "common/error.h"
+#include "common/json_read.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -283,15 +284,15 @@ Study Study::fromJson(const ordered_json& j, const std::string& baseDir,
 }
 
 Study Study::load(const std::string& path) {
-    std::ifstream in(path);
+    std::ifstream in(path, std::ios::binary);
     if (!in) {
         throw Error(path, "cannot open the study file");
     }
     ordered_json j;
     try {
-        j = ordered_json::parse(in, nullptr, true, /*ignore_comments=*/true);
-    } catch (const json::exception& e) {
-        throw Error(path, std::string("invalid JSON: ") + e.what());
+        j = parseCommentedJson(std::string((std::istreambuf_iterator<char>(in)), {}));
+    } catch (const JsonError& e) {
+        throw Error(path, e.what());
     }
     const std::string abs = fs::absolute(path).lexically_normal().string();
     std::vector<std::string> errors;

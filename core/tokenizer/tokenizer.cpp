@@ -1,6 +1,7 @@
 #include "tokenizer/tokenizer.h"
 
 #include "common/error.h"
+#include "common/json_read.h"
 #include "model/gguf.h"
 #include "tokenizer/unicode.h"
 
@@ -69,9 +70,9 @@ Tokenizer Tokenizer::fromFile(const std::string& path) {
 Tokenizer Tokenizer::fromJson(const std::string& text, const std::string& where) {
     json j;
     try {
-        j = json::parse(text);
-    } catch (const json::exception& e) {
-        throw Error(where, std::string("invalid JSON: ") + e.what());
+        j = parseJson(text);
+    } catch (const JsonError& e) {
+        throw Error(where, e.what());
     }
     try {
         if (!j.is_object() || !j.contains("model") || !j["model"].is_object()) {
