@@ -56,6 +56,7 @@ struct Job {
     int slots = 1;
     JobState state = JobState::Pending;
     pid_t pid = 0;          // while its engine process runs and may be signalled
+    bool reporting = false; // it has said "started" or "skipped": its SIGINT handler is set
     bool signalled = false; // told to stop (once: a second SIGINT ends a run at once)
     ChildExit exit;
     json finished; // the child's run-finished event, emitted once the run is imported
@@ -139,7 +140,8 @@ private:
     // Holding m_mutex.
     void signalRunning() {
         for (Job& j : m_jobs) {
-            if (j.state == JobState::Running && j.pid > 0 && !j.signalled) {
+            // A job still starting up would die of the signal: it is told once it reports.
+            if (j.state == JobState::Running && j.pid > 0 && j.reporting && !j.signalled) {
                 ::kill(j.pid, SIGINT);
                 j.signalled = true;
             }
@@ -226,6 +228,10 @@ private:
         }
         const std::string kind = e.value("event", "");
         e["job"] = label(k);
+        if (kind == protocol::event::kStarted || kind == protocol::event::kSkipped) {
+            const std::lock_guard<std::mutex> lock(m_mutex);
+            m_jobs[k].reporting = true;
+        }
         if (kind == protocol::event::kDone) {
             return;
         }
