@@ -60,10 +60,6 @@ json sampleResults(const std::vector<engine::ItemRecord>& records,
     return out;
 }
 
-json readJson(const std::string& path) {
-    return readJsonFile(path);
-}
-
 } // namespace
 
 int pinRun(const PinOptions& o) {
@@ -129,11 +125,11 @@ int pinRun(const PinOptions& o) {
 }
 
 std::string lockedConfigJson(const std::string& lockPath) {
-    return readJson(lockPath).at("config").dump();
+    return readJsonFile(lockPath).at("config").dump();
 }
 
 int checkLock(const CheckOptions& o) {
-    const json lock = readJson(o.lock);
+    const json lock = readJsonFile(o.lock);
     if (!lock.contains("probaudit_lock")) {
         throw Error(o.lock, "not a ProbAudit runtime lock");
     }

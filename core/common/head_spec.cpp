@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 
 namespace probaudit {
 
@@ -192,10 +191,7 @@ HeadSpec HeadSpec::parse(const std::string& jsonOrPath) {
         }
         return fromJson(j, "head");
     }
-    if (!std::ifstream(jsonOrPath)) {
-        throw Error(jsonOrPath, "cannot open head file");
-    }
-    HeadSpec s = fromJson(readJsonFile(jsonOrPath), jsonOrPath);
+    HeadSpec s = fromJson(readJsonFile(jsonOrPath), jsonOrPath); // names the file it cannot open
     if (!s.adapter_path.empty() && fs::path(s.adapter_path).is_relative()) {
         s.adapter_path = (fs::path(jsonOrPath).parent_path() / s.adapter_path).string();
     }
