@@ -20,6 +20,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QMap>
+#include <QProcessEnvironment>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThread>
@@ -226,6 +227,71 @@ private Q_SLOTS:
         QCOMPARE(fileBytes(target), before);
         QVERIFY(!QFile::exists(m_dir.filePath(QStringLiteral("../evil.txt"))));
         QVERIFY(!QFile::exists(m_dir.filePath(QStringLiteral("evil-abs.txt"))));
+    }
+
+    // An import that fails after some runs went in (the disk fills during the last run) is
+    // refused whole: a target that did not exist still does not, one that did is unchanged.
+    void importFailingMidwayWritesNothing() {
+        const QString room = m_dir.filePath(QStringLiteral("room.ledger"));
+        QVERIFY(
+            test::cli({QStringLiteral("import"), m_bundle, QStringLiteral("--into"), room}).code ==
+            0);
+        int pages = 0;
+        {
+            SQLite::Database db(room.toStdString(), SQLite::OPEN_READONLY);
+            pages = db.execAndGet("PRAGMA page_count").getInt();
+        }
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("PROBAUDIT_LEDGER_MAX_PAGES"), QString::number(pages - 1));
+        const QString fresh = m_dir.filePath(QStringLiteral("midway.ledger"));
+        auto r =
+            test::cli({QStringLiteral("import"), m_bundle, QStringLiteral("--into"), fresh}, env);
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("the disk is full") && r.err.contains("nothing was imported"),
+                 r.err.constData());
+        QVERIFY(!QFile::exists(fresh));
+        // A target holding the study and no runs yet: byte for byte as it was.
+        const QString studyOnly = m_dir.filePath(QStringLiteral("study-only.ledger"));
+        QVERIFY(QFile::copy(room, studyOnly));
+        QFile(studyOnly).setPermissions(QFile::ReadOwner | QFile::WriteOwner);
+        int studyPages = 0;
+        {
+            SQLite::Database db(studyOnly.toStdString(), SQLite::OPEN_READWRITE);
+            for (const char* table : {"layers", "records", "generations", "diagnoses", "runs",
+                                      "configs", "environments"}) {
+                db.exec(std::string("DELETE FROM ") + table);
+            }
+            db.exec("VACUUM");
+            studyPages = db.execAndGet("PRAGMA page_count").getInt();
+        }
+        const QByteArray before = fileBytes(studyOnly);
+        // Room for about half of the runs' pages.
+        env.insert(QStringLiteral("PROBAUDIT_LEDGER_MAX_PAGES"),
+                   QString::number(studyPages + (pages - studyPages) / 2));
+        r = test::cli({QStringLiteral("import"), m_bundle, QStringLiteral("--into"), studyOnly},
+                      env);
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("nothing was imported"), r.err.constData());
+        QCOMPARE(fileBytes(studyOnly), before);
+    }
+
+    // `import --into` and `migrate` refuse another program's SQLite database untouched.
+    void foreignDatabaseTargetIsRefused() {
+        const QString foreign = m_dir.filePath(QStringLiteral("foreign.db"));
+        {
+            SQLite::Database db(foreign.toStdString(),
+                                SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
+            db.exec("CREATE TABLE notes(x TEXT); INSERT INTO notes VALUES ('mine')");
+        }
+        const QByteArray before = fileBytes(foreign);
+        for (const QStringList& args :
+             {QStringList{QStringLiteral("import"), m_bundle, QStringLiteral("--into"), foreign},
+              QStringList{QStringLiteral("migrate"), foreign}}) {
+            const auto r = test::cli(args);
+            QCOMPARE(r.code, 1);
+            QVERIFY2(r.err.contains("not a ProbAudit ledger"), r.err.constData());
+            QCOMPARE(fileBytes(foreign), before);
+        }
     }
 
     // The size limit, with a small limit (the default is 8 GiB per entry).

@@ -85,6 +85,18 @@ void sql(const QString& path, const char* statement) {
     QVERIFY2(rc == SQLITE_OK, qPrintable(msg));
 }
 
+int pageCount(const std::string& path) {
+    sqlite3* db = nullptr;
+    sqlite3_open(path.c_str(), &db);
+    sqlite3_stmt* st = nullptr;
+    sqlite3_prepare_v2(db, "PRAGMA page_count", -1, &st, nullptr);
+    sqlite3_step(st);
+    const int n = sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return n;
+}
+
 QString errorOf(const std::function<void()>& f) {
     try {
         f();
@@ -202,6 +214,36 @@ private Q_SLOTS:
                 }).contains("not a ledger"));
     }
 
+    // Another program's SQLite database is refused before anything is written to it (no
+    // schema migrated in, no journal mode changed); an empty file becomes a ledger.
+    void foreignDatabaseIsRefusedUntouched() {
+        QTemporaryDir dir;
+        for (const char* version : {"0", "3"}) {
+            const QString path = dir.filePath(QStringLiteral("foreign-%1.db").arg(version));
+            sql(path, (std::string("CREATE TABLE notes(x TEXT); INSERT INTO notes VALUES ('mine'); "
+                                   "PRAGMA user_version = ") +
+                       version)
+                          .c_str());
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            const QByteArray before = f.readAll();
+            f.close();
+            for (auto mode : {Ledger::Mode::Write, Ledger::Mode::Read}) {
+                const QString msg = errorOf([&] { Ledger(path.toStdString(), mode); });
+                QVERIFY2(msg.contains("not a ProbAudit ledger"), qPrintable(msg));
+            }
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            QCOMPARE(f.readAll(), before);
+            QVERIFY(!QFile::exists(path + "-wal"));
+        }
+        const QString empty = dir.filePath("empty.ledger");
+        QFile f(empty);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.close();
+        Ledger led(empty.toStdString(), Ledger::Mode::Write);
+        QCOMPARE(led.schemaVersion(), ledger::kSchemaVersion);
+    }
+
     // A ledger written by schema 1 (tests/fixtures/ledgers/v1, made with the schema-1 engine):
     // reading asks for the migration, writing migrates it, seals stay valid.
     void olderSchemaMigratesForward() {
@@ -267,17 +309,7 @@ private Q_SLOTS:
             led.initStudy(nlohmann::json{{"name", "s"}}, "abc", someItems(400));
             recordRun(led, "c1", 400, 1);
         }
-        const auto pages = [&] {
-            sqlite3* db = nullptr;
-            sqlite3_open(path.c_str(), &db);
-            sqlite3_stmt* st = nullptr;
-            sqlite3_prepare_v2(db, "PRAGMA page_count", -1, &st, nullptr);
-            sqlite3_step(st);
-            const int n = sqlite3_column_int(st, 0);
-            sqlite3_finalize(st);
-            sqlite3_close(db);
-            return n;
-        }();
+        const int pages = pageCount(path);
         qputenv("PROBAUDIT_LEDGER_MAX_PAGES", QByteArray::number(pages + 3));
         std::int64_t run = 0;
         QString msg;
@@ -385,6 +417,66 @@ private Q_SLOTS:
         QVERIFY(!v.ok);
         QCOMPARE(v.first_bad, std::optional<std::int64_t>(run));
         QVERIFY2(v.problem.find("records changed") != std::string::npos, v.problem.c_str());
+    }
+
+    // An import that fails part way (here the disk fills while its records go in) leaves the
+    // target as it was: no orphan run row, no records; with room, the same import lands whole.
+    void aFailedImportLeavesNoTrace() {
+        QTemporaryDir dir;
+        const std::string src = dir.filePath("src.ledger").toStdString();
+        const std::string dst = dir.filePath("dst.ledger").toStdString();
+        std::int64_t run = 0;
+        {
+            Ledger led(src, Ledger::Mode::Write);
+            led.initStudy(nlohmann::json{{"name", "s"}}, "abc", someItems(400));
+            run = recordRun(led, "c1", 400, 1);
+        }
+        {
+            Ledger led(dst, Ledger::Mode::Write);
+            led.initStudy(nlohmann::json{{"name", "s"}}, "abc", someItems(400));
+        }
+        qputenv("PROBAUDIT_LEDGER_MAX_PAGES", QByteArray::number(pageCount(dst) + 3));
+        QString msg;
+        {
+            const Ledger source(src, Ledger::Mode::Read);
+            Ledger target(dst, Ledger::Mode::Write);
+            msg = errorOf([&] { target.importRun(source, run); });
+        }
+        qunsetenv("PROBAUDIT_LEDGER_MAX_PAGES");
+        QVERIFY2(msg.contains("the disk is full"), qPrintable(msg));
+        {
+            const Ledger target(dst, Ledger::Mode::Read);
+            QVERIFY(target.runs().empty());
+            QVERIFY(target.verify().ok);
+        }
+        const Ledger source(src, Ledger::Mode::Read);
+        Ledger target(dst, Ledger::Mode::Write);
+        const auto mine = target.importRun(source, run);
+        QCOMPARE(target.run(mine).records_sha256, source.run(run).records_sha256);
+        QCOMPARE(target.records(mine).size(), std::size_t(400));
+    }
+
+    // atomically(): everything inside, nested units included, lands or nothing does.
+    void atomicallyIsAllOrNothing() {
+        QTemporaryDir dir;
+        Ledger led(dir.filePath("a.ledger").toStdString(), Ledger::Mode::Write);
+        const QString msg = errorOf([&] {
+            led.atomically([&] {
+                led.initStudy(nlohmann::json{{"name", "s"}}, "abc", someItems(8));
+                led.atomically([&] { recordRun(led, "c1", 8, 1); });
+                throw Error("test", "stop here");
+            });
+        });
+        QVERIFY(msg.contains("stop here"));
+        QVERIFY(!led.hasStudy());
+        QVERIFY(led.runs().empty());
+        led.atomically([&] {
+            led.initStudy(nlohmann::json{{"name", "s"}}, "abc", someItems(8));
+            led.atomically([&] { recordRun(led, "c1", 8, 1); });
+        });
+        QVERIFY(led.hasStudy());
+        QCOMPARE(led.runs().size(), std::size_t(1));
+        QVERIFY(led.verify().ok);
     }
 
     void finishingAnIncompleteRunIsRefused() {

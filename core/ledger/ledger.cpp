@@ -103,6 +103,20 @@ CREATE TABLE generations(run INTEGER NOT NULL REFERENCES runs(id), item INTEGER 
 };
 static_assert(sizeof(kMigrations) / sizeof(kMigrations[0]) == kSchemaVersion);
 
+// Before anything is written: an SQLite file that is not a ledger (another program's database)
+// is refused, never migrated into. Version 0 is a ledger only while the file holds nothing yet;
+// any later version must have the first schema's tables.
+void refuseForeignDatabase(SQLite::Database& db, const std::string& path, int version) {
+    SQLite::Statement st(db, "SELECT count(*), coalesce(sum(name IN ('meta', 'study', 'items', "
+                             "'runs', 'records')), 0) FROM sqlite_master WHERE type = 'table'");
+    st.executeStep();
+    const int tables = st.getColumn(0).getInt(), ours = st.getColumn(1).getInt();
+    if ((version == 0 && tables > 0) || (version > 0 && ours < 5)) {
+        throw Error(path, "not a ProbAudit ledger (an SQLite database with other tables); "
+                          "nothing was changed in it");
+    }
+}
+
 // The process holding an flock on this descriptor's file, from /proc/locks (Linux); 0 when
 // it cannot be told.
 long flockHolder(int fd) {
@@ -208,6 +222,33 @@ void hashGeneration(Sha256& h, const GenerationRecord& g) {
 
 } // namespace
 
+// One unit of work: a transaction of its own, or a savepoint inside an enclosing one (see
+// Ledger::atomically), so that every write method is all-or-nothing and several of them can be
+// made all-or-nothing together. Rolled back unless committed.
+class Unit {
+public:
+    explicit Unit(SQLite::Database& db) : m_db(db) { m_db.exec("SAVEPOINT probaudit_unit"); }
+    Unit(const Unit&) = delete;
+    Unit& operator=(const Unit&) = delete;
+    ~Unit() {
+        if (!m_done) {
+            try { // fails harmlessly when SQLite already rolled back the whole transaction
+                m_db.exec("ROLLBACK TO probaudit_unit");
+                m_db.exec("RELEASE probaudit_unit");
+            } catch (...) {
+            }
+        }
+    }
+    void commit() {
+        m_db.exec("RELEASE probaudit_unit");
+        m_done = true;
+    }
+
+private:
+    SQLite::Database& m_db;
+    bool m_done = false;
+};
+
 struct Ledger::Impl {
     std::unique_ptr<SQLite::Database> db;
     int lockFd = -1;
@@ -218,9 +259,8 @@ struct Ledger::Impl {
     [[noreturn]] void fail(const std::string& path, const std::exception& e) const {
         const auto* se = dynamic_cast<const SQLite::Exception*>(&e);
         if (se != nullptr && (se->getErrorCode() == SQLITE_FULL)) {
-            throw Error(path, "the disk is full (or the ledger reached its size limit); finished "
-                              "batches are kept, "
-                              "free space and run again to resume");
+            throw Error(path, "the disk is full (or the ledger reached its size limit); free "
+                              "space and try again (a run resumes from its last finished batch)");
         }
         if (se != nullptr && (se->getErrorCode() == SQLITE_READONLY)) {
             throw Error(path, "the ledger is read-only");
@@ -274,6 +314,7 @@ Ledger::Ledger(const std::string& path, Mode mode) : m(std::make_unique<Impl>())
             m->writer = true;
         }
         const int version = m->db->execAndGet("PRAGMA user_version").getInt();
+        refuseForeignDatabase(*m->db, path, version);
         if (version > kSchemaVersion) {
             throw Error(path, "the ledger has schema version " + std::to_string(version) +
                                   ", newer than this ProbAudit's (" +
@@ -299,7 +340,7 @@ Ledger::Ledger(const std::string& path, Mode mode) : m(std::make_unique<Impl>())
             m->db->exec("PRAGMA max_page_count = " + std::to_string(std::atoll(pages)));
         }
         if (version < kSchemaVersion) {
-            SQLite::Transaction t(*m->db);
+            Unit t(*m->db);
             for (int v = version; v < kSchemaVersion; ++v) {
                 m->db->exec(kMigrations[v]);
             }
@@ -376,7 +417,7 @@ std::string Ledger::datasetSha256() const {
 void Ledger::initStudy(const json& study, const std::string& datasetSha256,
                        const std::vector<Item>& items) {
     try {
-        SQLite::Transaction t(*m->db);
+        Unit t(*m->db);
         SQLite::Statement s(
             *m->db,
             "INSERT INTO study(id, name, json, dataset_sha256, created) VALUES (1, ?, ?, ?, ?)");
@@ -619,7 +660,7 @@ void Ledger::resumeRun(std::int64_t run) {
 
 void Ledger::appendBatch(std::int64_t run, const std::vector<Record>& records) {
     try {
-        SQLite::Transaction t(*m->db);
+        Unit t(*m->db);
         if (!m->insRecord) {
             m->insRecord = std::make_unique<SQLite::Statement>(
                 *m->db, "INSERT INTO records(run, item, tokens, truncated, decision, margin, "
@@ -679,7 +720,7 @@ void Ledger::appendBatch(std::int64_t run, const std::vector<Record>& records) {
 
 void Ledger::appendGenerations(std::int64_t run, const std::vector<GenerationRecord>& outputs) {
     try {
-        SQLite::Transaction t(*m->db);
+        Unit t(*m->db);
         SQLite::Statement ins(
             *m->db, "INSERT INTO generations(run, item, prompt_tokens, text, finish, arrival, "
                     "tokens, logits, gaps, batch) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
@@ -804,7 +845,7 @@ std::string chainHash(const Run& r, const json& config, const json& env,
 
 void Ledger::finishRun(std::int64_t id, const std::string& finished) {
     try {
-        SQLite::Transaction t(*m->db);
+        Unit t(*m->db);
         Run r = run(id);
         const auto records = this->records(id, true);
         const auto outputs = generations(id);
@@ -967,7 +1008,23 @@ std::vector<std::int64_t> Ledger::recordedItems(std::int64_t run) const {
     return out;
 }
 
+void Ledger::atomically(const std::function<void()>& work) {
+    Unit unit(*m->db);
+    work();
+    try {
+        unit.commit();
+    } catch (const std::exception& e) {
+        m->fail(m_path, e);
+    }
+}
+
 std::int64_t Ledger::importRun(const Ledger& source, std::int64_t id, bool reuse) {
+    std::int64_t mine = 0;
+    atomically([&] { mine = importRunBody(source, id, reuse); });
+    return mine;
+}
+
+std::int64_t Ledger::importRunBody(const Ledger& source, std::int64_t id, bool reuse) {
     const Run src = source.run(id);
     if (src.status != RunStatus::Finished) {
         throw Error(source.path(), "run " + std::to_string(id) + " is not finished");
@@ -1003,9 +1060,8 @@ std::int64_t Ledger::importRun(const Ledger& source, std::int64_t id, bool reuse
         appendGenerations(mine, outputs);
     }
     setKernelTrace(mine, src.kernel_trace);
-    finishRun(mine, src.finished); // recorded then, not now
-    if (run(mine).records_sha256 != src.records_sha256) {
-        markRun(mine, RunStatus::Failed, "imported records do not reproduce their seal");
+    finishRun(mine, src.finished);                        // recorded then, not now
+    if (run(mine).records_sha256 != src.records_sha256) { // the whole import rolls back
         throw Error(source.path(), "run " + std::to_string(id) +
                                        ": the imported records do not reproduce its seal");
     }

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -165,13 +166,19 @@ public:
     // its config, its environment (same fingerprint, same hash), its records and kernel trace,
     // then seals it in this ledger's chain. The records' SHA-256 must come out equal to the
     // source's. Returns the new run's id, or (with `reuse`) the id of an identical run already
-    // here.
+    // here. One transaction: a refused or interrupted import leaves no trace.
     std::int64_t importRun(const Ledger& source, std::int64_t run, bool reuse = true);
+    // Runs `work` (calls of this ledger's methods) as one transaction: every change it makes
+    // lands, or none does (it throws, or the process dies, and nothing of it is in the file).
+    // Nests: an inner call is a savepoint of the outer one.
+    void atomically(const std::function<void()>& work);
     // A consistent copy of the whole ledger (committed WAL content included) in one file, as
     // an audit bundle packs it. Throws probaudit::Error naming the file.
     void snapshotTo(const std::string& path) const;
 
 private:
+    std::int64_t importRunBody(const Ledger& source, std::int64_t run, bool reuse);
+
     struct Impl;
     std::unique_ptr<Impl> m;
     std::string m_path;
