@@ -144,6 +144,21 @@ private Q_SLOTS:
         QCOMPARE(out[0], std::string("{\"ok\":1}"));
     }
 
+    // A pattern that backtracks past PCRE2's match limit on an output is an error, not the
+    // end of the records (which would drop every record after it, silently).
+    void matchLimitIsAnError() {
+        const auto spec =
+            analysis::RecordSpec::fromJson(json{{"mode", "regex"}, {"pattern", "(?<x>b|(a|a)+$)"}});
+        QCOMPARE(analysis::parseRecords("b b", spec).size(), std::size_t(2));
+        try {
+            analysis::parseRecords("b " + std::string(40, 'a') + "! b", spec);
+            QFAIL("a failed match was taken for the end of the records");
+        } catch (const Error& e) {
+            QVERIFY2(std::string(e.what()).find("match limit exceeded") != std::string::npos,
+                     e.what());
+        }
+    }
+
     void badSpecsAreRefused() {
         QVERIFY_THROWS_EXCEPTION(Error, analysis::RecordSpec::fromJson(json{{"mode", "xml"}}));
         QVERIFY_THROWS_EXCEPTION(Error, analysis::RecordSpec::fromJson(json{{"mode", "regex"}}));

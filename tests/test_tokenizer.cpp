@@ -169,6 +169,26 @@ private Q_SLOTS:
         }
     }
 
+    // A split regex that backtracks past PCRE2's match limit on some text is an error naming
+    // the limit, not "no match" (which would give that text other tokens, silently).
+    void matchLimitIsAnError() {
+        const Tokenizer tok = Tokenizer::fromJson(
+            "{\"pre_tokenizer\":{\"type\":\"Split\",\"pattern\":{\"Regex\":\"(a|a)+$\"},"
+            "\"behavior\":\"Isolated\"},\"model\":{\"type\":\"WordPiece\",\"vocab\":"
+            "{\"[UNK]\":0,\"a\":1}}}",
+            "/m/tokenizer.json");
+        QVERIFY(!tok.encode("aaa").ids.empty()); // a text the regex matches
+        try {
+            tok.encode(std::string(40, 'a') + "!");
+            QFAIL("a failed match was taken for no match");
+        } catch (const Error& e) {
+            const QString msg = QString::fromStdString(e.what());
+            QVERIFY2(msg.startsWith(QStringLiteral("/m/tokenizer.json")) &&
+                         msg.contains(QStringLiteral("match limit exceeded")),
+                     qPrintable(msg));
+        }
+    }
+
     void refusesInvalidUtf8() {
         const Tokenizer tok = load(QStringLiteral("tiny-bert"));
         try {

@@ -101,8 +101,15 @@ void regexRecords(const std::string& text, const RecordSpec& spec, std::vector<s
     while (start <= text.size()) {
         const int rc = pcre2_match(code.get(), reinterpret_cast<PCRE2_SPTR>(text.data()),
                                    text.size(), start, 0, md.get(), nullptr);
-        if (rc < 0) {
+        if (rc == PCRE2_ERROR_NOMATCH) {
             break;
+        }
+        if (rc < 0) { // match or depth limit, bad UTF-8: never "no more records"
+            PCRE2_UCHAR msg[256];
+            pcre2_get_error_message(rc, msg, sizeof msg);
+            throw Error("records.pattern: matching failed on an output of " +
+                        std::to_string(text.size()) + " bytes at byte " + std::to_string(start) +
+                        ": " + reinterpret_cast<const char*>(msg));
         }
         const PCRE2_SIZE* ov = pcre2_get_ovector_pointer(md.get());
         std::string rec;

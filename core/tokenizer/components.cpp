@@ -248,7 +248,7 @@ void splitByMatches(const std::string& s,
 // A PCRE2 regex with Unicode properties (UTF + UCP), standing in for tokenizers' Oniguruma.
 class Regex {
 public:
-    Regex(const std::string& pattern, const std::string& where) {
+    Regex(const std::string& pattern, const std::string& where) : m_where(where) {
         int err = 0;
         PCRE2_SIZE offset = 0;
         m_code = pcre2_compile(reinterpret_cast<PCRE2_SPTR>(pattern.data()), pattern.size(),
@@ -272,8 +272,17 @@ public:
         while (start <= s.size()) {
             const int rc = pcre2_match(m_code, reinterpret_cast<PCRE2_SPTR>(s.data()), s.size(),
                                        start, start == 0 ? 0 : PCRE2_NO_UTF_CHECK, md, nullptr);
-            if (rc < 0) {
+            if (rc == PCRE2_ERROR_NOMATCH) {
                 break;
+            }
+            if (rc < 0) { // match or depth limit, bad UTF-8: never "no match", wrong tokens
+                PCRE2_UCHAR msg[256];
+                pcre2_get_error_message(rc, msg, sizeof msg);
+                pcre2_match_data_free(md);
+                throw Error(m_where, "the split regex failed on a text of " +
+                                         std::to_string(s.size()) + " bytes at byte " +
+                                         std::to_string(start) + ": " +
+                                         reinterpret_cast<const char*>(msg));
             }
             const PCRE2_SIZE* ov = pcre2_get_ovector_pointer(md);
             std::size_t b = ov[0];
@@ -297,6 +306,7 @@ public:
     }
 
 private:
+    std::string m_where;
     pcre2_code* m_code = nullptr;
 };
 
