@@ -40,7 +40,8 @@ QByteArray deepNormalizer() {
     return open + "{\"type\":\"Lowercase\"}" + close;
 }
 
-// The files of the deep-nesting rows, in the temporary folder `d` (tiny-bert copied to d/m).
+// The files of the deep-nesting and duplicate-key rows, in the temporary folder `d` (tiny-bert
+// copied to d/m).
 void writeDeep(const QString& d, const QString& setup) {
     const QString m = d + QStringLiteral("/m");
     if (setup == QStringLiteral("deeptok")) {
@@ -65,11 +66,18 @@ void writeDeep(const QString& d, const QString& setup) {
                       deepArray() +
                       "}},\"dataset\":{\"path\":\"d.jsonl\"},\"configs\":{\"r\":{}},"
                       "\"reference\":\"r\"}");
-    } else if (setup == QStringLiteral("deepdata")) {
-        writeFile(d + QStringLiteral("/d.jsonl"), "{\"id\":\"a\",\"text\":\"fine\",\"label\":0}"
-                                                  "\n"
-                                                  "{\"id\":\"b\",\"text\":\"deep\",\"x\":" +
-                                                      deepArray() + "}\n");
+    } else if (setup == QStringLiteral("dupstudy")) {
+        writeFile(d + QStringLiteral("/s.study.json"),
+                  "{\"name\":\"x\",\"model\":{\"path\":\"m\"},\"heads\":{\"h\":{\"kind\":"
+                  "\"adapter\",\"path\":\"a\"}},\"dataset\":{\"path\":\"d.jsonl\"},"
+                  "\"configs\":{\"r\":{},\"r\":{\"batch_size\":8}},\"reference\":\"r\"}");
+    } else if (setup == QStringLiteral("deepdata") || setup == QStringLiteral("dupdata")) {
+        const QByteArray second =
+            setup == QStringLiteral("dupdata")
+                ? QByteArray("{\"id\":\"b\",\"text\":\"one\",\"text\":\"two\"}\n")
+                : "{\"id\":\"b\",\"text\":\"deep\",\"x\":" + deepArray() + "}\n";
+        writeFile(d + QStringLiteral("/d.jsonl"),
+                  "{\"id\":\"a\",\"text\":\"fine\",\"label\":0}\n" + second);
         writeFile(
             d + QStringLiteral("/d.study.json"),
             QStringLiteral("{\"name\":\"x\",\"model\":{\"path\":\"m\"},\"heads\":{\"h\":{\"kind\":"
@@ -122,6 +130,13 @@ private Q_SLOTS:
         QTest::newRow("deep dataset line")
             << QStringList{"run", "%D/d.study.json", "--all"} << "deepdata"
             << "line 2: " + deep;
+        // An object naming a key twice: which one counts would be a guess.
+        QTest::newRow("duplicate key in a study file")
+            << QStringList{"run", "%D/s.study.json", "--all"} << "dupstudy"
+            << "%D/s.study.json: duplicate key \"r\"";
+        QTest::newRow("duplicate key in a dataset line")
+            << QStringList{"run", "%D/d.study.json", "--all"} << "dupdata"
+            << "line 2: duplicate key \"text\"";
         QTest::newRow("deep runtime lock") << QStringList{"check", "%D/l.json"} << "deeplock"
                                            << "%D/l.json: " + deep;
         QTest::newRow("deep score input")
@@ -169,7 +184,8 @@ private Q_SLOTS:
         const QString err = QString::fromUtf8(p.readAllStandardError()).trimmed();
         QVERIFY2(err.contains(expected), qPrintable(err));
         // CLI11 adds a usage hint line; a refused dataset lists its bad lines under one heading.
-        if (!args.contains(QStringLiteral("frobnicate")) && setup != QStringLiteral("deepdata")) {
+        if (!args.contains(QStringLiteral("frobnicate")) && setup != QStringLiteral("deepdata") &&
+            setup != QStringLiteral("dupdata")) {
             QVERIFY2(!err.contains(u'\n'), qPrintable(err));
         }
     }

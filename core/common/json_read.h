@@ -24,12 +24,20 @@ public:
     using Error::Error;
 };
 
-nlohmann::json parseJson(std::string_view text);
-// Keys in document order, `//` and `/* */` comments allowed: study files.
+// An object that names a key twice: refused in our documents and the user's data (studies,
+// heads, locks, dataset and input lines, requests, ledger rows), where either reading would be
+// a guess; the last one wins in a model's own files (tokenizer.json, config.json), as it does
+// for the reference implementation that reads them with Python's json.
+enum class DuplicateKeys { Refuse, LastWins };
+
+nlohmann::json parseJson(std::string_view text, DuplicateKeys duplicates = DuplicateKeys::Refuse);
+// Keys in document order, `//` and `/* */` comments allowed, duplicates refused: study files.
 nlohmann::ordered_json parseCommentedJson(std::string_view text);
-// The document, or nothing when it is not JSON or nests too deeply (a model's output).
+// The document, or nothing when it is not JSON or nests too deeply (a model's output; the last
+// of duplicate keys wins).
 std::optional<nlohmann::json> tryParseJson(std::string_view text);
 // A whole file; Error names it ("PATH: cannot open", "PATH: invalid JSON: ...").
-nlohmann::json readJsonFile(const std::string& path);
+nlohmann::json readJsonFile(const std::string& path,
+                            DuplicateKeys duplicates = DuplicateKeys::Refuse);
 
 } // namespace probaudit

@@ -39,7 +39,7 @@ Checkpoint Checkpoint::open(const std::string& path) {
     c.m_spec = loadHfConfig((p / "config.json").string());
     if (const fs::path gen = p / "generation_config.json"; fs::exists(gen)) {
         // generate() reads its stop tokens from here when the folder has it.
-        const nlohmann::json g = readJsonFile(gen.string());
+        const nlohmann::json g = readJsonFile(gen.string(), DuplicateKeys::LastWins);
         if (g.is_object() && g.contains("eos_token_id")) {
             c.m_spec.eos_token_ids = eosTokenIds(g);
         }

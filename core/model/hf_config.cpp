@@ -230,7 +230,7 @@ ModelSpec parseHfConfig(const std::string& jsonText, const std::string& path) {
 static ModelSpec parseHfConfigUnchecked(const std::string& jsonText, const std::string& path) {
     json j;
     try {
-        j = parseJson(jsonText);
+        j = parseJson(jsonText, DuplicateKeys::LastWins); // a model's own file (DuplicateKeys)
     } catch (const JsonError& e) {
         throw Error(path, e.what());
     }

@@ -70,7 +70,7 @@ Tokenizer Tokenizer::fromFile(const std::string& path) {
 Tokenizer Tokenizer::fromJson(const std::string& text, const std::string& where) {
     json j;
     try {
-        j = parseJson(text);
+        j = parseJson(text, DuplicateKeys::LastWins); // a model's own file (DuplicateKeys)
     } catch (const JsonError& e) {
         throw Error(where, e.what());
     }
