@@ -3,6 +3,8 @@
 // filters and sorting (every model under QAbstractItemModelTester), chart and heatmap
 // click-through, the inspector, opening a ledger in the background, and the screenshot tour.
 #include "bundle/lockfile.h"
+#include "cli_support.h"
+#include "common/error.h"
 #include "review_fixture.h"
 #include "ui/charts/charts.h"
 #include "ui/charts/heatmapwidget.h"
@@ -50,6 +52,7 @@
 #include <QTextBrowser>
 #include <QToolButton>
 
+#include <SQLiteCpp/SQLiteCpp.h>
 #include <quazip/quazip.h>
 #include <quazip/quazipfile.h>
 #include <sstream>
@@ -664,6 +667,55 @@ private Q_SLOTS:
         QVERIFY(failed.wait(30000));
         QVERIFY2(failed.first().at(0).toString().contains(bad),
                  qPrintable(failed.first().at(0).toString()));
+    }
+
+    // A row this ledger cannot have written (an edit, damage) is one sentence naming the run
+    // and the item for the workbench's loader, `compare` and `summary` (exit 1); `verify`
+    // reports the run as tampered (exit 2). Unchecked, each of them read out of range.
+    void malformedRowsSayWhich_data() {
+        QTest::addColumn<QString>("edit");
+        QTest::addColumn<QString>("says");
+        QTest::newRow("item out of range")
+            << "UPDATE records SET item = 100000 WHERE run = 2 AND item = 3"
+            << "run 2, item 100000: item index 100000 is outside the study's";
+        QTest::newRow("layers row missing") << "DELETE FROM layers WHERE run = 2 AND item = 5"
+                                            << "run 2, item 5: 0 layer hashes";
+        QTest::newRow("decision out of range")
+            << "UPDATE records SET decision = 7 WHERE run = 2 AND item = 1"
+            << "run 2, item 1: decision 7 of 2 classes";
+        QTest::newRow("probabilities cut")
+            << "UPDATE records SET probs = substr(probs, 1, 7) WHERE run = 2 AND item = 2"
+            << "run 2, item 2: probs holds 7 bytes";
+    }
+    void malformedRowsSayWhich() {
+        QFETCH(QString, edit);
+        QFETCH(QString, says);
+        const QString path = m_dir.filePath(QStringLiteral("malformed.ledger"));
+        QFile::remove(path);
+        QVERIFY(QFile::copy(m_ledger, path));
+        QFile(path).setPermissions(QFile::ReadOwner | QFile::WriteOwner);
+        {
+            SQLite::Database db(path.toStdString(), SQLite::OPEN_READWRITE);
+            db.exec(edit.toStdString());
+        }
+        try {
+            ReviewLoader::loadNow(path);
+            QFAIL("the workbench's loader read the malformed row");
+        } catch (const probaudit::Error& e) {
+            const QString msg = QString::fromStdString(e.what());
+            QVERIFY2(msg.startsWith(path) && msg.contains(says), qPrintable(msg));
+        }
+        for (const QStringList& args : {QStringList{QStringLiteral("compare"), path,
+                                                    QStringLiteral("1"), QStringLiteral("2")},
+                                        QStringList{QStringLiteral("summary"), path}}) {
+            const auto r = test::cli(args);
+            QCOMPARE(r.code, 1);
+            QVERIFY2(r.err.contains(says.toUtf8()) && r.err.trimmed().count('\n') == 0,
+                     r.err.constData());
+        }
+        const auto v = test::cli({QStringLiteral("verify"), path});
+        QCOMPARE(v.code, 2);
+        QVERIFY2(v.err.contains("TAMPERED") && v.err.contains("run 2"), v.err.constData());
     }
 
     // The badge compares the lock's fingerprint with the engine's, as `probaudit check` does.

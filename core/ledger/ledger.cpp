@@ -158,7 +158,19 @@ template <typename T> void bindVector(SQLite::Statement& st, int index, const st
     }
 }
 
+// A stored row that cannot be what this ledger wrote (an edit, damage): what is wrong with it,
+// without the run and item, which the reader adds.
+class RowProblem : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
 template <typename T> std::vector<T> blobVector(const SQLite::Column& c) {
+    if (static_cast<std::size_t>(c.getBytes()) % sizeof(T) != 0) {
+        throw RowProblem(std::string(c.getName()) + " holds " + std::to_string(c.getBytes()) +
+                         " bytes, not a whole number of " + std::to_string(sizeof(T)) +
+                         "-byte values");
+    }
     std::vector<T> v(static_cast<std::size_t>(c.getBytes()) / sizeof(T));
     if (!v.empty()) {
         std::memcpy(v.data(), c.getBlob(), v.size() * sizeof(T));
@@ -221,6 +233,84 @@ void hashGeneration(Sha256& h, const GenerationRecord& g) {
 }
 
 } // namespace
+
+// Before anything indexes with a record read back: its item is one of the study's, its
+// decision one of its classes, its layers as many as the run's other records have and its
+// vectors the size those layers and its hidden size make.
+void checkRecord(const Record& r, std::int64_t items, bool withLayers, std::size_t layersOfRun) {
+    if (r.item < 0 || r.item >= items) {
+        throw RowProblem("item index " + std::to_string(r.item) + " is outside the study's " +
+                         std::to_string(items) + " items");
+    }
+    if (r.probs.empty() || r.logits.empty()) {
+        throw RowProblem("no class probabilities or logits");
+    }
+    if (r.decision >= static_cast<int>(r.probs.size()) || r.decision < (r.nonfinite ? -1 : 0)) {
+        throw RowProblem("decision " + std::to_string(r.decision) + " of " +
+                         std::to_string(r.probs.size()) + " classes");
+    }
+    if (!withLayers) {
+        return;
+    }
+    const std::size_t layers = r.layer_hashes.size();
+    if (layers != layersOfRun) {
+        throw RowProblem(std::to_string(layers) +
+                         " layer hashes where the run's first record has " +
+                         std::to_string(layersOfRun) + " (a layers row is missing or cut)");
+    }
+    const auto hidden = static_cast<std::size_t>(std::max<std::int64_t>(r.hidden, 0));
+    const auto tokens = static_cast<std::size_t>(std::max<std::int64_t>(r.full_tokens, 0));
+    if (r.hidden < 0 || r.full_tokens < 0 ||
+        (!r.layer_vectors.empty() && r.layer_vectors.size() != layers * hidden) ||
+        (!r.layer_full.empty() && r.layer_full.size() != layers * tokens * hidden)) {
+        throw RowProblem("layer vectors of " + std::to_string(r.layer_vectors.size()) + " and " +
+                         std::to_string(r.layer_full.size()) + " values do not fit " +
+                         std::to_string(layers) + " layers of hidden size " +
+                         std::to_string(r.hidden));
+    }
+}
+
+// The columns of records() (with the layers when `withLayers`), in its SELECT order.
+void readRecordRow(SQLite::Statement& st, bool withLayers, Record& r) {
+    r.tokens = st.getColumn(1).getInt64();
+    r.truncated = st.getColumn(2).getInt() != 0;
+    r.decision = st.getColumn(3).getInt();
+    r.margin = static_cast<float>(st.getColumn(4).getDouble());
+    r.nonfinite = st.getColumn(5).getInt() != 0;
+    r.probs = blobVector<float>(st.getColumn(6));
+    r.logits = blobVector<float>(st.getColumn(7));
+    r.batch = st.getColumn(8).getInt64();
+    r.row = st.getColumn(9).getInt64();
+    r.padded_length = st.getColumn(10).getInt64();
+    r.batch_seconds = st.getColumn(11).getDouble();
+    if (withLayers) {
+        r.layer_hashes = blobVector<std::uint64_t>(st.getColumn(12));
+        r.hidden = st.getColumn(13).getInt64();
+        r.layer_vectors = blobVector<float>(st.getColumn(14));
+        r.full_tokens = st.getColumn(15).getInt64();
+        r.layer_full = blobVector<float>(st.getColumn(16));
+    }
+}
+
+Error malformedRow(const std::string& path, std::int64_t run, std::int64_t item,
+                   const std::exception& e) {
+    return Error(path, "run " + std::to_string(run) + ", item " + std::to_string(item) + ": " +
+                           e.what() + " (the ledger was edited or damaged)");
+}
+
+void checkGeneration(const GenerationRecord& g, std::int64_t items) {
+    if (g.item < 0 || g.item >= items) {
+        throw RowProblem("item index " + std::to_string(g.item) + " is outside the study's " +
+                         std::to_string(items) + " items");
+    }
+    const std::size_t steps = g.tokens.size();
+    if (g.logits.size() != steps || g.gaps.size() != steps || g.batch.size() != steps) {
+        throw RowProblem("its per-step values disagree on the number of steps (" +
+                         std::to_string(steps) + " tokens, " + std::to_string(g.logits.size()) +
+                         " logits, " + std::to_string(g.gaps.size()) + " gaps, " +
+                         std::to_string(g.batch.size()) + " batch sizes)");
+    }
+}
 
 // One unit of work: a transaction of its own, or a savepoint inside an enclosing one (see
 // Ledger::atomically), so that every write method is all-or-nothing and several of them can be
@@ -754,20 +844,30 @@ std::vector<GenerationRecord> Ledger::generations(std::int64_t run) const {
                          "SELECT item, prompt_tokens, text, finish, arrival, tokens, "
                          "logits, gaps, batch FROM generations WHERE run = ? ORDER BY item");
     st.bind(1, run);
+    const std::int64_t items = itemCount();
     while (st.executeStep()) {
         GenerationRecord g;
         g.item = st.getColumn(0).getInt64();
-        g.prompt_tokens = st.getColumn(1).getInt64();
-        g.text = st.getColumn(2).getString();
-        g.finish = st.getColumn(3).getString();
-        g.arrival = st.getColumn(4).getInt64();
-        g.tokens = blobVector<std::int32_t>(st.getColumn(5));
-        g.logits = blobVector<float>(st.getColumn(6));
-        g.gaps = blobVector<float>(st.getColumn(7));
-        g.batch = blobVector<std::int32_t>(st.getColumn(8));
+        try {
+            g.prompt_tokens = st.getColumn(1).getInt64();
+            g.text = st.getColumn(2).getString();
+            g.finish = st.getColumn(3).getString();
+            g.arrival = st.getColumn(4).getInt64();
+            g.tokens = blobVector<std::int32_t>(st.getColumn(5));
+            g.logits = blobVector<float>(st.getColumn(6));
+            g.gaps = blobVector<float>(st.getColumn(7));
+            g.batch = blobVector<std::int32_t>(st.getColumn(8));
+            checkGeneration(g, items);
+        } catch (const RowProblem& e) {
+            throw malformedRow(m_path, run, g.item, e);
+        }
         out.push_back(std::move(g));
     }
     return out;
+}
+
+std::int64_t Ledger::itemCount() const {
+    return m->db->execAndGet("SELECT count(*) FROM items").getInt64();
 }
 
 void Ledger::setKernelTrace(std::int64_t run, const json& trace) {
@@ -948,26 +1048,16 @@ std::vector<Record> Ledger::records(std::int64_t run, bool withLayers) const {
                      "padded_length, batch_seconds FROM records WHERE run = ? ORDER BY item";
     SQLite::Statement st(*m->db, sql);
     st.bind(1, run);
+    const std::int64_t items = itemCount();
     while (st.executeStep()) {
         Record r;
         r.item = st.getColumn(0).getInt64();
-        r.tokens = st.getColumn(1).getInt64();
-        r.truncated = st.getColumn(2).getInt() != 0;
-        r.decision = st.getColumn(3).getInt();
-        r.margin = static_cast<float>(st.getColumn(4).getDouble());
-        r.nonfinite = st.getColumn(5).getInt() != 0;
-        r.probs = blobVector<float>(st.getColumn(6));
-        r.logits = blobVector<float>(st.getColumn(7));
-        r.batch = st.getColumn(8).getInt64();
-        r.row = st.getColumn(9).getInt64();
-        r.padded_length = st.getColumn(10).getInt64();
-        r.batch_seconds = st.getColumn(11).getDouble();
-        if (withLayers) {
-            r.layer_hashes = blobVector<std::uint64_t>(st.getColumn(12));
-            r.hidden = st.getColumn(13).getInt64();
-            r.layer_vectors = blobVector<float>(st.getColumn(14));
-            r.full_tokens = st.getColumn(15).getInt64();
-            r.layer_full = blobVector<float>(st.getColumn(16));
+        try {
+            readRecordRow(st, withLayers, r);
+            checkRecord(r, items, withLayers,
+                        out.empty() ? r.layer_hashes.size() : out.front().layer_hashes.size());
+        } catch (const RowProblem& e) {
+            throw malformedRow(m_path, run, r.item, e);
         }
         out.push_back(std::move(r));
     }
@@ -1114,7 +1204,12 @@ VerifyResult Ledger::verify() const {
         if (r.status != RunStatus::Finished) {
             return bad("its status was changed after it was sealed");
         }
-        const std::string recSha = recordsHash(records(r.id, true), generations(r.id));
+        std::string recSha;
+        try {
+            recSha = recordsHash(records(r.id, true), generations(r.id));
+        } catch (const Error& e) { // a row that cannot be read back was edited too
+            return bad(std::string("a record cannot be read back: ") + e.what());
+        }
         if (recSha != r.records_sha256) {
             return bad("its records changed after it was sealed");
         }

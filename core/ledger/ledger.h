@@ -151,8 +151,13 @@ public:
 
     std::vector<Run> runs() const;
     Run run(std::int64_t id) const;
+    // A run's records in item order, or its generation outputs. Every row is checked before it
+    // is returned (its item one of the study's, its decision one of its classes, blobs whole
+    // values, as many layers as the run's other records): a row this ledger cannot have written
+    // throws probaudit::Error naming the ledger, the run and the item.
     std::vector<Record> records(std::int64_t run, bool withLayers = true) const;
-    std::vector<GenerationRecord> generations(std::int64_t run) const; // in item order
+    std::vector<GenerationRecord> generations(std::int64_t run) const;
+    std::int64_t itemCount() const; // the study's items
     // Items with a record or a generation output in the run.
     std::vector<std::int64_t> recordedItems(std::int64_t run) const;
 
