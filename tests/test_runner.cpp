@@ -18,6 +18,7 @@
 #include <QTest>
 
 #include <csignal>
+#include <fcntl.h>
 #include <unistd.h>
 
 namespace {
@@ -558,6 +559,90 @@ private Q_SLOTS:
         QCOMPARE(runsOf(dir.filePath("t.ledger")).size(), 2);
     }
 
+    // Requests the engine cannot take, before and during a run: each gets an error reply (with
+    // its id where it has one) and the engine serves the next; the run is not disturbed.
+    void engineRefusesBadRequestsAndServesOn() {
+        QTemporaryDir dir;
+        const QString study = writeStudy(QDir(dir.path()), 60);
+        QProcess p;
+        p.start(kCli, {"engine"});
+        QVERIFY(p.waitForStarted());
+        p.write("{\"id\":10,\"method\":5}\n"); // a method of the wrong type
+        p.write("[1,2,3]\n");                  // not an object
+        p.write("{\"id\":11,\"method\":\"diagnose\",\"params\":[1]}\n"); // params not an object
+        p.write("{\"id\":12,\"method\":\"env\",\"pad\":\"" + QByteArray(17 << 20, 'x') +
+                "\"}\n"); // a line over 16 MiB
+        p.write(QStringLiteral(
+                    "{\"id\":2,\"method\":\"run\",\"params\":{\"study\":\"%1\",\"all\":true}}\n")
+                    .arg(study)
+                    .toUtf8());
+        p.write("{\"id\":13,\"method\":{\"x\":1}}\n"); // during the run
+        p.write("{\"id\":14,\"method\":\"frobnicate\"}\n");
+        p.write("{\"id\":1,\"method\":\"env\"}\n");
+        QList<QJsonObject> events;
+        bool runDone = false;
+        QElapsedTimer t;
+        t.start();
+        while (!runDone && t.elapsed() < 120000 && p.state() == QProcess::Running) {
+            p.waitForReadyRead(200);
+            while (p.canReadLine()) {
+                const QJsonObject e = QJsonDocument::fromJson(p.readLine()).object();
+                events.push_back(e);
+                runDone = runDone ||
+                          (e.value("id").toInt() == 2 && e.value("event").toString() == "result");
+            }
+        }
+        p.write("{\"id\":3,\"method\":\"shutdown\"}\n");
+        QVERIFY(p.waitForFinished(30000));
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(p.exitCode(), 0);
+        QVERIFY(runDone);
+        QMap<int, QString> errors;
+        QStringList anonymous;
+        bool env = false;
+        for (const auto& e : events) {
+            if (e.value("event").toString() == "error") {
+                if (e.value("id").isDouble()) {
+                    errors[e.value("id").toInt()] = e.value("message").toString();
+                } else {
+                    anonymous << e.value("message").toString();
+                }
+            }
+            env = env || (e.value("id").toInt() == 1 && e.value("event").toString() == "result");
+        }
+        QVERIFY2(errors.value(10).contains("has no method"), qPrintable(errors.value(10)));
+        QVERIFY2(errors.value(11).contains("malformed diagnose request"),
+                 qPrintable(errors.value(11)));
+        QVERIFY2(errors.value(13).contains("has no method"), qPrintable(errors.value(13)));
+        QVERIFY2(errors.value(14).contains("unknown method"), qPrintable(errors.value(14)));
+        QCOMPARE(anonymous.size(), 2); // [1,2,3] and the long line, which has no id yet
+        QVERIFY(anonymous.join('|').contains("has no method"));
+        QVERIFY2(anonymous.join('|').contains("longer than 16 MiB"),
+                 qPrintable(anonymous.join('|')));
+        QVERIFY(env);
+        QCOMPARE(events.last().value("result").toObject().value("exit").toInt(), 0);
+        QCOMPARE(runsOf(dir.filePath("t.ledger")).size(), 2);
+    }
+
+    // A client that closes its end of the engine's output: the engine is not killed by SIGPIPE;
+    // it ends when its input closes.
+    void engineOutlivesAClosedOutput() {
+        int fds[2];
+        QVERIFY(::pipe2(fds, O_CLOEXEC) == 0);
+        QProcess p;
+        const int out = fds[1];
+        p.setChildProcessModifier([out] { ::dup2(out, STDOUT_FILENO); }); // dup2 keeps it open
+        p.start(kCli, {"engine"});
+        QVERIFY(p.waitForStarted());
+        ::close(fds[0]); // nobody reads the engine's output any more
+        ::close(fds[1]);
+        p.write("{\"id\":1,\"method\":\"env\"}\n{\"id\":2,\"method\":\"env\"}\n");
+        p.closeWriteChannel();
+        QVERIFY(p.waitForFinished(30000));
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit); // not signal 13
+        QCOMPARE(p.exitCode(), 0);
+    }
+
     void jobsRecordTheLedgerOfOneAtATime() {
         QTemporaryDir dir;
         const QString study = writeStudy(QDir(dir.path()), 120,
@@ -701,6 +786,37 @@ private Q_SLOTS:
                               dir.filePath("t.ledger"), "--jobs", "2"});
         QCOMPARE(t.code, 1);
         QVERIFY2(t.err.contains("error: config short:"), t.err);
+    }
+
+    // The engine of another CPU capability dies of a signal mid-run: the run says which
+    // signal (it could not say so itself) and keeps its finished batches.
+    void aCrashedCapabilityEngineSaysSo() {
+        QTemporaryDir dir;
+        const QString study =
+            writeStudy(QDir(dir.path()), 400,
+                       ",\"generic\":{\"cpu_capability\":\"default\",\"batch_size\":4}");
+        const Result r =
+            runAndStop({"run", study, "--config", "generic", "--events", "jsonl"}, [](QProcess& p) {
+                // The child engine: a child of `probaudit run`, found by its parent's pid.
+                const QString task = QStringLiteral("/proc/%1/task").arg(p.processId());
+                for (const QString& tid : QDir(task).entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+                    QFile f(task + "/" + tid + "/children");
+                    if (f.open(QIODevice::ReadOnly)) {
+                        for (const QByteArray& pid : f.readAll().split(' ')) {
+                            if (pid.trimmed().toInt() > 0) {
+                                ::kill(pid.trimmed().toInt(), SIGSEGV);
+                            }
+                        }
+                    }
+                }
+            });
+        QCOMPARE(r.code, 1);
+        const QString message = lastEvent(r, "error").value("message").toString();
+        QVERIFY2(message.contains("config generic") && message.contains("killed by signal 11"),
+                 qPrintable(message + r.err));
+        const QJsonObject run = runsOf(dir.filePath("t.ledger"))[0].toObject();
+        QVERIFY(run.value("items_done").toInt() > 0);
+        QCOMPARE(cli({"verify", dir.filePath("t.ledger")}).code, 0);
     }
 
     void configWithAnotherCpuCapabilityRunsInItsOwnProcess() {

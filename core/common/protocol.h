@@ -14,10 +14,16 @@
 // progress events carry no "run" (the run has its id in the study's ledger once imported).
 // `probaudit engine` adds {"event":"ready","protocol":kVersion} and answers each request
 // {"id", "method", "params"} with the run's events, each tagged with "id", then
-// {"event":"result","result":...}.
+// {"event":"result","result":...}. A request it cannot take (not JSON, not an object, no
+// method, wrong types, a line over kMaxRequestBytes) gets {"event":"error","message"} with the
+// request's id where it has one, and the engine serves the next; a client that goes away ends
+// it after the current batch, never by SIGPIPE.
+#include <cstddef>
+
 namespace probaudit::protocol {
 
 inline constexpr int kVersion = 1;
+inline constexpr std::size_t kMaxRequestBytes = std::size_t(16) << 20; // one request line
 
 // Exit codes of `probaudit` (and of a run reported as {"result":{"exit":N}}).
 inline constexpr int kExitOk = 0;

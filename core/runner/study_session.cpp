@@ -3,6 +3,7 @@
 #include "analysis/records.h"
 #include "common/error.h"
 #include "common/file_digest.h"
+#include "common/json_read.h"
 #include "engine/engine.h"
 #include "engine/env_fingerprint.h"
 #include "ledger/ledger.h"
@@ -110,15 +111,20 @@ int runInChild(const RunOptions& o, const std::string& ledgerPath, const std::st
             child.signal(SIGINT);
             signalled = true;
         }
-        try {
-            json e = json::parse(line);
-            if (e.value("event", "") != protocol::event::kDone) {
-                events.emit(e);
-            }
-        } catch (const json::exception&) {
+        const std::optional<json> e = tryParseJson(line);
+        if (e && e->is_object() && e->value("event", "") != protocol::event::kDone) {
+            events.emit(*e);
         }
     });
-    return child.wait().exitCode();
+    const ChildExit end = child.wait();
+    if (end.signal != 0) { // it could not say so itself
+        events.emit({{"event", protocol::event::kError},
+                     {"message", "config " + config + ": its engine (ATEN_CPU_CAPABILITY=" +
+                                     capability + ") was killed by signal " +
+                                     std::to_string(end.signal) + " (" + ::strsignal(end.signal) +
+                                     "); finished batches are kept, run again to resume"}});
+    }
+    return end.exitCode();
 }
 
 std::string currentCapability() {
