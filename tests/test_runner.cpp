@@ -123,6 +123,23 @@ Result runAndStop(const QStringList& args, const std::function<void(QProcess&)>&
     return r;
 }
 
+// An engine's events until the result of request `id` (or two minutes, or its end).
+QList<QJsonObject> eventsUntilResult(QProcess& p, int id, bool* done) {
+    QList<QJsonObject> events;
+    QElapsedTimer t;
+    t.start();
+    while (!*done && t.elapsed() < 120000 && p.state() == QProcess::Running) {
+        p.waitForReadyRead(200);
+        while (p.canReadLine()) {
+            const QJsonObject e = QJsonDocument::fromJson(p.readLine()).object();
+            events.push_back(e);
+            *done =
+                *done || (e.value("id").toInt() == id && e.value("event").toString() == "result");
+        }
+    }
+    return events;
+}
+
 QJsonArray runsOf(const QString& ledger) {
     const Result r = cli({"runs", ledger, "--json"});
     return QJsonDocument::fromJson(r.out).array();
@@ -525,19 +542,8 @@ private Q_SLOTS:
                     "{\"id\":2,\"method\":\"run\",\"params\":{\"study\":\"%1\",\"all\":true}}\n")
                     .arg(study)
                     .toUtf8());
-        QList<QJsonObject> events;
         bool runDone = false;
-        QElapsedTimer t;
-        t.start();
-        while (!runDone && t.elapsed() < 120000) {
-            p.waitForReadyRead(200);
-            while (p.canReadLine()) {
-                const QJsonObject e = QJsonDocument::fromJson(p.readLine()).object();
-                events.push_back(e);
-                runDone = runDone ||
-                          (e.value("id").toInt() == 2 && e.value("event").toString() == "result");
-            }
-        }
+        const QList<QJsonObject> events = eventsUntilResult(p, 2, &runDone);
         p.write("{\"id\":3,\"method\":\"shutdown\"}\n");
         QVERIFY(p.waitForFinished(30000));
         QCOMPARE(p.exitCode(), 0);
@@ -579,19 +585,8 @@ private Q_SLOTS:
         p.write("{\"id\":13,\"method\":{\"x\":1}}\n"); // during the run
         p.write("{\"id\":14,\"method\":\"frobnicate\"}\n");
         p.write("{\"id\":1,\"method\":\"env\"}\n");
-        QList<QJsonObject> events;
         bool runDone = false;
-        QElapsedTimer t;
-        t.start();
-        while (!runDone && t.elapsed() < 120000 && p.state() == QProcess::Running) {
-            p.waitForReadyRead(200);
-            while (p.canReadLine()) {
-                const QJsonObject e = QJsonDocument::fromJson(p.readLine()).object();
-                events.push_back(e);
-                runDone = runDone ||
-                          (e.value("id").toInt() == 2 && e.value("event").toString() == "result");
-            }
-        }
+        const QList<QJsonObject> events = eventsUntilResult(p, 2, &runDone);
         p.write("{\"id\":3,\"method\":\"shutdown\"}\n");
         QVERIFY(p.waitForFinished(30000));
         QCOMPARE(p.exitStatus(), QProcess::NormalExit);
