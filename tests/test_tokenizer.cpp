@@ -10,6 +10,10 @@
 #include <QJsonObject>
 #include <QTest>
 
+#include <nlohmann/json.hpp>
+
+#include <random>
+
 using namespace probaudit;
 using tokenizer::Tokenizer;
 
@@ -187,6 +191,100 @@ private Q_SLOTS:
                          msg.contains(QStringLiteral("match limit exceeded")),
                      qPrintable(msg));
         }
+    }
+
+    // BPE merging is the lowest-ranked adjacent pair, leftmost on ties, until none applies.
+    // The engine does it with a heap; here, on random merges and words, the same ids as
+    // rescanning the word after every merge (the plain definition, written out below).
+    void bpeMergesAsTheDefinitionSays() {
+        std::mt19937 gen(2015);
+        for (int trial = 0; trial < 40; ++trial) {
+            std::vector<std::string> tokens{"a", "b", "c"};
+            std::vector<std::pair<std::string, std::string>> merges;
+            for (int k = 0; k < 25; ++k) {
+                const std::string& x = tokens[gen() % tokens.size()];
+                const std::string& y = tokens[gen() % tokens.size()];
+                if (std::find(tokens.begin(), tokens.end(), x + y) == tokens.end()) {
+                    merges.emplace_back(x, y);
+                    tokens.push_back(x + y);
+                }
+            }
+            nlohmann::json vocab = nlohmann::json::object(), list = nlohmann::json::array();
+            for (std::size_t i = 0; i < tokens.size(); ++i) {
+                vocab[tokens[i]] = i;
+            }
+            for (const auto& [x, y] : merges) {
+                list.push_back(x + " " + y);
+            }
+            const Tokenizer tok = Tokenizer::fromJson(
+                nlohmann::json{{"model", {{"type", "BPE"}, {"vocab", vocab}, {"merges", list}}}}
+                    .dump(),
+                "/m/tokenizer.json");
+            for (int w = 0; w < 20; ++w) {
+                std::string word;
+                for (std::size_t n = 1 + gen() % 60; n > 0; --n) {
+                    word.push_back(char('a' + gen() % 3));
+                }
+                std::vector<std::string> symbols; // the definition: rescan after every merge
+                for (char ch : word) {
+                    symbols.emplace_back(1, ch);
+                }
+                for (;;) {
+                    std::size_t best = merges.size(), at = 0;
+                    for (std::size_t i = 0; i + 1 < symbols.size(); ++i) {
+                        for (std::size_t r = 0; r < best; ++r) {
+                            if (merges[r].first == symbols[i] &&
+                                merges[r].second == symbols[i + 1]) {
+                                best = r;
+                                at = i;
+                                break;
+                            }
+                        }
+                    }
+                    if (best == merges.size()) {
+                        break;
+                    }
+                    symbols[at] += symbols[at + 1];
+                    symbols.erase(symbols.begin() + std::ptrdiff_t(at) + 1);
+                }
+                std::vector<std::int32_t> expected;
+                for (const auto& sym : symbols) {
+                    expected.push_back(vocab[sym].get<std::int32_t>());
+                }
+                const auto got = tok.encode(word).ids;
+                QVERIFY2(got == expected, qPrintable(QString::fromStdString(word) + ": " +
+                                                     show(got) + " vs " + show(expected)));
+            }
+        }
+    }
+
+    // A one-megabyte word: BPE (merging by rescanning was quadratic: hours) and WordPiece with
+    // an absurd max_input_chars_per_word (trying every length was cubic) both finish.
+    void aMegabyteWordTokenizes() {
+        nlohmann::json vocab = nlohmann::json::object(), merges = nlohmann::json::array();
+        std::string t = "a";
+        vocab[t] = 0;
+        for (int k = 1; k <= 10; ++k) { // a, aa, aaaa, ..., 1,024 a's
+            merges.push_back(t + " " + t);
+            t += t;
+            vocab[t] = k;
+        }
+        const Tokenizer bpe = Tokenizer::fromJson(
+            nlohmann::json{{"model", {{"type", "BPE"}, {"vocab", vocab}, {"merges", merges}}}}
+                .dump(),
+            "/m/tokenizer.json");
+        const std::string word(std::size_t(1) << 20, 'a');
+        const auto ids = bpe.encode(word).ids;
+        QCOMPARE(ids.size(), std::size_t(1024));
+        QVERIFY(std::all_of(ids.begin(), ids.end(), [](std::int32_t i) { return i == 10; }));
+        const Tokenizer wp = Tokenizer::fromJson(
+            "{\"model\":{\"type\":\"WordPiece\",\"max_input_chars_per_word\":1000000000,"
+            "\"vocab\":{\"[UNK]\":0,\"a\":1,\"##a\":2}}}",
+            "/m/tokenizer.json");
+        const auto pieces = wp.encode(word).ids;
+        QCOMPARE(pieces.size(), word.size());
+        QCOMPARE(pieces.front(), 1);
+        QCOMPARE(pieces.back(), 2);
     }
 
     void refusesInvalidUtf8() {

@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <map>
 #include <optional>
+#include <queue>
 
 namespace probaudit::tokenizer {
 
@@ -545,29 +546,71 @@ public:
             }
             lastWasUnk = true;
         }
-        // Merge the lowest-ranked adjacent pair (leftmost on ties) until none applies.
-        while (symbols.size() > 1) {
-            std::int32_t bestRank = INT32_MAX;
-            std::size_t bestPos = 0;
-            std::int32_t bestId = -1;
-            for (std::size_t i = 0; i + 1 < symbols.size(); ++i) {
-                const auto it = m_merges.find(key(symbols[i], symbols[i + 1]));
-                if (it != m_merges.end() && it->second.first < bestRank) {
-                    bestRank = it->second.first;
-                    bestPos = i;
-                    bestId = it->second.second;
-                }
-            }
-            if (bestId < 0) {
-                break;
-            }
-            symbols[bestPos] = bestId;
-            symbols.erase(symbols.begin() + static_cast<std::ptrdiff_t>(bestPos) + 1);
-        }
+        mergeAll(symbols);
         ids.insert(ids.end(), symbols.begin(), symbols.end());
     }
 
 private:
+    // Merges the lowest-ranked adjacent pair (leftmost on ties) until none applies: what
+    // rescanning the whole word after every merge gives, in O(n log n) with a heap of candidate
+    // merges over a linked list of symbols (the rescan is quadratic, and a word can be a
+    // megabyte long).
+    void mergeAll(std::vector<std::int32_t>& symbols) const {
+        const std::size_t n = symbols.size();
+        if (n < 2) {
+            return;
+        }
+        constexpr std::size_t kNone = SIZE_MAX;
+        struct Candidate {
+            std::int32_t rank;
+            std::size_t pos; // the left symbol's original position: leftmost wins ties
+            std::int32_t left, right, merged;
+        };
+        const auto later = [](const Candidate& a, const Candidate& b) {
+            return a.rank != b.rank ? a.rank > b.rank : a.pos > b.pos;
+        };
+        std::priority_queue<Candidate, std::vector<Candidate>, decltype(later)> heap(later);
+        std::vector<std::size_t> prev(n), next(n);
+        std::vector<char> alive(n, 1);
+        for (std::size_t i = 0; i < n; ++i) {
+            prev[i] = i == 0 ? kNone : i - 1;
+            next[i] = i + 1 < n ? i + 1 : kNone;
+        }
+        const auto consider = [&](std::size_t i) {
+            if (i == kNone || next[i] == kNone) {
+                return;
+            }
+            const auto it = m_merges.find(key(symbols[i], symbols[next[i]]));
+            if (it != m_merges.end()) {
+                heap.push({it->second.first, i, symbols[i], symbols[next[i]], it->second.second});
+            }
+        };
+        for (std::size_t i = 0; i + 1 < n; ++i) {
+            consider(i);
+        }
+        while (!heap.empty()) {
+            const Candidate c = heap.top();
+            heap.pop();
+            const std::size_t j = alive[c.pos] ? next[c.pos] : kNone;
+            if (j == kNone || symbols[c.pos] != c.left || symbols[j] != c.right) {
+                continue; // a merge next to it changed this pair since it was found
+            }
+            symbols[c.pos] = c.merged;
+            alive[j] = 0;
+            next[c.pos] = next[j];
+            if (next[j] != kNone) {
+                prev[next[j]] = c.pos;
+            }
+            consider(prev[c.pos]);
+            consider(c.pos);
+        }
+        std::size_t k = 0;
+        for (std::size_t i = 0; i != kNone; i = next[i]) {
+            symbols[k++] = symbols[i];
+        }
+        symbols.resize(k);
+    }
+
     static std::uint64_t key(std::int32_t a, std::int32_t b) {
         return (std::uint64_t(std::uint32_t(a)) << 32) | std::uint32_t(b);
     }
@@ -596,6 +639,9 @@ public:
             throw Error(where, "WordPiece unknown token \"" + unk + "\" is not in the vocabulary");
         }
         m_unk = it->second;
+        for (const auto& [token, id] : m_vocab) {
+            m_longest = std::max(m_longest, decodeUtf8(token).size());
+        }
     }
     const char* kind() const override { return "WordPiece"; }
 
@@ -615,7 +661,9 @@ public:
         std::vector<std::int32_t> out;
         std::size_t start = 0;
         while (start < cps.size()) {
-            std::size_t end = cps.size();
+            // No entry is longer than the longest in the vocabulary: the longest match is
+            // found among those lengths only (a word can be as long as any limit allows).
+            std::size_t end = std::min(cps.size(), start + m_longest);
             std::int32_t found = -1;
             while (start < end) {
                 std::string sub = piece.substr(bounds[start], bounds[end] - bounds[start]);
@@ -641,6 +689,7 @@ public:
 private:
     std::string m_prefix;
     std::size_t m_maxChars;
+    std::size_t m_longest = 0; // characters of the longest vocabulary entry
     std::int32_t m_unk = 0;
 };
 
