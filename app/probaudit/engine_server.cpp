@@ -77,9 +77,12 @@ LineRead readRequestLine(std::streambuf& in, std::string& line, std::size_t max)
         if (c == '\n') {
             return tooLong ? LineRead::TooLong : LineRead::Line;
         }
+        if (tooLong) {
+            continue; // the rest of a line already refused
+        }
         if (line.size() < max) {
             line.push_back(static_cast<char>(c));
-        } else if (!tooLong) {
+        } else {
             tooLong = true;
             line = std::string(); // give the memory back now
         }
@@ -149,16 +152,21 @@ private:
         joinWorker();
         m_stop = false;
         m_busy = true;
-        m_worker = std::thread([this, o, id, method] {
-            JsonLinesEvents events(json{{"id", id}});
-            json result = json::object();
-            const int rc = method == protocol::method::kRun
-                               ? runner::runStudy(o.run, events, m_stop)
-                               : diagnoseRequest(o, events, m_stop, result);
-            result["exit"] = rc;
-            events.emit({{"event", protocol::event::kResult}, {"result", result}});
+        try {
+            m_worker = std::thread([this, o, id, method] {
+                JsonLinesEvents events(json{{"id", id}});
+                json result = json::object();
+                const int rc = method == protocol::method::kRun
+                                   ? runner::runStudy(o.run, events, m_stop)
+                                   : diagnoseRequest(o, events, m_stop, result);
+                result["exit"] = rc;
+                m_busy = false; // before the result: a client may send the next run at once
+                events.emit({{"event", protocol::event::kResult}, {"result", result}});
+            });
+        } catch (...) {
             m_busy = false;
-        });
+            throw;
+        }
     }
     void joinWorker() {
         if (m_worker.joinable()) {

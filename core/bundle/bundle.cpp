@@ -345,14 +345,19 @@ QString mergeLedger(const QString& ledgerCopy, const QString& intoLedger, Import
     }
     ledger::Ledger dst(intoLedger.toStdString(), ledger::Ledger::Mode::Write);
     const auto before = dst.runs().size();
-    dst.atomically([&] { // every run or none, the study with them
-        if (!dst.hasStudy()) {
-            dst.initStudy(src.study(), src.datasetSha256(), src.items());
-        }
-        for (const auto& r : finished) {
-            dst.importRun(src, r.id);
-        }
-    });
+    try {
+        dst.atomically([&] { // every run or none, the study with them
+            if (!dst.hasStudy()) {
+                dst.initStudy(src.study(), src.datasetSha256(), src.items());
+            }
+            for (const auto& r : finished) {
+                dst.importRun(src, r.id);
+            }
+        });
+    } catch (...) {
+        dst.discardCreated(); // a target this import created goes with it
+        throw;
+    }
     result->imported = int(dst.runs().size() - before);
     result->already = int(finished.size()) - result->imported;
     return {};
@@ -395,21 +400,12 @@ bool importBundle(const QString& bundle, const QString& intoLedger, ImportResult
     }
     const QString ledgerCopy = tmp.filePath(QStringLiteral("bundle.ledger"));
     QFile::rename(ex.paths.value(QStringLiteral("ledger.ledger")), ledgerCopy);
-    const bool existed = QFileInfo::exists(intoLedger);
     try {
         why = mergeLedger(ledgerCopy, intoLedger, result);
     } catch (const std::exception& e) {
         why = QString::fromStdString(e.what());
     }
-    if (why.isEmpty()) {
-        return true;
-    }
-    if (!existed) { // a ledger the refused import created holds nothing: it goes
-        for (const char* suffix : {"", "-wal", "-shm", "-journal"}) {
-            QFile::remove(intoLedger + QLatin1String(suffix));
-        }
-    }
-    return refuse(why);
+    return why.isEmpty() || refuse(why);
 }
 
 } // namespace probaudit::bundle

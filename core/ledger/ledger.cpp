@@ -317,14 +317,21 @@ void checkGeneration(const GenerationRecord& g, std::int64_t items) {
 // made all-or-nothing together. Rolled back unless committed.
 class Unit {
 public:
-    explicit Unit(SQLite::Database& db) : m_db(db) { m_db.exec("SAVEPOINT probaudit_unit"); }
+    explicit Unit(SQLite::Database& db)
+        : m_db(db), m_outermost(sqlite3_get_autocommit(db.getHandle()) != 0) {
+        m_db.exec("SAVEPOINT probaudit_unit");
+    }
     Unit(const Unit&) = delete;
     Unit& operator=(const Unit&) = delete;
     ~Unit() {
         if (!m_done) {
             try { // fails harmlessly when SQLite already rolled back the whole transaction
-                m_db.exec("ROLLBACK TO probaudit_unit");
-                m_db.exec("RELEASE probaudit_unit");
+                if (m_outermost) { // ends the transaction even when its RELEASE failed (busy)
+                    m_db.exec("ROLLBACK");
+                } else {
+                    m_db.exec("ROLLBACK TO probaudit_unit");
+                    m_db.exec("RELEASE probaudit_unit");
+                }
             } catch (...) {
             }
         }
@@ -336,6 +343,7 @@ public:
 
 private:
     SQLite::Database& m_db;
+    bool m_outermost; // no transaction was open: this unit is the transaction
     bool m_done = false;
 };
 
@@ -343,6 +351,7 @@ struct Ledger::Impl {
     std::unique_ptr<SQLite::Database> db;
     int lockFd = -1;
     bool writer = false;
+    bool created = false; // this object created the file (it did not exist, and we hold it)
     // Prepared once: appendBatch runs once per batch, tens of thousands of times a run.
     std::unique_ptr<SQLite::Statement> insRecord, insLayer, addDone;
 
@@ -402,6 +411,7 @@ Ledger::Ledger(const std::string& path, Mode mode) : m(std::make_unique<Impl>())
                               "; wait for it to finish or stop it");
             }
             m->writer = true;
+            m->created = !exists;
         }
         const int version = m->db->execAndGet("PRAGMA user_version").getInt();
         refuseForeignDatabase(*m->db, path, version);
@@ -465,6 +475,20 @@ Ledger::~Ledger() {
     if (m->lockFd >= 0) {
         ::close(m->lockFd);
     }
+}
+
+void Ledger::discardCreated() {
+    if (!m->created || !m->db) {
+        return;
+    }
+    m->insRecord.reset();
+    m->insLayer.reset();
+    m->addDone.reset();
+    m->db.reset(); // the last connection: SQLite folds the WAL in and removes -wal and -shm
+    for (const char* suffix : {"", "-wal", "-shm", "-journal"}) {
+        ::unlink((m_path + suffix).c_str()); // still holding the writer lock: nobody else wrote
+    }
+    m->created = false;
 }
 
 int Ledger::schemaVersion() const {

@@ -103,6 +103,11 @@ public:
 
     const std::string& path() const { return m_path; }
     int schemaVersion() const;
+    // When this object created the file (a writer opened a path where none was), removes it
+    // and its -wal/-shm while still holding the writer lock, so that a refused import leaves
+    // no file behind and never removes one another process made. Nothing else may be called
+    // afterwards.
+    void discardCreated();
 
     // --- study and items (written once; a later run must bring the same study items)
     bool hasStudy() const;

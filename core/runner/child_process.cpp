@@ -72,10 +72,18 @@ Child Child::start(const std::string& exe, const std::string& argv0,
     }
     posix_spawnattr_t attr;
     posix_spawnattr_init(&attr);
+    // A child starts with SIGPIPE at its default even where this process ignores it (the
+    // engine server does): a report writer whose reader is gone should end, not spin.
+    sigset_t defaults;
+    sigemptyset(&defaults);
+    sigaddset(&defaults, SIGPIPE);
+    posix_spawnattr_setsigdefault(&attr, &defaults);
+    int flags = POSIX_SPAWN_SETSIGDEF;
     if (ownGroup) {
-        posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+        flags |= POSIX_SPAWN_SETPGROUP;
         posix_spawnattr_setpgroup(&attr, 0);
     }
+    posix_spawnattr_setflags(&attr, static_cast<short>(flags));
     pid_t pid = 0;
     const int rc = posix_spawn(&pid, exe.c_str(), &fa, &attr, argv.data(), envp.data());
     posix_spawnattr_destroy(&attr);

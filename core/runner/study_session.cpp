@@ -122,7 +122,7 @@ int runInChild(const RunOptions& o, const std::string& ledgerPath, const std::st
                      {"message", "config " + config + ": its engine (ATEN_CPU_CAPABILITY=" +
                                      capability + ") was killed by signal " +
                                      std::to_string(end.signal) + " (" + ::strsignal(end.signal) +
-                                     "); finished batches are kept, run again to resume"}});
+                                     "); run again to resume (a generation run starts again)"}});
     }
     return end.exitCode();
 }
