@@ -59,10 +59,6 @@ int diagnoseRequest(const runner::DiagnoseOptions& o, Events& events, const std:
     }
 }
 
-} // namespace
-
-namespace {
-
 enum class LineRead { Line, TooLong, End };
 
 // One request line of at most `max` bytes; the rest of a longer one is read and dropped.
