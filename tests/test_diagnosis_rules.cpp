@@ -142,7 +142,7 @@ private Q_SLOTS:
         RunConfig::fromJson(json{{"dtype", "float64"}, {"batch_size", 0}, {"tf32", 1}}, "$",
                             errors);
         QCOMPARE(errors.size(), std::size_t(3));
-        QCOMPARE(errors[0], std::string("$.batch_size: must be an integer >= 1"));
+        QCOMPARE(errors[0], std::string("$.batch_size: must be an integer from 1 to 65536"));
         QCOMPARE(errors[1], std::string("$.dtype: unknown value \"float64\" (one of: bfloat16, "
                                         "float16, float32)"));
         QCOMPARE(errors[2], std::string("$.tf32: must be true or false"));

@@ -4,6 +4,7 @@
 #include "common/sha256.h"
 #include "model/gguf.h"
 #include "model/gguf_llama.h"
+#include "tokenizer/tokenizer.h"
 
 #include <QFile>
 #include <QJsonDocument>
@@ -37,6 +38,36 @@ struct Builder {
         putString(kv, key);
         put<quint32>(kv, 8);
         putString(kv, value);
+        ++nKv;
+        return *this;
+    }
+    template <typename T> Builder& scalar(const QByteArray& key, quint32 type, T value) {
+        putString(kv, key);
+        put<quint32>(kv, type);
+        put<T>(kv, value);
+        ++nKv;
+        return *this;
+    }
+    Builder& u32(const QByteArray& key, quint32 v) { return scalar<quint32>(key, 4, v); }
+    Builder& f32(const QByteArray& key, float v) { return scalar<float>(key, 6, v); }
+    Builder& boolean(const QByteArray& key, bool v) { return scalar<quint8>(key, 7, v ? 1 : 0); }
+    Builder& strings(const QByteArray& key, const QList<QByteArray>& values) {
+        putString(kv, key);
+        put<quint32>(kv, 9);
+        put<quint32>(kv, 8);
+        put<quint64>(kv, quint64(values.size()));
+        for (const auto& v : values) {
+            putString(kv, v);
+        }
+        ++nKv;
+        return *this;
+    }
+    // An array header that claims `count` elements of `type`, followed by nothing.
+    Builder& arrayClaiming(const QByteArray& key, quint32 type, quint64 count) {
+        putString(kv, key);
+        put<quint32>(kv, 9);
+        put<quint32>(kv, type);
+        put<quint64>(kv, count);
         ++nKv;
         return *this;
     }
@@ -182,6 +213,13 @@ private Q_SLOTS:
         Builder::put<quint64>(hugeString, quint64(1) << 40); // key length: 1 TiB
         hugeString.append(QByteArray(64, 'k'));
         QTest::newRow("implausible string length") << hugeString << "implausible length";
+        // 8-byte elements: a count the remaining bytes could hold one byte at a time, but not
+        // eight, is refused before memory is set aside for it.
+        Builder wide;
+        wide.arrayClaiming("k", 10, 200);
+        wide.data = QByteArray(256, '\0');
+        QTest::newRow("array count beyond its elements' size")
+            << wide.build() << "runs past the end of the file";
     }
     void refusesCorruptFiles() {
         QFETCH(QByteArray, bytes);
@@ -224,6 +262,52 @@ private Q_SLOTS:
         QCOMPARE(f.header().version, 2u);
         QCOMPARE(f.getString("general.architecture"), std::string("llama"));
         QCOMPARE(f.dequantize(*f.find("a")).size(), size_t(32));
+    }
+
+    // A block count the file's tensors cannot back is refused before a tensor list is built
+    // for it (2^40 blocks would be a list of 9 * 2^40 names).
+    void refusesABlockCountBeyondItsTensors() {
+        Builder b;
+        b.string("general.architecture", "llama")
+            .u32("llama.embedding_length", 32)
+            .u32("llama.feed_forward_length", 64)
+            .scalar<quint64>("llama.block_count", 10, quint64(1) << 40)
+            .u32("llama.attention.head_count", 4)
+            .u32("llama.context_length", 128)
+            .f32("llama.attention.layer_norm_rms_epsilon", 1e-5f)
+            .tensor("token_embd.weight", 32, 2, 0, 0);
+        b.data = QByteArray(32 * 2 * 4, '\0');
+        QTemporaryDir dir;
+        const GgufFile f(write(dir, b.build()).toStdString());
+        try {
+            ggufLlamaSpec(f);
+            QFAIL("accepted 2^40 blocks");
+        } catch (const probaudit::Error& e) {
+            QVERIFY2(QString::fromStdString(e.what()).contains("block_count 1099511627776"),
+                     e.what());
+        }
+    }
+
+    // BOS and EOS ids must be tokens of the file's vocabulary (an id past it would be fed to
+    // the embedding table as it is).
+    void refusesABosIdOutsideTheVocabulary() {
+        Builder b;
+        b.string("tokenizer.ggml.model", "gpt2")
+            .strings("tokenizer.ggml.tokens", {"a", "b"})
+            .strings("tokenizer.ggml.merges", {})
+            .boolean("tokenizer.ggml.add_bos_token", true)
+            .u32("tokenizer.ggml.bos_token_id", 99);
+        QTemporaryDir dir;
+        const GgufFile f(write(dir, b.build()).toStdString());
+        try {
+            probaudit::tokenizer::Tokenizer::fromGguf(f);
+            QFAIL("accepted BOS 99 of 2 tokens");
+        } catch (const probaudit::Error& e) {
+            QVERIFY2(QString::fromStdString(e.what()).contains(
+                         "\"tokenizer.ggml.bos_token_id\": id 99 is outside the 2 "
+                         "tokens"),
+                     e.what());
+        }
     }
 
     void refusesOtherArchitectures() {

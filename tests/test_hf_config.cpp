@@ -1,8 +1,14 @@
 // config.json -> ModelSpec: the fixtures' hyper-parameters, both rope spellings, and refusal
 // of what the engine cannot compute faithfully.
 #include "common/error.h"
+#include "model/checkpoint.h"
 #include "model/model_spec.h"
 
+#include <QDir>
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace probaudit::model;
@@ -119,6 +125,46 @@ private Q_SLOTS:
                    R"("position_embedding_type":"relative_key"})")
             << "position_embedding_type";
     }
+    // Every id the tokenizer or the config can feed the model must index its embedding table:
+    // a fixture folder with its config's vocab_size, pad or eos id changed is refused when its
+    // tokenizer is loaded, naming the id.
+    void idsMustFitTheEmbeddings_data() {
+        QTest::addColumn<QString>("key");
+        QTest::addColumn<int>("value");
+        QTest::addColumn<QString>("problem");
+        QTest::newRow("vocab_size below the tokenizer's")
+            << "vocab_size" << 100 << "tokenizer id 511 is outside the model's 100";
+        QTest::newRow("pad_token_id beyond") << "pad_token_id" << 512 << "pad_token_id 512";
+        QTest::newRow("eos_token_id beyond") << "eos_token_id" << 70000 << "eos_token_id 70000";
+        QTest::newRow("eos_token_id negative") << "eos_token_id" << -3 << "eos_token_id -3";
+    }
+    void idsMustFitTheEmbeddings() {
+        QFETCH(QString, key);
+        QFETCH(int, value);
+        QFETCH(QString, problem);
+        const QDir fixture(QStringLiteral(PROBAUDIT_SOURCE_DIR "/tests/fixtures/tiny-llama"));
+        QTemporaryDir dir;
+        for (const QString& f : fixture.entryList(QDir::Files)) {
+            QVERIFY(QFile::copy(fixture.filePath(f), dir.filePath(f)));
+        }
+        QVERIFY(QFile::remove(dir.filePath("generation_config.json")));
+        QFile cfg(dir.filePath("config.json"));
+        QVERIFY(cfg.open(QIODevice::ReadOnly));
+        QJsonObject o = QJsonDocument::fromJson(cfg.readAll()).object();
+        cfg.close();
+        probaudit::model::Checkpoint::open(dir.path().toStdString()).loadTokenizer(); // as is: fine
+        o[key] = value;
+        QVERIFY(cfg.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        cfg.write(QJsonDocument(o).toJson());
+        cfg.close();
+        try {
+            probaudit::model::Checkpoint::open(dir.path().toStdString()).loadTokenizer();
+            QFAIL("accepted");
+        } catch (const probaudit::Error& e) {
+            QVERIFY2(QString::fromStdString(e.what()).contains(problem), e.what());
+        }
+    }
+
     void refuses() {
         QFETCH(QString, json);
         QFETCH(QString, problem);

@@ -89,7 +89,7 @@ private Q_SLOTS:
                            "$.dataset.limit: must be an integer >= 1",
                            "$.capture: must be one of",
                            "$.configs.a.dtype: unknown value \"float8\"",
-                           "$.configs.a.batch_size: must be an integer >= 1",
+                           "$.configs.a.batch_size: must be an integer from 1 to 65536",
                            "$.configs.b.colour: unknown",
                            "$.reference: \"c\" is not one of the configs",
                            "$.extra: unknown field"};
@@ -104,6 +104,18 @@ private Q_SLOTS:
                           "\"b\":{\"batch_size\":2}},"
                           "\"reference\":\"a\"}")
             << QStringList{"$.configs.b: the same configuration as \"a\""};
+        // Integers a run would narrow or try to honour literally (a thousand-million threads, a
+        // seed that wraps when read as a signed number) are refused with their range.
+        QTest::newRow("integers out of range")
+            << QByteArray("{\"name\":\"x\",\"model\":{\"path\":\".\"},\"heads\":{\"c\":{\"kind\":"
+                          "\"classifier\"}},\"dataset\":{\"path\":\".\"},\"configs\":{"
+                          "\"a\":{\"threads\":1000000000},\"b\":{\"order_seed\":"
+                          "18446744073709551615},\"c\":{\"pad_to\":\"fixed\",\"pad_to_n\":"
+                          "4294967297},\"d\":{\"batch_size\":2.5}},\"reference\":\"a\"}")
+            << QStringList{"$.configs.a.threads: must be an integer from 1 to 1024",
+                           "$.configs.b.order_seed: must be an integer from 0 up",
+                           "$.configs.c.pad_to_n: must be an integer from 0 to 1048576",
+                           "$.configs.d.batch_size: must be an integer from 1 to 65536"};
         QTest::newRow("malformed JSON") << QByteArray("{\"name\": ") << QStringList{"invalid JSON"};
         QTest::newRow("generation head")
             << QByteArray("{\"name\":\"x\",\"model\":{\"path\":\".\"},\"heads\":{\"g\":{\"kind\":"
@@ -200,6 +212,37 @@ private Q_SLOTS:
         QCOMPARE(d.items[1].label.value(), 1); // "pos" -> class 1
         QCOMPARE(d.items[1].line, std::int64_t(9));
         QCOMPARE(d.warnings.size(), std::size_t(6));
+    }
+
+    // A line past 1 MiB is a bad line with its size (JSONL and CSV alike); a file past 1 GiB
+    // is refused before a byte of it is read (a sparse file: no disk is used).
+    void oversizedLinesAndFilesAreRefused() {
+        QTemporaryDir dir;
+        const QByteArray big(int(study::kMaxLineBytes) + 10, 'x');
+        study::DatasetSpec spec;
+        spec.paths = {write(dir.filePath("d.jsonl"),
+                            "{\"text\":\"fine\"}\n{\"text\":\"" + big + "\"}\n{\"text\":\"ok\"}\n")
+                          .toStdString()};
+        const QString msg =
+            QString::fromStdString(message([&] { study::loadDataset(spec, false); }));
+        QVERIFY2(msg.contains("line 2: line of 1048597 bytes; a dataset line may have at most "
+                              "1048576 (1 MiB)"),
+                 qPrintable(msg.left(300)));
+        QCOMPARE(study::loadDataset(spec, true).items.size(), std::size_t(2));
+        spec.paths = {write(dir.filePath("d.csv"), "id,text\n1,ok\n2," + big + "\n").toStdString()};
+        const QString csv =
+            QString::fromStdString(message([&] { study::loadDataset(spec, false); }));
+        QVERIFY2(csv.contains("line 3: record of 1048587 bytes"), qPrintable(csv.left(300)));
+        QFile huge(dir.filePath("huge.jsonl"));
+        QVERIFY(huge.open(QIODevice::WriteOnly));
+        QVERIFY(huge.resize(qint64(study::kMaxFileBytes) + 1));
+        huge.close();
+        spec.paths = {huge.fileName().toStdString()};
+        const QString file =
+            QString::fromStdString(message([&] { study::loadDataset(spec, false); }));
+        QVERIFY2(file.contains("huge.jsonl: the dataset file has 1073741825 bytes; a dataset file "
+                               "may have at most 1073741824 (1 GiB)"),
+                 qPrintable(file));
     }
 
     void csvWithQuotesAndHeader() {

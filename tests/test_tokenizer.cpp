@@ -154,6 +154,26 @@ private Q_SLOTS:
         QTest::newRow("vocab of wrong type")
             << QByteArray("{\"model\":{\"type\":\"WordPiece\",\"vocab\":[1,2]}}")
             << "vocab is not an object";
+        // Added-token and template ids index the id table: negative, fractional, wrapping or
+        // absurdly large ids are refused, never written outside it or used to size it.
+        const auto added = [](const char* id) {
+            return QByteArray("{\"added_tokens\":[{\"id\":") + id +
+                   ",\"content\":\"<x>\"}],\"model\":{\"type\":\"WordPiece\",\"vocab\":"
+                   "{\"[UNK]\":0}}}";
+        };
+        for (const char* id : {"-1", "2.5", "4294967297", "2147483647", "\"3\""}) {
+            QTest::newRow((std::string("added token id ") + id).c_str())
+                << added(id) << "added token \"<x>\": id " + QString::fromLatin1(id);
+        }
+        QTest::newRow("vocab id too large")
+            << QByteArray("{\"model\":{\"type\":\"WordPiece\",\"vocab\":{\"[UNK]\":0,"
+                          "\"a\":2000000000}}}")
+            << "token \"a\" has id 2000000000";
+        QTest::newRow("template id negative")
+            << QByteArray("{\"post_processor\":{\"type\":\"BertProcessing\",\"cls\":[\"[CLS]\","
+                          "-5],\"sep\":[\"[SEP]\",1]},\"model\":{\"type\":\"WordPiece\","
+                          "\"vocab\":{\"[UNK]\":0}}}")
+            << "the post-processor's cls: id -5 is not a token id";
         QTest::newRow("bad split regex")
             << QByteArray("{\"pre_tokenizer\":{\"type\":\"Split\",\"pattern\":{\"Regex\":\"((\"},"
                           "\"behavior\":\"Isolated\"},"

@@ -43,8 +43,17 @@ std::vector<engine::Item> readItems(const std::string& path, std::size_t limit) 
                     ? (j["id"].is_string() ? j["id"].get<std::string>() : j["id"].dump())
                     : std::to_string(n);
         it.text = j["text"].get<std::string>();
-        if (j.contains("label") && j["label"].is_number_integer()) {
-            it.label = j["label"].get<int>();
+        if (j.contains("label") && !j["label"].is_null()) {
+            const json& l = j["label"];
+            const bool index = l.is_number_unsigned()  ? l.get<std::uint64_t>() <= INT32_MAX
+                               : l.is_number_integer() ? l.get<std::int64_t>() >= 0 &&
+                                                             l.get<std::int64_t>() <= INT32_MAX
+                                                       : false;
+            if (!index) {
+                throw Error(path, "line " + std::to_string(n) + ": \"label\" " + l.dump() +
+                                      " is not a class index");
+            }
+            it.label = l.get<int>();
         }
         items.push_back(std::move(it));
         if (limit > 0 && items.size() >= limit) {

@@ -12,7 +12,7 @@ namespace probaudit {
 
 enum class AxisKind {
     Choice,  // one of `values`
-    Integer, // >= min
+    Integer, // min <= v <= max
     Boolean,
     Device, // cpu | cuda:N
 };
@@ -30,6 +30,7 @@ struct Axis {
     bool generation_only = false; // the serving simulation's axes
     // The report's limits name every value of this axis that no config of a study tried.
     bool untried_in_report = false;
+    std::int64_t max = INT64_MAX; // Integer: the largest value a run can honour
 };
 
 // Every axis, in the canonical JSON's key order (sorted by name).

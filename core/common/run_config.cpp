@@ -65,8 +65,13 @@ bool validAxisValue(const Axis& axis, const json& v, const std::string& where,
         }
         return true;
     case AxisKind::Integer:
-        if (!v.is_number_integer() || v.get<std::int64_t>() < axis.min) {
-            errors.push_back(where + ": must be an integer >= " + std::to_string(axis.min));
+        // An unsigned value past INT64_MAX would wrap when read as a signed one.
+        if (!v.is_number_integer() ||
+            (v.is_number_unsigned() && v.get<std::uint64_t>() > INT64_MAX) ||
+            v.get<std::int64_t>() < axis.min || v.get<std::int64_t>() > axis.max) {
+            errors.push_back(
+                where + ": must be an integer from " + std::to_string(axis.min) +
+                (axis.max == INT64_MAX ? std::string(" up") : " to " + std::to_string(axis.max)));
             return false;
         }
         return true;

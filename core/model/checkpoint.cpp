@@ -74,15 +74,45 @@ const GgufTensorMapping* Checkpoint::ggufMapping(const std::string& hfName) cons
     return nullptr;
 }
 
+namespace {
+
+// Every id the tokenizer and the config can feed the model indexes its embedding table: one
+// beyond it would read outside the table (or trip a device assert on CUDA).
+void checkIdsFitModel(const ModelSpec& s, const tokenizer::Tokenizer& tok,
+                      const std::string& where) {
+    const auto outside = [&](const std::string& what, std::int64_t id) {
+        throw Error(where, what + " " + std::to_string(id) + " is outside the model's " +
+                               std::to_string(s.vocab_size) + " token embeddings");
+    };
+    if (static_cast<std::int64_t>(tok.vocabSize()) > s.vocab_size) {
+        const std::int64_t id = static_cast<std::int64_t>(tok.vocabSize()) - 1;
+        outside("tokenizer id", id);
+    }
+    if (s.pad_token_id >= s.vocab_size || s.pad_token_id < -1) {
+        outside("pad_token_id", s.pad_token_id);
+    }
+    for (const std::int64_t id : s.eos_token_ids) {
+        if (id < 0 || id >= s.vocab_size) {
+            outside("eos_token_id", id);
+        }
+    }
+}
+
+} // namespace
+
 tokenizer::Tokenizer Checkpoint::loadTokenizer() const {
     if (m_gguf) {
-        return tokenizer::Tokenizer::fromGguf(*m_gguf);
+        auto tok = tokenizer::Tokenizer::fromGguf(*m_gguf);
+        checkIdsFitModel(m_spec, tok, m_path);
+        return tok;
     }
     const fs::path tj = fs::path(m_path) / "tokenizer.json";
     if (!fs::exists(tj)) {
         throw Error(m_path, "no tokenizer.json");
     }
-    return tokenizer::Tokenizer::fromFile(tj.string());
+    auto tok = tokenizer::Tokenizer::fromFile(tj.string());
+    checkIdsFitModel(m_spec, tok, m_path);
+    return tok;
 }
 
 std::vector<std::string> Checkpoint::files() const {

@@ -111,8 +111,12 @@ GgufValue readValue(Cursor& c, std::uint32_t type, const std::string& key, std::
         }
         const auto elemType = c.read<std::uint32_t>("array type");
         const auto count = c.read<std::uint64_t>("array length");
-        // Every element takes at least one byte: a count beyond the rest of the file is corrupt.
-        if (count > c.remaining()) {
+        // Every element takes at least its type's bytes (a string its 8-byte length, an array
+        // its 12-byte header): a count the rest of the file cannot hold is refused before any
+        // memory is set aside for it.
+        static constexpr std::uint64_t kMinBytes[] = {1, 1, 2, 2, 4, 4, 4, 1, 8, 12, 8, 8, 8};
+        const std::uint64_t least = elemType < std::size(kMinBytes) ? kMinBytes[elemType] : 1;
+        if (count > c.remaining() / least) {
             c.fail("metadata \"" + key + "\": array length " + std::to_string(count) +
                    " runs past the end of the file");
         }

@@ -32,11 +32,21 @@ ModelSpec ggufLlamaSpec(const GgufFile& f) {
             throw Error(f.path(), "llama hyper-parameters must be positive");
         }
     }
+    // Each block has tensors of its own: more blocks than tensors is a corrupt count, refused
+    // before a tensor list is built for it.
+    if (s.num_layers > static_cast<std::int64_t>(f.header().tensors.size())) {
+        throw Error(f.path(), "block_count " + std::to_string(s.num_layers) + " exceeds the " +
+                                  std::to_string(f.header().tensors.size()) +
+                                  " tensors in the file");
+    }
     if (s.num_heads % s.num_kv_heads != 0 || s.hidden_size % s.num_heads != 0) {
         throw Error(f.path(), "head counts do not divide the hidden size");
     }
     s.head_dim = f.has("llama.attention.key_length") ? f.getInt("llama.attention.key_length")
                                                      : s.hidden_size / s.num_heads;
+    if (s.head_dim <= 0 || s.head_dim % 2 != 0) {
+        throw Error(f.path(), "attention.key_length must be a positive even number");
+    }
     if (f.has("llama.rope.dimension_count") &&
         f.getInt("llama.rope.dimension_count") != s.head_dim) {
         throw Error(f.path(), "partial rotary embeddings (rope.dimension_count != head dim) are "

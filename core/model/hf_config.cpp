@@ -271,6 +271,11 @@ static ModelSpec parseHfConfigUnchecked(const std::string& jsonText, const std::
     }
     if (j.contains("id2label") && j["id2label"].is_object()) {
         for (const auto& [k, v] : j["id2label"].items()) {
+            const bool index = !k.empty() && k.size() < 7 &&
+                               k.find_first_not_of("0123456789") == std::string::npos;
+            if (!index) {
+                r.fail("id2label key \"" + k + "\" is not a class index");
+            }
             s.id2label[std::stoll(k)] = v.get<std::string>();
         }
     }

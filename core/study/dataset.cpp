@@ -45,12 +45,23 @@ struct Collector {
         return true;
     }
 
+    // A line or record within kMaxLineBytes; a longer one is a bad line.
+    bool fits(std::int64_t line, const char* what, std::size_t bytes) {
+        if (bytes <= kMaxLineBytes) {
+            return true;
+        }
+        bad(line, std::string(what) + " of " + std::to_string(bytes) +
+                      " bytes; a dataset line may have at most " + std::to_string(kMaxLineBytes) +
+                      " (1 MiB)");
+        return false;
+    }
+
     // A label as written: an integer class index, or a class name from spec.labels.
     bool label(std::int64_t line, const std::optional<std::string>& asText,
                const std::optional<std::int64_t>& asInt, std::optional<int>& out) {
         const int classes = static_cast<int>(spec.labels.size());
         if (asInt) {
-            if (*asInt < 0 || (classes > 0 && *asInt >= classes)) {
+            if (*asInt < 0 || *asInt > INT32_MAX || (classes > 0 && *asInt >= classes)) {
                 bad(line, "label " + std::to_string(*asInt) + " is not a class index");
                 return false;
             }
@@ -106,6 +117,9 @@ void readJsonl(const std::string& bytes, Collector& c) {
             line.pop_back();
         }
         if (line.find_first_not_of(" \t") == std::string::npos) {
+            continue;
+        }
+        if (!c.fits(n, "line", line.size())) {
             continue;
         }
         if (!c.validUtf8(n, "", line)) {
@@ -192,6 +206,13 @@ void csvRecord(int, void* state) {
     if (f.size() == 1 && f[0].empty()) {
         return; // blank line
     }
+    std::size_t bytes = 0;
+    for (const std::string& field : f) {
+        bytes += field.size();
+    }
+    if (!c.fits(st->record, "record", bytes)) {
+        return;
+    }
     if (f.size() != st->header.size()) {
         c.bad(st->record, std::to_string(f.size()) + " fields, the header has " +
                               std::to_string(st->header.size()));
@@ -253,6 +274,12 @@ Dataset loadDataset(const DatasetSpec& spec, bool skipBadLines) {
         std::ifstream in(c.path, std::ios::binary);
         if (!in) {
             throw Error(c.path, "cannot open the dataset");
+        }
+        std::error_code ec;
+        if (const auto size = std::filesystem::file_size(c.path, ec); !ec && size > kMaxFileBytes) {
+            throw Error(c.path, "the dataset file has " + std::to_string(size) +
+                                    " bytes; a dataset file may have at most " +
+                                    std::to_string(kMaxFileBytes) + " (1 GiB)");
         }
         std::ostringstream buf;
         buf << in.rdbuf();

@@ -1,13 +1,19 @@
 #pragma once
 // A study's dataset: JSONL (one object a line) or CSV (a header row), with configurable text,
 // label and id fields. Every bad line is reported with its line number; with skipBadLines the
-// good lines are kept and each bad one becomes a warning.
+// good lines are kept and each bad one becomes a warning. A line longer than kMaxLineBytes is a
+// bad line; a file larger than kMaxFileBytes is refused before it is read.
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace probaudit::study {
+
+// A line of a JSONL file or a record of a CSV file holds one item; past these sizes a file is
+// not a dataset of texts to classify (and would only be a way to exhaust memory).
+inline constexpr std::size_t kMaxLineBytes = std::size_t(1) << 20;     // 1 MiB
+inline constexpr std::uint64_t kMaxFileBytes = std::uint64_t(1) << 30; // 1 GiB
 
 struct DatasetSpec {
     std::vector<std::string> paths; // one or more files, read in order (ids unique across them)

@@ -12,6 +12,16 @@ namespace probaudit::tokenizer {
 
 using nlohmann::json;
 
+std::int32_t tokenIdOf(const json& v, const std::string& where, const std::string& what) {
+    if (!v.is_number_integer() ||
+        (v.is_number_unsigned() && v.get<std::uint64_t>() > kMaxTokenId) ||
+        v.get<std::int64_t>() < 0 || v.get<std::int64_t>() > kMaxTokenId) {
+        throw Error(where, what + ": id " + v.dump() + " is not a token id (an integer from 0 to " +
+                               std::to_string(kMaxTokenId) + ")");
+    }
+    return v.get<std::int32_t>();
+}
+
 namespace {
 
 bool isWordChar(char32_t c) {
@@ -33,14 +43,15 @@ void readTemplate(const json& pp, std::vector<std::int32_t>& prefix,
             const std::string name = item.at("SpecialToken").at("id").get<std::string>();
             const json& tok = pp.at("special_tokens").at(name);
             for (const auto& id : tok.at("ids")) {
-                (seenSequence ? suffix : prefix).push_back(id.get<std::int32_t>());
+                (seenSequence ? suffix : prefix)
+                    .push_back(tokenIdOf(id, where, "special token \"" + name + "\""));
             }
         }
         return;
     }
     if (type == "BertProcessing" || type == "RobertaProcessing") {
-        prefix.push_back(pp.at("cls").at(1).get<std::int32_t>());
-        suffix.push_back(pp.at("sep").at(1).get<std::int32_t>());
+        prefix.push_back(tokenIdOf(pp.at("cls").at(1), where, "the post-processor's cls"));
+        suffix.push_back(tokenIdOf(pp.at("sep").at(1), where, "the post-processor's sep"));
         return;
     }
     if (type == "ByteLevel") {
@@ -85,8 +96,8 @@ Tokenizer Tokenizer::fromJson(const std::string& text, const std::string& where)
         if (j.contains("added_tokens") && j["added_tokens"].is_array()) {
             for (const auto& a : j["added_tokens"]) {
                 AddedToken at;
-                at.id = a.at("id").get<std::int32_t>();
                 at.content = a.at("content").get<std::string>();
+                at.id = tokenIdOf(a.at("id"), where, "added token \"" + at.content + "\"");
                 at.single_word = a.value("single_word", false);
                 at.lstrip = a.value("lstrip", false);
                 at.rstrip = a.value("rstrip", false);
@@ -103,7 +114,7 @@ Tokenizer Tokenizer::fromJson(const std::string& text, const std::string& where)
         if (std::string(t.m_model->kind()) == "WordPiece") {
             t.m_wordpiecePrefix = j["model"].value("continuing_subword_prefix", std::string("##"));
         }
-        t.finish();
+        t.finish(where);
         return t;
     } catch (const json::exception& e) {
         throw Error(where, std::string("malformed tokenizer: ") + e.what());
@@ -147,23 +158,45 @@ Tokenizer Tokenizer::fromGguf(const model::GgufFile& f) {
         f.has("tokenizer.ggml.add_space_prefix") && f.getBool("tokenizer.ggml.add_space_prefix");
     t.m_preTokenizer = makeGgufPreTokenizer(pre, prefixSpace, f.path());
     t.m_byteLevel = true;
+    // BOS and EOS must be tokens of the vocabulary the file carries.
+    const auto special = [&](const char* key) {
+        const std::int64_t id = f.getInt(key);
+        if (id < 0 || id >= static_cast<std::int64_t>(tokens.size())) {
+            throw Error(f.path(), std::string("metadata \"") + key + "\": id " +
+                                      std::to_string(id) + " is outside the " +
+                                      std::to_string(tokens.size()) + " tokens of the vocabulary");
+        }
+        return static_cast<std::int32_t>(id);
+    };
     if (f.has("tokenizer.ggml.add_bos_token") && f.getBool("tokenizer.ggml.add_bos_token")) {
-        t.m_prefix.push_back(static_cast<std::int32_t>(f.getInt("tokenizer.ggml.bos_token_id")));
+        t.m_prefix.push_back(special("tokenizer.ggml.bos_token_id"));
     }
     if (f.has("tokenizer.ggml.add_eos_token") && f.getBool("tokenizer.ggml.add_eos_token")) {
-        t.m_suffix.push_back(static_cast<std::int32_t>(f.getInt("tokenizer.ggml.eos_token_id")));
+        t.m_suffix.push_back(special("tokenizer.ggml.eos_token_id"));
     }
-    t.finish();
+    t.finish(f.path());
     return t;
 }
 
-void Tokenizer::finish() {
+void Tokenizer::finish(const std::string& where) {
     std::size_t n = 0;
-    for (const auto& [tok, id] : m_model->vocab()) {
+    const auto grow = [&](std::int32_t id, const std::string& token) {
+        if (id < 0 || id > kMaxTokenId) { // the model's vocabulary (readers check the rest)
+            throw Error(where, "token \"" + token + "\" has id " + std::to_string(id) +
+                                   ", outside 0.." + std::to_string(kMaxTokenId));
+        }
         n = std::max(n, static_cast<std::size_t>(id) + 1);
+    };
+    for (const auto& [tok, id] : m_model->vocab()) {
+        grow(id, tok);
     }
     for (const auto& a : m_added) {
-        n = std::max(n, static_cast<std::size_t>(a.id) + 1);
+        grow(a.id, a.content);
+    }
+    for (const auto* ids : {&m_prefix, &m_suffix}) {
+        for (const std::int32_t id : *ids) {
+            grow(id, "(template)");
+        }
     }
     m_idToToken.assign(n, std::string());
     for (const auto& [tok, id] : m_model->vocab()) {

@@ -4,6 +4,8 @@
 // tokenizer stored in a GGUF file's metadata. A token that differs is a different input.
 #include "tokenizer/components.h"
 
+#include <nlohmann/json.hpp>
+
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -16,6 +18,14 @@ class GgufFile;
 }
 
 namespace probaudit::tokenizer {
+
+// The largest token id a tokenizer may use (the largest vocabularies in use have ~262k
+// entries): the id table is as long as the largest id, so a crafted file must not size it.
+inline constexpr std::int64_t kMaxTokenId = (std::int64_t(1) << 22) - 1;
+
+// A token id as a tokenizer file writes it: an integer (not a float, not a string) in
+// [0, kMaxTokenId]. Throws probaudit::Error naming `where` and `what` otherwise.
+std::int32_t tokenIdOf(const nlohmann::json& v, const std::string& where, const std::string& what);
 
 struct AddedToken {
     std::int32_t id = 0;
@@ -47,6 +57,8 @@ public:
                     std::size_t maxLength = 0) const;
 
     std::string kind() const { return m_model->kind(); }
+    // One more than the largest id the tokenizer can produce (vocabulary, added tokens and the
+    // template's special tokens): a model needs at least this many embeddings.
     std::size_t vocabSize() const;
     // The vocabulary entry of an id (byte-level tokens shown as stored), or "" if unknown.
     std::string token(std::int32_t id) const;
@@ -59,7 +71,7 @@ public:
 
 private:
     Tokenizer() = default;
-    void finish();
+    void finish(const std::string& where);
     void splitAdded(const std::string& text, bool normalizedPass,
                     std::vector<std::pair<std::string, std::int32_t>>& out) const;
 
