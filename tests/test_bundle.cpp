@@ -16,11 +16,13 @@
 
 #include <QCryptographicHash>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QMap>
 #include <QProcessEnvironment>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QThread>
@@ -292,6 +294,86 @@ private Q_SLOTS:
             QVERIFY2(r.err.contains("not a ProbAudit ledger"), r.err.constData());
             QCOMPARE(fileBytes(foreign), before);
         }
+    }
+
+    // The chain head to record elsewhere, a key, a signature: `verify --trust` and
+    // `import --trust` accept the signer's key only; the manifest names head and signer; an
+    // unsigned ledger is said to be unsigned; a head recorded before an edit finds it.
+    void signedLedgersAndBundles() {
+        const QString led = m_dir.filePath(QStringLiteral("signed.ledger"));
+        QFile::remove(led);
+        QVERIFY(QFile::copy(m_ledger, led));
+        QFile::setPermissions(led, QFile::ReadOwner | QFile::WriteOwner);
+        const QString alice = m_dir.filePath(QStringLiteral("alice.key")),
+                      bob = m_dir.filePath(QStringLiteral("bob.key"));
+        for (const QString& key : {alice, bob}) {
+            const auto k = test::cli({QStringLiteral("keygen"), key});
+            QVERIFY2(k.code == 0 && k.out.contains("Ed25519 key ed25519:"), k.err.constData());
+            QCOMPARE(QFileInfo(key).permissions() & (QFile::ReadOther | QFile::ReadGroup),
+                     QFileDevice::Permissions());
+        }
+        QCOMPARE(test::cli({QStringLiteral("keygen"), alice}).code, 1); // never overwritten
+        const auto unsignedRun = test::cli({QStringLiteral("verify"), led});
+        QCOMPARE(unsignedRun.code, 0);
+        QVERIFY2(unsignedRun.err.contains("UNSIGNED"), unsignedRun.err.constData());
+        const QByteArray head = test::cli({QStringLiteral("head"), led}).out.trimmed();
+        QVERIFY2(QRegularExpression(QStringLiteral("^\\d+:[0-9a-f]{64}$"))
+                     .match(QString::fromLatin1(head))
+                     .hasMatch(),
+                 head.constData());
+        const auto sign = test::cli({QStringLiteral("sign"), led, QStringLiteral("--key"), alice});
+        QVERIFY2(sign.code == 0 && sign.out.contains("signed by ed25519:"), sign.err.constData());
+        const auto trusted = test::cli({QStringLiteral("verify"), led, QStringLiteral("--trust"),
+                                        alice + QStringLiteral(".pub"), QStringLiteral("--head"),
+                                        QString::fromLatin1(head)});
+        QVERIFY2(trusted.code == 0 && trusted.out.contains("(the trusted key)"),
+                 trusted.out.constData());
+        const auto other = test::cli({QStringLiteral("verify"), led, QStringLiteral("--trust"),
+                                      bob + QStringLiteral(".pub")});
+        QCOMPARE(other.code, 2);
+        QVERIFY2(other.err.contains("NOT TRUSTED"), other.err.constData());
+
+        const QString zip = m_dir.filePath(QStringLiteral("signed.zip"));
+        QCOMPARE(test::cli({QStringLiteral("bundle"), led, QStringLiteral("-o"), zip}).code, 0);
+        QJsonObject manifest;
+        for (const Entry& e : readZip(zip)) {
+            if (e.name == QLatin1String("MANIFEST.json")) {
+                manifest = QJsonDocument::fromJson(e.bytes).object();
+            }
+        }
+        const QJsonObject chain = manifest.value(u"chain").toObject();
+        QCOMPARE(chain.value(u"head").toString().toLatin1(), head);
+        QVERIFY(chain.value(u"signed_by").toString().startsWith(QStringLiteral("ed25519:")));
+        const QString refused = m_dir.filePath(QStringLiteral("refused.ledger"));
+        const auto no = test::cli({QStringLiteral("import"), zip, QStringLiteral("--into"), refused,
+                                   QStringLiteral("--trust"), bob + QStringLiteral(".pub")});
+        QCOMPARE(no.code, 1);
+        QVERIFY2(no.err.contains("not signed by the trusted key"), no.err.constData());
+        QVERIFY(!QFileInfo::exists(refused));
+        const auto yes =
+            test::cli({QStringLiteral("import"), zip, QStringLiteral("--into"), refused,
+                       QStringLiteral("--trust"), alice + QStringLiteral(".pub")});
+        QVERIFY2(yes.code == 0 && yes.out.contains("signed by ed25519:"), yes.err.constData());
+        // An unsigned bundle is imported with a loud word about it.
+        const auto plain = test::cli({QStringLiteral("import"), m_bundle, QStringLiteral("--into"),
+                                      m_dir.filePath(QStringLiteral("plain.ledger"))});
+        QVERIFY2(plain.code == 0 && plain.err.contains("UNSIGNED"), plain.err.constData());
+
+        // An edit after the head was recorded: verify --head and --trust both fail.
+        {
+            SQLite::Database db(led.toStdString(), SQLite::OPEN_READWRITE);
+            db.exec("UPDATE records SET decision = 1 - decision WHERE item = 0");
+        }
+        const auto edited = test::cli({QStringLiteral("verify"), led, QStringLiteral("--head"),
+                                       QString::fromLatin1(head), QStringLiteral("--json")});
+        QCOMPARE(edited.code, 2);
+        const QJsonObject j = QJsonDocument::fromJson(edited.out).object();
+        QCOMPARE(j.value(u"state").toString(), QStringLiteral("tampered"));
+        QVERIFY(j.value(u"problem").toString().contains(QStringLiteral("records changed")));
+        QCOMPARE(test::cli({QStringLiteral("verify"), led, QStringLiteral("--head"),
+                            QStringLiteral("12:abc")})
+                     .code,
+                 1); // not a head: a usage error, one line
     }
 
     // The size limit, with a small limit (the default is 8 GiB per entry).

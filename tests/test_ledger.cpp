@@ -2,6 +2,7 @@
 // one writer at a time, a full disk loses nothing already committed.
 #include "common/error.h"
 #include "ledger/ledger.h"
+#include "ledger_samples.h"
 
 #include <sqlite3.h>
 
@@ -18,72 +19,9 @@
 using namespace probaudit;
 using ledger::Ledger;
 using ledger::Record;
+using namespace probaudit::testing;
 
 namespace {
-
-std::vector<ledger::Item> someItems(int n) {
-    std::vector<ledger::Item> items;
-    for (int i = 0; i < n; ++i) {
-        items.push_back({i, "id" + std::to_string(i), "text " + std::to_string(i), i % 2, i + 1});
-    }
-    return items;
-}
-
-Record someRecord(std::int64_t item, int layers, int hidden, std::uint64_t salt) {
-    Record r;
-    r.item = item;
-    r.tokens = 5 + item;
-    r.probs = {0.25f + float(item) * 1e-3f, 0.75f - float(item) * 1e-3f};
-    r.logits = {-1.5f, std::nextafter(2.0f, 3.0f)};
-    r.decision = 1;
-    r.margin = r.logits[1] - r.logits[0];
-    r.batch = item / 4;
-    r.row = item % 4;
-    r.padded_length = 12;
-    r.batch_seconds = 0.125;
-    for (int l = 0; l <= layers; ++l) {
-        r.layer_hashes.push_back(0x9e3779b97f4a7c15ULL * std::uint64_t(l + 1) ^ salt ^
-                                 std::uint64_t(item));
-    }
-    if (hidden > 0) {
-        r.hidden = hidden;
-        for (int i = 0; i < (layers + 1) * hidden; ++i) {
-            r.layer_vectors.push_back(float(i) * 0.5f - float(item));
-        }
-    }
-    return r;
-}
-
-// A run of `n` items recorded in batches of 4 and sealed.
-std::int64_t recordRun(Ledger& led, const std::string& config, int n, std::uint64_t salt,
-                       bool finish = true) {
-    led.putConfig(config, config, nlohmann::json{{"batch_size", 4}});
-    const std::string env = led.putEnvironment(nlohmann::json{{"cpu", "test"}});
-    const auto run = led.beginRun("h", nlohmann::json{{"kind", "classifier"}}, config, config, env,
-                                  "vectors", n);
-    for (int b = 0; b < n; b += 4) {
-        std::vector<Record> batch;
-        for (int i = b; i < std::min(n, b + 4); ++i) {
-            batch.push_back(someRecord(i, 3, 4, salt));
-        }
-        led.appendBatch(run, batch);
-    }
-    if (finish) {
-        led.finishRun(run);
-    }
-    return run;
-}
-
-void sql(const QString& path, const char* statement) {
-    sqlite3* db = nullptr;
-    QCOMPARE(sqlite3_open(path.toUtf8().constData(), &db), SQLITE_OK);
-    char* err = nullptr;
-    const int rc = sqlite3_exec(db, statement, nullptr, nullptr, &err);
-    const QString msg = err != nullptr ? QString::fromUtf8(err) : QString();
-    sqlite3_free(err);
-    sqlite3_close(db);
-    QVERIFY2(rc == SQLITE_OK, qPrintable(msg));
-}
 
 int pageCount(const std::string& path) {
     sqlite3* db = nullptr;
@@ -139,8 +77,15 @@ private Q_SLOTS:
         const auto info = led.run(run);
         QCOMPARE(info.status, ledger::RunStatus::Finished);
         QCOMPARE(info.records_sha256.size(), std::size_t(64));
-        QCOMPARE(info.prev_sha256, std::string(64, '0'));
-        QVERIFY(led.verify().ok);
+        QCOMPARE(info.seal_version, 2);
+        const auto v = led.verify();
+        QVERIFY(v.ok);
+        // The links before the run seal the study, its items and the run's config and
+        // environment; the run links to the last of them.
+        QVERIFY(*info.chain_seq > 1);
+        QCOMPARE(info.prev_sha256, v.chain[std::size_t(*info.chain_seq - 2)].sha256);
+        QCOMPARE(v.state_links + v.sealed, std::int64_t(v.chain.size()));
+        QCOMPARE(*v.head, led.head().value());
     }
 
     void verifyNamesTheEditedRun_data() {
@@ -160,10 +105,11 @@ private Q_SLOTS:
         QTest::newRow("the run's config")
             << "UPDATE configs SET json = '{\"batch_size\":8}' WHERE hash = 'c3'" << 3
             << "configuration or environment changed";
+        // The link after run 2 is the seal of config c3 (no run: -1).
         QTest::newRow("a removed run")
             << "DELETE FROM records WHERE run = 2; DELETE FROM layers WHERE run = 2; "
                "DELETE FROM runs WHERE id = 2"
-            << 3 << "chain is broken";
+            << -1 << "chain is broken";
         QTest::newRow("a status") << "UPDATE runs SET status = 'failed' WHERE id = 1" << 1
                                   << "status was changed";
     }
@@ -190,7 +136,7 @@ private Q_SLOTS:
         sql(path, edit.toUtf8().constData());
         const auto v = Ledger(path.toStdString(), Ledger::Mode::Read).verify();
         QVERIFY(!v.ok);
-        QCOMPARE(v.first_bad.value(), std::int64_t(badRun));
+        QCOMPARE(v.first_bad, badRun < 0 ? std::nullopt : std::optional<std::int64_t>(badRun));
         QVERIFY2(QString::fromStdString(v.problem).contains(problem), v.problem.c_str());
     }
 

@@ -4,6 +4,7 @@
 
 #include "analysis/review.h"
 #include "bundle/bundle.h"
+#include "ledger/signing.h"
 
 #include <QElapsedTimer>
 #include <QTemporaryDir>
@@ -57,13 +58,21 @@ int runBundle(const BundleArgs& args) {
 int runImport(const ImportArgs& args) {
     bundle::ImportResult r;
     QString error;
+    const std::string trusted = args.trust.empty() ? std::string() : readKeyFile(args.trust);
+    if (!trusted.empty()) {
+        ledger::keyFingerprint(trusted, args.trust); // a file that is no public key: one line
+    }
     if (!bundle::importBundle(QString::fromStdString(args.bundle),
-                              QString::fromStdString(args.into), &r, &error)) {
+                              QString::fromStdString(args.into), &r, &error, {}, trusted)) {
         std::fprintf(stderr, "probaudit import: %s\n", qPrintable(error));
         return 1;
     }
     std::printf("%s: %d runs imported, %d already there\n", args.into.c_str(), r.imported,
                 r.already);
+    // Said loudly when nobody vouches for the bundle's ledger: its runs may have been edited
+    // and sealed again before it was packed.
+    std::fprintf(r.trust_line.find("signed by") != std::string::npos ? stdout : stderr,
+                 "%s: the bundle's ledger: %s\n", args.bundle.c_str(), r.trust_line.c_str());
     return 0;
 }
 

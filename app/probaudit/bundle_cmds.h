@@ -19,6 +19,7 @@ struct BundleArgs {
 struct ImportArgs {
     std::string bundle; // the zip file
     std::string into;   // the ledger to merge into (created when missing)
+    std::string trust;  // a public key file: the bundle's chain head must be signed by it
 };
 
 // Exit codes: 0 written / imported; 1 refused or failed (one line on stderr saying why).

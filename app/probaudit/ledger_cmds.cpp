@@ -187,29 +187,6 @@ int exportRun(const std::string& path, long long runId, const std::string& forma
     return 0;
 }
 
-int verifyLedger(const std::string& path, bool asJson) {
-    const Ledger led(path, Ledger::Mode::Read);
-    const auto v = led.verify();
-    if (asJson) {
-        json j{{"ok", v.ok}, {"sealed_runs", v.sealed}, {"unsealed_runs", v.unsealed}};
-        if (v.first_bad) {
-            j["first_bad_run"] = *v.first_bad;
-            j["problem"] = v.problem;
-        }
-        std::cout << j.dump(2) << "\n";
-    } else if (v.ok) {
-        std::cout << path << ": intact: " << v.sealed << " sealed run" << (v.sealed == 1 ? "" : "s")
-                  << " verified";
-        if (!v.unsealed.empty()) {
-            std::cout << "; " << v.unsealed.size() << " unfinished (not sealed yet)";
-        }
-        std::cout << "\n";
-    } else {
-        std::cerr << path << ": TAMPERED: " << v.problem << "\n";
-    }
-    return v.ok ? 0 : 2;
-}
-
 int migrateLedger(const std::string& path) {
     if (!std::filesystem::exists(path)) {
         throw Error(path, "no such ledger");

@@ -3,6 +3,7 @@
 #include "bundle/lockfile.h"
 #include "common/build_info.h"
 #include "ledger/ledger.h"
+#include "ledger/trust.h"
 
 #include <quazip/quazip.h>
 #include <quazip/quazipfile.h>
@@ -115,6 +116,20 @@ bool collectFiles(const analysis::Review& review, const BundleOptions& options,
     return true;
 }
 
+// The ledger's chain head and who signed it, as the bundle's reader will find them.
+QJsonObject chainOf(const QString& ledgerCopy) {
+    const ledger::Ledger led(ledgerCopy.toStdString(), ledger::Ledger::Mode::Read);
+    const ledger::Trust t = ledger::assessTrust(led);
+    QJsonObject j{{QStringLiteral("state"), QString::fromLatin1(t.stateName())}};
+    if (t.verify.head) {
+        j[QStringLiteral("head")] = QString::fromStdString(t.verify.head->text());
+    }
+    if (t.state == ledger::Trust::State::Signed) {
+        j[QStringLiteral("signed_by")] = QString::fromStdString(t.fingerprint);
+    }
+    return j;
+}
+
 QJsonObject manifestOf(const analysis::Review& review, const Files& files) {
     QJsonArray listed;
     for (const auto& [name, path] : files) {
@@ -130,6 +145,7 @@ QJsonObject manifestOf(const analysis::Review& review, const Files& files) {
              .arg(QString::fromLatin1(engineVersion()), QString::fromLatin1(gitCommit()))},
         {QStringLiteral("study"), QString::fromStdString(review.study.value("name", ""))},
         {QStringLiteral("head"), QString::fromStdString(review.head)},
+        {QStringLiteral("chain"), chainOf(files.front().second)},
         {QStringLiteral("files"), listed}};
 }
 
@@ -319,13 +335,19 @@ QString checkManifest(const Extracted& ex, const QSet<QString>& names) {
 }
 
 // 4. The ledger inside: its hash chain, then the merge. "" or why not; throws on a ledger error.
-QString mergeLedger(const QString& ledgerCopy, const QString& intoLedger, ImportResult* result) {
+QString mergeLedger(const QString& ledgerCopy, const QString& intoLedger, ImportResult* result,
+                    const std::string& trustedPublicPem) {
     const ledger::Ledger src(ledgerCopy.toStdString(), ledger::Ledger::Mode::Read);
-    const ledger::VerifyResult v = src.verify();
-    if (!v.ok) {
+    const ledger::Trust t = ledger::assessTrust(src, trustedPublicPem);
+    if (t.state == ledger::Trust::State::Tampered) {
         return QStringLiteral("the ledger inside fails its hash chain (%1)")
-            .arg(QString::fromStdString(v.problem));
+            .arg(QString::fromStdString(t.problem));
     }
+    if (!trustedPublicPem.empty() && !t.trusted) {
+        return QStringLiteral("the ledger inside is not trusted: %1")
+            .arg(QString::fromStdString(t.problem));
+    }
+    result->trust_line = t.line();
     if (!src.hasStudy()) {
         return QStringLiteral("the ledger inside holds no study");
     }
@@ -366,7 +388,7 @@ QString mergeLedger(const QString& ledgerCopy, const QString& intoLedger, Import
 } // namespace
 
 bool importBundle(const QString& bundle, const QString& intoLedger, ImportResult* result,
-                  QString* error, const ImportLimits& limits) {
+                  QString* error, const ImportLimits& limits, const std::string& trustedPublicPem) {
     auto refuse = [&](const QString& why) {
         *error = QStringLiteral("%1: %2; nothing was imported").arg(bundle, why);
         return false;
@@ -401,7 +423,7 @@ bool importBundle(const QString& bundle, const QString& intoLedger, ImportResult
     const QString ledgerCopy = tmp.filePath(QStringLiteral("bundle.ledger"));
     QFile::rename(ex.paths.value(QStringLiteral("ledger.ledger")), ledgerCopy);
     try {
-        why = mergeLedger(ledgerCopy, intoLedger, result);
+        why = mergeLedger(ledgerCopy, intoLedger, result, trustedPublicPem);
     } catch (const std::exception& e) {
         why = QString::fromStdString(e.what());
     }

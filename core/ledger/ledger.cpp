@@ -100,6 +100,16 @@ CREATE TABLE generations(run INTEGER NOT NULL REFERENCES runs(id), item INTEGER 
                          arrival INTEGER NOT NULL, tokens BLOB, logits BLOB, gaps BLOB, batch BLOB,
                          PRIMARY KEY (run, item)) WITHOUT ROWID;
 )sql",
+    // 4 -> 5: the chain seals the study, items, settings, configs, environments and diagnoses
+    // too ("state" links beside the runs' links); runs sealed from now on hash their stored
+    // bytes exactly (seal version 2); signatures over chain heads.
+    R"sql(
+CREATE TABLE seals(seq INTEGER PRIMARY KEY, kind TEXT NOT NULL, body TEXT NOT NULL,
+                   prev_sha256 TEXT NOT NULL, chain_sha256 TEXT NOT NULL);
+ALTER TABLE runs ADD COLUMN seal_version INTEGER NOT NULL DEFAULT 1;
+CREATE TABLE signatures(id INTEGER PRIMARY KEY, seq INTEGER NOT NULL, chain_sha256 TEXT NOT NULL,
+                        public_key TEXT NOT NULL, signature TEXT NOT NULL, signed TEXT NOT NULL);
+)sql",
 };
 static_assert(sizeof(kMigrations) / sizeof(kMigrations[0]) == kSchemaVersion);
 
@@ -176,6 +186,169 @@ template <typename T> std::vector<T> blobVector(const SQLite::Column& c) {
         std::memcpy(v.data(), c.getBlob(), v.size() * sizeof(T));
     }
     return v;
+}
+
+// Strict readers of stored values: a value of another SQLite type than this ledger writes, or
+// one that does not survive the trip into the record's field unchanged (a margin that is not a
+// float32 value, a flag that is neither 0 nor 1), is a row problem, so that the record hash
+// covers what is stored exactly.
+std::int64_t storedInt(const SQLite::Column& c) {
+    if (c.getType() != SQLITE_INTEGER) {
+        throw RowProblem(std::string(c.getName()) + " is not an integer");
+    }
+    return c.getInt64();
+}
+
+bool storedFlag(const SQLite::Column& c) {
+    const std::int64_t v = storedInt(c);
+    if (v != 0 && v != 1) {
+        throw RowProblem(std::string(c.getName()) + " is " + std::to_string(v) + ", not 0 or 1");
+    }
+    return v == 1;
+}
+
+double storedReal(const SQLite::Column& c) {
+    if (c.getType() != SQLITE_FLOAT) {
+        throw RowProblem(std::string(c.getName()) + " is not a real number");
+    }
+    return c.getDouble();
+}
+
+float storedFloat(const SQLite::Column& c) {
+    const double d = storedReal(c);
+    const auto f = static_cast<float>(d);
+    if (static_cast<double>(f) != d) {
+        throw RowProblem(std::string(c.getName()) + " is not a float32 value");
+    }
+    return f;
+}
+
+std::string storedText(const SQLite::Column& c) {
+    if (c.getType() != SQLITE_TEXT) {
+        throw RowProblem(std::string(c.getName()) + " is not text");
+    }
+    return c.getString();
+}
+
+// A blob column (NULL allowed where the schema allows it: an empty vector).
+template <typename T> std::vector<T> storedBlob(const SQLite::Column& c, bool nullable) {
+    if (c.getType() != SQLITE_BLOB && !(nullable && c.isNull())) {
+        throw RowProblem(std::string(c.getName()) + " is not a blob");
+    }
+    return blobVector<T>(c);
+}
+
+// Hashes the statement's current row exactly as stored: per column its SQLite type and its
+// bytes (integers and reals as their 8 bytes, text and blobs length-prefixed).
+void hashStoredRow(Sha256& h, SQLite::Statement& st) {
+    for (int i = 0; i < st.getColumnCount(); ++i) {
+        const SQLite::Column c = st.getColumn(i);
+        const std::int64_t type = c.getType();
+        h.update(&type, sizeof type);
+        if (type == SQLITE_INTEGER) {
+            const std::int64_t v = c.getInt64();
+            h.update(&v, sizeof v);
+        } else if (type == SQLITE_FLOAT) {
+            const double v = c.getDouble();
+            h.update(&v, sizeof v);
+        } else if (type != SQLITE_NULL) {
+            const void* data = c.getBlob(); // before getBytes (SQLite's rule for conversions)
+            const std::int64_t n = c.getBytes();
+            h.update(&n, sizeof n);
+            h.update(data, static_cast<std::size_t>(n));
+        }
+    }
+}
+
+// The SHA-256 of every row a query returns, as stored.
+std::string storedRowsHash(SQLite::Database& db, const std::string& sql,
+                           std::optional<std::string> key = std::nullopt) {
+    Sha256 h;
+    SQLite::Statement st(db, sql);
+    if (key) {
+        st.bind(1, *key);
+    }
+    while (st.executeStep()) {
+        hashStoredRow(h, st);
+    }
+    return h.hex();
+}
+
+// What a "state" link of the chain seals: each table that is neither a run nor a record,
+// row by row as stored. A state link is added whenever one of them changes.
+const std::pair<const char*, const char*> kStateTables[] = {
+    {"study", "SELECT id, name, json, dataset_sha256, created FROM study ORDER BY id"},
+    {"items", "SELECT idx, id, text, label, line FROM items ORDER BY idx"},
+    {"meta", "SELECT key, value FROM meta ORDER BY key"},
+    {"configs", "SELECT hash, name, json FROM configs ORDER BY hash"},
+    {"environments", "SELECT hash, json FROM environments ORDER BY hash"},
+    {"diagnoses", "SELECT id, head, created, json FROM diagnoses ORDER BY id"},
+};
+
+json stateDigests(SQLite::Database& db) {
+    json j = json::object();
+    for (const auto& [table, sql] : kStateTables) {
+        j[table] = storedRowsHash(db, sql);
+    }
+    return j;
+}
+
+// A run sealed at version 2: its stored row (every column but its own chain hash), its config
+// row and its environment row, exactly as stored, after the previous link's hash.
+const char* const kSealedRunColumns =
+    "id, head, head_json, config_name, config_hash, env_hash, capture, status, items_total, "
+    "items_done, started, finished, message, kernel_trace, chain_seq, records_sha256, "
+    "prev_sha256, kind, label, numerics_sha256, seal_version";
+
+std::string runChainHashV2(SQLite::Database& db, std::int64_t id, const std::string& configHash,
+                           const std::string& envHash, const std::string& prev) {
+    const std::string row =
+        storedRowsHash(db, std::string("SELECT ") + kSealedRunColumns + " FROM runs WHERE id = ?",
+                       std::to_string(id));
+    const std::string config =
+        storedRowsHash(db, "SELECT hash, name, json FROM configs WHERE hash = ?", configHash);
+    const std::string env =
+        storedRowsHash(db, "SELECT hash, json FROM environments WHERE hash = ?", envHash);
+    const std::string text = "run/2\n" + prev + "\n" + row + "\n" + config + "\n" + env;
+    return sha256Hex(text.data(), text.size());
+}
+
+std::string linkHash(const std::string& prev, const std::string& kind, const std::string& body) {
+    const std::string text = prev + "\n" + kind + "\n" + body;
+    return sha256Hex(text.data(), text.size());
+}
+
+// The chain's last link (a sealed run or a seal row), if any.
+std::optional<ChainHead> lastLink(SQLite::Database& db) {
+    SQLite::Statement st(db, "SELECT seq, chain FROM (SELECT chain_seq AS seq, chain_sha256 AS "
+                             "chain FROM runs WHERE chain_seq IS NOT NULL UNION ALL SELECT seq, "
+                             "chain_sha256 FROM seals) ORDER BY seq DESC LIMIT 1");
+    if (!st.executeStep()) {
+        return std::nullopt;
+    }
+    return ChainHead{st.getColumn(0).getInt64(), st.getColumn(1).getString()};
+}
+
+// Adds a state link when the sealed tables differ from what the last state link sealed. Called
+// inside the transaction of every write to them, so that no change to them is ever unsealed.
+void sealState(SQLite::Database& db) {
+    const std::string body = stateDigests(db).dump();
+    {
+        SQLite::Statement st(
+            db, "SELECT body FROM seals WHERE kind = 'state' ORDER BY seq DESC LIMIT 1");
+        if (st.executeStep() && st.getColumn(0).getString() == body) {
+            return;
+        }
+    }
+    const auto last = lastLink(db);
+    const std::string prev = last ? last->sha256 : std::string(64, '0');
+    SQLite::Statement ins(db, "INSERT INTO seals(seq, kind, body, prev_sha256, chain_sha256) "
+                              "VALUES (?, 'state', ?, ?, ?)");
+    ins.bind(1, last ? last->seq + 1 : std::int64_t(1));
+    ins.bind(2, body);
+    ins.bind(3, prev);
+    ins.bind(4, linkHash(prev, "state", body));
+    ins.exec();
 }
 
 // The bytes a record is sealed with: every field in a fixed order, blobs length-prefixed.
@@ -272,23 +445,27 @@ void checkRecord(const Record& r, std::int64_t items, bool withLayers, std::size
 
 // The columns of records() (with the layers when `withLayers`), in its SELECT order.
 void readRecordRow(SQLite::Statement& st, bool withLayers, Record& r) {
-    r.tokens = st.getColumn(1).getInt64();
-    r.truncated = st.getColumn(2).getInt() != 0;
-    r.decision = st.getColumn(3).getInt();
-    r.margin = static_cast<float>(st.getColumn(4).getDouble());
-    r.nonfinite = st.getColumn(5).getInt() != 0;
-    r.probs = blobVector<float>(st.getColumn(6));
-    r.logits = blobVector<float>(st.getColumn(7));
-    r.batch = st.getColumn(8).getInt64();
-    r.row = st.getColumn(9).getInt64();
-    r.padded_length = st.getColumn(10).getInt64();
-    r.batch_seconds = st.getColumn(11).getDouble();
-    if (withLayers) {
-        r.layer_hashes = blobVector<std::uint64_t>(st.getColumn(12));
-        r.hidden = st.getColumn(13).getInt64();
-        r.layer_vectors = blobVector<float>(st.getColumn(14));
-        r.full_tokens = st.getColumn(15).getInt64();
-        r.layer_full = blobVector<float>(st.getColumn(16));
+    r.tokens = storedInt(st.getColumn(1));
+    r.truncated = storedFlag(st.getColumn(2));
+    const std::int64_t decision = storedInt(st.getColumn(3));
+    if (decision < -1 || decision > INT32_MAX) {
+        throw RowProblem("decision " + std::to_string(decision) + " is not a class index");
+    }
+    r.decision = static_cast<int>(decision);
+    r.margin = storedFloat(st.getColumn(4));
+    r.nonfinite = storedFlag(st.getColumn(5));
+    r.probs = storedBlob<float>(st.getColumn(6), false);
+    r.logits = storedBlob<float>(st.getColumn(7), false);
+    r.batch = storedInt(st.getColumn(8));
+    r.row = storedInt(st.getColumn(9));
+    r.padded_length = storedInt(st.getColumn(10));
+    r.batch_seconds = storedReal(st.getColumn(11));
+    if (withLayers && !st.getColumn(13).isNull()) { // a layers row (LEFT JOIN: NULL when none)
+        r.layer_hashes = storedBlob<std::uint64_t>(st.getColumn(12), true);
+        r.hidden = storedInt(st.getColumn(13));
+        r.layer_vectors = storedBlob<float>(st.getColumn(14), true);
+        r.full_tokens = storedInt(st.getColumn(15));
+        r.layer_full = storedBlob<float>(st.getColumn(16), true);
     }
 }
 
@@ -450,6 +627,7 @@ Ledger::Ledger(const std::string& path, Mode mode) : m(std::make_unique<Impl>())
             st.bind(1,
                     std::string("probaudit ") + engineVersion() + " (commit " + gitCommit() + ")");
             st.exec();
+            sealState(*m->db); // what a ledger of an older schema holds is sealed as it is now
             t.commit();
         }
     } catch (const Error&) {
@@ -555,6 +733,7 @@ void Ledger::initStudy(const json& study, const std::string& datasetSha256,
             ins.exec();
             ins.reset();
         }
+        sealState(*m->db);
         t.commit();
     } catch (const Error&) {
         throw;
@@ -568,13 +747,26 @@ std::vector<Item> Ledger::items() const {
     SQLite::Statement st(*m->db, "SELECT idx, id, text, label, line FROM items ORDER BY idx");
     while (st.executeStep()) {
         Item it;
-        it.idx = st.getColumn(0).getInt64();
-        it.id = st.getColumn(1).getString();
-        it.text = st.getColumn(2).getString();
-        if (!st.getColumn(3).isNull()) {
-            it.label = st.getColumn(3).getInt();
+        try {
+            it.idx = storedInt(st.getColumn(0));
+            it.id = storedText(st.getColumn(1));
+            it.text = storedText(st.getColumn(2));
+            if (!st.getColumn(3).isNull()) {
+                const std::int64_t label = storedInt(st.getColumn(3));
+                if (label < 0 || label > INT32_MAX) {
+                    throw RowProblem("label " + std::to_string(label) + " is not a class index");
+                }
+                it.label = static_cast<int>(label);
+            }
+            it.line = storedInt(st.getColumn(4));
+        } catch (const RowProblem& e) {
+            throw Error(m_path, "item " + std::to_string(out.size()) + ": " + e.what() +
+                                    " (the ledger was edited or damaged)");
         }
-        it.line = st.getColumn(4).getInt64();
+        if (it.idx != static_cast<std::int64_t>(out.size())) {
+            throw Error(m_path, "item " + std::to_string(out.size()) +
+                                    " is missing (the ledger was edited or damaged)");
+        }
         out.push_back(std::move(it));
     }
     return out;
@@ -582,10 +774,13 @@ std::vector<Item> Ledger::items() const {
 
 void Ledger::updateStudy(const json& study) {
     try {
+        Unit t(*m->db);
         SQLite::Statement st(*m->db, "UPDATE study SET name = ?, json = ? WHERE id = 1");
         st.bind(1, study.value("name", ""));
         st.bind(2, study.dump());
         st.exec();
+        sealState(*m->db);
+        t.commit();
     } catch (const std::exception& e) {
         m->fail(m_path, e);
     }
@@ -593,10 +788,13 @@ void Ledger::updateStudy(const json& study) {
 
 void Ledger::setMeta(const std::string& key, const std::string& value) {
     try {
+        Unit t(*m->db);
         SQLite::Statement st(*m->db, "INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)");
         st.bind(1, key);
         st.bind(2, value);
         st.exec();
+        sealState(*m->db);
+        t.commit();
     } catch (const std::exception& e) {
         m->fail(m_path, e);
     }
@@ -610,12 +808,16 @@ std::string Ledger::meta(const std::string& key) const {
 
 void Ledger::putConfig(const std::string& hash, const std::string& name, const json& config) {
     try {
+        Unit t(*m->db);
         SQLite::Statement st(*m->db,
                              "INSERT OR IGNORE INTO configs(hash, name, json) VALUES (?, ?, ?)");
         st.bind(1, hash);
         st.bind(2, name);
         st.bind(3, config.dump());
-        st.exec();
+        if (st.exec() > 0) {
+            sealState(*m->db);
+        }
+        t.commit();
     } catch (const std::exception& e) {
         m->fail(m_path, e);
     }
@@ -637,11 +839,15 @@ std::string Ledger::putEnvironment(const json& fingerprint) {
     const std::string text = fingerprint.dump();
     const std::string hash = environmentHash(fingerprint);
     try {
+        Unit t(*m->db);
         SQLite::Statement st(*m->db,
                              "INSERT OR IGNORE INTO environments(hash, json) VALUES (?, ?)");
         st.bind(1, hash);
         st.bind(2, text);
-        st.exec();
+        if (st.exec() > 0) {
+            sealState(*m->db);
+        }
+        t.commit();
     } catch (const std::exception& e) {
         m->fail(m_path, e);
     }
@@ -689,7 +895,7 @@ const char* const kRunColumns =
     "id, head, head_json, config_name, config_hash, env_hash, capture, status, items_total, "
     "items_done, started, "
     "finished, message, kernel_trace, chain_seq, records_sha256, prev_sha256, chain_sha256, kind, "
-    "label, numerics_sha256";
+    "label, numerics_sha256, seal_version";
 
 Run readRun(SQLite::Statement& st, const std::string& ledgerPath) {
     Run r;
@@ -718,6 +924,7 @@ Run readRun(SQLite::Statement& st, const std::string& ledgerPath) {
     r.kind = st.getColumn(18).getString();
     r.label = st.getColumn(19).getString();
     r.numerics_sha256 = st.getColumn(20).getString();
+    r.seal_version = st.getColumn(21).getInt();
     return r;
 }
 
@@ -873,14 +1080,15 @@ std::vector<GenerationRecord> Ledger::generations(std::int64_t run) const {
         GenerationRecord g;
         g.item = st.getColumn(0).getInt64();
         try {
-            g.prompt_tokens = st.getColumn(1).getInt64();
-            g.text = st.getColumn(2).getString();
-            g.finish = st.getColumn(3).getString();
-            g.arrival = st.getColumn(4).getInt64();
-            g.tokens = blobVector<std::int32_t>(st.getColumn(5));
-            g.logits = blobVector<float>(st.getColumn(6));
-            g.gaps = blobVector<float>(st.getColumn(7));
-            g.batch = blobVector<std::int32_t>(st.getColumn(8));
+            storedInt(st.getColumn(0));
+            g.prompt_tokens = storedInt(st.getColumn(1));
+            g.text = storedText(st.getColumn(2));
+            g.finish = storedText(st.getColumn(3));
+            g.arrival = storedInt(st.getColumn(4));
+            g.tokens = storedBlob<std::int32_t>(st.getColumn(5), true);
+            g.logits = storedBlob<float>(st.getColumn(6), true);
+            g.gaps = storedBlob<float>(st.getColumn(7), true);
+            g.batch = storedBlob<std::int32_t>(st.getColumn(8), true);
             checkGeneration(g, items);
         } catch (const RowProblem& e) {
             throw malformedRow(m_path, run, g.item, e);
@@ -979,35 +1187,25 @@ void Ledger::finishRun(std::int64_t id, const std::string& finished) {
                                     std::to_string(r.items_total) +
                                     " records; it cannot be finished");
         }
-        std::int64_t seq = 1;
-        std::string prev(64, '0');
-        {
-            SQLite::Statement st(
-                *m->db, "SELECT chain_seq, chain_sha256 FROM runs WHERE chain_seq IS NOT NULL "
-                        "ORDER BY chain_seq DESC LIMIT 1");
-            if (st.executeStep()) {
-                seq = st.getColumn(0).getInt64() + 1;
-                prev = st.getColumn(1).getString();
-            }
-        }
-        r.finished = finished.empty() ? nowUtc() : finished;
-        r.chain_seq = seq;
-        const std::string recSha = recordsHash(records, outputs);
-        const std::string chain =
-            chainHash(r, config(r.config_hash), environment(r.env_hash), recSha, prev);
+        const auto last = lastLink(*m->db);
+        const std::int64_t seq = last ? last->seq + 1 : 1;
+        const std::string prev = last ? last->sha256 : std::string(64, '0');
         SQLite::Statement st(*m->db,
                              "UPDATE runs SET status = 'finished', finished = ?, chain_seq = ?, "
-                             "records_sha256 = ?, prev_sha256 = ?, chain_sha256 = ?, "
-                             "numerics_sha256 = ?, message = NULL "
-                             "WHERE id = ?");
-        st.bind(1, r.finished);
+                             "records_sha256 = ?, prev_sha256 = ?, numerics_sha256 = ?, "
+                             "message = NULL, seal_version = 2 WHERE id = ?");
+        st.bind(1, finished.empty() ? nowUtc() : finished);
         st.bind(2, seq);
-        st.bind(3, recSha);
+        st.bind(3, recordsHash(records, outputs));
         st.bind(4, prev);
-        st.bind(5, chain);
-        st.bind(6, recordsHash(records, outputs, false));
-        st.bind(7, id);
+        st.bind(5, recordsHash(records, outputs, false));
+        st.bind(6, id);
         st.exec();
+        // The chain hash covers the row as it now stands (every other column sealed with it).
+        SQLite::Statement seal(*m->db, "UPDATE runs SET chain_sha256 = ? WHERE id = ?");
+        seal.bind(1, runChainHashV2(*m->db, id, r.config_hash, r.env_hash, prev));
+        seal.bind(2, id);
+        seal.exec();
         t.commit();
     } catch (const Error&) {
         throw;
@@ -1077,6 +1275,7 @@ std::vector<Record> Ledger::records(std::int64_t run, bool withLayers) const {
         Record r;
         r.item = st.getColumn(0).getInt64();
         try {
+            storedInt(st.getColumn(0));
             readRecordRow(st, withLayers, r);
             checkRecord(r, items, withLayers,
                         out.empty() ? r.layer_hashes.size() : out.front().layer_hashes.size());
@@ -1090,11 +1289,14 @@ std::vector<Record> Ledger::records(std::int64_t run, bool withLayers) const {
 
 void Ledger::putDiagnosis(const std::string& head, const json& diagnosis) {
     try {
+        Unit t(*m->db);
         SQLite::Statement st(*m->db, "INSERT INTO diagnoses(head, created, json) VALUES (?, ?, ?)");
         st.bind(1, head);
         st.bind(2, nowUtc());
         st.bind(3, diagnosis.dump());
         st.exec();
+        sealState(*m->db);
+        t.commit();
     } catch (const std::exception& e) {
         m->fail(m_path, e);
     }
@@ -1192,60 +1394,196 @@ void Ledger::snapshotTo(const std::string& path) const {
     }
 }
 
-VerifyResult Ledger::verify() const {
-    VerifyResult v;
-    std::string prev(64, '0');
-    std::int64_t expectSeq = 1;
-    std::vector<Run> sealed;
+// One link of the chain: a sealed run, or a seal row (a state link).
+struct Ledger::Link {
+    std::int64_t seq = 0;
+    std::optional<Run> run;
+    std::string kind, body, prev, chain;
+    const std::string& prevHash() const { return run ? run->prev_sha256 : prev; }
+    const std::string& chainHash() const { return run ? run->chain_sha256 : chain; }
+    std::string name() const {
+        return run ? "run " + std::to_string(run->id) + " (" + run->head + ", " + run->config_name +
+                         ")"
+                   : "chain link " + std::to_string(seq) + " (the " + kind + " seal)";
+    }
+};
+
+namespace {
+
+// Which sealed tables differ from a state link's digests, as words ("items, configs").
+std::string changedTables(const json& sealed, const json& now) {
+    std::string out;
+    for (const auto& [table, sql] : kStateTables) {
+        if (!sealed.is_object() || sealed.value(table, std::string()) != now.value(table, "")) {
+            out += (out.empty() ? "" : ", ") + std::string(table);
+        }
+    }
+    return out;
+}
+
+} // namespace
+
+std::vector<Ledger::Link> Ledger::chainLinks(VerifyResult& v) const {
+    std::vector<Link> links;
     for (Run& r : runs()) {
         if (r.chain_seq) {
-            sealed.push_back(std::move(r));
+            const std::int64_t seq = *r.chain_seq;
+            links.push_back({seq, std::move(r), "", "", "", ""});
+        } else if (r.status == RunStatus::Finished) {
+            v.ok = false;
+            v.first_bad = r.id;
+            v.problem = "run " + std::to_string(r.id) +
+                        " says finished but carries no seal (its row was edited)";
+            return {};
         } else {
-            if (r.status == RunStatus::Finished) {
-                v.ok = false;
-                v.first_bad = r.id;
-                v.problem = "run " + std::to_string(r.id) +
-                            " says finished but carries no seal (its row was edited)";
-                return v;
-            }
             v.unsealed.push_back(r.id);
         }
     }
-    std::sort(sealed.begin(), sealed.end(),
-              [](const Run& a, const Run& b) { return *a.chain_seq < *b.chain_seq; });
-    for (const Run& r : sealed) {
-        auto bad = [&](const std::string& problem) {
-            v.ok = false;
-            v.first_bad = r.id;
-            v.problem = "run " + std::to_string(r.id) + " (" + r.head + ", " + r.config_name +
-                        "): " + problem;
-            return v;
-        };
-        if (*r.chain_seq != expectSeq || r.prev_sha256 != prev) {
-            return bad(
-                "the chain is broken before it (a sealed run was removed or its seal edited)");
+    SQLite::Statement st(*m->db, "SELECT seq, kind, body, prev_sha256, chain_sha256 FROM seals");
+    while (st.executeStep()) {
+        links.push_back({st.getColumn(0).getInt64(), std::nullopt, st.getColumn(1).getString(),
+                         st.getColumn(2).getString(), st.getColumn(3).getString(),
+                         st.getColumn(4).getString()});
+    }
+    std::sort(links.begin(), links.end(),
+              [](const Link& a, const Link& b) { return a.seq < b.seq; });
+    return links;
+}
+
+// What is wrong with one sealed run, or "" when its records and row are as sealed.
+std::string Ledger::checkSealedRun(const Run& r) const {
+    if (r.status != RunStatus::Finished) {
+        return "its status was changed after it was sealed";
+    }
+    std::vector<Record> recs;
+    std::vector<GenerationRecord> outputs;
+    try {
+        recs = records(r.id, true);
+        outputs = generations(r.id);
+    } catch (const Error& e) { // a row that cannot be read back was edited too
+        return std::string("a record cannot be read back: ") + e.what();
+    }
+    const std::string recSha = recordsHash(recs, outputs);
+    if (recSha != r.records_sha256) {
+        return "its records changed after it was sealed";
+    }
+    if (r.seal_version >= 2) {
+        if (recordsHash(recs, outputs, false) != r.numerics_sha256) {
+            return "its numerics digest was changed after it was sealed";
         }
-        if (r.status != RunStatus::Finished) {
-            return bad("its status was changed after it was sealed");
-        }
-        std::string recSha;
-        try {
-            recSha = recordsHash(records(r.id, true), generations(r.id));
-        } catch (const Error& e) { // a row that cannot be read back was edited too
-            return bad(std::string("a record cannot be read back: ") + e.what());
-        }
-        if (recSha != r.records_sha256) {
-            return bad("its records changed after it was sealed");
-        }
-        if (chainHash(r, config(r.config_hash), environment(r.env_hash), recSha, prev) !=
+        if (runChainHashV2(*m->db, r.id, r.config_hash, r.env_hash, r.prev_sha256) !=
             r.chain_sha256) {
-            return bad("its run row, configuration or environment changed after it was sealed");
+            return "its run row, configuration or environment changed after it was sealed";
         }
-        prev = r.chain_sha256;
-        ++expectSeq;
-        ++v.sealed;
+        return "";
+    }
+    try {
+        if (chainHash(r, config(r.config_hash), environment(r.env_hash), recSha, r.prev_sha256) ==
+            r.chain_sha256) {
+            return "";
+        }
+    } catch (const Error&) { // its configuration or environment no longer parses
+    }
+    return "its run row, configuration or environment changed after it was sealed";
+}
+
+VerifyResult Ledger::verify(const std::optional<ChainHead>& expected) const {
+    VerifyResult v;
+    std::vector<Link> links;
+    try {
+        links = chainLinks(v);
+    } catch (const Error& e) { // a run row that does not parse was edited
+        v.ok = false;
+        v.problem = std::string("a run row cannot be read: ") + e.what();
+        return v;
+    }
+    if (!v.ok) {
+        return v;
+    }
+    std::string prev(64, '0');
+    std::optional<json> lastState;
+    for (const Link& l : links) {
+        std::string problem;
+        if (l.seq != static_cast<std::int64_t>(v.chain.size()) + 1 || l.prevHash() != prev) {
+            problem = "the chain is broken before it (a link was removed or its seal edited)";
+        } else if (l.run) {
+            problem = checkSealedRun(*l.run);
+        } else if (l.kind != "state" || linkHash(l.prev, l.kind, l.body) != l.chain) {
+            problem = "its seal row was edited";
+        } else {
+            lastState = tryParseJson(l.body);
+        }
+        if (!problem.empty()) {
+            v.ok = false;
+            v.first_bad = l.run ? std::optional<std::int64_t>(l.run->id) : std::nullopt;
+            v.problem = l.name() + ": " + problem;
+            return v;
+        }
+        prev = l.chainHash();
+        v.chain.push_back({l.seq, prev});
+        ++(l.run ? v.sealed : v.state_links);
+    }
+    const json now = stateDigests(*m->db);
+    if (!lastState || *lastState != now) {
+        v.ok = false;
+        v.problem = lastState ? "the " + changedTables(*lastState, now) +
+                                    " table changed after the chain last sealed it"
+                              : "the study, items and settings carry no seal";
+        return v;
+    }
+    if (!links.empty()) {
+        v.head = ChainHead{links.back().seq, links.back().chainHash()};
+    }
+    if (expected && !v.contains(*expected)) {
+        const bool absent = expected->seq < 1 || expected->seq > std::int64_t(v.chain.size());
+        v.ok = false;
+        v.problem = absent ? "the chain has no link " + std::to_string(expected->seq) +
+                                 " of the recorded head " + expected->text() +
+                                 " (sealed runs were removed or unsealed)"
+                           : "chain link " + std::to_string(expected->seq) +
+                                 " is not the recorded head " + expected->text() +
+                                 " (the ledger was rewritten and sealed again)";
     }
     return v;
+}
+
+bool VerifyResult::contains(const ChainHead& h) const {
+    return h.seq >= 1 && h.seq <= static_cast<std::int64_t>(chain.size()) &&
+           chain[static_cast<std::size_t>(h.seq - 1)].sha256 == h.sha256;
+}
+
+std::optional<ChainHead> Ledger::head() const {
+    return lastLink(*m->db);
+}
+
+void Ledger::addSignature(const ChainHead& head, const std::string& publicPem,
+                          const std::string& signatureHex) {
+    try {
+        SQLite::Statement st(*m->db, "INSERT INTO signatures(seq, chain_sha256, public_key, "
+                                     "signature, signed) VALUES (?, ?, ?, ?, ?)");
+        st.bind(1, head.seq);
+        st.bind(2, head.sha256);
+        st.bind(3, publicPem);
+        st.bind(4, signatureHex);
+        st.bind(5, nowUtc());
+        st.exec();
+    } catch (const std::exception& e) {
+        m->fail(m_path, e);
+    }
+}
+
+std::vector<Signature> Ledger::signatures() const {
+    std::vector<Signature> out;
+    SQLite::Statement st(*m->db, "SELECT id, seq, chain_sha256, public_key, signature, signed "
+                                 "FROM signatures ORDER BY id");
+    while (st.executeStep()) {
+        out.push_back({st.getColumn(0).getInt64(),
+                       {st.getColumn(1).getInt64(), st.getColumn(2).getString()},
+                       st.getColumn(3).getString(),
+                       st.getColumn(4).getString(),
+                       st.getColumn(5).getString()});
+    }
+    return out;
 }
 
 } // namespace probaudit::ledger

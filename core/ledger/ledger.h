@@ -3,7 +3,13 @@
 // environment fingerprints, runs, per-item records and per-layer records (compact BLOBs), and
 // each run's kernel trace. WAL mode; one transaction per batch; a schema version with forward
 // migrations. A finished run is sealed: its row carries the SHA-256 of its records and of the
-// previous sealed run (a hash chain), so verify() finds any later edit. One writer at a time.
+// chain's previous link (a hash chain), so verify() finds any later edit. Every other table
+// that decides a result (study, items, settings, configs, environments, diagnoses) is sealed by
+// "state" links in the same chain whenever it changes. The chain's last link is its head: a
+// head recorded elsewhere, or signed (signing.h), also finds a ledger edited and sealed again.
+// One writer at a time.
+#include "ledger/signing.h"
+
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
@@ -15,7 +21,7 @@
 
 namespace probaudit::ledger {
 
-inline constexpr int kSchemaVersion = 4;
+inline constexpr int kSchemaVersion = 5;
 
 struct Item {
     std::int64_t idx = 0; // position in the study's item list
@@ -80,14 +86,26 @@ struct Run {
     std::optional<std::int64_t> chain_seq;
     std::string records_sha256, prev_sha256, chain_sha256;
     std::string numerics_sha256; // records without wall times: equal for two bit-identical runs
+    int seal_version = 1; // 1: sealed before schema 5 (parsed fields); 2: stored bytes exactly
+};
+
+// A signature over one chain head, as stored (signing.h checks it).
+struct Signature {
+    std::int64_t id = 0;
+    ChainHead head;
+    std::string public_pem, signature, signed_at;
 };
 
 struct VerifyResult {
     bool ok = true;
-    std::int64_t sealed = 0;               // finished runs checked
-    std::optional<std::int64_t> first_bad; // run id
-    std::string problem;                   // one sentence about first_bad
-    std::vector<std::int64_t> unsealed;    // runs not finished (nothing to check yet)
+    std::int64_t sealed = 0;                 // finished runs checked
+    std::int64_t state_links = 0;            // seals of the other tables checked
+    std::optional<std::int64_t> first_bad;   // the first changed run, when a run changed
+    std::string problem;                     // one sentence: what changed, where
+    std::vector<std::int64_t> unsealed;      // runs not finished (nothing to check yet)
+    std::optional<ChainHead> head;           // the last link, when the chain is intact
+    std::vector<ChainHead> chain;            // every link checked, in order (seq 1, 2, ...)
+    bool contains(const ChainHead& h) const; // one of the links checked
 };
 
 class Ledger {
@@ -166,12 +184,23 @@ public:
     // Items with a record or a generation output in the run.
     std::vector<std::int64_t> recordedItems(std::int64_t run) const;
 
-    // --- diagnoses: the ladder's result as `probaudit diagnose --json` prints it. Derived data
-    // (its probe runs are sealed runs), so not part of the hash chain.
+    // --- diagnoses: the ladder's result as `probaudit diagnose --json` prints it (sealed by a
+    // state link, like the study).
     void putDiagnosis(const std::string& head, const nlohmann::json& diagnosis);
     std::optional<nlohmann::json> latestDiagnosis(const std::string& head) const;
 
-    VerifyResult verify() const;
+    // Walks the whole chain: every sealed run's records, row, config and environment, every
+    // state link, and the tables as they are now against the last state link. With `expected`
+    // (a head recorded earlier) the chain must still contain it: a ledger rewritten and sealed
+    // again with the public algorithm, or cut back, fails. Rows that cannot be parsed fail too
+    // (never an exception for a damaged ledger).
+    VerifyResult verify(const std::optional<ChainHead>& expected = std::nullopt) const;
+    // The chain's last link (none for a ledger that has never been written).
+    std::optional<ChainHead> head() const;
+    // Signatures are not part of the chain: they cover a head of it.
+    void addSignature(const ChainHead& head, const std::string& publicPem,
+                      const std::string& signatureHex);
+    std::vector<Signature> signatures() const;
     // Copies a finished run of another ledger (one with the same study items) into this one:
     // its config, its environment (same fingerprint, same hash), its records and kernel trace,
     // then seals it in this ledger's chain. The records' SHA-256 must come out equal to the
@@ -187,7 +216,10 @@ public:
     void snapshotTo(const std::string& path) const;
 
 private:
+    struct Link;
     std::int64_t importRunBody(const Ledger& source, std::int64_t run, bool reuse);
+    std::vector<Link> chainLinks(VerifyResult& v) const;
+    std::string checkSealedRun(const Run& r) const;
 
     struct Impl;
     std::unique_ptr<Impl> m;

@@ -11,6 +11,9 @@ void addImportCommand(CLI::App& cli, Action& chosen) {
                   "and merge its runs into a ledger, environments kept");
     sub->add_option("BUNDLE", a->bundle, "The audit bundle (zip)")->required();
     sub->add_option("--into", a->into, "The ledger to merge into")->required();
+    sub->add_option("--trust", a->trust,
+                    "Public key (KEY.pub): refuse the bundle unless its ledger's chain head is "
+                    "signed by this key");
     onChosen(sub, chosen, a, [](const ImportArgs& o, const Invocation&) { return runImport(o); });
 }
 

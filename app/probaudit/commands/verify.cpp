@@ -1,26 +1,25 @@
-// probaudit verify LEDGER [--json]: exit 2 and the first changed run when the chain breaks.
+// probaudit verify LEDGER [--head SEQ:DIGEST] [--trust PUB] [--json]: exit 2 and what changed
+// when the chain breaks, when a recorded head is gone or when the trusted key did not sign.
 #include "command.h"
 #include "ledger_cmds.h"
 
 namespace probaudit::app {
 
-namespace {
-struct VerifyArgs {
-    std::string ledger;
-    bool json = false;
-};
-} // namespace
-
 void addVerifyCommand(CLI::App& cli, Action& chosen) {
-    auto a = std::make_shared<VerifyArgs>();
+    auto a = std::make_shared<VerifyOptions>();
     CLI::App* sub = cli.add_subcommand(
         "verify",
-        "Recompute every sealed run's hash chain; names the first run whose records or row changed "
-        "(exit 2)");
+        "Recompute the whole hash chain (runs, study, items, configs, environments, diagnoses) "
+        "and every signature; names the first thing that changed (exit 2)");
     sub->add_option("LEDGER", a->ledger, "Ledger file")->required();
+    sub->add_option("--head", a->head,
+                    "A head printed earlier by `probaudit head` (SEQ:DIGEST): the chain must "
+                    "still contain it");
+    sub->add_option("--trust", a->trust,
+                    "Public key (KEY.pub): its signature must cover the current head");
     sub->add_flag("--json", a->json, "Machine-readable JSON");
     onChosen(sub, chosen, a,
-             [](const VerifyArgs& o, const Invocation&) { return verifyLedger(o.ledger, o.json); });
+             [](const VerifyOptions& o, const Invocation&) { return verifyLedger(o); });
 }
 
 } // namespace probaudit::app
