@@ -1,10 +1,12 @@
 // Ledger throughput (issue bars): inserting item records with `hashes` capture of a 32-layer
 // model (33 hidden states: embeddings + 32 layers), one transaction per batch as the runner
 // writes them, then sealing the run, then reading two runs of N items back into memory, then
-// a full comparison of the two (reading included, as `probaudit compare` does it).
+// a full comparison of the two (reading included, as `probaudit compare` does it), then
+// `verify` of the whole ledger (every run's records rehashed, every link and table checked).
 // Synthetic records of the real size; prints one JSON object.
 //
-//   build/default/bin/ledger_bench [--items 100000] [--batch 8] [--layers 32] [--classes 2]
+//   build/default/bin/ledger_bench [--items 100000] [--runs 2] [--batch 8] [--layers 32]
+//                                  [--classes 2]
 #include "analysis/compare.h"
 #include "ledger/ledger.h"
 
@@ -31,12 +33,14 @@ double since(Clock::time_point t0) {
 } // namespace
 
 int main(int argc, char** argv) {
-    std::int64_t items = 100000, batch = 8, layers = 32, classes = 2;
+    std::int64_t items = 100000, runs = 2, batch = 8, layers = 32, classes = 2;
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string a = argv[i];
         const std::int64_t v = std::atoll(argv[i + 1]);
         if (a == "--items")
             items = v;
+        else if (a == "--runs")
+            runs = std::max<std::int64_t>(2, v);
         else if (a == "--batch")
             batch = v;
         else if (a == "--layers")
@@ -48,8 +52,11 @@ int main(int argc, char** argv) {
         std::filesystem::temp_directory_path() / ("ledger_bench." + std::to_string(::getpid()));
     std::filesystem::create_directories(dir);
     const std::string path = dir + "/bench.ledger";
-    nlohmann::json out{
-        {"items", items}, {"batch", batch}, {"layers", layers}, {"classes", classes}};
+    nlohmann::json out{{"items", items},
+                       {"run_count", runs},
+                       {"batch", batch},
+                       {"layers", layers},
+                       {"classes", classes}};
     {
         ledger::Ledger led(path, ledger::Ledger::Mode::Write);
         std::vector<ledger::Item> its;
@@ -62,7 +69,7 @@ int main(int argc, char** argv) {
         const std::string env = led.putEnvironment({{"bench", true}});
         std::mt19937_64 gen(1);
         std::uniform_real_distribution<float> u(0.f, 1.f);
-        for (int runNo = 0; runNo < 2; ++runNo) {
+        for (std::int64_t runNo = 0; runNo < runs; ++runNo) {
             const std::string cfg = "config" + std::to_string(runNo);
             led.putConfig(cfg, cfg, {{"batch_size", batch}});
             const auto run =
@@ -119,6 +126,11 @@ int main(int argc, char** argv) {
         out["read_two_runs_seconds"] = read;
         out["read_records"] = a.size() + b.size();
         out["file_mib"] = double(std::filesystem::file_size(path)) / (1 << 20);
+        const auto t2 = Clock::now();
+        const auto v = led.verify();
+        out["verify_seconds"] = since(t2);
+        out["verify_ok"] = v.ok;
+        out["verify_sealed_runs"] = v.sealed;
     }
     std::filesystem::remove_all(dir);
     std::cout << out.dump(2) << std::endl;

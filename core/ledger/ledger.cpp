@@ -8,6 +8,7 @@
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <sqlite3.h>
 
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
@@ -19,6 +20,7 @@
 #include <sstream>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <thread>
 #include <unistd.h>
 
 namespace probaudit::ledger {
@@ -443,8 +445,8 @@ void checkRecord(const Record& r, std::int64_t items, bool withLayers, std::size
     }
 }
 
-// The columns of records() (with the layers when `withLayers`), in its SELECT order.
-void readRecordRow(SQLite::Statement& st, bool withLayers, Record& r) {
+// The columns of records(), in its SELECT order (the item in column 0).
+void readRecordRow(SQLite::Statement& st, Record& r) {
     r.tokens = storedInt(st.getColumn(1));
     r.truncated = storedFlag(st.getColumn(2));
     const std::int64_t decision = storedInt(st.getColumn(3));
@@ -460,13 +462,15 @@ void readRecordRow(SQLite::Statement& st, bool withLayers, Record& r) {
     r.row = storedInt(st.getColumn(9));
     r.padded_length = storedInt(st.getColumn(10));
     r.batch_seconds = storedReal(st.getColumn(11));
-    if (withLayers && !st.getColumn(13).isNull()) { // a layers row (LEFT JOIN: NULL when none)
-        r.layer_hashes = storedBlob<std::uint64_t>(st.getColumn(12), true);
-        r.hidden = storedInt(st.getColumn(13));
-        r.layer_vectors = storedBlob<float>(st.getColumn(14), true);
-        r.full_tokens = storedInt(st.getColumn(15));
-        r.layer_full = storedBlob<float>(st.getColumn(16), true);
-    }
+}
+
+// The columns of a layers row (item, hashes, hidden, vectors, full_tokens, full).
+void readLayerRow(SQLite::Statement& st, Record& r) {
+    r.layer_hashes = storedBlob<std::uint64_t>(st.getColumn(1), true);
+    r.hidden = storedInt(st.getColumn(2));
+    r.layer_vectors = storedBlob<float>(st.getColumn(3), true);
+    r.full_tokens = storedInt(st.getColumn(4));
+    r.layer_full = storedBlob<float>(st.getColumn(5), true);
 }
 
 Error malformedRow(const std::string& path, std::int64_t run, std::int64_t item,
@@ -1069,13 +1073,19 @@ void Ledger::appendGenerations(std::int64_t run, const std::vector<GenerationRec
     }
 }
 
-std::vector<GenerationRecord> Ledger::generations(std::int64_t run) const {
+namespace {
+
+std::int64_t itemsIn(SQLite::Database& db) {
+    return db.execAndGet("SELECT count(*) FROM items").getInt64();
+}
+
+std::vector<GenerationRecord> readGenerations(SQLite::Database& db, const std::string& path,
+                                              std::int64_t run) {
     std::vector<GenerationRecord> out;
-    SQLite::Statement st(*m->db,
-                         "SELECT item, prompt_tokens, text, finish, arrival, tokens, "
-                         "logits, gaps, batch FROM generations WHERE run = ? ORDER BY item");
+    SQLite::Statement st(db, "SELECT item, prompt_tokens, text, finish, arrival, tokens, "
+                             "logits, gaps, batch FROM generations WHERE run = ? ORDER BY item");
     st.bind(1, run);
-    const std::int64_t items = itemCount();
+    const std::int64_t items = itemsIn(db);
     while (st.executeStep()) {
         GenerationRecord g;
         g.item = st.getColumn(0).getInt64();
@@ -1091,11 +1101,17 @@ std::vector<GenerationRecord> Ledger::generations(std::int64_t run) const {
             g.batch = storedBlob<std::int32_t>(st.getColumn(8), true);
             checkGeneration(g, items);
         } catch (const RowProblem& e) {
-            throw malformedRow(m_path, run, g.item, e);
+            throw malformedRow(path, run, g.item, e);
         }
         out.push_back(std::move(g));
     }
     return out;
+}
+
+} // namespace
+
+std::vector<GenerationRecord> Ledger::generations(std::int64_t run) const {
+    return readGenerations(*m->db, m_path, run);
 }
 
 std::int64_t Ledger::itemCount() const {
@@ -1255,36 +1271,52 @@ Run Ledger::run(std::int64_t id) const {
     return readRun(st, m_path);
 }
 
-std::vector<Record> Ledger::records(std::int64_t run, bool withLayers) const {
+namespace {
+
+std::vector<Record> readRecords(SQLite::Database& db, const std::string& path, std::int64_t run,
+                                bool withLayers) {
     std::vector<Record> out;
-    const std::string sql =
-        withLayers ? "SELECT r.item, r.tokens, r.truncated, r.decision, r.margin, r.nonfinite, "
-                     "r.probs, r.logits, "
-                     "r.batch, r.row, r.padded_length, r.batch_seconds, l.hashes, l.hidden, "
-                     "l.vectors, l.full_tokens, "
-                     "l.full FROM records r LEFT JOIN layers l ON l.run = r.run AND l.item = "
-                     "r.item WHERE r.run = ? "
-                     "ORDER BY r.item"
-                   : "SELECT item, tokens, truncated, decision, margin, nonfinite, probs, logits, "
-                     "batch, row, "
-                     "padded_length, batch_seconds FROM records WHERE run = ? ORDER BY item";
-    SQLite::Statement st(*m->db, sql);
+    SQLite::Statement st(db, "SELECT item, tokens, truncated, decision, margin, nonfinite, probs, "
+                             "logits, batch, row, padded_length, batch_seconds FROM records WHERE "
+                             "run = ? ORDER BY item");
     st.bind(1, run);
-    const std::int64_t items = itemCount();
+    // Both tables are ordered by (run, item): their rows are merged in one pass each, not
+    // looked up item by item (a B-tree search per record).
+    std::optional<SQLite::Statement> layers;
+    bool layersLeft = false;
+    if (withLayers) {
+        layers.emplace(db, "SELECT item, hashes, hidden, vectors, full_tokens, full FROM "
+                           "layers WHERE run = ? ORDER BY item");
+        layers->bind(1, run);
+        layersLeft = layers->executeStep();
+    }
+    const std::int64_t items = itemsIn(db);
     while (st.executeStep()) {
         Record r;
         r.item = st.getColumn(0).getInt64();
         try {
             storedInt(st.getColumn(0));
-            readRecordRow(st, withLayers, r);
+            readRecordRow(st, r);
+            while (layersLeft && layers->getColumn(0).getInt64() < r.item) {
+                layersLeft = layers->executeStep();
+            }
+            if (layersLeft && layers->getColumn(0).getInt64() == r.item) {
+                readLayerRow(*layers, r);
+            }
             checkRecord(r, items, withLayers,
                         out.empty() ? r.layer_hashes.size() : out.front().layer_hashes.size());
         } catch (const RowProblem& e) {
-            throw malformedRow(m_path, run, r.item, e);
+            throw malformedRow(path, run, r.item, e);
         }
         out.push_back(std::move(r));
     }
     return out;
+}
+
+} // namespace
+
+std::vector<Record> Ledger::records(std::int64_t run, bool withLayers) const {
+    return readRecords(*m->db, m_path, run, withLayers);
 }
 
 void Ledger::putDiagnosis(const std::string& head, const json& diagnosis) {
@@ -1450,25 +1482,87 @@ std::vector<Ledger::Link> Ledger::chainLinks(VerifyResult& v) const {
     return links;
 }
 
-// What is wrong with one sealed run, or "" when its records and row are as sealed.
-std::string Ledger::checkSealedRun(const Run& r) const {
+namespace {
+
+// A sealed run's records as they are now: their digest with and without wall times, or why
+// they cannot be read back.
+struct RunDigests {
+    std::string records, numerics, error;
+    bool pending = true;
+};
+
+void digestRun(SQLite::Database& db, const std::string& path, std::int64_t run, RunDigests& d) {
+    try {
+        const auto recs = readRecords(db, path, run, true);
+        const auto outputs = readGenerations(db, path, run);
+        d = {recordsHash(recs, outputs), recordsHash(recs, outputs, false), "", false};
+    } catch (const Error& e) { // a row that cannot be read back was edited too
+        d = {"", "", e.what(), false};
+    }
+}
+
+// Every sealed run's digests. Reading records is most of verify's time and runs are
+// independent: up to four threads read them, each over a read-only connection of its own
+// (never inside an open transaction, whose changes other connections cannot see). What a
+// helper could not read for another reason than the data (it could not open the file) is
+// read again on `own`.
+std::vector<RunDigests> digestRuns(SQLite::Database& own, const std::string& path,
+                                   const std::vector<std::int64_t>& ids) {
+    std::vector<RunDigests> out(ids.size());
+    std::atomic<std::size_t> next{0};
+    const auto work = [&](SQLite::Database& db) {
+        for (std::size_t i = next++; i < ids.size(); i = next++) {
+            try {
+                digestRun(db, path, ids[i], out[i]);
+            } catch (const std::exception&) { // SQLite itself: left for `own`
+            }
+        }
+    };
+    const bool inTransaction = sqlite3_get_autocommit(own.getHandle()) == 0;
+    const std::size_t helpers =
+        inTransaction ? 0
+                      : std::min<std::size_t>(
+                            {ids.size(), std::max(1u, std::thread::hardware_concurrency()), 4}) -
+                            std::min<std::size_t>(ids.size(), 1);
+    std::vector<std::thread> pool;
+    for (std::size_t t = 0; t < helpers; ++t) {
+        pool.emplace_back([&] {
+            try {
+                SQLite::Database db(path, SQLite::OPEN_READONLY);
+                work(db);
+            } catch (const std::exception&) { // no connection: `own` reads its share
+            }
+        });
+    }
+    work(own);
+    for (auto& t : pool) {
+        t.join();
+    }
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+        if (out[i].pending) {
+            digestRun(own, path, ids[i], out[i]);
+        }
+    }
+    return out;
+}
+
+} // namespace
+
+std::string Ledger::checkSealedRun(const Run& r, const std::string& recordsSha,
+                                   const std::string& numericsSha,
+                                   const std::string& readError) const {
+    const RunDigests d{recordsSha, numericsSha, readError, false};
     if (r.status != RunStatus::Finished) {
         return "its status was changed after it was sealed";
     }
-    std::vector<Record> recs;
-    std::vector<GenerationRecord> outputs;
-    try {
-        recs = records(r.id, true);
-        outputs = generations(r.id);
-    } catch (const Error& e) { // a row that cannot be read back was edited too
-        return std::string("a record cannot be read back: ") + e.what();
+    if (!d.error.empty()) {
+        return "a record cannot be read back: " + d.error;
     }
-    const std::string recSha = recordsHash(recs, outputs);
-    if (recSha != r.records_sha256) {
+    if (d.records != r.records_sha256) {
         return "its records changed after it was sealed";
     }
     if (r.seal_version >= 2) {
-        if (recordsHash(recs, outputs, false) != r.numerics_sha256) {
+        if (d.numerics != r.numerics_sha256) {
             return "its numerics digest was changed after it was sealed";
         }
         if (runChainHashV2(*m->db, r.id, r.config_hash, r.env_hash, r.prev_sha256) !=
@@ -1478,8 +1572,8 @@ std::string Ledger::checkSealedRun(const Run& r) const {
         return "";
     }
     try {
-        if (chainHash(r, config(r.config_hash), environment(r.env_hash), recSha, r.prev_sha256) ==
-            r.chain_sha256) {
+        if (chainHash(r, config(r.config_hash), environment(r.env_hash), d.records,
+                      r.prev_sha256) == r.chain_sha256) {
             return "";
         }
     } catch (const Error&) { // its configuration or environment no longer parses
@@ -1500,14 +1594,23 @@ VerifyResult Ledger::verify(const std::optional<ChainHead>& expected) const {
     if (!v.ok) {
         return v;
     }
+    std::vector<std::int64_t> sealedIds;
+    for (const Link& l : links) {
+        if (l.run) {
+            sealedIds.push_back(l.run->id);
+        }
+    }
+    const std::vector<RunDigests> digests = digestRuns(*m->db, m_path, sealedIds);
     std::string prev(64, '0');
     std::optional<json> lastState;
+    std::size_t runIndex = 0;
     for (const Link& l : links) {
         std::string problem;
         if (l.seq != static_cast<std::int64_t>(v.chain.size()) + 1 || l.prevHash() != prev) {
             problem = "the chain is broken before it (a link was removed or its seal edited)";
         } else if (l.run) {
-            problem = checkSealedRun(*l.run);
+            const RunDigests& d = digests[runIndex];
+            problem = checkSealedRun(*l.run, d.records, d.numerics, d.error);
         } else if (l.kind != "state" || linkHash(l.prev, l.kind, l.body) != l.chain) {
             problem = "its seal row was edited";
         } else {
@@ -1519,6 +1622,7 @@ VerifyResult Ledger::verify(const std::optional<ChainHead>& expected) const {
             v.problem = l.name() + ": " + problem;
             return v;
         }
+        runIndex += l.run ? 1 : 0;
         prev = l.chainHash();
         v.chain.push_back({l.seq, prev});
         ++(l.run ? v.sealed : v.state_links);

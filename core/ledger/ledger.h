@@ -219,7 +219,10 @@ private:
     struct Link;
     std::int64_t importRunBody(const Ledger& source, std::int64_t run, bool reuse);
     std::vector<Link> chainLinks(VerifyResult& v) const;
-    std::string checkSealedRun(const Run& r) const;
+    // What is wrong with a sealed run whose records now hash to `recordsSha` and `numericsSha`
+    // (or cannot be read back: `readError`), or "".
+    std::string checkSealedRun(const Run& r, const std::string& recordsSha,
+                               const std::string& numericsSha, const std::string& readError) const;
 
     struct Impl;
     std::unique_ptr<Impl> m;
