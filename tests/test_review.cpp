@@ -41,6 +41,7 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QProcess>
+
 #include <QScatterSeries>
 #include <QSignalSpy>
 #include <QStackedBarSeries>
@@ -51,6 +52,7 @@
 #include <QTest>
 #include <QTextBrowser>
 #include <QToolButton>
+#include <memory>
 
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <quazip/quazip.h>
@@ -716,6 +718,72 @@ private Q_SLOTS:
         const auto v = test::cli({QStringLiteral("verify"), path});
         QCOMPARE(v.code, 2);
         QVERIFY2(v.err.contains("TAMPERED") && v.err.contains("run 2"), v.err.constData());
+    }
+
+    // Every view says what the ledger's chain says: the status bar (verified, unsigned), and
+    // for a ledger edited after sealing a red banner over the pages, a red block on the report
+    // cover and a warning from summary and compare, never silence.
+    void tamperedLedgerIsShownInRed() {
+        const QString path = m_dir.filePath(QStringLiteral("tampered.ledger"));
+        QFile::remove(path);
+        QVERIFY(QFile::copy(m_ledger, path));
+        QFile(path).setPermissions(QFile::ReadOwner | QFile::WriteOwner);
+        const auto open = [](const QString& ledger, QLabel** badge, QLabel** banner) {
+            auto* window = new MainWindow;
+            QSignalSpy loaded(window->loader(), &ReviewLoader::loaded);
+            window->openStudyFile(ledger);
+            if (!loaded.wait(30000)) {
+                qFatal("not loaded");
+            }
+            *badge = window->findChild<QLabel*>(QStringLiteral("trustBadge"));
+            *banner = window->findChild<QLabel*>(QStringLiteral("trustBanner"));
+            return window;
+        };
+        QLabel *badge = nullptr, *banner = nullptr;
+        {
+            std::unique_ptr<MainWindow> intact(open(path, &badge, &banner));
+            QCOMPARE(badge->text(), QStringLiteral("Ledger: verified, unsigned"));
+            QVERIFY(banner->isHidden());
+        }
+        {
+            SQLite::Database db(path.toStdString(), SQLite::OPEN_READWRITE);
+            db.exec("UPDATE records SET decision = 1 - decision WHERE item = 3 AND run = 2");
+        }
+        std::unique_ptr<MainWindow> window(open(path, &badge, &banner));
+        window->resize(1100, 720);
+        window->show();
+        QCOMPARE(badge->text(), QStringLiteral("Ledger: TAMPERED"));
+        QVERIFY(!banner->isHidden());
+        QVERIFY2(banner->text().contains(QStringLiteral("run 2")) &&
+                     banner->text().contains(QStringLiteral("records changed")),
+                 qPrintable(banner->text()));
+        if (const QByteArray shots = qgetenv("PROBAUDIT_SCREENSHOTS"); !shots.isEmpty()) {
+            window->grab().save(QString::fromUtf8(shots) + QStringLiteral("/tampered.png"));
+        }
+        const auto summary = test::cli({QStringLiteral("summary"), path});
+        QCOMPARE(summary.code, 0);
+        QVERIFY2(summary.err.contains("ledger TAMPERED: run 2") &&
+                     summary.err.contains("do not sign them off"),
+                 summary.err.constData());
+        const auto cmp = test::cli({QStringLiteral("compare"), path, QStringLiteral("1"),
+                                    QStringLiteral("2"), QStringLiteral("--json")});
+        QCOMPARE(cmp.code, 0);
+        QCOMPARE(QJsonDocument::fromJson(cmp.out)
+                     .object()
+                     .value(u"ledger")
+                     .toObject()
+                     .value(u"state")
+                     .toString(),
+                 QStringLiteral("tampered"));
+        const QString pdf = m_dir.filePath(QStringLiteral("tampered.pdf"));
+        QCOMPARE(test::cli({QStringLiteral("report"), path, QStringLiteral("-o"), pdf}).code, 0);
+        QProcess text;
+        text.start(QStringLiteral("pdftotext"),
+                   {QStringLiteral("-l"), QStringLiteral("1"), pdf, QStringLiteral("-")});
+        QVERIFY(text.waitForFinished(60000));
+        const QByteArray cover = text.readAllStandardOutput();
+        QVERIFY2(cover.contains("TAMPERED LEDGER") && cover.contains("Ledger integrity"),
+                 cover.constData());
     }
 
     // The badge compares the lock's fingerprint with the engine's, as `probaudit check` does.

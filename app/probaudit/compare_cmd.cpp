@@ -8,6 +8,7 @@
 #include "analysis/seed_tables.h"
 #include "common/error.h"
 #include "ledger/ledger.h"
+#include "ledger/trust.h"
 
 #include <algorithm>
 #include <cmath>
@@ -21,6 +22,29 @@ namespace probaudit::app {
 using nlohmann::json;
 
 namespace {
+
+// What the ledger's chain says, on stderr before any figure (stdout stays the table): every
+// reading view says whether the ledger is intact and who signed it; a tampered one loudly.
+void sayTrust(const std::string& path, const ledger::Trust& t) {
+    std::fprintf(stderr, "%s: ledger %s\n", path.c_str(), t.line().c_str());
+    if (t.state == ledger::Trust::State::Tampered) {
+        std::fprintf(stderr,
+                     "%s: WARNING: the figures below come from a ledger that was changed "
+                     "after it was sealed; do not sign them off\n",
+                     path.c_str());
+    }
+}
+
+json trustJson(const ledger::Trust& t) {
+    json j{{"state", t.stateName()}, {"line", t.line()}};
+    if (t.verify.head) {
+        j["head"] = t.verify.head->text();
+    }
+    if (t.state == ledger::Trust::State::Signed) {
+        j["signed_by"] = t.fingerprint;
+    }
+    return j;
+}
 
 std::string layerName(int l) {
     return l == 0 ? "embeddings" : "layer " + std::to_string(l);
@@ -49,7 +73,8 @@ void itemTable(const char* title, const std::vector<analysis::ItemDiff>& rows,
 
 // Two generation runs (a generation head): the generation comparison, as the summary's table
 // has it, with every differing item.
-int compareGenerationRuns(const CompareOptions& o, const ledger::Ledger& led) {
+int compareGenerationRuns(const CompareOptions& o, const ledger::Ledger& led,
+                          const ledger::Trust& trust) {
     const auto items = led.items();
     const ledger::Run ra = led.run(o.a), rb = led.run(o.b);
     const auto outputs = [&](std::int64_t run) {
@@ -70,6 +95,8 @@ int compareGenerationRuns(const CompareOptions& o, const ledger::Ledger& led) {
     c["a"] = ra.config_name + " (run " + std::to_string(o.a) + ")";
     c["b"] = rb.config_name + " (run " + std::to_string(o.b) + ")";
     c["name"] = c["b"].get<std::string>() + " vs " + c["a"].get<std::string>();
+    c["ledger"] = trustJson(trust);
+    sayTrust(o.ledger, trust);
     if (o.json) {
         std::cout << c.dump(2) << "\n";
         return 0;
@@ -266,14 +293,16 @@ void printItems(const analysis::Comparison& c, const std::vector<ledger::Item>& 
 
 int compareRuns(const CompareOptions& o) {
     const ledger::Ledger led(o.ledger, ledger::Ledger::Mode::Read);
+    const ledger::Trust trust = ledger::assessTrust(led);
     if (led.run(o.a).head_json.value("kind", "") == "generation" ||
         led.run(o.b).head_json.value("kind", "") == "generation") {
-        return compareGenerationRuns(o, led);
+        return compareGenerationRuns(o, led, trust);
     }
     const auto items = led.items();
     analysis::RunData a{led.run(o.a), led.records(o.a, true)};
     analysis::RunData b{led.run(o.b), led.records(o.b, true)};
     const analysis::Comparison c = analysis::compare(a, b, items);
+    sayTrust(o.ledger, trust); // after the records were read: a damaged one is its own error
     // An A/B of two head variants under one config means something only above the runtime
     // noise floor: the flips and Δp that configs alone cause for variant A (its other runs,
     // probes included, against this one).
@@ -303,6 +332,7 @@ int compareRuns(const CompareOptions& o) {
             {"head", a.run.head}, {"config", a.run.config_name}, {"environment", a.run.env_hash}};
         j["run_b_info"] = {
             {"head", b.run.head}, {"config", b.run.config_name}, {"environment", b.run.env_hash}};
+        j["ledger"] = trustJson(trust);
         std::cout << j.dump(2) << "\n";
         return 0;
     }
@@ -324,10 +354,12 @@ int compareRuns(const CompareOptions& o) {
 
 int summarize(const std::string& path, const std::string& headName, bool asJson, bool asCsv) {
     const analysis::Review rv = analysis::loadReview(path, headName);
+    sayTrust(path, rv.trust);
     if (rv.generation) {
         if (asJson) {
             std::cout << json{{"study", rv.study.value("name", "")},
                               {"head", rv.head},
+                              {"ledger", trustJson(rv.trust)},
                               {"generation", true},
                               {"items", rv.items.size()},
                               {"rows", analysis::generationTableJson(rv)}}
@@ -377,6 +409,7 @@ int summarize(const std::string& path, const std::string& headName, bool asJson,
     if (asJson) {
         std::cout << json{{"study", study.value("name", "")},
                           {"head", head},
+                          {"ledger", trustJson(rv.trust)},
                           {"reference_run", ref->id},
                           {"rows", rows}}
                          .dump(2)
@@ -400,6 +433,7 @@ int seedTables(const std::string& path, const std::string& headName, const std::
             reviews.push_back(analysis::loadReview(path, h));
         }
     }
+    sayTrust(path, reviews.front().trust);
     std::vector<const analysis::Review*> heads;
     for (const auto& rv : reviews) {
         heads.push_back(&rv);

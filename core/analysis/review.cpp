@@ -207,6 +207,7 @@ Review loadReview(const std::string& ledgerPath, const std::string& headName,
     if (!led.hasStudy()) {
         throw Error(ledgerPath, "the ledger holds no study yet (nothing has been run into it)");
     }
+    rv.trust = ledger::assessTrust(led);
     rv.study = led.study();
     rv.study_path = led.meta("study_path");
     rv.dataset_sha256 = led.datasetSha256();

@@ -6,6 +6,7 @@
 #include "analysis/diagnosis.h"
 #include "analysis/generation_compare.h"
 #include "ledger/ledger.h"
+#include "ledger/trust.h"
 
 #include <nlohmann/json.hpp>
 
@@ -42,6 +43,7 @@ struct GenerationRow {
 
 struct Review {
     std::string path;
+    ledger::Trust trust;    // verified when opened: every view says it, a tampered ledger loudly
     std::string study_path; // the study file the runs came from ("" when not recorded)
     std::string dataset_sha256;
     nlohmann::json study;

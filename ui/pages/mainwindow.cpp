@@ -65,7 +65,21 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(m_loader, &ReviewLoader::failed, this, &MainWindow::onReviewFailed);
     connect(m_review, &ReviewPage::headChangeRequested, this,
             [this](const QString& head) { openStudyFile(m_loadingPath, head); });
-    setCentralWidget(m_pages);
+    // A tampered ledger is never shown silently: a red banner above every page says so.
+    m_trustBanner = new QLabel(this);
+    m_trustBanner->setObjectName(QStringLiteral("trustBanner"));
+    m_trustBanner->setWordWrap(true);
+    m_trustBanner->setMargin(8);
+    m_trustBanner->setStyleSheet(
+        QStringLiteral("QLabel { background-color: #c62828; color: white; font-weight: bold; }"));
+    m_trustBanner->hide();
+    auto* central = new QWidget(this);
+    auto* column = new QVBoxLayout(central);
+    column->setContentsMargins(0, 0, 0, 0);
+    column->setSpacing(0);
+    column->addWidget(m_trustBanner);
+    column->addWidget(m_pages, 1);
+    setCentralWidget(central);
     connect(m_empty, &EmptyStatePage::openStudyRequested, this, &MainWindow::openStudyDialog);
     connect(m_empty, &EmptyStatePage::openDemoRequested, this, &MainWindow::openDemoStudy);
 
@@ -107,6 +121,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     });
     statusBar()->addWidget(m_progress);
     statusBar()->addWidget(m_cancelLoad);
+    m_trustBadge = new QLabel(this);
+    m_trustBadge->setObjectName(QStringLiteral("trustBadge"));
+    m_trustBadge->setMargin(2);
+    m_trustBadge->hide();
+    statusBar()->addPermanentWidget(m_trustBadge);
     statusBar()->addPermanentWidget(m_engineLabel);
     statusBar()->addPermanentWidget(m_pinBadge);
     updatePinStatus();
@@ -177,7 +196,34 @@ void MainWindow::onReviewLoaded(const ReviewPtr& review) {
     showReview(review);
 }
 
+void MainWindow::showTrust(const ledger::Trust& t) {
+    using State = ledger::Trust::State;
+    const QString line = QString::fromStdString(t.line());
+    QString text, colour;
+    if (t.state == State::Tampered) {
+        text = tr("Ledger: TAMPERED");
+        colour = QStringLiteral("#c62828");
+    } else if (t.state == State::Signed) {
+        text = tr("Ledger: verified, signed by %1").arg(QString::fromStdString(t.fingerprint));
+        colour = QStringLiteral("#2e7d32");
+    } else {
+        text = tr("Ledger: verified, unsigned");
+        colour = QStringLiteral("#ef6c00");
+    }
+    m_trustBadge->setText(text);
+    m_trustBadge->setToolTip(line);
+    m_trustBadge->setStyleSheet(
+        QStringLiteral("QLabel { color: %1; font-weight: bold; }").arg(colour));
+    m_trustBadge->show();
+    m_trustBanner->setText(
+        tr("TAMPERED LEDGER: %1. The figures below come from a ledger that was changed after it "
+           "was sealed; do not sign them off.")
+            .arg(QString::fromStdString(t.problem)));
+    m_trustBanner->setVisible(t.state == State::Tampered);
+}
+
 void MainWindow::showReview(const ReviewPtr& review) {
+    showTrust(review->trust);
     m_review->setReview(review);
     if (m_lockPath.isEmpty()) {
         const QString lockFile = bundle::findLockFile(*review);

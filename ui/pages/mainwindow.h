@@ -127,6 +127,9 @@ private:
     QMenu* m_recentMenu = nullptr;
     QLabel* m_engineLabel = nullptr;
     QLabel* m_pinBadge = nullptr;
+    QLabel* m_trustBadge = nullptr;  // the open ledger: verified / unsigned / signed / TAMPERED
+    QLabel* m_trustBanner = nullptr; // red, above the pages, while a tampered ledger is open
+    void showTrust(const ledger::Trust& trust);
     EngineClient* m_engine = nullptr;
     QPointer<AboutDialog> m_about;
     QJsonObject m_fingerprint;

@@ -86,6 +86,14 @@ void cover(Html& h, const analysis::Review& rv, const ReportOptions& o) {
         files << esc(f.get<std::string>());
     }
     h.text += QStringLiteral("<h1>ProbAudit report: %1</h1>").arg(esc(rv.study.value("name", "")));
+    if (rv.trust.state == ledger::Trust::State::Tampered) {
+        h.text +=
+            QStringLiteral(
+                "<p style=\"background-color:#c62828; color:#ffffff; padding:8px\"><b>TAMPERED "
+                "LEDGER</b>: %1. The figures in this report come from a ledger that was "
+                "changed after it was sealed; do not sign them off.</p>")
+                .arg(esc(rv.trust.problem));
+    }
     h.p(QStringLiteral("Do the model's decisions and probabilities reproduce under every runtime "
                        "configuration of this study?"));
     h.table({QStringLiteral("what"), QStringLiteral("")},
@@ -94,6 +102,10 @@ void cover(Html& h, const analysis::Review& rv, const ReportOptions& o) {
                   (rv.study_path.empty() ? QString()
                                          : QStringLiteral(" (%1)").arg(esc(rv.study_path)))},
              {QStringLiteral("Ledger"), esc(rv.path)},
+             {QStringLiteral("Ledger integrity"), esc(rv.trust.line())},
+             {QStringLiteral("Chain head"), rv.trust.verify.head
+                                                ? esc(rv.trust.verify.head->text())
+                                                : QStringLiteral("none that verifies")},
              {QStringLiteral("Model"), esc(model.value("path", "")) + QStringLiteral(" (") +
                                            esc(model.value("format", "")) + QStringLiteral(")")},
              {QStringLiteral("Model files SHA-256"), esc(model.value("sha256", "not recorded"))},
