@@ -598,7 +598,7 @@ private Q_SLOTS:
         window.resize(1400, 900);
         window.show();
         window.showReview(rv);
-        QCOMPARE(qobject_cast<QStackedWidget*>(window.centralWidget())->currentWidget(),
+        QCOMPARE(window.findChild<QStackedWidget*>(QStringLiteral("pages"))->currentWidget(),
                  static_cast<QWidget*>(window.generationPage()));
         GenerationPage* page = window.generationPage();
         QCOMPARE(page->comparisonRow(), 1);  // the serving comparison whose outputs differ

@@ -43,8 +43,8 @@ std::vector<std::string> columnsOf(sqlite3* db, const std::string& table,
     return cols;
 }
 
-// Every non-NULL, non-empty value of every table that carries data, except the rows of runs that are not
-// sealed yet (a run in progress changes by design) and the signatures (checked by trust).
+// Every non-NULL, non-empty value of every table that carries data, except the rows of runs that
+// are not sealed yet (a run in progress changes by design) and the signatures (checked by trust).
 std::vector<Cell> everyCell(const QString& path) {
     sqlite3* db = nullptr;
     sqlite3_open(path.toUtf8().constData(), &db);

@@ -1648,6 +1648,22 @@ Sie sondiert eine Stichprobe mit festem Seed: die Referenz zweimal, geänderte N
         <source>Field Report &amp;Tables…</source>
         <translation>Tabellen der &amp;Feldberichte…</translation>
     </message>
+    <message>
+        <source>Ledger: TAMPERED</source>
+        <translation>Ledger: MANIPULIERT</translation>
+    </message>
+    <message>
+        <source>Ledger: verified, signed by %1</source>
+        <translation>Ledger: geprüft, signiert von %1</translation>
+    </message>
+    <message>
+        <source>Ledger: verified, unsigned</source>
+        <translation>Ledger: geprüft, nicht signiert</translation>
+    </message>
+    <message>
+        <source>TAMPERED LEDGER: %1. The figures below come from a ledger that was changed after it was sealed; do not sign them off.</source>
+        <translation>MANIPULIERTER LEDGER: %1. Die Zahlen unten stammen aus einem Ledger, der nach dem Versiegeln verändert wurde; zeichnen Sie sie nicht ab.</translation>
+    </message>
 </context>
 <context>
     <name>probaudit::ui::NewStudyDialog</name>

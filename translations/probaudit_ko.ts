@@ -1647,6 +1647,22 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
         <source>Field Report &amp;Tables…</source>
         <translation>현장 보고서 표(&amp;T)…</translation>
     </message>
+    <message>
+        <source>Ledger: TAMPERED</source>
+        <translation>원장: 변조됨</translation>
+    </message>
+    <message>
+        <source>Ledger: verified, signed by %1</source>
+        <translation>원장: 검증됨, %1 서명</translation>
+    </message>
+    <message>
+        <source>Ledger: verified, unsigned</source>
+        <translation>원장: 검증됨, 서명 없음</translation>
+    </message>
+    <message>
+        <source>TAMPERED LEDGER: %1. The figures below come from a ledger that was changed after it was sealed; do not sign them off.</source>
+        <translation>변조된 원장: %1. 아래 수치는 봉인 후 변경된 원장에서 나온 것입니다. 승인하지 마십시오.</translation>
+    </message>
 </context>
 <context>
     <name>probaudit::ui::NewStudyDialog</name>

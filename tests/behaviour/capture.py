@@ -47,6 +47,8 @@ def run(cli, *args, cwd=None):
 
 def blank(value, tmp):
     if isinstance(value, dict):
+        if "state" in value and "line" in value:  # the ledger's trust: its head hashes times
+            return {k: (v if k == "state" else "*") for k, v in value.items()}
         return {k: ("*" if k in VOLATILE else blank(v, tmp)) for k, v in value.items()}
     if isinstance(value, list):
         return [blank(v, tmp) for v in value]
