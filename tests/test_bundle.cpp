@@ -56,6 +56,33 @@ void writeZip(const QString& path, const QList<Entry>& entries) {
     zip.close();
 }
 
+// Appends an entry compressed here (raw deflate) whose header declares `declared` bytes
+// instead of the real size: what a crafted bomb does to pass a check of declared sizes.
+void addLyingEntry(const QString& path, const QString& name, const QByteArray& bytes,
+                   ulong declared) {
+    z_stream z{};
+    QVERIFY(deflateInit2(&z, 9, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) == Z_OK);
+    QByteArray packed(int(deflateBound(&z, uLong(bytes.size()))), '\0');
+    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data()));
+    z.avail_in = uInt(bytes.size());
+    z.next_out = reinterpret_cast<Bytef*>(packed.data());
+    z.avail_out = uInt(packed.size());
+    QCOMPARE(deflate(&z, Z_FINISH), Z_STREAM_END);
+    packed.resize(int(z.total_out));
+    deflateEnd(&z);
+    QuaZip zip(path);
+    QVERIFY(zip.open(QuaZip::mdAdd));
+    QuaZipFile out(&zip);
+    QuaZipNewInfo info(name);
+    info.uncompressedSize = declared;
+    const auto crc =
+        quint32(crc32(0, reinterpret_cast<const Bytef*>(bytes.constData()), uInt(bytes.size())));
+    QVERIFY(out.open(QIODevice::WriteOnly, info, nullptr, crc, Z_DEFLATED, 9, true));
+    out.write(packed);
+    out.close();
+    zip.close();
+}
+
 QList<Entry> readZip(const QString& path) {
     QList<Entry> out;
     QuaZip zip(path);
@@ -163,6 +190,10 @@ private Q_SLOTS:
                                      << "no MANIFEST.json";
         QTest::newRow("truncated") << "truncated"
                                    << "not a readable zip";
+        // 20 MiB of zeros whose header declares 1 MB: the declared ratio passes, the bytes
+        // actually inflated stop at the declared size.
+        QTest::newRow("zip bomb that lies") << "lyingbomb"
+                                            << "entry \"zeros.bin\"";
         QTest::newRow("zip bomb") << "bomb"
                                   << "compression ratio over 100";
         QTest::newRow("broken chain") << "chain"
@@ -212,6 +243,9 @@ private Q_SLOTS:
         all += files;
         all += extra;
         writeZip(zip, all);
+        if (kind == QLatin1String("lyingbomb")) {
+            addLyingEntry(zip, QStringLiteral("zeros.bin"), QByteArray(20 << 20, '\0'), 1000000);
+        }
         if (kind == QLatin1String("truncated")) {
             QFile f(zip);
             QVERIFY(f.open(QIODevice::ReadWrite));
@@ -374,6 +408,24 @@ private Q_SLOTS:
                             QStringLiteral("12:abc")})
                      .code,
                  1); // not a head: a usage error, one line
+    }
+
+    // A bundle repacked with folder entries ("study/", as zip -r writes them) imports as the
+    // original does: they hold nothing and are skipped.
+    void folderEntriesAreIgnored() {
+        QList<Entry> all = readZip(m_bundle);
+        all.insert(1, {QStringLiteral("study/"), QByteArray()});
+        const QString zip = m_dir.filePath(QStringLiteral("folders.zip"));
+        writeZip(zip, all);
+        const QString target = m_dir.filePath(QStringLiteral("folders.ledger"));
+        const auto r = test::cli({QStringLiteral("import"), zip, QStringLiteral("--into"), target});
+        QVERIFY2(r.code == 0 && r.out.contains("4 runs imported"), r.err.constData());
+        all.insert(1, {QStringLiteral("../up/"), QByteArray()});
+        writeZip(zip, all);
+        const auto bad = test::cli({QStringLiteral("import"), zip, QStringLiteral("--into"),
+                                    m_dir.filePath(QStringLiteral("folders2.ledger"))});
+        QCOMPARE(bad.code, 1);
+        QVERIFY2(bad.err.contains("not a plain relative path"), bad.err.constData());
     }
 
     // The size limit, with a small limit (the default is 8 GiB per entry).

@@ -208,11 +208,23 @@ bool cleanName(const QString& name) {
     return true;
 }
 
+// A folder entry ("study/", as `zip -r` adds them): empty, a clean name before its slash.
+// Accepted and skipped: a bundle repacked by hand has them, and they hold nothing.
+bool folderEntry(const QuaZipFileInfo64& info) {
+    return info.name.endsWith(u'/') && info.uncompressedSize == 0 &&
+           cleanName(info.name.chopped(1)) && ((info.externalAttr >> 16) & S_IFMT) != S_IFLNK;
+}
+
 // 1. The entries: names, links, duplicates, sizes, ratios. "" when they pass, else why not.
+// The sizes here are the ones the archive declares; extraction counts the bytes it actually
+// inflates and stops at the declared size and the limit (a header that lies is refused there).
 QString checkEntries(const QList<QuaZipFileInfo64>& infos, const ImportLimits& limits,
                      QSet<QString>* names) {
     qint64 total = 0;
     for (const auto& info : infos) {
+        if (folderEntry(info)) {
+            continue;
+        }
         if (!cleanName(info.name)) {
             return QStringLiteral("entry \"%1\" is not a plain relative path").arg(info.name);
         }
@@ -290,6 +302,9 @@ QString extractEntry(QuaZip& zip, const QuaZipFileInfo64& info, const ImportLimi
 QString extractEntries(QuaZip& zip, const QList<QuaZipFileInfo64>& infos,
                        const ImportLimits& limits, const QTemporaryDir& tmp, Extracted* out) {
     for (const auto& info : infos) {
+        if (folderEntry(info)) {
+            continue;
+        }
         const QString path = tmp.filePath(QStringLiteral("f%1").arg(out->paths.size()));
         QString digest;
         const QString why = extractEntry(zip, info, limits, path, &digest);
