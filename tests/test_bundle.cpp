@@ -6,6 +6,7 @@
 #include "analysis/review.h"
 #include "bundle/bundle.h"
 #include "cli_support.h"
+#include "ledger/ledger.h"
 #include "review_fixture.h"
 
 #include <quazip/quazip.h>
@@ -408,6 +409,34 @@ private Q_SLOTS:
                             QStringLiteral("12:abc")})
                      .code,
                  1); // not a head: a usage error, one line
+    }
+
+    // Items are matched one by one, not by the dataset file's digest: a target recorded from
+    // another file with the same items takes the runs; one whose item differs in its text is
+    // refused, naming that item, and left as it was.
+    void itemsAreMatchedOneByOne() {
+        const ledger::Ledger src(m_ledger.toStdString(), ledger::Ledger::Mode::Read);
+        const QString same = m_dir.filePath(QStringLiteral("same-items.ledger"));
+        const QString other = m_dir.filePath(QStringLiteral("other-text.ledger"));
+        {
+            ledger::Ledger a(same.toStdString(), ledger::Ledger::Mode::Write);
+            a.initStudy(src.study(), "another dataset file", src.items());
+            auto items = src.items();
+            items[5].text += " (edited)";
+            ledger::Ledger b(other.toStdString(), ledger::Ledger::Mode::Write);
+            b.initStudy(src.study(), src.datasetSha256(), items);
+        }
+        const auto ok =
+            test::cli({QStringLiteral("import"), m_bundle, QStringLiteral("--into"), same});
+        QVERIFY2(ok.code == 0 && ok.out.contains("4 runs imported"), ok.err.constData());
+        const QByteArray before = fileBytes(other);
+        const auto no =
+            test::cli({QStringLiteral("import"), m_bundle, QStringLiteral("--into"), other});
+        QCOMPARE(no.code, 1);
+        QVERIFY2(no.err.contains("item 5 (id \"" + QByteArray::fromStdString(src.items()[5].id) +
+                                 "\") has another text there"),
+                 no.err.constData());
+        QCOMPARE(fileBytes(other), before);
     }
 
     // A bundle repacked with folder entries ("study/", as zip -r writes them) imports as the

@@ -349,6 +349,34 @@ QString checkManifest(const Extracted& ex, const QSet<QString>& names) {
     return {};
 }
 
+// Items match one by one: the same id at the same position with the same text and label (a
+// record names its item by position, and its seal with it). Another dataset file holding the
+// same items (re-encoded, another format) matches; "" when they do, else the first that does
+// not.
+QString itemsDiffer(const std::vector<ledger::Item>& theirs,
+                    const std::vector<ledger::Item>& ours) {
+    const std::size_t n = std::min(theirs.size(), ours.size());
+    for (std::size_t i = 0; i < n; ++i) {
+        const auto& a = theirs[i];
+        const auto& b = ours[i];
+        const QString which =
+            QStringLiteral("item %1 (id \"%2\")").arg(i).arg(QString::fromStdString(a.id));
+        if (a.id != b.id) {
+            return QStringLiteral("%1 is \"%2\" there").arg(which, QString::fromStdString(b.id));
+        }
+        if (a.text != b.text) {
+            return QStringLiteral("%1 has another text there").arg(which);
+        }
+        if (a.label != b.label) {
+            return QStringLiteral("%1 has another label there").arg(which);
+        }
+    }
+    if (theirs.size() != ours.size()) {
+        return QStringLiteral("%1 items against %2").arg(theirs.size()).arg(ours.size());
+    }
+    return {};
+}
+
 // 4. The ledger inside: its hash chain, then the merge. "" or why not; throws on a ledger error.
 QString mergeLedger(const QString& ledgerCopy, const QString& intoLedger, ImportResult* result,
                     const std::string& trustedPublicPem) {
@@ -372,12 +400,14 @@ QString mergeLedger(const QString& ledgerCopy, const QString& intoLedger, Import
             finished.push_back(r);
         }
     }
-    // The target must hold the same study items (or none yet).
+    // The target must hold the same study items (or none yet), item by item.
     if (QFileInfo::exists(intoLedger)) {
         const ledger::Ledger peek(intoLedger.toStdString(), ledger::Ledger::Mode::Read);
-        if (peek.hasStudy() && (peek.datasetSha256() != src.datasetSha256() ||
-                                peek.items().size() != src.items().size())) {
-            return QStringLiteral("its study items differ from those of %1").arg(intoLedger);
+        if (peek.hasStudy()) {
+            if (const QString why = itemsDiffer(src.items(), peek.items()); !why.isEmpty()) {
+                return QStringLiteral("its study items differ from those of %1: %2")
+                    .arg(intoLedger, why);
+            }
         }
     }
     ledger::Ledger dst(intoLedger.toStdString(), ledger::Ledger::Mode::Write);
