@@ -420,6 +420,45 @@ private Q_SLOTS:
         QVERIFY(runs[0].toObject().value("environment") != runs[1].toObject().value("environment"));
     }
 
+    // The adapter file's digest is part of a run's head: a run recorded with one adapter is
+    // not taken for a run of another file at the same path (one changed weight), and the same
+    // file again is found recorded.
+    void anAdapterChangeIsAnotherRun() {
+        QTemporaryDir dir;
+        const QString adapter = dir.filePath("adapter.safetensors");
+        QVERIFY(QFile::copy(kFixtures + QStringLiteral("/adapters/tiny-bert-mean.safetensors"),
+                            adapter));
+        QFile::setPermissions(adapter, QFile::ReadOwner | QFile::WriteOwner);
+        QString study = writeStudy(QDir(dir.path()), 12);
+        QFile sf(study);
+        QVERIFY(sf.open(QIODevice::ReadOnly));
+        QByteArray text = sf.readAll();
+        sf.close();
+        text.replace(QByteArray(kFixtures.toUtf8() + "/adapters/tiny-bert-mean.safetensors"),
+                     adapter.toUtf8());
+        write(study, text);
+        QCOMPARE(cli({"run", study, "--config", "ref"}).code, 0);
+        const QByteArray before = fileSha(adapter);
+        {
+            QFile f(adapter);
+            QVERIFY(f.open(QIODevice::ReadWrite));
+            QVERIFY(f.seek(f.size() - 1)); // the last byte of the last weight
+            char c = 0;
+            QVERIFY(f.getChar(&c));
+            QVERIFY(f.seek(f.size() - 1));
+            QVERIFY(f.putChar(char(c ^ 1)));
+        }
+        QVERIFY(fileSha(adapter) != before);
+        const Result changed = cli({"run", study, "--config", "ref", "--events", "jsonl"});
+        QVERIFY2(changed.code == 0, changed.err.constData());
+        QVERIFY2(lastEvent(changed, "skipped").isEmpty(), changed.out.constData());
+        QCOMPARE(lastEvent(changed, "started").value("run").toInt(), 2);
+        const Result same = cli({"run", study, "--config", "ref", "--events", "jsonl"});
+        QCOMPARE(same.code, 0);
+        QCOMPARE(lastEvent(same, "skipped").value("run").toInt(), 2);
+        QCOMPARE(runsOf(dir.filePath("t.ledger")).size(), 2);
+    }
+
     void fullDiskStopsAndResumes() {
         QTemporaryDir dir;
         const QString study = writeStudy(QDir(dir.path()), 600);

@@ -116,6 +116,12 @@ private Q_SLOTS:
                            "$.configs.b.order_seed: must be an integer from 0 up",
                            "$.configs.c.pad_to_n: must be an integer from 0 to 1048576",
                            "$.configs.d.batch_size: must be an integer from 1 to 65536"};
+        // A run's recorded head carries the adapter's digest; a study never declares one.
+        QTest::newRow("a declared adapter digest")
+            << QByteArray("{\"name\":\"x\",\"model\":{\"path\":\".\"},\"heads\":{\"c\":{\"kind\":"
+                          "\"classifier\",\"sha256\":\"00\"}},\"dataset\":{\"path\":\".\"},"
+                          "\"configs\":{\"a\":{}},\"reference\":\"a\"}")
+            << QStringList{"$.heads.c.sha256: unknown field"};
         QTest::newRow("malformed JSON") << QByteArray("{\"name\": ") << QStringList{"invalid JSON"};
         QTest::newRow("generation head")
             << QByteArray("{\"name\":\"x\",\"model\":{\"path\":\".\"},\"heads\":{\"g\":{\"kind\":"

@@ -99,9 +99,10 @@ HeadSpec HeadSpec::fromJson(const json& j, const std::string& path,
         errors.push_back(path + ": a head must be a JSON object");
         return s;
     }
+    // "sha256": the adapter file's digest, which a run's recorded head carries (its identity)
     static const std::vector<std::string> known{
-        "kind",      "name",      "template", "labels",      "path",    "pooling",
-        "normalize", "threshold", "stop",     "stop_at_eos", "records", "max_new_tokens"};
+        "kind",      "name", "template",    "labels",  "path",           "pooling", "normalize",
+        "threshold", "stop", "stop_at_eos", "records", "max_new_tokens", "sha256"};
     for (const auto& [key, value] : j.items()) {
         if (std::find(known.begin(), known.end(), key) == known.end()) {
             errors.push_back(path + "." + key + ": unknown field");

@@ -41,6 +41,17 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// A run's head identity: the head as the study defines it and, for an adapter, the SHA-256 of
+// the adapter file as it is when the run starts, so that a run found recorded or resumed used
+// these very weights (a changed adapter file is another run, never a mix of two).
+json headIdentity(const HeadSpec& h) {
+    json j = h.toJson();
+    if (h.kind == "adapter" && !h.adapter_path.empty()) {
+        j["sha256"] = fileSha256(h.adapter_path);
+    }
+    return j;
+}
+
 ledger::Record toRecord(const engine::ItemRecord& r) {
     ledger::Record o;
     o.item = static_cast<std::int64_t>(r.item);
@@ -450,7 +461,7 @@ json finishedEvent(const ActiveRun& run, double seconds, const engine::ServeStat
 void openRun(ledger::Ledger& led, ActiveRun& run, const std::string& configHash,
              const std::string& envHash) {
     const RunRequest& r = run.req;
-    const json headJson = r.head->toJson();
+    const json headJson = headIdentity(*r.head);
     std::optional<ledger::Run> resumable;
     if (r.kind == "study") {
         resumable = led.findResumable(headJson, configHash, envHash, r.capture);
@@ -477,7 +488,7 @@ std::optional<ledger::Run> StudySession::alreadyRecorded(const RunRequest& r,
     if (r.kind != "study" || r.again) {
         return std::nullopt;
     }
-    const json head = r.head->toJson();
+    const json head = headIdentity(*r.head);
     if (auto done = m_ledger->findFinished(head, configHash, envHash, r.capture)) {
         return done;
     }

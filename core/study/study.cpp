@@ -148,6 +148,9 @@ void readHeads(const ordered_json& j, const std::string& baseDir, Study& s,
         for (const auto& [name, h] : j["heads"].items()) {
             const std::string path = "$.heads." + name;
             HeadSpec spec = HeadSpec::fromJson(json::parse(h.dump()), path, errors);
+            if (h.contains("sha256")) { // recorded by ProbAudit from the file, never declared
+                errors.push_back(path + ".sha256: unknown field");
+            }
             spec.name = name;
             if (!spec.adapter_path.empty()) {
                 spec.adapter_path = resolve(spec.adapter_path, baseDir);
