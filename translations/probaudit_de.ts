@@ -1664,6 +1664,10 @@ Sie sondiert eine Stichprobe mit festem Seed: die Referenz zweimal, geänderte N
         <source>TAMPERED LEDGER: %1. The figures below come from a ledger that was changed after it was sealed; do not sign them off.</source>
         <translation>MANIPULIERTER LEDGER: %1. Die Zahlen unten stammen aus einem Ledger, der nach dem Versiegeln verändert wurde; zeichnen Sie sie nicht ab.</translation>
     </message>
+    <message>
+        <source>Ledger: verifying…</source>
+        <translation>Ledger: wird geprüft…</translation>
+    </message>
 </context>
 <context>
     <name>probaudit::ui::NewStudyDialog</name>

@@ -1663,6 +1663,10 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
         <source>TAMPERED LEDGER: %1. The figures below come from a ledger that was changed after it was sealed; do not sign them off.</source>
         <translation>변조된 원장: %1. 아래 수치는 봉인 후 변경된 원장에서 나온 것입니다. 승인하지 마십시오.</translation>
     </message>
+    <message>
+        <source>Ledger: verifying…</source>
+        <translation>원장: 검증 중…</translation>
+    </message>
 </context>
 <context>
     <name>probaudit::ui::NewStudyDialog</name>

@@ -195,7 +195,7 @@ int modalFirstLayer(const Comparison& c) {
 }
 
 Review loadReview(const std::string& ledgerPath, const std::string& headName,
-                  const ReviewProgress& progress) {
+                  const ReviewProgress& progress, bool checkChain) {
     auto report = [&](float f) {
         if (progress && !progress(f)) {
             throw Error(ledgerPath, "opening was cancelled");
@@ -207,7 +207,10 @@ Review loadReview(const std::string& ledgerPath, const std::string& headName,
     if (!led.hasStudy()) {
         throw Error(ledgerPath, "the ledger holds no study yet (nothing has been run into it)");
     }
-    rv.trust = ledger::assessTrust(led);
+    if (checkChain) {
+        rv.trust = ledger::assessTrust(led);
+        rv.trust_checked = true;
+    }
     rv.study = led.study();
     rv.study_path = led.meta("study_path");
     rv.dataset_sha256 = led.datasetSha256();

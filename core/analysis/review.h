@@ -43,7 +43,11 @@ struct GenerationRow {
 
 struct Review {
     std::string path;
-    ledger::Trust trust;    // verified when opened: every view says it, a tampered ledger loudly
+    // The chain and signatures, verified when opened (every view says it, a tampered ledger
+    // loudly); trust_checked false when the caller verifies on its own (the workbench does it
+    // in the background, after the dashboard shows).
+    ledger::Trust trust;
+    bool trust_checked = false;
     std::string study_path; // the study file the runs came from ("" when not recorded)
     std::string dataset_sha256;
     nlohmann::json study;
@@ -79,7 +83,7 @@ using ReviewProgress = std::function<bool(float)>;
 // `head` empty: the first head variant that has runs. A missing reference run is not an
 // error: the rows then carry runs without comparisons.
 Review loadReview(const std::string& ledgerPath, const std::string& head = std::string(),
-                  const ReviewProgress& progress = {});
+                  const ReviewProgress& progress = {}, bool checkChain = true);
 
 // The first divergent layer seen most often, -1 when no layer differs, -2 when not captured.
 int modalFirstLayer(const Comparison& c);

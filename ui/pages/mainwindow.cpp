@@ -23,6 +23,7 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFutureWatcher>
 #include <QIcon>
 #include <QJsonDocument>
 #include <QLabel>
@@ -39,6 +40,7 @@
 #include <QTemporaryDir>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 
 namespace probaudit::ui {
 
@@ -222,8 +224,40 @@ void MainWindow::showTrust(const ledger::Trust& t) {
     m_trustBanner->setVisible(t.state == State::Tampered);
 }
 
+void MainWindow::verifyInBackground(const QString& ledgerPath) {
+    m_verifying = ledgerPath;
+    m_trustBadge->setText(tr("Ledger: verifying…"));
+    m_trustBadge->setToolTip(QString());
+    m_trustBadge->setStyleSheet(QString());
+    m_trustBadge->show();
+    m_trustBanner->hide();
+    auto* watcher = new QFutureWatcher<ledger::Trust>(this);
+    connect(watcher, &QFutureWatcher<ledger::Trust>::finished, this, [this, watcher, ledgerPath] {
+        watcher->deleteLater();
+        if (ledgerPath == m_verifying) {
+            showTrust(watcher->result());
+        }
+    });
+    watcher->setFuture(QtConcurrent::run([path = ledgerPath.toStdString()] {
+        try {
+            const ledger::Ledger led(path, ledger::Ledger::Mode::Read);
+            return ledger::assessTrust(led);
+        } catch (const std::exception& e) { // it could be opened a moment ago: gone or locked
+            ledger::Trust t;
+            t.state = ledger::Trust::State::Tampered;
+            t.problem = std::string("the chain could not be verified: ") + e.what();
+            return t;
+        }
+    }));
+}
+
 void MainWindow::showReview(const ReviewPtr& review) {
-    showTrust(review->trust);
+    if (review->trust_checked) {
+        m_verifying.clear();
+        showTrust(review->trust);
+    } else {
+        verifyInBackground(QString::fromStdString(review->path));
+    }
     m_review->setReview(review);
     if (m_lockPath.isEmpty()) {
         const QString lockFile = bundle::findLockFile(*review);

@@ -130,6 +130,10 @@ private:
     QLabel* m_trustBadge = nullptr;  // the open ledger: verified / unsigned / signed / TAMPERED
     QLabel* m_trustBanner = nullptr; // red, above the pages, while a tampered ledger is open
     void showTrust(const ledger::Trust& trust);
+    // Verifies the open ledger's chain on a worker thread; the badge says "verifying…" until
+    // the result arrives (a result for a ledger no longer open is dropped).
+    void verifyInBackground(const QString& ledgerPath);
+    QString m_verifying; // the ledger being verified
     EngineClient* m_engine = nullptr;
     QPointer<AboutDialog> m_about;
     QJsonObject m_fingerprint;
