@@ -252,12 +252,6 @@ void MainWindow::verifyInBackground(const QString& ledgerPath) {
 }
 
 void MainWindow::showReview(const ReviewPtr& review) {
-    if (review->trust_checked) {
-        m_verifying.clear();
-        showTrust(review->trust);
-    } else {
-        verifyInBackground(QString::fromStdString(review->path));
-    }
     m_review->setReview(review);
     if (m_lockPath.isEmpty()) {
         const QString lockFile = bundle::findLockFile(*review);
@@ -271,6 +265,13 @@ void MainWindow::showReview(const ReviewPtr& review) {
                                                  : static_cast<QWidget*>(m_review));
     setWindowTitle(tr("%1 — ProbAudit Workbench")
                        .arg(QString::fromStdString(review->study.value("name", ""))));
+    // Last: the pages are filled before the verification takes the cores.
+    if (review->trust_checked) {
+        m_verifying.clear();
+        showTrust(review->trust);
+    } else {
+        verifyInBackground(QString::fromStdString(review->path));
+    }
 }
 
 void MainWindow::onReviewFailed(const QString& message) {
