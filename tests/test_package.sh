@@ -6,8 +6,9 @@
 # offscreen self-check; the bundled libraries resolve inside the installed tree; no RUNPATH
 # outside $ORIGIN and no build-machine path (source tree, build tree, venv) in any installed
 # file; the AppStream metainfo and the desktop entry validate.
-# One package at a time (build, install, check, delete): each holds the 3 GB of libtorch and CUDA
-# libraries; both at once took about 11 GB of disk at the peak, one at a time about 8 GB.
+# The tarball is packed in the background while the .deb is built and checked (its gzip of the
+# 3 GB of libtorch and CUDA libraries is the slowest step and uses one core); both packages'
+# staging copies, packages and installed trees at once take about 15 GB of disk at the peak.
 #   tests/test_package.sh SOURCE_DIR BUILD_DIR SITE_PACKAGES (the torch wheel's)
 set -euo pipefail
 src=$(realpath "$1")
@@ -16,11 +17,13 @@ site=$(realpath "$3")
 [ -n "$src" ] && [ -n "$build" ] && [ -n "$site" ] || exit 2
 version=$(sed -n 's/^CMAKE_PROJECT_VERSION:[A-Z]*=//p' "$build/CMakeCache.txt")
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/probaudit-package.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
+tgz_pid=
+# The background cpack is stopped by its own pid (also when a check fails) before the folder goes.
+trap '[ -z "$tgz_pid" ] || kill "$tgz_pid" 2>/dev/null || true; wait; rm -rf "$tmp"' EXIT
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }
 
-need_gb=9
+need_gb=15
 free_gb=$(($(df -Pk "$tmp" | awk 'NR == 2 {print $4}') / 1024 / 1024))
 echo "free disk under $tmp: $free_gb GB (a package's staging copy, package and installed tree)"
 if [ "$free_gb" -lt "$need_gb" ]; then
@@ -30,15 +33,15 @@ fi
 mkdir -p "$tmp/home"
 clean() { env -i HOME="$tmp/home" PATH=/usr/bin:/bin "$@"; }
 
-# build GENERATOR: the package, in $tmp/pkg, without CPack's staging copy.
+# build GENERATOR DIR: the package, in DIR, without CPack's staging copy.
 build() {
     local start
     start=$(date +%s)
-    cpack --config "$build/CPackConfig.cmake" -G "$1" -B "$tmp/pkg" > "$tmp/cpack.log" 2>&1 || {
-        cat "$tmp/cpack.log"
-        exit 1
+    cpack --config "$build/CPackConfig.cmake" -G "$1" -B "$2" > "$2.log" 2>&1 || {
+        cat "$2.log"
+        return 1
     }
-    rm -rf "$tmp/pkg/_CPack_Packages"
+    rm -rf "$2/_CPack_Packages"
     echo "cpack -G $1: $(($(date +%s) - start)) s"
 }
 
@@ -119,9 +122,13 @@ check_tree() {
     echo "no installed file names $src, $build or $site"
 }
 
+tgz_start=$(date +%s)
+cpack --config "$build/CPackConfig.cmake" -G TGZ -B "$tmp/pkg-tgz" > "$tmp/pkg-tgz.log" 2>&1 &
+tgz_pid=$!
 echo "== the .deb"
-build DEB
+build DEB "$tmp/pkg" || exit 1
 deb=$tmp/pkg/probaudit_${version}_amd64.deb
+ar t "$deb" | grep -q '^data.tar.zst$' || bad "the .deb's data is not zstd-compressed: $(ar t "$deb" | tr '\n' ' ')"
 ls -l "$deb"
 echo "Depends: $(dpkg-deb -f "$deb" Depends)"
 dpkg-deb -f "$deb" Depends | grep -q 'libqt6widgets6' || bad "the .deb does not depend on Qt"
@@ -142,8 +149,16 @@ rm -rf "$tmp/root"
 
 echo
 echo "== the tarball"
-build TGZ
-tgz=$tmp/pkg/probaudit-${version}-linux-x86_64.tar.gz
+wait "$tgz_pid" || {
+    tgz_pid=
+    cat "$tmp/pkg-tgz.log"
+    echo "FAIL: cpack -G TGZ"
+    exit 1
+}
+tgz_pid=
+rm -rf "$tmp/pkg-tgz/_CPack_Packages"
+echo "cpack -G TGZ (beside the .deb's checks): $(($(date +%s) - tgz_start)) s"
+tgz=$tmp/pkg-tgz/probaudit-${version}-linux-x86_64.tar.gz
 ls -l "$tgz"
 mkdir "$tmp/tar"
 tar -xzf "$tgz" -C "$tmp/tar"
