@@ -622,6 +622,10 @@ private Q_SLOTS:
                     .arg(study)
                     .toUtf8());
         p.write("{\"id\":13,\"method\":{\"x\":1}}\n"); // during the run
+        // a sample that an int would wrap to 0, a study path that is no string
+        p.write("{\"id\":15,\"method\":\"diagnose\",\"params\":{\"study\":\"s\","
+                "\"sample\":1099511627776}}\n");
+        p.write("{\"id\":16,\"method\":\"run\",\"params\":{\"study\":7}}\n");
         p.write("{\"id\":14,\"method\":\"frobnicate\"}\n");
         p.write("{\"id\":1,\"method\":\"env\"}\n");
         bool runDone = false;
@@ -649,6 +653,10 @@ private Q_SLOTS:
                  qPrintable(errors.value(11)));
         QVERIFY2(errors.value(13).contains("has no method"), qPrintable(errors.value(13)));
         QVERIFY2(errors.value(14).contains("unknown method"), qPrintable(errors.value(14)));
+        QVERIFY2(errors.value(15).contains("params.sample must be an integer from 1 to 1000000"),
+                 qPrintable(errors.value(15)));
+        QVERIFY2(errors.value(16).contains("params.study must be a string"),
+                 qPrintable(errors.value(16)));
         QCOMPARE(anonymous.size(), 2); // [1,2,3] and the long line, which has no id yet
         QVERIFY(anonymous.join('|').contains("has no method"));
         QVERIFY2(anonymous.join('|').contains("longer than 16 MiB"),

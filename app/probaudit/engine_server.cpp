@@ -2,8 +2,8 @@
 
 #include "events.h"
 
-#include "common/json_read.h"
 #include "common/protocol.h"
+#include "common/protocol_request.h"
 #include "engine/env_fingerprint.h"
 #include "runner/diagnose.h"
 #include "runner/study_session.h"
@@ -11,7 +11,6 @@
 #include <atomic>
 #include <csignal>
 #include <iostream>
-#include <streambuf>
 #include <string>
 #include <thread>
 
@@ -25,25 +24,20 @@ void reply(const json& id, const json& fields) {
     JsonLinesEvents(json{{"id", id}}).emit(fields);
 }
 
-runner::RunOptions runOptions(const json& p) {
-    runner::RunOptions o;
-    o.study = p.at("study").get<std::string>();
-    o.ledger = p.value("ledger", "");
-    o.configs = p.value("configs", std::vector<std::string>());
-    o.heads = p.value("heads", std::vector<std::string>());
-    o.all = p.value("all", false);
-    o.again = p.value("again", false);
-    o.skipBadLines = p.value("skip_bad_lines", false);
-    return o;
-}
-
-runner::DiagnoseOptions diagnoseOptions(const json& p) {
+// A decoded request's params as the runner takes them.
+runner::DiagnoseOptions diagnoseOptions(const protocol::RunParams& p) {
     runner::DiagnoseOptions o;
-    o.run = runOptions(p);
-    o.head = p.value("head", "");
-    o.sample = p.value("sample", 32);
-    o.batch = p.value("batch", 8);
-    o.seed = p.value("seed", std::uint64_t(1));
+    o.run.study = p.study;
+    o.run.ledger = p.ledger;
+    o.run.configs = p.configs;
+    o.run.heads = p.heads;
+    o.run.all = p.all;
+    o.run.again = p.again;
+    o.run.skipBadLines = p.skip_bad_lines;
+    o.head = p.head;
+    o.sample = int(p.sample); // within the protocol's bounds (kMaxDiagnoseSample)
+    o.batch = int(p.batch);
+    o.seed = p.seed;
     return o;
 }
 
@@ -59,32 +53,6 @@ int diagnoseRequest(const runner::DiagnoseOptions& o, Events& events, const std:
     }
 }
 
-enum class LineRead { Line, TooLong, End };
-
-// One request line of at most `max` bytes; the rest of a longer one is read and dropped.
-LineRead readRequestLine(std::streambuf& in, std::string& line, std::size_t max) {
-    line.clear();
-    bool tooLong = false;
-    for (;;) {
-        const int c = in.sbumpc();
-        if (c == std::char_traits<char>::eof()) {
-            return tooLong ? LineRead::TooLong : line.empty() ? LineRead::End : LineRead::Line;
-        }
-        if (c == '\n') {
-            return tooLong ? LineRead::TooLong : LineRead::Line;
-        }
-        if (tooLong) {
-            continue; // the rest of a line already refused
-        }
-        if (line.size() < max) {
-            line.push_back(static_cast<char>(c));
-        } else {
-            tooLong = true;
-            line = std::string(); // give the memory back now
-        }
-    }
-}
-
 void refuse(const json& id, const std::string& why) {
     reply(id, {{"event", protocol::event::kError}, {"message", why}});
 }
@@ -94,12 +62,11 @@ public:
     ~EngineServer() { joinWorker(); }
     // Serves one request; false after shutdown. Whatever a request does wrong, it gets an
     // error reply and the engine serves on.
-    bool serve(const json& req) {
-        const json id = req.is_object() && req.contains("id") ? req["id"] : json();
+    bool serve(const protocol::Request& req) {
         try {
-            return dispatch(id, req);
+            return dispatch(req);
         } catch (const std::exception& e) {
-            refuse(id, std::string("the request failed: ") + e.what());
+            refuse(req.id, std::string("the request failed: ") + e.what());
             return true;
         }
     }
@@ -110,39 +77,26 @@ public:
     }
 
 private:
-    bool dispatch(const json& id, const json& req) {
-        if (!req.is_object() || !req.contains("method") || !req["method"].is_string()) {
-            refuse(id, "the request has no method (a JSON object with a string \"method\")");
-            return true;
-        }
-        const std::string method = req["method"].get<std::string>();
+    bool dispatch(const protocol::Request& req) {
+        const std::string& method = req.method;
         if (method == protocol::method::kEnv) {
-            reply(id, {{"event", "result"}, {"result", engine::collectEnvironment()}});
+            reply(req.id, {{"event", "result"}, {"result", engine::collectEnvironment()}});
         } else if (method == protocol::method::kRun || method == protocol::method::kDiagnose) {
-            start(id, method, req.contains("params") ? req["params"] : json::object());
+            start(req.id, method, diagnoseOptions(req.params));
         } else if (method == protocol::method::kCancel) {
             m_stop = true;
-            reply(id, {{"event", "result"}, {"result", {{"cancelling", m_busy.load()}}}});
+            reply(req.id, {{"event", "result"}, {"result", {{"cancelling", m_busy.load()}}}});
         } else if (method == protocol::method::kShutdown) {
             m_stop = true;
             joinWorker();
-            reply(id, {{"event", "result"}, {"result", "bye"}});
+            reply(req.id, {{"event", "result"}, {"result", "bye"}});
             return false;
-        } else {
-            refuse(id, "unknown method \"" + method + "\" (env, run, diagnose, cancel, shutdown)");
         }
         return true;
     }
-    void start(const json& id, const std::string& method, const json& params) {
+    void start(const json& id, const std::string& method, const runner::DiagnoseOptions& o) {
         if (m_busy) {
             refuse(id, "a run is in progress; cancel it or wait");
-            return;
-        }
-        runner::DiagnoseOptions o;
-        try {
-            o = diagnoseOptions(params);
-        } catch (const json::exception& e) {
-            refuse(id, "malformed " + method + " request: " + e.what());
             return;
         }
         joinWorker();
@@ -185,11 +139,12 @@ int serveEngine() {
     reply(nullptr, {{"event", protocol::event::kReady}, {"protocol", protocol::kVersion}});
     std::string line;
     for (;;) {
-        const LineRead got = readRequestLine(*std::cin.rdbuf(), line, protocol::kMaxRequestBytes);
-        if (got == LineRead::End) {
+        const protocol::LineRead got =
+            protocol::readRequestLine(*std::cin.rdbuf(), line, protocol::kMaxRequestBytes);
+        if (got == protocol::LineRead::End) {
             break;
         }
-        if (got == LineRead::TooLong) {
+        if (got == protocol::LineRead::TooLong) {
             refuse(nullptr, "the request is not accepted: a line longer than " +
                                 std::to_string(protocol::kMaxRequestBytes >> 20) + " MiB");
             continue;
@@ -197,11 +152,11 @@ int serveEngine() {
         if (line.find_first_not_of(" \t\r") == std::string::npos) {
             continue;
         }
-        json req;
+        protocol::Request req;
         try {
-            req = parseJson(line);
-        } catch (const JsonError& e) {
-            refuse(nullptr, std::string("the request is not accepted: ") + e.what());
+            req = protocol::decodeRequest(line);
+        } catch (const protocol::RequestError& e) {
+            refuse(e.id(), e.what());
             continue;
         }
         if (!server.serve(req)) {

@@ -3,6 +3,7 @@
 #include "diagnose_cmd.h"
 #include "predict.h"
 
+#include "common/protocol_request.h"
 #include "study/study.h"
 
 namespace probaudit::app {
@@ -26,8 +27,10 @@ void addDiagnoseCommand(CLI::App& cli, Action& chosen) {
     sub->add_option("STUDY", d.run.study, "Study file")->required();
     sub->add_option("--ledger", d.run.ledger, "Ledger file (default: next to the study)");
     sub->add_option("--head", d.head, "Head variant (default: the first)");
-    sub->add_option("--sample", d.sample, "Items in the probe sample (default 32)");
-    sub->add_option("--batch", d.batch, "Batch size of the batch and neighbour probes (default 8)");
+    sub->add_option("--sample", d.sample, "Items in the probe sample (default 32)")
+        ->check(CLI::Range(std::int64_t(1), protocol::kMaxDiagnoseSample));
+    sub->add_option("--batch", d.batch, "Batch size of the batch and neighbour probes (default 8)")
+        ->check(CLI::Range(std::int64_t(1), protocol::kMaxDiagnoseBatch));
     sub->add_option("--seed", d.seed, "Seed of the sample (default 1)");
     sub->add_flag("--skip-bad-lines", d.run.skipBadLines, "Skip malformed dataset lines");
     auto* json =
