@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -29,6 +30,8 @@ struct Fixture {
     int layers = 4; // hidden states: layers + 1
     int hidden = 0; // > 0: decision-token vectors are recorded too
     std::vector<FixtureConfig> configs;
+    nlohmann::json environment{{"cpu", "fixture"}}; // the fingerprint runs are recorded in
+    std::map<std::string, nlohmann::json> config_environments; // by config name: another one
 
     // The reference logit gap of item i: spread over [-3, 3], some very near 0.
     static double gap(std::int64_t i) { return double((i * 7) % 41 - 20) * 0.15 + 0.01; }
@@ -92,7 +95,7 @@ inline std::vector<std::int64_t> writeFixtureLedger(const std::string& path, con
             {i, "item-" + std::to_string(i), Fixture::text(i), Fixture::label(i), i + 1});
     }
     led.initStudy(study, "fixture", items);
-    const std::string env = led.putEnvironment(nlohmann::json{{"cpu", "fixture"}});
+    const std::string env = led.putEnvironment(f.environment);
     const nlohmann::json head{
         {"kind", "adapter"}, {"name", "h"}, {"labels", {"negative", "positive"}}};
     std::vector<std::int64_t> ids;
@@ -100,7 +103,10 @@ inline std::vector<std::int64_t> writeFixtureLedger(const std::string& path, con
     for (const auto& c : f.configs) {
         const std::string hash = "hash-" + c.name;
         led.putConfig(hash, c.name, configs[c.name]);
-        const auto run = led.beginRun("h", head, c.name, hash, env, "hashes", f.items);
+        const auto own = f.config_environments.find(c.name);
+        const std::string runEnv =
+            own == f.config_environments.end() ? env : led.putEnvironment(own->second);
+        const auto run = led.beginRun("h", head, c.name, hash, runEnv, "hashes", f.items);
         std::vector<ledger::Record> batch;
         for (std::int64_t i = 0; i < f.items; ++i) {
             batch.push_back(fixtureRecord(f, i, c.delta ? c.delta(i) : 0.0, c.first_layer, salt));

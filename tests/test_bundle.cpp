@@ -16,6 +16,7 @@
 #include <SQLiteCpp/SQLiteCpp.h>
 
 #include <QCryptographicHash>
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
@@ -30,6 +31,10 @@
 
 #include <sys/stat.h>
 #include <zlib.h>
+
+#include <algorithm>
+#include <set>
+#include <utility>
 
 using namespace probaudit;
 
@@ -409,6 +414,200 @@ private Q_SLOTS:
                             QStringLiteral("12:abc")})
                      .code,
                  1); // not a head: a usage error, one line
+    }
+
+    // The study file is packed only when the caller names it, and only when it is the file the
+    // ledger recorded (its digest); a path in the ledger's rows is never read: a ledger whose
+    // study_path names a secret packs no secret and no lock from beside it.
+    void studyFileOnlyWhenNamedAndRecorded() {
+        QDir base(m_dir.path());
+        QVERIFY(base.mkpath(QStringLiteral("secret")) && base.mkpath(QStringLiteral("studies")));
+        const QString secret = base.filePath(QStringLiteral("secret/id_ed25519"));
+        const QString study = base.filePath(QStringLiteral("studies/s.study.json"));
+        const QByteArray studyBytes = "{\"name\": \"s\"}\n";
+        for (const auto& [path, bytes] :
+             {std::pair{secret, QByteArray("SECRET-KEY-BYTES")},
+              std::pair{base.filePath(QStringLiteral("secret/runtime.lock.json")),
+                        QByteArray("{\"secret_lock\": 1}")},
+              std::pair{study, studyBytes},
+              std::pair{base.filePath(QStringLiteral("studies/runtime.lock.json")),
+                        QByteArray("{\"study_lock\": 1}")}}) {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(bytes);
+        }
+        const QString led = m_dir.filePath(QStringLiteral("study-file.ledger"));
+        QFile::remove(led);
+        QVERIFY(QFile::copy(m_ledger, led));
+        QFile::setPermissions(led, QFile::ReadOwner | QFile::WriteOwner);
+        const auto bundleOf = [&](const QStringList& extra, const QString& zip) {
+            return test::cli(QStringList{QStringLiteral("bundle"), led, QStringLiteral("-o"), zip} +
+                             extra);
+        };
+        // Recorded by an older ProbAudit: no digest, so a named study file cannot be checked.
+        {
+            ledger::Ledger w(led.toStdString(), ledger::Ledger::Mode::Write);
+            w.setMeta("study_path", secret.toStdString());
+        }
+        const QString old = m_dir.filePath(QStringLiteral("old.zip"));
+        auto r = bundleOf({QStringLiteral("--study"), study}, old);
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("records no digest of its study file"), r.err.constData());
+        QVERIFY(!QFileInfo::exists(old));
+        {
+            ledger::Ledger w(led.toStdString(), ledger::Ledger::Mode::Write);
+            w.setMeta("study_sha256",
+                      QCryptographicHash::hash(studyBytes, QCryptographicHash::Sha256)
+                          .toHex()
+                          .toStdString());
+        }
+        // Not named: nothing from the row's path, neither the file nor a lock beside it.
+        const QString plain = m_dir.filePath(QStringLiteral("no-study.zip"));
+        r = bundleOf({}, plain);
+        QVERIFY2(r.code == 0, r.err.constData());
+        for (const Entry& e : readZip(plain)) {
+            QVERIFY2(!e.name.startsWith(QStringLiteral("study/")), qPrintable(e.name));
+            QVERIFY2(!e.bytes.contains("SECRET") && !e.bytes.contains("secret_lock"),
+                     qPrintable(e.name));
+        }
+        // Named and recorded: packed as it is, with the lock beside it.
+        const QString good = m_dir.filePath(QStringLiteral("with-study.zip"));
+        r = bundleOf({QStringLiteral("--study"), study}, good);
+        QVERIFY2(r.code == 0, r.err.constData());
+        QMap<QString, QByteArray> entries;
+        for (const Entry& e : readZip(good)) {
+            entries.insert(e.name, e.bytes);
+        }
+        QCOMPARE(entries.value(QStringLiteral("study/s.study.json")), studyBytes);
+        QCOMPARE(entries.value(QStringLiteral("runtime.lock.json")),
+                 QByteArray("{\"study_lock\": 1}"));
+        // Named but not the file the runs were made from: refused before anything is written.
+        {
+            QFile f(study);
+            QVERIFY(f.open(QIODevice::Append));
+            f.write(" ");
+        }
+        const QString changed = m_dir.filePath(QStringLiteral("changed.zip"));
+        r = bundleOf({QStringLiteral("--study"), study}, changed);
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("is not the study file this ledger was recorded from"),
+                 r.err.constData());
+        QVERIFY(!QFileInfo::exists(changed));
+        r = bundleOf({QStringLiteral("--study"), secret}, changed);
+        QCOMPARE(r.code, 1);
+        QVERIFY(!QFileInfo::exists(changed));
+    }
+
+    // Runs imported from another environment never shadow the runs of the same configs
+    // recorded here: each gets its own row, named with its environment, in the review (the
+    // workbench and the report show its rows), the summary and its JSON; the runs recorded here
+    // keep their rows and comparisons. A ledger made only of imported runs needs no labels.
+    void importedRunsAreLabelledWithTheirEnvironment() {
+        const QString local = m_dir.filePath(QStringLiteral("local.ledger"));
+        const QString remote = m_dir.filePath(QStringLiteral("remote.ledger"));
+        QFile::remove(local);
+        QFile::remove(remote);
+        const auto localIds =
+            testing::writeFixtureLedger(local.toStdString(), testing::defaultFixture(40));
+        testing::Fixture other = testing::defaultFixture(40);
+        other.environment = {{"cpu", "elsewhere"}};
+        other.configs[1].delta = [](std::int64_t) { return 0.5; }; // batch-8 moves more there
+        testing::writeFixtureLedger(remote.toStdString(), other);
+        const std::string remoteEnv =
+            ledger::Ledger(remote.toStdString(), ledger::Ledger::Mode::Read)
+                .runs()
+                .front()
+                .env_hash;
+        const auto before = analysis::loadReview(local.toStdString());
+        const QString zip = m_dir.filePath(QStringLiteral("remote.zip"));
+        QCOMPARE(test::cli({QStringLiteral("bundle"), remote, QStringLiteral("-o"), zip}).code, 0);
+        const auto imported =
+            test::cli({QStringLiteral("import"), zip, QStringLiteral("--into"), local});
+        QVERIFY2(imported.code == 0, imported.err.constData());
+
+        const auto rv = analysis::loadReview(local.toStdString());
+        QCOMPARE(rv.reference_run->id, localIds.front());
+        QCOMPARE(rv.rows.size(), 2 * before.rows.size());
+        std::set<std::int64_t> shown;
+        for (const auto& row : rv.rows) {
+            QVERIFY(row.run);
+            shown.insert(row.run->id);
+            if (!row.other_env) {
+                const auto* was = before.row(row.config);
+                QVERIFY2(was != nullptr, row.config.c_str());
+                QCOMPARE(row.run->id, was->run->id);
+                QCOMPARE(row.cmp->flips, was->cmp->flips);
+                continue;
+            }
+            QCOMPARE(row.config, row.config_name + " @ env:" + remoteEnv.substr(0, 8));
+            QCOMPARE(row.env_hash, remoteEnv);
+            QVERIFY(!row.reference);
+            QCOMPARE(row.differs_in.back(), std::string("environment"));
+            QCOMPARE(row.run->label, std::string("imported from remote.zip"));
+            QVERIFY(row.run->imported());
+        }
+        QCOMPARE(shown.size(), rv.rows.size()); // every run shown, none in two rows
+        // batch-8 recorded there moves every item by 0.5: against the reference recorded here
+        QVERIFY(rv.row("batch-8 @ env:" + remoteEnv.substr(0, 8))->cmp->flips >
+                rv.row("batch-8")->cmp->flips);
+
+        const auto text = test::cli({QStringLiteral("summary"), local});
+        QVERIFY2(text.code == 0, text.err.constData());
+        const QByteArray label = QByteArray("batch-8 @ env:") + remoteEnv.substr(0, 8).c_str();
+        QVERIFY2(text.out.contains("| " + label + " |"), text.out.constData());
+        QVERIFY2(text.out.contains("recorded in environment " + QByteArray(remoteEnv.c_str()) +
+                                   ", imported from remote.zip"),
+                 text.out.constData());
+        const auto js = test::cli({QStringLiteral("summary"), local, QStringLiteral("--json")});
+        int labelled = 0;
+        for (const auto& v : QJsonDocument::fromJson(js.out).object().value(u"rows").toArray()) {
+            const QJsonObject row = v.toObject();
+            if (row.contains(u"environment")) {
+                ++labelled;
+                QCOMPARE(row.value(u"environment").toString().toStdString(), remoteEnv);
+                QVERIFY(row.value(u"config").toString().endsWith(
+                    QStringLiteral(" @ env:") + QString::fromStdString(remoteEnv.substr(0, 8))));
+            }
+        }
+        QCOMPARE(std::size_t(labelled), before.rows.size());
+
+        // Imported into an empty ledger: one environment, no labels.
+        const QString fresh = m_dir.filePath(QStringLiteral("fresh-import.ledger"));
+        QFile::remove(fresh);
+        QCOMPARE(test::cli({QStringLiteral("import"), zip, QStringLiteral("--into"), fresh}).code,
+                 0);
+        const auto alone = analysis::loadReview(fresh.toStdString());
+        QCOMPARE(alone.rows.size(), before.rows.size());
+        for (const auto& row : alone.rows) {
+            QVERIFY(!row.other_env);
+            QCOMPARE(row.config, row.config_name);
+        }
+    }
+
+    // A config's thread count is part of the environment fingerprint (the engine sets it),
+    // but not of the machine: configs that differ in threads are one environment's rows, and
+    // none is labelled; another machine is.
+    void threadCountsAreNotAnotherEnvironment() {
+        const QString path = m_dir.filePath(QStringLiteral("threads.ledger"));
+        QFile::remove(path);
+        testing::Fixture f = testing::defaultFixture(20);
+        f.environment = {{"cpu", "fixture"}, {"threads", {{"intra_op", 1}}}};
+        f.config_environments["threads-2"] = {{"cpu", "fixture"}, {"threads", {{"intra_op", 2}}}};
+        f.config_environments["bfloat16"] = {{"cpu", "elsewhere"}, {"threads", {{"intra_op", 1}}}};
+        const auto ids = testing::writeFixtureLedger(path.toStdString(), f);
+        const auto rv = analysis::loadReview(path.toStdString());
+        QCOMPARE(rv.row(f.configs[3].name)->run->id, ids[3]); // threads-2: its own row
+        QVERIFY(!rv.row(f.configs[3].name)->other_env);
+        QVERIFY(!rv.row(f.configs[2].name)->run); // bfloat16 here: not run
+        QCOMPARE(rv.rows.size(), f.configs.size() + 1);
+        const analysis::ReviewRow& elsewhere = rv.rows[3]; // right after bfloat16's own row
+        QVERIFY2(elsewhere.other_env &&
+                     elsewhere.config.rfind(f.configs[2].name + " @ env:", 0) == 0,
+                 elsewhere.config.c_str());
+        QCOMPARE(elsewhere.run->id, ids[2]);
+        QCOMPARE(std::count_if(rv.rows.begin(), rv.rows.end(),
+                               [](const analysis::ReviewRow& r) { return r.other_env; }),
+                 1L);
     }
 
     // Items are matched one by one, not by the dataset file's digest: a target recorded from

@@ -4,6 +4,7 @@
 // finished batch. The config matrix editor checks edits with the engine's rules and writes a
 // study that loads.
 #include "analysis/review.h"
+#include "bundle/bundle.h"
 #include "ledger/ledger.h"
 #include "study/study.h"
 #include "ui/models/dashboardmodel.h"
@@ -123,6 +124,14 @@ private Q_SLOTS:
         QVERIFY(rv.rows[1].cmp.has_value());
         QCOMPARE(rv.rows[1].cmp->items, std::int64_t(24));
         QCOMPARE(QString::fromStdString(rv.study_path), QFileInfo(study).absoluteFilePath());
+        // The run recorded the study file's digest: a bundle may pack this file, and no other.
+        QCOMPARE(bundle::studyFileProblem(study, ledger), QString());
+        QFile edited(study);
+        QVERIFY(edited.open(QIODevice::Append));
+        edited.write("\n");
+        edited.close();
+        QVERIFY(
+            bundle::studyFileProblem(study, ledger).contains(QStringLiteral("is not the study")));
     }
 
     // Study → Diagnose: the ladder runs in the engine, each probe reported by what it probes,

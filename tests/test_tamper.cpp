@@ -354,6 +354,54 @@ private Q_SLOTS:
         QVERIFY(!v.ok);
         QVERIFY2(QString::fromStdString(v.problem).contains(problem), v.problem.c_str());
     }
+
+    // Pages of the file itself damaged (what a fuzzer's mutations of a ledger file do): verify
+    // says the ledger is damaged, as tampering, and every reader refuses it with an Error naming
+    // the file; no SQLite exception escapes (one used to end a verify thread in terminate()).
+    void damagedPagesAreTamperedNotACrash() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("a.ledger");
+        {
+            Ledger led(path.toStdString(), Ledger::Mode::Write);
+            led.initStudy(nlohmann::json{{"name", "t"}}, "abc", someItems(4));
+            recordRun(led, "c1", 4, 1);
+        }
+        int root = 0, pageSize = 0;
+        {
+            sqlite3* db = nullptr;
+            QCOMPARE(sqlite3_open_v2(path.toUtf8().constData(), &db, SQLITE_OPEN_READONLY, nullptr),
+                     SQLITE_OK);
+            sqlite3_stmt* st = nullptr;
+            sqlite3_prepare_v2(db, "SELECT rootpage FROM sqlite_master WHERE name = 'items'", -1,
+                               &st, nullptr);
+            QCOMPARE(sqlite3_step(st), SQLITE_ROW);
+            root = sqlite3_column_int(st, 0);
+            sqlite3_finalize(st);
+            sqlite3_prepare_v2(db, "PRAGMA page_size", -1, &st, nullptr);
+            QCOMPARE(sqlite3_step(st), SQLITE_ROW);
+            pageSize = sqlite3_column_int(st, 0);
+            sqlite3_finalize(st);
+            sqlite3_close(db);
+        }
+        QVERIFY(root > 1 && pageSize > 0);
+        QVERIFY(!QFile::exists(path + "-wal") || QFile(path + "-wal").size() == 0);
+        {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::ReadWrite));
+            QVERIFY(f.seek(qint64(root - 1) * pageSize)); // the B-tree page's type byte
+            QCOMPARE(f.write("\xff", 1), qint64(1));
+        }
+        const Ledger led(path.toStdString(), Ledger::Mode::Read);
+        const auto v = led.verify();
+        QVERIFY(!v.ok);
+        QVERIFY2(QString::fromStdString(v.problem).contains("damaged"), v.problem.c_str());
+        QVERIFY_THROWS_EXCEPTION(Error, led.items());
+        try {
+            led.items();
+        } catch (const Error& e) {
+            QVERIFY2(QString::fromUtf8(e.what()).contains("damaged"), e.what());
+        }
+    }
 };
 
 QTEST_GUILESS_MAIN(TestTamper)

@@ -582,6 +582,10 @@
         <source>none (head only)</source>
         <translation>keine (nur Head)</translation>
     </message>
+    <message>
+        <source>Config %1 as recorded in environment %2 (run %3%4), not in the reference run&apos;s environment; compared with the reference recorded here.</source>
+        <translation>Konfiguration %1, aufgezeichnet in Umgebung %2 (Lauf %3%4), nicht in der Umgebung des Referenzlaufs; verglichen mit der hier aufgezeichneten Referenz.</translation>
+    </message>
 </context>
 <context>
     <name>probaudit::ui::DiagnosisView</name>
@@ -1668,6 +1672,10 @@ Sie sondiert eine Stichprobe mit festem Seed: die Referenz zweimal, geänderte N
         <source>Ledger: verifying…</source>
         <translation>Ledger: wird geprüft…</translation>
     </message>
+    <message>
+        <source>%1, without the study file: %2</source>
+        <translation>%1, ohne die Studiendatei: %2</translation>
+    </message>
 </context>
 <context>
     <name>probaudit::ui::NewStudyDialog</name>
@@ -2251,6 +2259,10 @@ libtorch %2, CUDA-Build %3
 CPU %4, Kernel %5
 Intra-op-Threads %6
 ProbAudit %7 (Commit %8)</translation>
+    </message>
+    <message>
+        <source>imported</source>
+        <translation>importiert</translation>
     </message>
 </context>
 <context>

@@ -581,6 +581,10 @@
         <source>none (head only)</source>
         <translation>없음 (헤드만)</translation>
     </message>
+    <message>
+        <source>Config %1 as recorded in environment %2 (run %3%4), not in the reference run&apos;s environment; compared with the reference recorded here.</source>
+        <translation>환경 %2에서 기록된 구성 %1 (실행 %3%4), 기준 실행의 환경이 아님; 여기에서 기록된 기준과 비교했습니다.</translation>
+    </message>
 </context>
 <context>
     <name>probaudit::ui::DiagnosisView</name>
@@ -1667,6 +1671,10 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
         <source>Ledger: verifying…</source>
         <translation>원장: 검증 중…</translation>
     </message>
+    <message>
+        <source>%1, without the study file: %2</source>
+        <translation>%1, 스터디 파일 없이: %2</translation>
+    </message>
 </context>
 <context>
     <name>probaudit::ui::NewStudyDialog</name>
@@ -2250,6 +2258,10 @@ libtorch %2, CUDA 빌드 %3
 CPU %4, 커널 %5
 intra-op 스레드 %6
 ProbAudit %7 (커밋 %8)</translation>
+    </message>
+    <message>
+        <source>imported</source>
+        <translation>가져옴</translation>
     </message>
 </context>
 <context>

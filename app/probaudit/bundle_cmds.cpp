@@ -4,6 +4,7 @@
 
 #include "analysis/review.h"
 #include "bundle/bundle.h"
+#include "bundle/lockfile.h"
 #include "ledger/signing.h"
 
 #include <QElapsedTimer>
@@ -23,6 +24,22 @@ int runBundle(const BundleArgs& args) {
                      args.output.c_str());
         return 1;
     }
+    // The lock the bundle packs is the one the report states the pin status against.
+    bundle::BundleOptions options;
+    options.output = QString::fromStdString(args.output);
+    options.studyPath = QString::fromStdString(args.study);
+    options.lockPath =
+        !args.lock.empty()
+            ? QString::fromStdString(args.lock)
+            : bundle::findLockFile(QString::fromStdString(args.ledger), options.studyPath);
+    if (!options.studyPath.isEmpty()) { // before the report is written
+        if (const QString why =
+                bundle::studyFileProblem(options.studyPath, QString::fromStdString(args.ledger));
+            !why.isEmpty()) {
+            std::fprintf(stderr, "probaudit bundle: %s\n", qPrintable(why));
+            return 1;
+        }
+    }
     // The report, by the PDF writer; it names a bad ledger itself. Its own "written" line
     // would name the temporary file: only the bundle's line is printed.
     const std::string pdf = tmp.filePath(QStringLiteral("report.pdf")).toStdString();
@@ -30,15 +47,12 @@ int runBundle(const BundleArgs& args) {
     if (!args.head.empty()) {
         report.insert(report.end(), {"--head", args.head});
     }
-    if (!args.lock.empty()) {
-        report.insert(report.end(), {"--lock", args.lock});
+    if (!options.lockPath.isEmpty()) {
+        report.insert(report.end(), {"--lock", options.lockPath.toStdString()});
     }
     if (const int code = runSibling("probaudit-report", report, true); code != 0) {
         return code;
     }
-    bundle::BundleOptions options;
-    options.output = QString::fromStdString(args.output);
-    options.lockPath = QString::fromStdString(args.lock);
     options.reportPdf = QString::fromStdString(pdf);
     QString error;
     try {

@@ -1,6 +1,6 @@
 #pragma once
 // Audit bundles from the command line, in this process (core/bundle: Qt Core and QuaZip):
-//   probaudit bundle LEDGER -o audit.zip [--head NAME] [--lock FILE]
+//   probaudit bundle LEDGER -o audit.zip [--study FILE] [--head NAME] [--lock FILE]
 //   probaudit import audit.zip --into LEDGER
 // The report inside a bundle is written by `probaudit-report` (the Qt PDF writer), the one
 // part that needs Qt Gui; everything else (the ledger copy, the manifest, the zip, every check
@@ -13,7 +13,8 @@ struct BundleArgs {
     std::string ledger;
     std::string output; // the zip file
     std::string head;   // the head variant of the report ("" = the first with runs)
-    std::string lock;   // a runtime lock ("" = the one beside the ledger or study)
+    std::string study;  // the study file the ledger was recorded from ("" = not packed)
+    std::string lock;   // a runtime lock ("" = the one beside the ledger or the study file)
 };
 
 struct ImportArgs {

@@ -390,17 +390,24 @@ int summarize(const std::string& path, const std::string& headName, bool asJson,
             rows.push_back({{"config", row.config}, {"run", nullptr}});
             continue;
         }
+        if (row.other_env) { // recorded in another environment (imported, another build)
+            rows.push_back({{"config", row.config},
+                            {"config_name", row.config_name},
+                            {"environment", row.env_hash},
+                            {"run_label", row.run->label}});
+        } else {
+            rows.push_back({{"config", row.config}});
+        }
         const auto& c = *row.cmp;
-        rows.push_back({{"config", row.config},
-                        {"run", row.run->id},
-                        {"reference", row.reference},
-                        {"accuracy", c.accuracy_b ? json(*c.accuracy_b) : json()},
-                        {"agreement", c.agreement},
-                        {"flips", c.flips},
-                        {"max_dp", c.max_dp},
-                        {"bit_identical", c.bit_identical_share},
-                        {"first_layer", analysis::firstLayers(c)},
-                        {"items", c.items}});
+        rows.back().update({{"run", row.run->id},
+                            {"reference", row.reference},
+                            {"accuracy", c.accuracy_b ? json(*c.accuracy_b) : json()},
+                            {"agreement", c.agreement},
+                            {"flips", c.flips},
+                            {"max_dp", c.max_dp},
+                            {"bit_identical", c.bit_identical_share},
+                            {"first_layer", analysis::firstLayers(c)},
+                            {"items", c.items}});
     }
     if (asCsv) {
         analysis::writeHeadlineCsv(std::cout, rv);
@@ -421,6 +428,19 @@ int summarize(const std::string& path, const std::string& headName, bool asJson,
                 study.value("name", "").c_str(), head.c_str(), refName.c_str(),
                 static_cast<long long>(ref->id), items.size());
     analysis::writeHeadlineMarkdown(std::cout, rv);
+    bool first = true;
+    for (const auto& row : rv.rows) {
+        if (row.other_env && row.run) {
+            std::printf("%s  %s: run %lld, recorded in environment %s%s\n",
+                        first ? "\nRows of another environment than the reference's run (never "
+                                "merged with the config's own row):\n"
+                              : "",
+                        row.config.c_str(), static_cast<long long>(row.run->id),
+                        row.env_hash.c_str(),
+                        row.run->label.empty() ? "" : (", " + row.run->label).c_str());
+            first = false;
+        }
+    }
     return 0;
 }
 

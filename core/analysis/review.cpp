@@ -1,6 +1,7 @@
 #include "analysis/review.h"
 
 #include "common/error.h"
+#include "common/sha256.h"
 
 #include <algorithm>
 #include <tuple>
@@ -79,6 +80,127 @@ bool onlyAmong(const std::vector<std::string>& axes, const std::vector<std::stri
     });
 }
 
+// The finished study runs of the review's head, in the ledger's order.
+std::vector<const ledger::Run*> finishedStudyRuns(const Review& rv) {
+    std::vector<const ledger::Run*> out;
+    for (const auto& r : rv.runs) {
+        if (r.kind == "study" && r.head == rv.head && r.status == ledger::RunStatus::Finished) {
+            out.push_back(&r);
+        }
+    }
+    return out;
+}
+
+// What each environment is without the settings a config makes in it (the thread counts):
+// the runs of one machine and build share it whatever their configs' threads.
+std::map<std::string, std::string> machinesOf(const Review& rv) {
+    std::map<std::string, std::string> out;
+    for (const auto& [hash, env] : rv.environments) {
+        if (!env.is_object()) {
+            out[hash] = hash;
+            continue;
+        }
+        json e = env;
+        e.erase("threads");
+        const std::string text = e.dump(-1, ' ', false, json::error_handler_t::replace);
+        out[hash] = sha256Hex(text.data(), text.size());
+    }
+    return out;
+}
+
+// The run whose environment is home (Review::home_env).
+const ledger::Run* homeRun(const std::vector<const ledger::Run*>& runs,
+                           const std::string& reference) {
+    const ledger::Run *localRef = nullptr, *anyRef = nullptr, *local = nullptr, *any = nullptr;
+    for (const ledger::Run* r : runs) {
+        const bool ref = r->config_name == reference;
+        anyRef = ref ? r : anyRef;
+        localRef = ref && !r->imported() ? r : localRef;
+        local = !r->imported() ? r : local;
+        any = r;
+    }
+    for (const ledger::Run* r : {localRef, anyRef, local, any}) {
+        if (r != nullptr) {
+            return r;
+        }
+    }
+    return nullptr;
+}
+
+// The latest finished run of `config` on machine `machine` (Review::machines).
+std::optional<ledger::Run> latestOn(const Review& rv, const std::vector<const ledger::Run*>& runs,
+                                    const std::string& config, const std::string& machine) {
+    std::optional<ledger::Run> found;
+    for (const ledger::Run* r : runs) {
+        if (r->config_name == config && rv.machines.at(r->env_hash) == machine) {
+            found = *r;
+        }
+    }
+    return found;
+}
+
+// The reference first, then the study's configs, then configs run and since removed from it.
+std::vector<std::string> rowOrder(const std::string& reference, const json& configs,
+                                  const std::vector<std::string>& dropped) {
+    std::vector<std::string> names;
+    if (configs.contains(reference)) {
+        names.push_back(reference);
+    }
+    for (const auto& [name, cfg] : configs.items()) {
+        if (name != reference && std::find(dropped.begin(), dropped.end(), name) == dropped.end()) {
+            names.push_back(name);
+        }
+    }
+    for (const auto& name : dropped) {
+        if (std::find(names.begin(), names.end(), name) == names.end()) {
+            names.push_back(name);
+        }
+    }
+    return names;
+}
+
+// The rows of one config (records not loaded yet): its latest run in the home environment
+// under its own name (also when not run, unless the config was dropped from the study), then
+// its latest run in each other environment it was recorded in, labelled with it.
+std::vector<ReviewRow> rowsOf(const Review& rv, const std::vector<const ledger::Run*>& runs,
+                              const std::string& name, const json& cfg, const json& refJson,
+                              bool dropped) {
+    std::vector<std::string> others; // machines, in the order they were first recorded
+    for (const ledger::Run* r : runs) {
+        const std::string& m = rv.machines.at(r->env_hash);
+        if (r->config_name == name && m != rv.home_machine &&
+            std::find(others.begin(), others.end(), m) == others.end()) {
+            others.push_back(m);
+        }
+    }
+    std::vector<ReviewRow> out;
+    ReviewRow home;
+    home.config = home.config_name = name;
+    home.config_json = cfg;
+    home.reference = name == rv.reference_name;
+    home.differs_in = differingAxes(refJson, cfg);
+    home.run = latestOn(rv, runs, name, rv.home_machine);
+    if (home.run) {
+        home.env_hash = home.run->env_hash;
+        home.machine = rv.home_machine;
+    }
+    if (home.run || !dropped || others.empty()) {
+        out.push_back(home);
+    }
+    for (const std::string& m : others) {
+        ReviewRow row = home;
+        row.run = latestOn(rv, runs, name, m);
+        row.env_hash = row.run->env_hash;
+        row.machine = m;
+        row.config = name + " @ env:" + row.env_hash.substr(0, 8);
+        row.other_env = true;
+        row.reference = false;
+        row.differs_in.push_back("environment");
+        out.push_back(std::move(row));
+    }
+    return out;
+}
+
 // The table of a generation study: every config with a finished run is set against its nearest
 // partner (rows are in review order: the reference first).
 //   repeat   a config recorded twice (its last two runs), or an earlier config that differs
@@ -87,12 +209,12 @@ bool onlyAmong(const std::vector<std::string>& axes, const std::vector<std::stri
 //            order (the same arrival order preferred)
 //   config   else the reference config
 void generationTable(Review& rv, const ledger::Ledger& led) {
-    const auto finishedRuns = [&](const std::string& config) {
+    // The runs of a row: its config in its environment.
+    const auto finishedRuns = [&](const ReviewRow& row) {
         std::vector<const ledger::Run*> out;
-        for (const auto& r : rv.runs) {
-            if (r.kind == "study" && r.head == rv.head && r.config_name == config &&
-                r.status == ledger::RunStatus::Finished) {
-                out.push_back(&r);
+        for (const ledger::Run* r : finishedStudyRuns(rv)) {
+            if (r->config_name == row.config_name && rv.machines.at(r->env_hash) == row.machine) {
+                out.push_back(r);
             }
         }
         return out;
@@ -111,6 +233,9 @@ void generationTable(Review& rv, const ledger::Ledger& led) {
         g.b = b.config;
         g.kind = kind;
         g.differs_in = differingAxes(a.config_json, b.config_json);
+        if (a.machine != b.machine) {
+            g.differs_in.push_back("environment");
+        }
         g.run_a = runA;
         g.run_b = runB;
         g.cmp = compareGenerations(rv.outputs(runA), rv.outputs(runB), rv.records);
@@ -123,19 +248,22 @@ void generationTable(Review& rv, const ledger::Ledger& led) {
             continue;
         }
         load(b.run->id);
-        const auto mine = finishedRuns(b.config);
+        const auto mine = finishedRuns(b);
         if (mine.size() >= 2) {
             add(b, mine[mine.size() - 2]->id, b, mine.back()->id, "repeat");
         }
         if (b.reference) {
             continue;
         }
-        const ReviewRow* partner = nullptr;
-        std::string kind;
+        // A run of another environment: against the same config recorded at home.
+        const ReviewRow* partner = b.other_env ? rv.row(b.config_name) : nullptr;
+        partner = partner != nullptr && partner->run ? partner : nullptr;
+        std::string kind = partner != nullptr ? "config" : "";
         for (std::size_t y = 0; y < x && partner == nullptr; ++y) {
             const ReviewRow& a = rv.rows[y];
-            if (a.run && differingAxes(a.config_json, b.config_json) ==
-                             std::vector<std::string>{"arrival_seed"}) {
+            if (a.run && a.machine == b.machine &&
+                differingAxes(a.config_json, b.config_json) ==
+                    std::vector<std::string>{"arrival_seed"}) {
                 partner = &a;
                 kind = "repeat";
             }
@@ -143,7 +271,7 @@ void generationTable(Review& rv, const ledger::Ledger& led) {
         for (int sameArrival = 1; sameArrival >= 0 && partner == nullptr; --sameArrival) {
             for (const ReviewRow& a : rv.rows) {
                 const auto axes = differingAxes(a.config_json, b.config_json);
-                if (a.run && &a != &b &&
+                if (a.run && &a != &b && a.machine == b.machine &&
                     a.config_json.value("concurrency", 1) < b.config_json.value("concurrency", 1) &&
                     onlyAmong(axes, {"concurrency", "arrival_seed"}) &&
                     (sameArrival == 0 || a.config_json.value("arrival_seed", 0) ==
@@ -250,16 +378,6 @@ Review loadReview(const std::string& ledgerPath, const std::string& headName,
     }
     report(0.05f);
 
-    auto latest = [&](const std::string& config) -> std::optional<ledger::Run> {
-        std::optional<ledger::Run> found;
-        for (const auto& r : rv.runs) {
-            if (r.kind == "study" && r.head == rv.head && r.config_name == config &&
-                r.status == ledger::RunStatus::Finished) {
-                found = r;
-            }
-        }
-        return found;
-    };
     json configs = rv.study.value("configs", json::object());
     std::vector<std::string> dropped; // run, then removed from the study
     for (const auto& r : rv.runs) {
@@ -268,39 +386,29 @@ Review loadReview(const std::string& ledgerPath, const std::string& headName,
             dropped.push_back(r.config_name);
         }
     }
+    const std::vector<std::string> names = rowOrder(rv.reference_name, configs, dropped);
+    const auto runs = finishedStudyRuns(rv);
+    rv.machines = machinesOf(rv);
+    if (const ledger::Run* home = homeRun(runs, rv.reference_name)) {
+        rv.home_env = home->env_hash;
+        rv.home_machine = rv.machines.at(home->env_hash);
+    }
+    rv.reference_run = latestOn(rv, runs, rv.reference_name, rv.home_machine);
     const json refJson = configs.value(rv.reference_name, json::object());
-    std::vector<std::string> names;
-    if (configs.contains(rv.reference_name)) {
-        names.push_back(rv.reference_name);
-    }
-    for (const auto& [name, cfg] : configs.items()) {
-        if (name != rv.reference_name &&
-            std::find(dropped.begin(), dropped.end(), name) == dropped.end()) {
-            names.push_back(name);
-        }
-    }
-    for (const auto& name : dropped) {
-        if (std::find(names.begin(), names.end(), name) == names.end()) {
-            names.push_back(name);
-        }
-    }
-    rv.reference_run = latest(rv.reference_name);
     std::size_t done = 0;
     for (const auto& name : names) {
-        ReviewRow row;
-        row.config = name;
-        row.config_json = configs.at(name);
-        row.reference = name == rv.reference_name;
-        row.differs_in = differingAxes(refJson, row.config_json);
-        row.run = latest(name);
-        if (row.run && !rv.generation) {
-            rv.data.emplace(row.run->id, RunData{*row.run, led.records(row.run->id, true)});
+        const bool wasDropped = std::find(dropped.begin(), dropped.end(), name) != dropped.end();
+        for (ReviewRow& row : rowsOf(rv, runs, name, configs.at(name), refJson, wasDropped)) {
+            if (row.run && !rv.generation) {
+                rv.data.emplace(row.run->id, RunData{*row.run, led.records(row.run->id, true)});
+            }
+            if (row.run && rv.reference_run && !rv.generation) {
+                row.cmp =
+                    compare(rv.data.at(rv.reference_run->id), rv.data.at(row.run->id), rv.items);
+                row.modal_first_layer = modalFirstLayer(*row.cmp);
+            }
+            rv.rows.push_back(std::move(row));
         }
-        if (row.run && rv.reference_run && !rv.generation) {
-            row.cmp = compare(rv.data.at(rv.reference_run->id), rv.data.at(row.run->id), rv.items);
-            row.modal_first_layer = modalFirstLayer(*row.cmp);
-        }
-        rv.rows.push_back(std::move(row));
         report(0.05f + (rv.generation ? 0.45f : 0.95f) * float(++done) / float(names.size()));
     }
     if (rv.generation) {

@@ -1,7 +1,9 @@
 #pragma once
 // A study's review as the workbench, `probaudit summary` and the report show it: for one head
 // variant, the latest finished run of every config compared against the reference config's
-// run. Loaded from a ledger opened read-only; works on stored records only.
+// run; a config also recorded in other environments (imported runs, another engine build)
+// has one more row per environment, labelled with it. Loaded from a ledger opened read-only; works
+// on stored records only.
 #include "analysis/compare.h"
 #include "analysis/diagnosis.h"
 #include "analysis/generation_compare.h"
@@ -19,9 +21,17 @@
 namespace probaudit::analysis {
 
 struct ReviewRow {
+    // The row's name in every view: the config's name, or for a run recorded in another
+    // environment than the review's home one "NAME @ env:1a2b3c4d" (never shadowing the run
+    // of the same config recorded here: both rows are shown).
     std::string config;
-    nlohmann::json config_json;          // canonical RunConfig JSON from the study
-    std::vector<std::string> differs_in; // axes whose value differs from the reference config
+    std::string config_name;    // the study config the row's runs ran
+    std::string env_hash;       // the environment of the row's run ("" when not run)
+    std::string machine;        // its Review::machines entry ("" when not run)
+    bool other_env = false;     // a run of another environment than the home one
+    nlohmann::json config_json; // canonical RunConfig JSON from the study
+    // axes whose value differs from the reference config, and "environment" for other_env
+    std::vector<std::string> differs_in;
     bool reference = false;
     std::optional<ledger::Run> run; // the latest finished study run; none: not run yet
     std::optional<Comparison> cmp;  // the reference run (A) against this run (B)
@@ -58,6 +68,13 @@ struct Review {
     std::vector<ledger::Run> runs;                      // every run in the ledger, probes included
     std::map<std::string, nlohmann::json> environments; // fingerprint of every run, by hash
     std::optional<ledger::Run> reference_run;
+    // Each environment (by hash) without the settings a config makes in it (the thread
+    // counts), as a digest: the runs of one machine and build share it whatever their threads.
+    std::map<std::string, std::string> machines;
+    // The environment of the rows named by their config alone: that of the reference config's
+    // latest run recorded here (not imported), else of its latest run, else of the latest run;
+    // and its machine digest. Rows of other machines are labelled "NAME @ env:HASH".
+    std::string home_env, home_machine;
     std::vector<ReviewRow> rows;          // the reference first, then the study's other configs
     std::map<std::int64_t, RunData> data; // records (with layers) of every row's run
     std::optional<Diagnosis> diagnosis;   // the latest stored diagnosis of this head

@@ -2,6 +2,7 @@
 
 #include "bundle/lockfile.h"
 #include "common/build_info.h"
+#include "common/file_digest.h"
 #include "ledger/ledger.h"
 #include "ledger/trust.h"
 
@@ -86,23 +87,58 @@ namespace {
 // The files of a bundle, by their name inside it, in the order they are packed.
 using Files = std::vector<std::pair<QString, QString>>;
 
-// The ledger (a consistent copy into `tmp`), the study file, the lock, the report.
+// The study file the caller named, when it is the one the ledger was recorded from (the
+// digest the ledger sealed); "" or why not.
+QString checkStudyFile(const QString& study, const ledger::Ledger& led) {
+    const std::string recorded = led.meta("study_sha256");
+    if (recorded.empty()) {
+        return QStringLiteral("%1: the ledger records no digest of its study file (its runs were "
+                              "made by an older ProbAudit), so the file cannot be checked; leave "
+                              "it out (the study itself is in the ledger)")
+            .arg(study);
+    }
+    std::string actual;
+    try {
+        actual = fileSha256(study.toStdString());
+    } catch (const std::exception& e) {
+        return QString::fromStdString(e.what());
+    }
+    if (actual != recorded) {
+        return QStringLiteral("%1 is not the study file this ledger was recorded from (its SHA-256 "
+                              "%2 differs from the recorded %3)")
+            .arg(study, QString::fromStdString(actual.substr(0, 16)),
+                 QString::fromStdString(recorded.substr(0, 16)));
+    }
+    return {};
+}
+
+// The ledger (a consistent copy into `tmp`), the study file, the lock, the report: only files
+// the caller named or the ledger's own folder holds, never a path read from a ledger row.
 bool collectFiles(const analysis::Review& review, const BundleOptions& options,
                   const QTemporaryDir& tmp, Files* files, QString* error) {
     const QString ledgerCopy = tmp.filePath(QStringLiteral("ledger.ledger"));
     try {
         const ledger::Ledger led(review.path, ledger::Ledger::Mode::Read);
         led.snapshotTo(ledgerCopy.toStdString());
+        const ledger::Ledger copy(ledgerCopy.toStdString(), ledger::Ledger::Mode::Read);
+        if (!options.studyPath.isEmpty()) {
+            if (QString why = checkStudyFile(options.studyPath, copy); !why.isEmpty()) {
+                *error = why;
+                return false;
+            }
+        }
     } catch (const std::exception& e) {
         *error = QString::fromStdString(e.what());
         return false;
     }
     files->emplace_back(QStringLiteral("ledger.ledger"), ledgerCopy);
-    const QString study = QString::fromStdString(review.study_path);
-    if (!study.isEmpty() && QFileInfo::exists(study)) {
-        files->emplace_back(QStringLiteral("study/") + QFileInfo(study).fileName(), study);
+    if (!options.studyPath.isEmpty()) {
+        files->emplace_back(QStringLiteral("study/") + QFileInfo(options.studyPath).fileName(),
+                            options.studyPath);
     }
-    const QString lock = !options.lockPath.isEmpty() ? options.lockPath : findLockFile(review);
+    const QString lock = !options.lockPath.isEmpty()
+                             ? options.lockPath
+                             : findLockFile(QString::fromStdString(review.path), options.studyPath);
     if (!lock.isEmpty()) {
         files->emplace_back(QStringLiteral("runtime.lock.json"), lock);
     }
@@ -175,6 +211,15 @@ bool writeZip(const QString& output, const QJsonObject& manifest, const Files& f
 }
 
 } // namespace
+
+QString studyFileProblem(const QString& study, const QString& ledgerPath) {
+    try {
+        const ledger::Ledger led(ledgerPath.toStdString(), ledger::Ledger::Mode::Read);
+        return checkStudyFile(study, led);
+    } catch (const std::exception& e) {
+        return QString::fromStdString(e.what());
+    }
+}
 
 bool writeBundle(const analysis::Review& review, const BundleOptions& options, QString* error) {
     QTemporaryDir tmp;
@@ -378,8 +423,8 @@ QString itemsDiffer(const std::vector<ledger::Item>& theirs,
 }
 
 // 4. The ledger inside: its hash chain, then the merge. "" or why not; throws on a ledger error.
-QString mergeLedger(const QString& ledgerCopy, const QString& intoLedger, ImportResult* result,
-                    const std::string& trustedPublicPem) {
+QString mergeLedger(const QString& ledgerCopy, const QString& intoLedger, const QString& origin,
+                    ImportResult* result, const std::string& trustedPublicPem) {
     const ledger::Ledger src(ledgerCopy.toStdString(), ledger::Ledger::Mode::Read);
     const ledger::Trust t = ledger::assessTrust(src, trustedPublicPem);
     if (t.state == ledger::Trust::State::Tampered) {
@@ -418,7 +463,7 @@ QString mergeLedger(const QString& ledgerCopy, const QString& intoLedger, Import
                 dst.initStudy(src.study(), src.datasetSha256(), src.items());
             }
             for (const auto& r : finished) {
-                dst.importRun(src, r.id);
+                dst.importRun(src, r.id, true, origin.toStdString());
             }
         });
     } catch (...) {
@@ -468,7 +513,8 @@ bool importBundle(const QString& bundle, const QString& intoLedger, ImportResult
     const QString ledgerCopy = tmp.filePath(QStringLiteral("bundle.ledger"));
     QFile::rename(ex.paths.value(QStringLiteral("ledger.ledger")), ledgerCopy);
     try {
-        why = mergeLedger(ledgerCopy, intoLedger, result, trustedPublicPem);
+        why = mergeLedger(ledgerCopy, intoLedger, QFileInfo(bundle).fileName(), result,
+                          trustedPublicPem);
     } catch (const std::exception& e) {
         why = QString::fromStdString(e.what());
     }

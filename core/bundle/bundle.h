@@ -14,10 +14,18 @@
 namespace probaudit::bundle {
 
 struct BundleOptions {
-    QString output;    // the zip file
-    QString lockPath;  // a runtime lock to include ("" = the one beside the ledger or study)
+    QString output;   // the zip file
+    QString lockPath; // a runtime lock to include ("" = the one beside the ledger or studyPath)
+    // The study file the ledger was recorded from, named by the caller ("" = none packed; the
+    // study itself is in the ledger). Never taken from the ledger's rows: its SHA-256 must equal
+    // the digest the ledger recorded when its runs were made, or the bundle is refused.
+    QString studyPath;
     QString reportPdf; // the PDF report, already written, packed as report.pdf ("" = none)
 };
+
+// "" when `study` is the study file the ledger was recorded from (its SHA-256 equals the digest
+// the ledger recorded with its runs), else why not (one sentence). Throws nothing.
+QString studyFileProblem(const QString& study, const QString& ledgerPath);
 
 // Writes the bundle; false with `error` set (one sentence naming the file) when it cannot.
 bool writeBundle(const analysis::Review& review, const BundleOptions& options, QString* error);

@@ -22,19 +22,22 @@ QString findLockFile(const QStringList& folders) {
     return {};
 }
 
-QString findLockFile(const analysis::Review& review) {
+QString findLockFile(const QString& ledgerPath, const QString& studyPath) {
     // The ledger's own lock first: LEDGER.ledger -> LEDGER.runtime.lock.json, the name
     // ./scripts/demo gives it (a folder can hold the locks of several ledgers).
-    const QFileInfo ledger(QString::fromStdString(review.path));
+    const QFileInfo ledger(ledgerPath);
     const QString own =
         ledger.dir().filePath(ledger.completeBaseName() + QStringLiteral(".runtime.lock.json"));
     if (QFileInfo::exists(own)) {
         return own;
     }
     return findLockFile(
-        {ledger.path(), review.study_path.empty()
-                            ? QString()
-                            : QFileInfo(QString::fromStdString(review.study_path)).path()});
+        {ledger.path(), studyPath.isEmpty() ? QString() : QFileInfo(studyPath).path()});
+}
+
+QString findLockFile(const analysis::Review& review) {
+    return findLockFile(QString::fromStdString(review.path),
+                        QString::fromStdString(review.study_path));
 }
 
 } // namespace probaudit::bundle

@@ -553,6 +553,16 @@ struct Ledger::Impl {
     }
 };
 
+template <class F> auto Ledger::guard(F&& read) const -> decltype(read()) {
+    try {
+        return read();
+    } catch (const Error&) {
+        throw;
+    } catch (const std::exception& e) {
+        m->fail(m_path, e);
+    }
+}
+
 Ledger::Ledger(const std::string& path, Mode mode) : m(std::make_unique<Impl>()), m_path(path) {
     const bool exists = fs::exists(path);
     if (mode == Mode::Read && !exists) {
@@ -674,13 +684,15 @@ void Ledger::discardCreated() {
 }
 
 int Ledger::schemaVersion() const {
-    return m->db->execAndGet("PRAGMA user_version").getInt();
+    return guard([&] { return m->db->execAndGet("PRAGMA user_version").getInt(); });
 }
 
 bool Ledger::hasStudy() const {
-    SQLite::Statement st(*m->db, "SELECT COUNT(*) FROM study");
-    st.executeStep();
-    return st.getColumn(0).getInt() > 0;
+    return guard([&] {
+        SQLite::Statement st(*m->db, "SELECT COUNT(*) FROM study");
+        st.executeStep();
+        return st.getColumn(0).getInt() > 0;
+    });
 }
 
 namespace {
@@ -698,16 +710,20 @@ json storedJson(const std::string& text, const std::string& ledgerPath, const st
 } // namespace
 
 json Ledger::study() const {
-    SQLite::Statement st(*m->db, "SELECT json FROM study WHERE id = 1");
-    if (!st.executeStep()) {
-        throw Error(m_path, "the ledger has no study yet");
-    }
-    return storedJson(st.getColumn(0).getString(), m_path, "the study row");
+    return guard([&] {
+        SQLite::Statement st(*m->db, "SELECT json FROM study WHERE id = 1");
+        if (!st.executeStep()) {
+            throw Error(m_path, "the ledger has no study yet");
+        }
+        return storedJson(st.getColumn(0).getString(), m_path, "the study row");
+    });
 }
 
 std::string Ledger::datasetSha256() const {
-    SQLite::Statement st(*m->db, "SELECT dataset_sha256 FROM study WHERE id = 1");
-    return st.executeStep() ? st.getColumn(0).getString() : std::string();
+    return guard([&] {
+        SQLite::Statement st(*m->db, "SELECT dataset_sha256 FROM study WHERE id = 1");
+        return st.executeStep() ? st.getColumn(0).getString() : std::string();
+    });
 }
 
 void Ledger::initStudy(const json& study, const std::string& datasetSha256,
@@ -747,33 +763,36 @@ void Ledger::initStudy(const json& study, const std::string& datasetSha256,
 }
 
 std::vector<Item> Ledger::items() const {
-    std::vector<Item> out;
-    SQLite::Statement st(*m->db, "SELECT idx, id, text, label, line FROM items ORDER BY idx");
-    while (st.executeStep()) {
-        Item it;
-        try {
-            it.idx = storedInt(st.getColumn(0));
-            it.id = storedText(st.getColumn(1));
-            it.text = storedText(st.getColumn(2));
-            if (!st.getColumn(3).isNull()) {
-                const std::int64_t label = storedInt(st.getColumn(3));
-                if (label < 0 || label > INT32_MAX) {
-                    throw RowProblem("label " + std::to_string(label) + " is not a class index");
+    return guard([&] {
+        std::vector<Item> out;
+        SQLite::Statement st(*m->db, "SELECT idx, id, text, label, line FROM items ORDER BY idx");
+        while (st.executeStep()) {
+            Item it;
+            try {
+                it.idx = storedInt(st.getColumn(0));
+                it.id = storedText(st.getColumn(1));
+                it.text = storedText(st.getColumn(2));
+                if (!st.getColumn(3).isNull()) {
+                    const std::int64_t label = storedInt(st.getColumn(3));
+                    if (label < 0 || label > INT32_MAX) {
+                        throw RowProblem("label " + std::to_string(label) +
+                                         " is not a class index");
+                    }
+                    it.label = static_cast<int>(label);
                 }
-                it.label = static_cast<int>(label);
+                it.line = storedInt(st.getColumn(4));
+            } catch (const RowProblem& e) {
+                throw Error(m_path, "item " + std::to_string(out.size()) + ": " + e.what() +
+                                        " (the ledger was edited or damaged)");
             }
-            it.line = storedInt(st.getColumn(4));
-        } catch (const RowProblem& e) {
-            throw Error(m_path, "item " + std::to_string(out.size()) + ": " + e.what() +
-                                    " (the ledger was edited or damaged)");
+            if (it.idx != static_cast<std::int64_t>(out.size())) {
+                throw Error(m_path, "item " + std::to_string(out.size()) +
+                                        " is missing (the ledger was edited or damaged)");
+            }
+            out.push_back(std::move(it));
         }
-        if (it.idx != static_cast<std::int64_t>(out.size())) {
-            throw Error(m_path, "item " + std::to_string(out.size()) +
-                                    " is missing (the ledger was edited or damaged)");
-        }
-        out.push_back(std::move(it));
-    }
-    return out;
+        return out;
+    });
 }
 
 void Ledger::updateStudy(const json& study) {
@@ -805,9 +824,11 @@ void Ledger::setMeta(const std::string& key, const std::string& value) {
 }
 
 std::string Ledger::meta(const std::string& key) const {
-    SQLite::Statement st(*m->db, "SELECT value FROM meta WHERE key = ?");
-    st.bind(1, key);
-    return st.executeStep() ? st.getColumn(0).getString() : std::string();
+    return guard([&] {
+        SQLite::Statement st(*m->db, "SELECT value FROM meta WHERE key = ?");
+        st.bind(1, key);
+        return st.executeStep() ? st.getColumn(0).getString() : std::string();
+    });
 }
 
 void Ledger::putConfig(const std::string& hash, const std::string& name, const json& config) {
@@ -828,10 +849,12 @@ void Ledger::putConfig(const std::string& hash, const std::string& name, const j
 }
 
 json Ledger::config(const std::string& hash) const {
-    SQLite::Statement st(*m->db, "SELECT json FROM configs WHERE hash = ?");
-    st.bind(1, hash);
-    return st.executeStep() ? storedJson(st.getColumn(0).getString(), m_path, "config " + hash)
-                            : json();
+    return guard([&]() -> json {
+        SQLite::Statement st(*m->db, "SELECT json FROM configs WHERE hash = ?");
+        st.bind(1, hash);
+        return st.executeStep() ? storedJson(st.getColumn(0).getString(), m_path, "config " + hash)
+                                : json();
+    });
 }
 
 std::string Ledger::environmentHash(const json& fingerprint) {
@@ -859,10 +882,13 @@ std::string Ledger::putEnvironment(const json& fingerprint) {
 }
 
 json Ledger::environment(const std::string& hash) const {
-    SQLite::Statement st(*m->db, "SELECT json FROM environments WHERE hash = ?");
-    st.bind(1, hash);
-    return st.executeStep() ? storedJson(st.getColumn(0).getString(), m_path, "environment " + hash)
-                            : json();
+    return guard([&]() -> json {
+        SQLite::Statement st(*m->db, "SELECT json FROM environments WHERE hash = ?");
+        st.bind(1, hash);
+        return st.executeStep()
+                   ? storedJson(st.getColumn(0).getString(), m_path, "environment " + hash)
+                   : json();
+    });
 }
 
 std::int64_t Ledger::beginRun(const std::string& head, const json& headJson,
@@ -962,14 +988,18 @@ std::optional<Run> latestRun(SQLite::Database& db, const std::string& ledgerPath
 std::optional<Run> Ledger::findResumable(const json& headJson, const std::string& configHash,
                                          const std::string& envHash,
                                          const std::string& capture) const {
-    return latestRun(*m->db, m_path, headJson, configHash, envHash, capture,
-                     "'running', 'interrupted'");
+    return guard([&] {
+        return latestRun(*m->db, m_path, headJson, configHash, envHash, capture,
+                         "'running', 'interrupted'");
+    });
 }
 
 std::optional<Run> Ledger::findFinished(const json& headJson, const std::string& configHash,
                                         const std::string& envHash,
                                         const std::string& capture) const {
-    return latestRun(*m->db, m_path, headJson, configHash, envHash, capture, "'finished'");
+    return guard([&] {
+        return latestRun(*m->db, m_path, headJson, configHash, envHash, capture, "'finished'");
+    });
 }
 
 void Ledger::resumeRun(std::int64_t run) {
@@ -1111,11 +1141,11 @@ std::vector<GenerationRecord> readGenerations(SQLite::Database& db, const std::s
 } // namespace
 
 std::vector<GenerationRecord> Ledger::generations(std::int64_t run) const {
-    return readGenerations(*m->db, m_path, run);
+    return guard([&] { return readGenerations(*m->db, m_path, run); });
 }
 
 std::int64_t Ledger::itemCount() const {
-    return m->db->execAndGet("SELECT count(*) FROM items").getInt64();
+    return guard([&] { return m->db->execAndGet("SELECT count(*) FROM items").getInt64(); });
 }
 
 void Ledger::setKernelTrace(std::int64_t run, const json& trace) {
@@ -1245,30 +1275,36 @@ void Ledger::markRun(std::int64_t run, RunStatus status, const std::string& mess
 }
 
 std::vector<Run> Ledger::runs() const {
-    // A "running" run whose writer is gone (the lock is free) was cut off: it is resumable.
-    bool writerAlive = false;
-    if (!m->writer && m->lockFd >= 0) {
-        writerAlive = ::flock(m->lockFd, LOCK_SH | LOCK_NB) != 0;
-        if (!writerAlive) {
-            ::flock(m->lockFd, LOCK_UN);
+    return guard([&] {
+        // A "running" run whose writer is gone (the lock is free) was cut off: it is resumable.
+        bool writerAlive = false;
+        if (!m->writer && m->lockFd >= 0) {
+            writerAlive = ::flock(m->lockFd, LOCK_SH | LOCK_NB) != 0;
+            if (!writerAlive) {
+                ::flock(m->lockFd, LOCK_UN);
+            }
         }
-    }
-    std::vector<Run> out;
-    SQLite::Statement st(*m->db, std::string("SELECT ") + kRunColumns + " FROM runs ORDER BY id");
-    while (st.executeStep()) {
-        out.push_back(readRun(st, m_path));
-        out.back().writer_alive = out.back().status == RunStatus::Running && writerAlive;
-    }
-    return out;
+        std::vector<Run> out;
+        SQLite::Statement st(*m->db,
+                             std::string("SELECT ") + kRunColumns + " FROM runs ORDER BY id");
+        while (st.executeStep()) {
+            out.push_back(readRun(st, m_path));
+            out.back().writer_alive = out.back().status == RunStatus::Running && writerAlive;
+        }
+        return out;
+    });
 }
 
 Run Ledger::run(std::int64_t id) const {
-    SQLite::Statement st(*m->db, std::string("SELECT ") + kRunColumns + " FROM runs WHERE id = ?");
-    st.bind(1, id);
-    if (!st.executeStep()) {
-        throw Error(m_path, "no run " + std::to_string(id));
-    }
-    return readRun(st, m_path);
+    return guard([&] {
+        SQLite::Statement st(*m->db,
+                             std::string("SELECT ") + kRunColumns + " FROM runs WHERE id = ?");
+        st.bind(1, id);
+        if (!st.executeStep()) {
+            throw Error(m_path, "no run " + std::to_string(id));
+        }
+        return readRun(st, m_path);
+    });
 }
 
 namespace {
@@ -1316,7 +1352,7 @@ std::vector<Record> readRecords(SQLite::Database& db, const std::string& path, s
 } // namespace
 
 std::vector<Record> Ledger::records(std::int64_t run, bool withLayers) const {
-    return readRecords(*m->db, m_path, run, withLayers);
+    return guard([&] { return readRecords(*m->db, m_path, run, withLayers); });
 }
 
 void Ledger::putDiagnosis(const std::string& head, const json& diagnosis) {
@@ -1335,25 +1371,29 @@ void Ledger::putDiagnosis(const std::string& head, const json& diagnosis) {
 }
 
 std::optional<json> Ledger::latestDiagnosis(const std::string& head) const {
-    SQLite::Statement st(*m->db,
-                         "SELECT json FROM diagnoses WHERE head = ? ORDER BY id DESC LIMIT 1");
-    st.bind(1, head);
-    if (!st.executeStep()) {
-        return std::nullopt;
-    }
-    return storedJson(st.getColumn(0).getString(), m_path, "the diagnosis of head " + head);
+    return guard([&]() -> std::optional<json> {
+        SQLite::Statement st(*m->db,
+                             "SELECT json FROM diagnoses WHERE head = ? ORDER BY id DESC LIMIT 1");
+        st.bind(1, head);
+        if (!st.executeStep()) {
+            return std::nullopt;
+        }
+        return storedJson(st.getColumn(0).getString(), m_path, "the diagnosis of head " + head);
+    });
 }
 
 std::vector<std::int64_t> Ledger::recordedItems(std::int64_t run) const {
-    std::vector<std::int64_t> out;
-    SQLite::Statement st(*m->db, "SELECT item FROM records WHERE run = ? UNION "
-                                 "SELECT item FROM generations WHERE run = ? ORDER BY item");
-    st.bind(1, run);
-    st.bind(2, run);
-    while (st.executeStep()) {
-        out.push_back(st.getColumn(0).getInt64());
-    }
-    return out;
+    return guard([&] {
+        std::vector<std::int64_t> out;
+        SQLite::Statement st(*m->db, "SELECT item FROM records WHERE run = ? UNION "
+                                     "SELECT item FROM generations WHERE run = ? ORDER BY item");
+        st.bind(1, run);
+        st.bind(2, run);
+        while (st.executeStep()) {
+            out.push_back(st.getColumn(0).getInt64());
+        }
+        return out;
+    });
 }
 
 void Ledger::atomically(const std::function<void()>& work) {
@@ -1366,13 +1406,19 @@ void Ledger::atomically(const std::function<void()>& work) {
     }
 }
 
-std::int64_t Ledger::importRun(const Ledger& source, std::int64_t id, bool reuse) {
+bool Run::imported() const {
+    return label.rfind(kImportedFrom, 0) == 0;
+}
+
+std::int64_t Ledger::importRun(const Ledger& source, std::int64_t id, bool reuse,
+                               const std::string& origin) {
     std::int64_t mine = 0;
-    atomically([&] { mine = importRunBody(source, id, reuse); });
+    atomically([&] { mine = importRunBody(source, id, reuse, origin); });
     return mine;
 }
 
-std::int64_t Ledger::importRunBody(const Ledger& source, std::int64_t id, bool reuse) {
+std::int64_t Ledger::importRunBody(const Ledger& source, std::int64_t id, bool reuse,
+                                   const std::string& origin) {
     const Run src = source.run(id);
     if (src.status != RunStatus::Finished) {
         throw Error(source.path(), "run " + std::to_string(id) + " is not finished");
@@ -1389,9 +1435,10 @@ std::int64_t Ledger::importRunBody(const Ledger& source, std::int64_t id, bool r
         throw Error(source.path(), "run " + std::to_string(id) +
                                        ": its environment does not hash to its recorded hash");
     }
-    const std::int64_t mine =
-        beginRun(src.head, src.head_json, src.config_name, src.config_hash, src.env_hash,
-                 src.capture, src.items_total, src.kind, src.label, src.started);
+    const std::int64_t mine = beginRun(
+        src.head, src.head_json, src.config_name, src.config_hash, src.env_hash, src.capture,
+        src.items_total, src.kind,
+        src.label.empty() && !origin.empty() ? kImportedFrom + origin : src.label, src.started);
     std::vector<Record> all = source.records(id, true);
     std::vector<Record> batch;
     for (auto& r : all) {
@@ -1540,7 +1587,12 @@ std::vector<RunDigests> digestRuns(SQLite::Database& own, const std::string& pat
     }
     for (std::size_t i = 0; i < ids.size(); ++i) {
         if (out[i].pending) {
-            digestRun(own, path, ids[i], out[i]);
+            try {
+                digestRun(own, path, ids[i], out[i]);
+            } catch (const std::exception& e) { // SQLite again: the run's pages are damaged
+                out[i] = {"", "", std::string("the ledger file is damaged (") + e.what() + ")",
+                          false};
+            }
         }
     }
     return out;
@@ -1582,6 +1634,19 @@ std::string Ledger::checkSealedRun(const Run& r, const std::string& recordsSha,
 }
 
 VerifyResult Ledger::verify(const std::optional<ChainHead>& expected) const {
+    try {
+        return verifyChain(expected);
+    } catch (const Error&) {
+        throw;
+    } catch (const std::exception& e) { // SQLite: pages of the file itself were changed
+        VerifyResult v;
+        v.ok = false;
+        v.problem = std::string("the ledger file is damaged (") + e.what() + ")";
+        return v;
+    }
+}
+
+VerifyResult Ledger::verifyChain(const std::optional<ChainHead>& expected) const {
     VerifyResult v;
     std::vector<Link> links;
     try {
@@ -1657,7 +1722,7 @@ bool VerifyResult::contains(const ChainHead& h) const {
 }
 
 std::optional<ChainHead> Ledger::head() const {
-    return lastLink(*m->db);
+    return guard([&] { return lastLink(*m->db); });
 }
 
 void Ledger::addSignature(const ChainHead& head, const std::string& publicPem,
@@ -1677,17 +1742,19 @@ void Ledger::addSignature(const ChainHead& head, const std::string& publicPem,
 }
 
 std::vector<Signature> Ledger::signatures() const {
-    std::vector<Signature> out;
-    SQLite::Statement st(*m->db, "SELECT id, seq, chain_sha256, public_key, signature, signed "
-                                 "FROM signatures ORDER BY id");
-    while (st.executeStep()) {
-        out.push_back({st.getColumn(0).getInt64(),
-                       {st.getColumn(1).getInt64(), st.getColumn(2).getString()},
-                       st.getColumn(3).getString(),
-                       st.getColumn(4).getString(),
-                       st.getColumn(5).getString()});
-    }
-    return out;
+    return guard([&] {
+        std::vector<Signature> out;
+        SQLite::Statement st(*m->db, "SELECT id, seq, chain_sha256, public_key, signature, signed "
+                                     "FROM signatures ORDER BY id");
+        while (st.executeStep()) {
+            out.push_back({st.getColumn(0).getInt64(),
+                           {st.getColumn(1).getInt64(), st.getColumn(2).getString()},
+                           st.getColumn(3).getString(),
+                           st.getColumn(4).getString(),
+                           st.getColumn(5).getString()});
+        }
+        return out;
+    });
 }
 
 } // namespace probaudit::ledger

@@ -70,9 +70,11 @@ const char* statusName(RunStatus s);
 struct Run {
     std::int64_t id = 0;
     std::string kind =
-        "study";       // study: a study config over all items; probe: a diagnosis probe on a sample
-    std::string label; // probes: what the run is for ("neighbours: shuffle 2")
-    std::string head;  // head variant name
+        "study"; // study: a study config over all items; probe: a diagnosis probe on a sample
+    // probes: what the run is for ("neighbours: shuffle 2"); runs imported from an audit
+    // bundle: where they came from ("imported from audit.zip")
+    std::string label;
+    std::string head; // head variant name
     nlohmann::json head_json;
     std::string config_name;
     std::string config_hash;
@@ -87,7 +89,12 @@ struct Run {
     std::string records_sha256, prev_sha256, chain_sha256;
     std::string numerics_sha256; // records without wall times: equal for two bit-identical runs
     int seal_version = 1; // 1: sealed before schema 5 (parsed fields); 2: stored bytes exactly
+
+    bool imported() const; // recorded elsewhere and imported from an audit bundle
 };
+
+// The label prefix of a run imported from an audit bundle (Ledger::importRun's `origin`).
+inline constexpr const char* kImportedFrom = "imported from ";
 
 // A signature over one chain head, as stored (signing.h checks it).
 struct Signature {
@@ -205,8 +212,11 @@ public:
     // its config, its environment (same fingerprint, same hash), its records and kernel trace,
     // then seals it in this ledger's chain. The records' SHA-256 must come out equal to the
     // source's. Returns the new run's id, or (with `reuse`) the id of an identical run already
-    // here. One transaction: a refused or interrupted import leaves no trace.
-    std::int64_t importRun(const Ledger& source, std::int64_t run, bool reuse = true);
+    // here. One transaction: a refused or interrupted import leaves no trace. A non-empty
+    // `origin` ("audit.zip") labels a run that has no label yet "imported from ORIGIN", so the
+    // views tell it from the runs recorded here.
+    std::int64_t importRun(const Ledger& source, std::int64_t run, bool reuse = true,
+                           const std::string& origin = std::string());
     // Runs `work` (calls of this ledger's methods) as one transaction: every change it makes
     // lands, or none does (it throws, or the process dies, and nothing of it is in the file).
     // Nests: an inner call is a savepoint of the outer one.
@@ -217,8 +227,13 @@ public:
 
 private:
     struct Link;
-    std::int64_t importRunBody(const Ledger& source, std::int64_t run, bool reuse);
+    // Runs a read of the file: an SQLite error (a damaged or foreign file) becomes an Error
+    // naming the ledger; Errors pass as they are.
+    template <class F> auto guard(F&& read) const -> decltype(read());
+    std::int64_t importRunBody(const Ledger& source, std::int64_t run, bool reuse,
+                               const std::string& origin);
     std::vector<Link> chainLinks(VerifyResult& v) const;
+    VerifyResult verifyChain(const std::optional<ChainHead>& expected) const;
     // What is wrong with a sealed run whose records now hash to `recordsSha` and `numericsSha`
     // (or cannot be read back: `readError`), or "".
     std::string checkSealedRun(const Run& r, const std::string& recordsSha,

@@ -247,8 +247,10 @@ StudySession::StudySession(const RunOptions& o, Events& events, const std::atomi
     for (const auto& c : m_study.configs) {
         m_ledger->putConfig(c.config.hash(), c.name, c.config.toJson());
     }
-    // Where the study file is, so the workbench can run more of its configs.
+    // Where the study file is, so the workbench can run more of its configs; its digest, so a
+    // bundle packs only the very file the runs were made from.
     m_ledger->setMeta("study_path", fs::absolute(o.study).lexically_normal().string());
+    m_ledger->setMeta("study_sha256", fileSha256(o.study));
 }
 
 StudySession::~StudySession() = default;

@@ -73,6 +73,15 @@ QVariant DashboardModel::data(const QModelIndex& index, int role) const {
 
 QVariant DashboardModel::toolTip(const analysis::ReviewRow& row, int col) const {
     const analysis::Comparison* c = row.cmp ? &*row.cmp : nullptr;
+    if (col == ConfigColumn && row.other_env && row.run) {
+        return tr("Config %1 as recorded in environment %2 (run %3%4), not in the reference "
+                  "run's environment; compared with the reference recorded here.")
+            .arg(QString::fromStdString(row.config_name), QString::fromStdString(row.env_hash))
+            .arg(row.run->id)
+            .arg(row.run->label.empty()
+                     ? QString()
+                     : QStringLiteral(", ") + QString::fromStdString(row.run->label));
+    }
     if (c == nullptr) {
         return tr("Config %1 has no finished run for this head yet.")
             .arg(QString::fromStdString(row.config));

@@ -67,6 +67,9 @@ QVariant RunsModel::data(const QModelIndex& index, int role) const {
         if (index.column() == StatusColumn && !r.message.empty()) {
             return QString::fromStdString(r.message);
         }
+        if (index.column() == KindColumn && r.imported()) {
+            return QString::fromStdString(r.label); // "imported from audit.zip"
+        }
         if (index.column() == EnvironmentColumn) {
             return environmentToolTip(r);
         }
@@ -84,7 +87,7 @@ QVariant RunsModel::data(const QModelIndex& index, int role) const {
     case IdColumn:
         return qlonglong(r.id);
     case KindColumn:
-        return r.kind == "probe" ? tr("probe") : tr("study");
+        return r.kind == "probe" ? tr("probe") : r.imported() ? tr("imported") : tr("study");
     case ConfigColumn:
         return r.kind == "probe" && !r.label.empty() ? QString::fromStdString(r.label)
                                                      : QString::fromStdString(r.config_name);

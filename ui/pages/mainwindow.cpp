@@ -385,6 +385,9 @@ void MainWindow::chooseAndRunConfigs() {
     auto* list = new QListWidget(&dialog);
     list->setObjectName(QStringLiteral("configChoice"));
     for (const auto& row : rv->rows) {
+        if (row.other_env) { // the same config, recorded elsewhere: its own row is in the list
+            continue;
+        }
         auto* it = new QListWidgetItem(row.run ? tr("%1 (recorded in run %2)")
                                                      .arg(QString::fromStdString(row.config))
                                                      .arg(row.run->id)

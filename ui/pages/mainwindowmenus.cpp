@@ -336,12 +336,25 @@ bool MainWindow::exportBundle(const QString& path) {
     o.output = path;
     o.lockPath = m_lockPath;
     o.reportPdf = tmp.filePath(QStringLiteral("report.pdf"));
+    // The study file goes in only when the user gave it to this window (New Study, or chosen
+    // for runs) and it is the file the runs were recorded from; never the path a row names.
+    QString studyNote;
+    if (!m_studyPath.isEmpty()) {
+        studyNote =
+            bundle::studyFileProblem(m_studyPath, QString::fromStdString(m_review->review()->path));
+        if (studyNote.isEmpty()) {
+            o.studyPath = m_studyPath;
+        }
+    }
     if (!tmp.isValid() || !writeReportPdf(o.reportPdf, &error) ||
         !bundle::writeBundle(*m_review->review(), o, &error)) {
         QMessageBox::warning(this, tr("Export Audit Bundle"), error);
         return false;
     }
-    statusBar()->showMessage(tr("Audit bundle written to %1").arg(QDir::toNativeSeparators(path)),
+    const QString written = tr("Audit bundle written to %1").arg(QDir::toNativeSeparators(path));
+    statusBar()->showMessage(o.studyPath.isEmpty() && !studyNote.isEmpty()
+                                 ? tr("%1, without the study file: %2").arg(written, studyNote)
+                                 : written,
                              8000);
     return true;
 }
