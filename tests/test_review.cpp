@@ -674,6 +674,47 @@ private Q_SLOTS:
     // A row this ledger cannot have written (an edit, damage) is one sentence naming the run
     // and the item for the workbench's loader, `compare` and `summary` (exit 1); `verify`
     // reports the run as tampered (exit 2). Unchecked, each of them read out of range.
+    // A study row of the wrong shape, or a run whose config is gone (the fuzzer's second ledger
+    // finding: a JSON type error out of the generation table): one sentence for the loader and
+    // `summary` (exit 1), tampering for `verify` (exit 2).
+    void malformedStudyRowsAreOneSentence_data() {
+        QTest::addColumn<QString>("edit");
+        QTest::addColumn<QString>("says");
+        QTest::newRow("study is an array") << "UPDATE study SET json = '[1]'"
+                                           << "the study row is not a JSON object";
+        QTest::newRow("config is a number")
+            << "UPDATE study SET json = json_set(json, '$.configs.reference', 5)"
+            << "has configs entry \"reference\" that is not an object";
+        QTest::newRow("reference is a number")
+            << "UPDATE study SET json = json_set(json, '$.reference', 5)"
+            << "names no reference config";
+        QTest::newRow("a run's config is gone")
+            << "UPDATE runs SET config_name = 'gone', config_hash = 'nohash' WHERE id = 2"
+            << "run 2: its config nohash is not in the ledger";
+    }
+    void malformedStudyRowsAreOneSentence() {
+        QFETCH(QString, edit);
+        QFETCH(QString, says);
+        const QString path = m_dir.filePath(QStringLiteral("malformed-study.ledger"));
+        QFile::remove(path);
+        QVERIFY(QFile::copy(m_ledger, path));
+        QFile(path).setPermissions(QFile::ReadOwner | QFile::WriteOwner);
+        {
+            SQLite::Database db(path.toStdString(), SQLite::OPEN_READWRITE);
+            db.exec(edit.toStdString());
+        }
+        try {
+            ReviewLoader::loadNow(path);
+            QFAIL("the workbench's loader read the malformed study");
+        } catch (const probaudit::Error& e) {
+            QVERIFY2(QString::fromStdString(e.what()).contains(says), e.what());
+        }
+        const auto r = test::cli({QStringLiteral("summary"), path});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains(says.toUtf8()), r.err.constData());
+        QCOMPARE(test::cli({QStringLiteral("verify"), path}).code, 2);
+    }
+
     void malformedRowsSayWhich_data() {
         QTest::addColumn<QString>("edit");
         QTest::addColumn<QString>("says");

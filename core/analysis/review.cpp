@@ -322,8 +322,37 @@ int modalFirstLayer(const Comparison& c) {
     return best;
 }
 
-Review loadReview(const std::string& ledgerPath, const std::string& headName,
-                  const ReviewProgress& progress, bool checkChain) {
+namespace {
+
+// The parts of the stored study the review reads, with the types it reads them as: a ledger
+// may come from anyone, and a study row that parses as JSON can still be the wrong shape.
+void checkStudyShape(const json& study, const std::string& ledgerPath) {
+    const auto bad = [&](const std::string& what) {
+        throw Error(ledgerPath, "the study row " + what + " (the ledger was edited or damaged)");
+    };
+    if (!study.is_object()) {
+        bad("is not a JSON object");
+    }
+    if (study.contains("reference") && !study["reference"].is_string()) {
+        bad("names no reference config");
+    }
+    for (const char* part : {"configs", "heads"}) {
+        if (!study.contains(part)) {
+            continue;
+        }
+        if (!study[part].is_object()) {
+            bad(std::string("has ") + part + " that are not an object");
+        }
+        for (const auto& [name, value] : study[part].items()) {
+            if (!value.is_object() || (value.contains("kind") && !value["kind"].is_string())) {
+                bad(std::string("has ") + part + " entry \"" + name + "\" that is not an object");
+            }
+        }
+    }
+}
+
+Review loadReviewOf(const std::string& ledgerPath, const std::string& headName,
+                    const ReviewProgress& progress, bool checkChain) {
     auto report = [&](float f) {
         if (progress && !progress(f)) {
             throw Error(ledgerPath, "opening was cancelled");
@@ -340,6 +369,7 @@ Review loadReview(const std::string& ledgerPath, const std::string& headName,
         rv.trust_checked = true;
     }
     rv.study = led.study();
+    checkStudyShape(rv.study, ledgerPath);
     rv.study_path = led.meta("study_path");
     rv.dataset_sha256 = led.datasetSha256();
     rv.reference_name = rv.study.value("reference", "");
@@ -383,6 +413,12 @@ Review loadReview(const std::string& ledgerPath, const std::string& headName,
     for (const auto& r : rv.runs) {
         if (r.kind == "study" && r.head == rv.head && !configs.contains(r.config_name)) {
             configs[r.config_name] = led.config(r.config_hash);
+            if (!configs[r.config_name].is_object()) {
+                throw Error(ledgerPath, "run " + std::to_string(r.id) + ": its config " +
+                                            r.config_hash +
+                                            " is not in the ledger (the ledger was edited or "
+                                            "damaged)");
+            }
             dropped.push_back(r.config_name);
         }
     }
@@ -416,6 +452,19 @@ Review loadReview(const std::string& ledgerPath, const std::string& headName,
         report(1.0f);
     }
     return rv;
+}
+
+} // namespace
+
+Review loadReview(const std::string& ledgerPath, const std::string& headName,
+                  const ReviewProgress& progress, bool checkChain) {
+    try {
+        return loadReviewOf(ledgerPath, headName, progress, checkChain);
+    } catch (const nlohmann::json::exception& e) { // a stored value of the wrong type
+        throw Error(ledgerPath, std::string("a stored value has the wrong type (the ledger was "
+                                            "edited or damaged): ") +
+                                    e.what());
+    }
 }
 
 } // namespace probaudit::analysis
