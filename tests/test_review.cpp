@@ -115,6 +115,19 @@ class TestReview : public QObject {
     QString m_ledger;
     ReviewPtr m_review;
 
+    // A copy of the fixture ledger named `name`, with `edit` (SQL) applied; "" when it failed.
+    QString editedCopy(const QString& name, const QString& edit) {
+        const QString path = m_dir.filePath(name);
+        QFile::remove(path);
+        if (!QFile::copy(m_ledger, path)) {
+            return {};
+        }
+        QFile(path).setPermissions(QFile::ReadOwner | QFile::WriteOwner);
+        SQLite::Database db(path.toStdString(), SQLite::OPEN_READWRITE);
+        db.exec(edit.toStdString());
+        return path;
+    }
+
 private Q_SLOTS:
     void initTestCase() {
         QStandardPaths::setTestModeEnabled(true);
@@ -695,14 +708,8 @@ private Q_SLOTS:
     void malformedStudyRowsAreOneSentence() {
         QFETCH(QString, edit);
         QFETCH(QString, says);
-        const QString path = m_dir.filePath(QStringLiteral("malformed-study.ledger"));
-        QFile::remove(path);
-        QVERIFY(QFile::copy(m_ledger, path));
-        QFile(path).setPermissions(QFile::ReadOwner | QFile::WriteOwner);
-        {
-            SQLite::Database db(path.toStdString(), SQLite::OPEN_READWRITE);
-            db.exec(edit.toStdString());
-        }
+        const QString path = editedCopy(QStringLiteral("malformed-study.ledger"), edit);
+        QVERIFY(!path.isEmpty());
         try {
             ReviewLoader::loadNow(path);
             QFAIL("the workbench's loader read the malformed study");
@@ -733,14 +740,8 @@ private Q_SLOTS:
     void malformedRowsSayWhich() {
         QFETCH(QString, edit);
         QFETCH(QString, says);
-        const QString path = m_dir.filePath(QStringLiteral("malformed.ledger"));
-        QFile::remove(path);
-        QVERIFY(QFile::copy(m_ledger, path));
-        QFile(path).setPermissions(QFile::ReadOwner | QFile::WriteOwner);
-        {
-            SQLite::Database db(path.toStdString(), SQLite::OPEN_READWRITE);
-            db.exec(edit.toStdString());
-        }
+        const QString path = editedCopy(QStringLiteral("malformed.ledger"), edit);
+        QVERIFY(!path.isEmpty());
         try {
             ReviewLoader::loadNow(path);
             QFAIL("the workbench's loader read the malformed row");
