@@ -21,6 +21,7 @@ void attentionCuda(const AttentionParams& p, void* stream,
                    const std::int64_t* deviceRanges = nullptr);
 void activationCuda(Activation f, const float* x, float* y, std::int64_t n, void* stream);
 void siluMulCuda(const float* gate, const float* up, float* y, std::int64_t n, void* stream);
+#endif
 
 // RoPE of x [rows, heads, dim] at one position per row (positions on the device, I64 [rows]):
 // y = x * cos(inv_freq_i * pos) + rotate_half(x) * sin(...).
@@ -31,7 +32,6 @@ struct RopeParams {
     const float* inv_freq = nullptr; // F32 [dim / 2]
     std::int64_t rows = 0, heads = 0, dim = 0;
 };
-void ropeCuda(const RopeParams& p, void* stream);
 void ropeCpu(const RopeParams& p, std::int64_t rowBegin, std::int64_t rowEnd); // reference
 
 // Mean of each row's real tokens: hidden [B, L, H] -> out [B, H], tokens added in order.
@@ -42,6 +42,9 @@ struct MeanPoolParams {
     const std::int64_t* start = nullptr;  // host [B]
     const std::int64_t* length = nullptr; // host [B]
 };
+
+#if defined(PROBAUDIT_WITH_CUDA)
+void ropeCuda(const RopeParams& p, void* stream);
 void meanPoolCuda(const MeanPoolParams& p, void* stream,
                   const std::int64_t* deviceRanges = nullptr); // as attentionCuda's
 #endif
