@@ -80,6 +80,8 @@ if(PROBAUDIT_GPU_CHECK)
     return()
 endif()
 find_package(CLI11 REQUIRED)
+# Endpoint runs (core/endpoint): libcurl's multi interface (Debian libcurl4-openssl-dev).
+find_package(CURL 7.85 REQUIRED)
 
 # Qt Core and QuaZip: the audit bundle (core/bundle), which the CLI links too; the rest of Qt
 # only for the workbench, the report writer and the tests.

@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""Fault injection in front of a real model server (tests only): an HTTP proxy on 127.0.0.1
+that forwards every request to UPSTREAM unchanged, except the ones a fault plan names.
+
+    endpoint_proxy.py UPSTREAM_PORT PLAN_JSON
+
+PLAN_JSON maps the 1-based number of a POST request, in the order the proxy receives them,
+to one fault:
+    "503"       reply 503 with Retry-After: 0 (the request does not reach the server)
+    "429"       reply 429 with Retry-After: 0
+    "reset"     close the connection without a reply
+    "truncate"  forward, then send only the first half of the server's reply body
+    "garbage"   reply 200 with a body that is not JSON
+    "delay:S"   forward after S seconds
+    "model:X"   forward, then rewrite the reply's "model" to X
+It prints "port N" on its first line once it listens. Standard library only.
+"""
+import http.client
+import http.server
+import json
+import socketserver
+import sys
+import threading
+import time
+
+UPSTREAM = int(sys.argv[1])
+PLAN = {int(k): v for k, v in json.loads(sys.argv[2]).items()}
+COUNT = [0]
+LOCK = threading.Lock()
+
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    def forward(self, method, body):
+        conn = http.client.HTTPConnection("127.0.0.1", UPSTREAM, timeout=600)
+        headers = {k: v for k, v in self.headers.items() if k.lower() not in ("host", "connection")}
+        conn.request(method, self.path, body=body, headers=headers)
+        r = conn.getresponse()
+        data = r.read()
+        out = [(k, v) for k, v in r.getheaders()
+               if k.lower() not in ("content-length", "transfer-encoding", "connection")]
+        conn.close()
+        return r.status, out, data
+
+    def reply(self, status, headers, data, length=None):
+        self.send_response(status)
+        for k, v in headers:
+            self.send_header(k, v)
+        self.send_header("Content-Length", str(len(data) if length is None else length))
+        self.end_headers()
+        self.wfile.write(data)
+        self.wfile.flush()
+
+    def do_GET(self):
+        self.reply(*self.forward("GET", None))
+
+    def do_POST(self):
+        body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        with LOCK:
+            COUNT[0] += 1
+            fault = PLAN.get(COUNT[0], "")
+        if fault in ("503", "429"):
+            # and closes the connection, as busy servers do: the next try opens a new one
+            self.close_connection = True
+            self.reply(int(fault), [("Retry-After", "0"), ("Content-Type", "application/json"),
+                                    ("Connection", "close")],
+                       b'{"error": {"message": "busy"}}')
+            return
+        if fault == "reset":
+            self.close_connection = True
+            self.connection.close()
+            return
+        if fault == "garbage":
+            self.reply(200, [("Content-Type", "application/json")], b"<html>oops</html>")
+            return
+        if fault.startswith("delay:"):
+            time.sleep(float(fault[6:]))
+        status, headers, data = self.forward("POST", body)
+        if fault == "truncate":
+            # Announces the whole length, sends half, closes: a reply cut off in transit.
+            self.reply(status, headers, data[: len(data) // 2], length=len(data))
+            self.close_connection = True
+            self.connection.close()
+            return
+        if fault.startswith("model:"):
+            j = json.loads(data)
+            j["model"] = fault[6:]
+            data = json.dumps(j).encode()
+        self.reply(status, headers, data)
+
+
+class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
+    daemon_threads = True
+
+
+server = Server(("127.0.0.1", 0), Handler)
+print("port", server.server_address[1], flush=True)
+server.serve_forever()

@@ -1,0 +1,177 @@
+#pragma once
+// Real model servers for the endpoint tests, started on 127.0.0.1 by the test and stopped by
+// their own pid when it ends (also when it fails; a child dies with the test process through
+// PR_SET_PDEATHSIG when the test itself crashes):
+//   LlamaCppServer  llama-cpp-python's OpenAI server (the repo's .venv) serving the demo GGUF:
+//                   returns logprobs and top_logprobs, runs one request at a time.
+//   FaultProxy      tests/endpoint_proxy.py in front of a server: drops, delays, truncates or
+//                   fails the requests its plan names.
+#include "endpoint/http_pool.h"
+
+#include <QByteArray>
+#include <QDir>
+#include <QFile>
+#include <QProcess>
+#include <QString>
+#include <QStringList>
+
+#include <chrono>
+#include <csignal>
+#include <memory>
+#include <thread>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+namespace endpoint_test {
+
+using probaudit::endpoint::HttpRequest;
+
+inline QString sourcePath(const QString& relative) {
+    return QStringLiteral(PROBAUDIT_SOURCE_DIR "/") + relative;
+}
+
+inline QString venvPython() {
+    return sourcePath(QStringLiteral(".venv/bin/python"));
+}
+
+inline QString demoGguf() {
+    return sourcePath(
+        QStringLiteral(".cache/models/SmolLM2-135M-Instruct/SmolLM2-135M-Instruct.Q4_1.gguf"));
+}
+
+// A port nobody listens on now (the kernel's choice for a socket bound to port 0).
+inline int freePort() {
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof a;
+    int port = 0;
+    if (fd >= 0 && ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0 &&
+        ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) == 0) {
+        port = ntohs(a.sin_port);
+    }
+    if (fd >= 0) {
+        ::close(fd);
+    }
+    return port;
+}
+
+// A child process that is killed (SIGKILL, by its pid) when this object goes away.
+class OwnedProcess {
+public:
+    OwnedProcess() : m_p(std::make_unique<QProcess>()) {
+        m_p->setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGKILL); });
+        m_p->setProcessChannelMode(QProcess::MergedChannels);
+    }
+    ~OwnedProcess() { stop(); }
+    OwnedProcess(const OwnedProcess&) = delete;
+    OwnedProcess& operator=(const OwnedProcess&) = delete;
+
+    bool start(const QString& program, const QStringList& args) {
+        m_p->start(program, args);
+        return m_p->waitForStarted(10000);
+    }
+    void stop() {
+        if (m_p->state() != QProcess::NotRunning) {
+            m_p->kill(); // SIGKILL to this very pid
+            m_p->waitForFinished(10000);
+        }
+    }
+    QProcess& process() { return *m_p; }
+    QString output() { return QString::fromUtf8(m_p->readAll()); }
+
+private:
+    std::unique_ptr<QProcess> m_p;
+};
+
+// Polls GET url until it answers 200 (true) or `seconds` pass (false).
+inline bool waitForHttp(const std::string& url, double seconds, QProcess* alive = nullptr) {
+    probaudit::endpoint::PoolOptions o;
+    o.max_retries = 0;
+    o.timeout_seconds = 5;
+    probaudit::endpoint::HttpPool pool(o);
+    const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+    while (std::chrono::steady_clock::now() < end) {
+        if (pool.fetch(HttpRequest::get(url)).status == 200) {
+            return true;
+        }
+        if (alive != nullptr && alive->state() == QProcess::NotRunning) {
+            return false;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    }
+    return false;
+}
+
+class LlamaCppServer {
+public:
+    // Empty when the server is not installed (scripts/setup installs it); the reason otherwise.
+    static QString unavailable() {
+        if (!QFile::exists(venvPython()) || !QFile::exists(demoGguf())) {
+            return QStringLiteral("no .venv or demo model: run ./scripts/setup");
+        }
+        QProcess probe;
+        probe.start(venvPython(),
+                    {QStringLiteral("-c"), QStringLiteral("import llama_cpp.server")});
+        probe.waitForFinished(60000);
+        return probe.exitCode() == 0 ? QString()
+                                     : QStringLiteral("llama-cpp-python[server] is not installed");
+    }
+    bool start() {
+        m_port = freePort();
+        if (!m_proc.start(venvPython(),
+                          {QStringLiteral("-m"), QStringLiteral("llama_cpp.server"),
+                           QStringLiteral("--model"), demoGguf(), QStringLiteral("--model_alias"),
+                           QStringLiteral("smollm2"), QStringLiteral("--host"),
+                           QStringLiteral("127.0.0.1"), QStringLiteral("--port"),
+                           QString::number(m_port), QStringLiteral("--n_threads"),
+                           QStringLiteral("1"), QStringLiteral("--n_ctx"), QStringLiteral("1024"),
+                           QStringLiteral("--verbose"), QStringLiteral("false")})) {
+            return false;
+        }
+        return waitForHttp(base() + "/models", 180, &m_proc.process());
+    }
+    void stop() { m_proc.stop(); }
+    int port() const { return m_port; }
+    std::string base() const { return "http://127.0.0.1:" + std::to_string(m_port) + "/v1"; }
+    QString log() { return m_proc.output(); }
+
+private:
+    OwnedProcess m_proc;
+    int m_port = 0;
+};
+
+class FaultProxy {
+public:
+    bool start(int upstreamPort, const QString& planJson) {
+        if (!m_proc.start(QStringLiteral("python3"),
+                          {sourcePath(QStringLiteral("tests/endpoint_proxy.py")),
+                           QString::number(upstreamPort), planJson})) {
+            return false;
+        }
+        QProcess& p = m_proc.process();
+        const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+        while (!p.canReadLine() && std::chrono::steady_clock::now() < end) {
+            p.waitForReadyRead(100);
+        }
+        const QByteArray line = p.readLine().trimmed();
+        if (!line.startsWith("port ")) {
+            qWarning("the fault proxy said: %s", (line + p.readAll()).constData());
+            return false;
+        }
+        m_port = line.mid(5).toInt();
+        return m_port > 0;
+    }
+    std::string base() const { return "http://127.0.0.1:" + std::to_string(m_port) + "/v1"; }
+
+private:
+    OwnedProcess m_proc;
+    int m_port = 0;
+};
+
+} // namespace endpoint_test

@@ -1,0 +1,280 @@
+// The endpoint runner's pieces that need no server (core/endpoint, common/endpoint_spec): the
+// study's endpoint model, the request bodies, the replies of both API forms as servers write
+// them (and as broken ones do), and label-token decisions from top_logprobs.
+#include "common/endpoint_spec.h"
+#include "endpoint/label_decision.h"
+#include "endpoint/openai_api.h"
+
+#include <QTest>
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+
+using namespace probaudit;
+using namespace probaudit::endpoint;
+using nlohmann::json;
+
+namespace {
+
+std::vector<std::string> problems(const json& model) {
+    std::vector<std::string> errors;
+    EndpointSpec::fromJson(model, "$.model", errors);
+    return errors;
+}
+
+bool mentions(const std::vector<std::string>& errors, const std::string& what) {
+    for (const auto& e : errors) {
+        if (e.find(what) != std::string::npos) {
+            return true;
+        }
+    }
+    return false;
+}
+
+// A legacy completions reply as llama.cpp's OpenAI server writes it: the top_logprobs dicts
+// hold the alternatives plus the chosen token, in no promised order.
+json completionsReply() {
+    return {{"id", "cmpl-1"},
+            {"model", "smollm2"},
+            {"choices",
+             {{{"text", " Yes."},
+               {"index", 0},
+               {"finish_reason", "stop"},
+               {"logprobs",
+                {{"tokens", {" Yes", "."}},
+                 {"text_offset", {10, 14}},
+                 {"token_logprobs", {-0.25, -0.5}},
+                 {"top_logprobs",
+                  {{{" No", -1.75}, {" Yes", -0.25}, {" Maybe", -3.0}},
+                   {{".", -0.5}, {"!", -1.5}}}}}}}}},
+            {"usage", {{"prompt_tokens", 12}, {"completion_tokens", 2}}}};
+}
+
+json chatReply() {
+    return json::parse(R"({
+        "model": "smollm2", "system_fingerprint": "fp_1",
+        "choices": [{"index": 0, "finish_reason": "length",
+                     "message": {"role": "assistant", "content": "No"},
+                     "logprobs": {"content": [{"token": "No", "logprob": -0.125, "bytes": null,
+                                               "top_logprobs": [
+                                                   {"token": "No", "logprob": -0.125},
+                                                   {"token": "Yes", "logprob": -2.25},
+                                                   {"token": "Never", "logprob": -9999.0}]}]}}]})");
+}
+
+} // namespace
+
+class TestEndpoint : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void studyModelIsValidated() {
+        std::vector<std::string> errors;
+        const EndpointSpec s = EndpointSpec::fromJson({{"endpoint", "http://127.0.0.1:8000/v1/"},
+                                                       {"name", "smollm2"},
+                                                       {"api", "chat"},
+                                                       {"api_key_env", "OPENAI_API_KEY"},
+                                                       {"labels", {{"server", "llama.cpp"}}},
+                                                       {"temperature", 0}},
+                                                      "$.model", errors);
+        QVERIFY2(errors.empty(), errors.empty() ? "" : errors.front().c_str());
+        QCOMPARE(s.url, std::string("http://127.0.0.1:8000/v1")); // trailing slash dropped
+        QCOMPARE(s.endpointUrl("chat/completions"),
+                 std::string("http://127.0.0.1:8000/v1/chat/completions"));
+        QCOMPARE(s.labels.at("server"), std::string("llama.cpp"));
+        QVERIFY(!s.toJson().dump().empty());
+
+        QVERIFY(mentions(problems({{"endpoint", "http://u:secret@host/v1"}, {"name", "m"}}),
+                         "must not carry credentials"));
+        QVERIFY(mentions(problems({{"endpoint", "ftp://host/v1"}, {"name", "m"}}),
+                         "http:// or https://"));
+        QVERIFY(mentions(problems({{"endpoint", "http://host/v1"}}), "$.model.name: missing"));
+        QVERIFY(mentions(problems({{"endpoint", "http://h/v1"}, {"name", "m"}, {"api", "rpc"}}),
+                         "$.model.api"));
+        QVERIFY(mentions(
+            problems({{"endpoint", "http://h/v1"}, {"name", "m"}, {"api_key_env", "sk-123 x"}}),
+            "must name an environment variable"));
+        const auto hot =
+            problems({{"endpoint", "http://h/v1"}, {"name", "m"}, {"temperature", 0.7}});
+        QVERIFY(mentions(hot, "$.model.temperature: must be 0"));
+        QVERIFY(mentions(hot, "greedy")); // says why
+        QVERIFY(
+            mentions(problems({{"endpoint", "http://h/v1"}, {"name", "m"}, {"top_logprobs", 21}}),
+                     "$.model.top_logprobs"));
+        QVERIFY(mentions(problems({{"endpoint", "http://h/v1"}, {"name", "m"}, {"port", 1}}),
+                         "$.model.port: unknown field"));
+    }
+
+    void requestBodiesAreGreedy() {
+        EndpointSpec e;
+        e.model = "m";
+        CompletionRequest r;
+        r.prompt = "Review: fine";
+        r.max_tokens = 1;
+        r.top_logprobs = 5;
+        r.seed = 7;
+        json c = json::parse(requestBody(e, r));
+        QCOMPARE(c.at("temperature").get<int>(), 0);
+        QCOMPARE(c.at("logprobs").get<int>(), 5);
+        QCOMPARE(c.at("prompt").get<std::string>(), r.prompt);
+        QCOMPARE(c.at("seed").get<int>(), 7);
+        QVERIFY(!c.contains("stop"));
+        e.api = "chat";
+        r.stop = {"\n"};
+        c = json::parse(requestBody(e, r));
+        QCOMPARE(c.at("temperature").get<int>(), 0);
+        QCOMPARE(c.at("logprobs").get<bool>(), true);
+        QCOMPARE(c.at("top_logprobs").get<int>(), 5);
+        QCOMPARE(c.at("messages")[0].at("content").get<std::string>(), r.prompt);
+        QCOMPARE(c.at("stop")[0].get<std::string>(), std::string("\n"));
+        r.top_logprobs = 0;
+        QVERIFY(!json::parse(requestBody(e, r)).contains("logprobs"));
+    }
+
+    void completionsReplyIsRead() {
+        const Completion c = parseCompletion(completionsReply().dump(), "completions");
+        QCOMPARE(c.text, std::string(" Yes."));
+        QCOMPARE(c.finish, std::string("stop"));
+        QCOMPARE(c.model, std::string("smollm2"));
+        QCOMPARE(c.prompt_tokens, std::int64_t(12));
+        QVERIFY(c.logprobs());
+        QCOMPARE(c.steps.size(), std::size_t(2));
+        QCOMPARE(c.steps[0].token, std::string(" Yes"));
+        QCOMPARE(*c.steps[0].logprob, -0.25);
+        // Sorted highest first whatever order the server wrote.
+        QCOMPARE(c.steps[0].top.size(), std::size_t(3));
+        QCOMPARE(c.steps[0].top[0].token, std::string(" Yes"));
+        QCOMPARE(c.steps[0].top[1].token, std::string(" No"));
+        QCOMPARE(c.steps[0].top[2].logprob, -3.0);
+    }
+
+    void chatReplyIsRead() {
+        const Completion c = parseCompletion(chatReply().dump(), "chat");
+        QCOMPARE(c.text, std::string("No"));
+        QCOMPARE(c.system_fingerprint, std::string("fp_1"));
+        QCOMPARE(c.finish, std::string("length"));
+        QCOMPARE(c.steps.size(), std::size_t(1));
+        // OpenAI's -9999 ("not among the alternatives") is left out.
+        QCOMPARE(c.steps[0].top.size(), std::size_t(2));
+        QCOMPARE(c.steps[0].top[1].token, std::string("Yes"));
+        // Without logprobs (a server that returns none): text only.
+        json bare = chatReply();
+        bare["choices"][0].erase("logprobs");
+        const Completion b = parseCompletion(bare.dump(), "chat");
+        QVERIFY(!b.logprobs());
+        QCOMPARE(b.text, std::string("No"));
+    }
+
+    void malformedRepliesAreOneSentence_data() {
+        QTest::addColumn<QString>("api");
+        QTest::addColumn<QString>("body");
+        QTest::addColumn<QString>("says");
+        QTest::newRow("not json") << "completions"
+                                  << "<html>502 Bad Gateway</html>"
+                                  << "(not a JSON object): <html>502";
+        QTest::newRow("truncated")
+            << "completions" << QString::fromStdString(completionsReply().dump().substr(0, 60))
+            << "not a JSON object";
+        QTest::newRow("no choices") << "completions"
+                                    << R"({"choices": []})"
+                                    << "no choices";
+        QTest::newRow("text not string") << "completions"
+                                         << R"({"choices": [{"text": 3}]})"
+                                         << "text is not a string";
+        QTest::newRow("lengths differ")
+            << "completions"
+            << R"({"choices": [{"text": "a", "logprobs": {"tokens": ["a", "b"], "token_logprobs": [-1]}}]})"
+            << "differ in length";
+        QTest::newRow("positive logprob")
+            << "completions"
+            << R"({"choices": [{"text": "a", "logprobs": {"tokens": ["a"], "token_logprobs": [0.5]}}]})"
+            << "above 0";
+        QTest::newRow("logprob string")
+            << "chat"
+            << R"({"choices": [{"message": {"content": "a"}, "logprobs": {"content": [{"token": "a", "logprob": "x"}]}}]})"
+            << "not a number";
+        QTest::newRow("no message") << "chat"
+                                    << R"({"choices": [{"text": "a"}]})"
+                                    << "no \"message\"";
+        QTest::newRow("deep") << "chat" << QString(200, QLatin1Char('[')) << "not a JSON object";
+    }
+    void malformedRepliesAreOneSentence() {
+        QFETCH(QString, api);
+        QFETCH(QString, body);
+        QFETCH(QString, says);
+        try {
+            parseCompletion(body.toStdString(), api.toStdString());
+            QFAIL("accepted");
+        } catch (const ReplyError& e) {
+            const std::string what = e.what();
+            QVERIFY2(what.find(says.toStdString()) != std::string::npos, what.c_str());
+            QVERIFY2(what.find('\n') == std::string::npos, what.c_str());
+            QVERIFY2(what.size() < 260, what.c_str());
+        }
+    }
+
+    void serverMessagesAndSnippets() {
+        QCOMPARE(serverMessage(R"({"error": {"message": "model not found", "code": 404}})"),
+                 std::string("model not found"));
+        QCOMPARE(serverMessage(R"({"detail": "Invalid API key"})"), std::string("Invalid API key"));
+        QCOMPARE(serverMessage("plain text"), std::string());
+        QCOMPARE(snippet("a\nb"), std::string("a\\x0ab"));
+        // A long reply is cut, never inside a UTF-8 character.
+        const std::string s = snippet(std::string(119, 'x') + "\xC3\xA9" + std::string(50, 'y'));
+        QCOMPARE(s, std::string(119, 'x') + "...");
+        QCOMPARE(parseModelList(R"({"object":"list","data":[{"id":"a"},{"id":"b"}]})"),
+                 (std::vector<std::string>{"a", "b"}));
+        QVERIFY_THROWS_EXCEPTION(ReplyError, parseModelList(R"({"data": 3})"));
+    }
+
+    void labelDecisionFromTopLogprobs() {
+        const Completion c = parseCompletion(completionsReply().dump(), "completions");
+        const LabelDecision d = decideLabels(c.steps[0], {" No", " Yes"});
+        QCOMPARE(d.decision, 1);
+        QCOMPARE(d.missing, 0);
+        QVERIFY(!d.bounded());
+        QCOMPARE(d.margin, 1.5); // -0.25 - -1.75
+        // Renormalised over the labels: softmax of the two log-probabilities.
+        const double p1 = 1 / (1 + std::exp(-1.5));
+        QVERIFY(std::abs(d.probs[1] - p1) < 1e-12);
+        QVERIFY(std::abs(d.probs[0] + d.probs[1] - 1) < 1e-12);
+        QCOMPARE(splitLabel(c.steps[0], {" No", " Yes"}), std::string());
+    }
+
+    void missingLabelIsAStateNotZero() {
+        const Completion c = parseCompletion(completionsReply().dump(), "completions");
+        const LabelDecision d = decideLabels(c.steps[0], {" Yes", " Perhaps"});
+        QCOMPARE(d.decision, 0);
+        QCOMPARE(d.missing, 1);
+        QVERIFY(d.bounded());
+        QVERIFY(std::isnan(d.logprobs[1]));
+        QVERIFY(std::isnan(d.probs[1])); // not 0: below the cut-off, value unknown
+        QCOMPARE(d.cutoff, -3.0);
+        QCOMPARE(d.margin, 2.75); // a lower bound: -0.25 - (-3.0)
+        const LabelDecision none = decideLabels(c.steps[0], {" Perhaps", " Never"});
+        QCOMPARE(none.decision, -1);
+        QCOMPARE(none.missing, 2);
+        QVERIFY(std::isnan(none.margin));
+        // No alternatives at all: the server returns no log-probabilities.
+        Step bare;
+        bare.token = " Yes";
+        try {
+            decideLabels(bare, {" No", " Yes"});
+            QFAIL("accepted");
+        } catch (const ReplyError& e) {
+            QVERIFY(std::string(e.what()).find("generation head") != std::string::npos);
+        }
+    }
+
+    void splitLabelsAreDetected() {
+        Step s;
+        s.token = " Pos";
+        s.top = {{" Pos", -0.1}, {" Neg", -2.5}};
+        QCOMPARE(splitLabel(s, {" Negative", " Positive"}), std::string(" Positive"));
+        s.token = " Positive";
+        QCOMPARE(splitLabel(s, {" Negative", " Positive"}), std::string());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestEndpoint)
+#include "test_endpoint.moc"
