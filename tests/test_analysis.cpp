@@ -45,7 +45,8 @@ class TestAnalysis : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void mcnemarMatchesScipy() {
-        for (const auto& c : golden()["mcnemar"]) {
+        const json g = golden(); // a range-for over golden()["..."] would outlive its object
+        for (const auto& c : g["mcnemar"]) {
             const double p =
                 analysis::mcnemarExactP(c["b"].get<std::int64_t>(), c["c"].get<std::int64_t>());
             const double want = c["p"].get<double>();
@@ -59,7 +60,8 @@ private Q_SLOTS:
     }
 
     void wilsonMatchesScipy() {
-        for (const auto& c : golden()["wilson"]) {
+        const json g = golden();
+        for (const auto& c : g["wilson"]) {
             const auto k = c["k"].get<std::int64_t>(), n = c["n"].get<std::int64_t>();
             const auto w = analysis::wilson(k, n);
             QCOMPARE(w.estimate, double(k) / double(n));
