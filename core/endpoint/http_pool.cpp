@@ -60,7 +60,12 @@ struct Transfer {
     std::size_t maxBytes = 0;
     const Clock::time_point* t0 = nullptr;
 
+    CURLM* inMulti = nullptr; // the multi handle it is added to, while it is
+
     ~Transfer() {
+        if (inMulti != nullptr) { // an exception left it in flight (a sink that threw)
+            curl_multi_remove_handle(inMulti, easy);
+        }
         if (easy != nullptr) {
             curl_easy_cleanup(easy);
         }
@@ -205,13 +210,16 @@ void HttpPool::Impl::startAttempt(Transfer& t) {
         curl_easy_setopt(t.easy, CURLOPT_HTTPGET, 1L);
     }
     t.sent = t.now();
-    if (curl_multi_add_handle(multi, t.easy) != CURLM_OK) {
+    if (curl_multi_add_handle(multi, t.easy) == CURLM_OK) {
+        t.inMulti = multi;
+    } else {
         throw Error("libcurl could not send a request");
     }
 }
 
 bool HttpPool::Impl::endAttempt(Transfer& t, CURLcode code) {
     curl_multi_remove_handle(multi, t.easy);
+    t.inMulti = nullptr;
     HttpAttempt a;
     a.sent = t.sent;
     a.first_byte = t.firstByte;
