@@ -2,7 +2,9 @@
 """Fault injection in front of a real model server (tests only): an HTTP proxy on 127.0.0.1
 that forwards every request to UPSTREAM unchanged, except the ones a fault plan names.
 
-    endpoint_proxy.py UPSTREAM_PORT PLAN_JSON
+    endpoint_proxy.py UPSTREAM_PORT PLAN_JSON [PORT]
+
+(PORT: listen there, as a server restarted where it was; default: a free port.)
 
 PLAN_JSON maps the 1-based number of a POST request, in the order the proxy receives them,
 to one fault:
@@ -13,6 +15,10 @@ to one fault:
     "garbage"   reply 200 with a body that is not JSON
     "delay:S"   forward after S seconds
     "model:X"   forward, then rewrite the reply's "model" to X
+    "401"       reply 401 (a server that refuses the key; GET requests too when it is the default)
+    "nologprobs" forward, then remove the log-probabilities from the reply (a server that
+                returns none)
+The key "*" names the fault of every request the plan does not number.
 It prints "port N" on its first line once it listens. Standard library only.
 """
 import http.client
@@ -24,7 +30,9 @@ import threading
 import time
 
 UPSTREAM = int(sys.argv[1])
-PLAN = {int(k): v for k, v in json.loads(sys.argv[2]).items()}
+RAW = json.loads(sys.argv[2])
+DEFAULT = RAW.pop("*", "")
+PLAN = {int(k): v for k, v in RAW.items()}
 COUNT = [0]
 LOCK = threading.Lock()
 
@@ -56,13 +64,17 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.wfile.flush()
 
     def do_GET(self):
+        if DEFAULT == "401":
+            self.reply(401, [("Content-Type", "application/json")],
+                       b'{"error": {"message": "Invalid API key"}}')
+            return
         self.reply(*self.forward("GET", None))
 
     def do_POST(self):
         body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
         with LOCK:
             COUNT[0] += 1
-            fault = PLAN.get(COUNT[0], "")
+            fault = PLAN.get(COUNT[0], DEFAULT)
         if fault in ("503", "429"):
             # and closes the connection, as busy servers do: the next try opens a new one
             self.close_connection = True
@@ -73,6 +85,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if fault == "reset":
             self.close_connection = True
             self.connection.close()
+            return
+        if fault == "401":
+            self.reply(401, [("Content-Type", "application/json")],
+                       b'{"error": {"message": "Invalid API key"}}')
             return
         if fault == "garbage":
             self.reply(200, [("Content-Type", "application/json")], b"<html>oops</html>")
@@ -90,6 +106,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
             j = json.loads(data)
             j["model"] = fault[6:]
             data = json.dumps(j).encode()
+        if fault == "nologprobs":
+            j = json.loads(data)
+            for choice in j.get("choices", []):
+                choice["logprobs"] = None
+            data = json.dumps(j).encode()
         self.reply(status, headers, data)
 
 
@@ -97,6 +118,7 @@ class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
     daemon_threads = True
 
 
-server = Server(("127.0.0.1", 0), Handler)
+Server.allow_reuse_address = True
+server = Server(("127.0.0.1", int(sys.argv[3]) if len(sys.argv) > 3 else 0), Handler)
 print("port", server.server_address[1], flush=True)
 server.serve_forever()

@@ -7,6 +7,7 @@
 //   FaultProxy      tests/endpoint_proxy.py in front of a server: drops, delays, truncates or
 //                   fails the requests its plan names.
 #include "endpoint/http_pool.h"
+#include "free_port.h"
 
 #include <QByteArray>
 #include <QDir>
@@ -20,10 +21,7 @@
 #include <memory>
 #include <thread>
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <sys/prctl.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 namespace endpoint_test {
@@ -43,23 +41,7 @@ inline QString demoGguf() {
         QStringLiteral(".cache/models/SmolLM2-135M-Instruct/SmolLM2-135M-Instruct.Q4_1.gguf"));
 }
 
-// A port nobody listens on now (the kernel's choice for a socket bound to port 0).
-inline int freePort() {
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t len = sizeof a;
-    int port = 0;
-    if (fd >= 0 && ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0 &&
-        ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len) == 0) {
-        port = ntohs(a.sin_port);
-    }
-    if (fd >= 0) {
-        ::close(fd);
-    }
-    return port;
-}
+using probaudit::testing::freePort;
 
 // A child process that is killed (SIGKILL, by its pid) when this object goes away.
 class OwnedProcess {
@@ -148,10 +130,11 @@ private:
 
 class FaultProxy {
 public:
-    bool start(int upstreamPort, const QString& planJson) {
+    // port 0: a free port; else that one (a server restarted where it was).
+    bool start(int upstreamPort, const QString& planJson, int port = 0) {
         if (!m_proc.start(QStringLiteral("python3"),
                           {sourcePath(QStringLiteral("tests/endpoint_proxy.py")),
-                           QString::number(upstreamPort), planJson})) {
+                           QString::number(upstreamPort), planJson, QString::number(port)})) {
             return false;
         }
         QProcess& p = m_proc.process();
@@ -168,6 +151,8 @@ public:
         return m_port > 0;
     }
     std::string base() const { return "http://127.0.0.1:" + std::to_string(m_port) + "/v1"; }
+    int port() const { return m_port; }
+    void stop() { m_proc.stop(); } // a server that dies: SIGKILL
 
 private:
     OwnedProcess m_proc;

@@ -270,9 +270,18 @@ private Q_SLOTS:
         Step s;
         s.token = " Pos";
         s.top = {{" Pos", -0.1}, {" Neg", -2.5}};
-        QCOMPARE(splitLabel(s, {" Negative", " Positive"}), std::string(" Positive"));
+        QCOMPARE(splitLabel(s, {" Positive", " Negative"}), std::string(" Positive"));
+        QCOMPARE(splitLabel(s, {" Negative", " Positive"}), std::string(" Negative"));
         s.token = " Positive";
+        s.top = {{" Positive", -0.1}, {" Negative", -2.5}};
         QCOMPARE(splitLabel(s, {" Negative", " Positive"}), std::string());
+        // A label that is a token of its own is not split by a prefix token listed beside it.
+        s.token = " N";
+        s.top = {{" N", -0.5}, {" No", -1.0}, {" Yes", -1.5}};
+        QCOMPARE(splitLabel(s, {" No", " Yes"}), std::string());
+        // A label missing with no prefix of it listed is missing, not split.
+        s.top = {{" N", -0.5}, {" Yes", -1.5}};
+        QCOMPARE(splitLabel(s, {" Maybe", " Yes"}), std::string());
     }
 };
 

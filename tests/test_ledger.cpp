@@ -88,6 +88,61 @@ private Q_SLOTS:
         QCOMPARE(*v.head, led.head().value());
     }
 
+    // A record without finite logits (an engine's NaN, a server's failed reply) has no margin:
+    // SQLite cannot hold NaN, so it is stored as 0 and read back as NaN; a margin written into
+    // such a row afterwards is an edit verify finds.
+    void nonFiniteRecordsKeepNoMargin() {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("a.ledger").toStdString();
+        std::int64_t run = 0;
+        {
+            Ledger led(path, Ledger::Mode::Write);
+            led.initStudy(nlohmann::json{{"name", "s"}}, "abc", someItems(2));
+            led.putConfig("c1", "c1", nlohmann::json::object());
+            run = led.beginRun("h", nlohmann::json{{"kind", "label_tokens"}}, "c1", "c1",
+                               led.putEnvironment(nlohmann::json{{"kind", "endpoint"}}), "none", 2);
+            Record failed;
+            failed.item = 0;
+            failed.probs = {NAN, NAN};
+            failed.logits = {NAN, NAN};
+            failed.decision = -1;
+            failed.margin = NAN;
+            failed.nonfinite = true;
+            Record bad = failed;
+            bad.item = 1;
+            bad.nonfinite = false; // a NaN margin with finite logits: refused, nothing written
+            QVERIFY(
+                errorOf([&] { led.appendBatch(run, {bad}); }).contains(QStringLiteral("margin")));
+            QCOMPARE(led.recordedItems(run).size(), std::size_t(0));
+            Record ok = failed;
+            ok.item = 1;
+            ok.probs = {0.25f, 0.75f};
+            ok.logits = {-1.5f, -0.4f};
+            ok.decision = 1;
+            ok.margin = 1.1f;
+            ok.nonfinite = false;
+            led.appendBatch(run, {failed, ok});
+            led.finishRun(run);
+        }
+        {
+            const Ledger led(path, Ledger::Mode::Read);
+            const auto recs = led.records(run, false);
+            QVERIFY(std::isnan(recs[0].margin) && recs[0].nonfinite && recs[0].decision == -1);
+            QCOMPARE(recs[1].margin, 1.1f);
+            QVERIFY(led.verify().ok);
+        }
+        sqlite3* db = nullptr;
+        sqlite3_open(path.c_str(), &db);
+        QCOMPARE(sqlite3_exec(db, "UPDATE records SET margin = 2.5 WHERE item = 0", nullptr,
+                              nullptr, nullptr),
+                 SQLITE_OK);
+        sqlite3_close(db);
+        const auto v = Ledger(path, Ledger::Mode::Read).verify();
+        QVERIFY(!v.ok);
+        QVERIFY2(QString::fromStdString(v.problem).contains(QStringLiteral("margin")),
+                 v.problem.c_str());
+    }
+
     void verifyNamesTheEditedRun_data() {
         QTest::addColumn<QString>("edit");
         QTest::addColumn<int>("badRun");

@@ -5,6 +5,7 @@
 // study that loads.
 #include "analysis/review.h"
 #include "bundle/bundle.h"
+#include "free_port.h"
 #include "ledger/ledger.h"
 #include "study/study.h"
 #include "ui/models/dashboardmodel.h"
@@ -20,8 +21,10 @@
 #include <QComboBox>
 #include <QDir>
 #include <QFile>
+#include <QLabel>
 #include <QLineEdit>
 #include <QProgressBar>
+#include <QPushButton>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableView>
@@ -132,6 +135,20 @@ private Q_SLOTS:
         edited.close();
         QVERIFY(
             bundle::studyFileProblem(study, ledger).contains(QStringLiteral("is not the study")));
+    }
+
+    // An endpoint run's row ends with what the server did: items/s and requests in flight.
+    void endpointRunShowsItsServing() {
+        RunController rc;
+        RunPanel panel(&rc);
+        panel.begin({QStringLiteral("c4")});
+        Q_EMIT rc.runStarted(7, QStringLiteral("c4"), 12, 0);
+        Q_EMIT rc.servingMeasured(7, 3.5, 2.75);
+        auto* rate = panel.findChild<QLabel*>(QStringLiteral("runRate-c4"));
+        QVERIFY(rate);
+        QVERIFY2(rate->text().contains(QStringLiteral("3.50 items/s")) &&
+                     rate->text().contains(QStringLiteral("2.75 requests in flight")),
+                 qPrintable(rate->text()));
     }
 
     // Study → Diagnose: the ladder runs in the engine, each probe reported by what it probes,
@@ -286,6 +303,52 @@ private Q_SLOTS:
         QCOMPARE(s.config("batch-8-left")->config.padding_side, std::string("left"));
     }
 
+    // A server as the model: its URL, model name, API and key variable; its request configs;
+    // "Test connection" answers with one sentence (here: nobody listens there).
+    void newStudyFormForAServer() {
+        QTemporaryDir dir;
+        writeStudy(QDir(dir.path()), 8); // for its dataset
+        NewStudyDialog d;
+        d.sourceBox()->setCurrentIndex(d.sourceBox()->findData(QStringLiteral("endpoint")));
+        QVERIFY(!d.modelEdit()->isVisibleTo(&d));
+        QCOMPARE(d.headKind()->currentData().toString(), QStringLiteral("label_tokens"));
+        d.nameEdit()->setText(QStringLiteral("served"));
+        d.urlEdit()->setText(QStringLiteral("http://user:pw@127.0.0.1:1/v1"));
+        d.serverModelEdit()->setText(QStringLiteral("smollm2"));
+        d.datasetEdit()->setText(dir.filePath(QStringLiteral("data.jsonl")));
+        d.labelsEdit()->setText(QStringLiteral("No, Yes"));
+        d.templateEdit()->setText(QStringLiteral("Review: {text}\nPositive?"));
+        d.outputEdit()->setText(dir.filePath(QStringLiteral("served.study.json")));
+        QVERIFY(!d.validateNow());
+        QVERIFY2(d.problems().join(u'\n').contains(QStringLiteral("credentials")),
+                 qPrintable(d.problems().join(u'\n')));
+        const QString url =
+            QStringLiteral("http://127.0.0.1:%1/v1").arg(probaudit::testing::freePort());
+        d.urlEdit()->setText(url);
+        QVERIFY2(d.validateNow(), qPrintable(d.problems().join(u'\n')));
+        QSignalSpy tested(&d, &NewStudyDialog::connectionTested);
+        d.testConnectionButton()->click();
+        QVERIFY(tested.wait(30000));
+        QCOMPARE(tested.first().at(0).toBool(), false);
+        QVERIFY2(d.serverStatus()->text().contains(QStringLiteral("cannot reach")),
+                 qPrintable(d.serverStatus()->text()));
+        // The key's variable, when named, must be set before anything is sent.
+        d.keyEnvEdit()->setText(QStringLiteral("PROBAUDIT_TEST_UNSET_KEY"));
+        d.testConnectionButton()->click();
+        QVERIFY(tested.wait(30000));
+        QVERIFY2(d.serverStatus()->text().contains(QStringLiteral("PROBAUDIT_TEST_UNSET_KEY")),
+                 qPrintable(d.serverStatus()->text()));
+        const QString path = d.create();
+        QVERIFY(!path.isEmpty());
+        const auto s = study::Study::load(path.toStdString());
+        QVERIFY(s.isEndpoint());
+        QCOMPARE(s.endpoint.url, url.toStdString());
+        QCOMPARE(s.endpoint.api_key_env, std::string("PROBAUDIT_TEST_UNSET_KEY"));
+        QCOMPARE(s.configs.size(), std::size_t(5)); // the reference and four request configs
+        QCOMPARE(s.config("concurrency-4")->config.concurrency, std::int64_t(4));
+        QCOMPARE(s.config("warm-cache")->config.prefix_cache, std::string("warm"));
+    }
+
     void configEditor() {
         QTemporaryDir dir;
         const QString study = writeStudy(QDir(dir.path()), 8);
@@ -297,9 +360,8 @@ private Q_SLOTS:
         QCOMPARE(m->reference(), QStringLiteral("ref"));
         const int b4 = m->configName(0) == QLatin1String("b4") ? 0 : 1;
         QCOMPARE(m->differences(b4), QStringList{QStringLiteral("batch_size")});
-        const int dtypeCol = int(ConfigMatrixModel::axes().indexOf(QStringLiteral("dtype"))) + 1;
-        const int batchCol =
-            int(ConfigMatrixModel::axes().indexOf(QStringLiteral("batch_size"))) + 1;
+        const int dtypeCol = int(m->axes().indexOf(QStringLiteral("dtype"))) + 1;
+        const int batchCol = int(m->axes().indexOf(QStringLiteral("batch_size"))) + 1;
         QVERIFY(m->index(b4, batchCol).data(ConfigMatrixModel::DiffersRole).toBool());
         QVERIFY(!m->index(b4, dtypeCol).data(ConfigMatrixModel::DiffersRole).toBool());
         // The engine's rules refuse what it could not run.
@@ -314,8 +376,7 @@ private Q_SLOTS:
         QVERIFY(m->setData(m->index(row, dtypeCol), QStringLiteral("bfloat16")));
         QCOMPARE(m->differences(row), QStringList{QStringLiteral("dtype")});
         // The serving simulation's axes are columns too; a decision study refuses them.
-        const int concCol =
-            int(ConfigMatrixModel::axes().indexOf(QStringLiteral("concurrency"))) + 1;
+        const int concCol = int(m->axes().indexOf(QStringLiteral("concurrency"))) + 1;
         QVERIFY(concCol > 0);
         QVERIFY(m->setData(m->index(row, concCol), QStringLiteral("4")));
         QVERIFY(m->differences(row).contains(QStringLiteral("concurrency")));
@@ -334,6 +395,30 @@ private Q_SLOTS:
         QVERIFY(m->setData(m->index(row, 0), QStringLiteral("bf16-renamed")));
         QVERIFY(editor.save()); // renaming the reference renames it in "reference" too
         QCOMPARE(study::Study::load(study.toStdString()).reference, std::string("bf16-renamed"));
+    }
+
+    // An endpoint study's columns are its requests' axes; the server's settings are not columns.
+    void configEditorOfAnEndpointStudy() {
+        ConfigMatrixModel m;
+        QAbstractItemModelTester tester(&m);
+        const QStringList engine = m.axes();
+        QVERIFY(engine.contains(QStringLiteral("dtype")));
+        QVERIFY(!engine.contains(QStringLiteral("prefix_cache")));
+        m.setStudyJson(nlohmann::ordered_json::parse(
+            R"({"model": {"endpoint": "http:\/\/127.0.0.1:8000\/v1", "name": "m"},
+                "configs": {"c1": {}, "c4": {"concurrency": 4, "prefix_cache": "warm"}},
+                "reference": "c1"})"));
+        QCOMPARE(m.axes(),
+                 (QStringList{"arrival_seed", "concurrency", "prefix_cache", "repeat", "seed"}));
+        QCOMPARE(m.columnCount(), 6);
+        const int c4 = m.configName(0) == QLatin1String("c4") ? 0 : 1;
+        QCOMPARE(m.differences(c4),
+                 (QStringList{QStringLiteral("concurrency"), QStringLiteral("prefix_cache")}));
+        const int cacheCol = int(m.axes().indexOf(QStringLiteral("prefix_cache"))) + 1;
+        QCOMPARE(m.index(c4, cacheCol).data(ConfigMatrixModel::OptionsRole).toStringList(),
+                 (QStringList{"cold", "warm"}));
+        const auto out = m.studyJson();
+        QCOMPARE(out["configs"]["c4"]["prefix_cache"].get<std::string>(), std::string("warm"));
     }
 };
 

@@ -150,6 +150,85 @@ private Q_SLOTS:
             << QStringList{"$.heads.c.stop: only a generation head has it",
                            "$.configs.b: concurrency and arrival_seed apply to generation heads"};
     }
+    void endpointStudyProblems_data() {
+        QTest::addColumn<QByteArray>("study");
+        QTest::addColumn<QStringList>("expected");
+        const auto study = [](const char* model, const char* heads, const char* configs,
+                              const char* extra = "") {
+            return QByteArray("{\"name\":\"x\",\"model\":") + model + ",\"heads\":" + heads +
+                   ",\"dataset\":{\"path\":\".\"},\"configs\":" + configs + ",\"reference\":\"a\"" +
+                   extra + "}";
+        };
+        const char* const server = "{\"endpoint\":\"http://127.0.0.1:8000/v1\",\"name\":\"m\"}";
+        const char* const yesNo = "{\"y\":{\"kind\":\"label_tokens\",\"labels\":[\"No\",\"Yes\"]}}";
+        QTest::newRow("the server's own settings are labels, not axes")
+            << study(server, yesNo,
+                     "{\"a\":{},\"b\":{\"dtype\":\"bfloat16\",\"batch_size\":8},"
+                     "\"c\":{\"concurrency\":2000},\"d\":{\"concurrency\":0}}")
+            << QStringList{"$.configs.b.dtype: a setting of the server",
+                           "$.configs.b.batch_size: a setting of the server",
+                           "$.configs.c.concurrency: at most 1024 requests in flight",
+                           "$.configs.d.concurrency: must be an integer from 1 to 4096"};
+        QTest::newRow("at most 1024 requests in flight")
+            << study(server, yesNo, "{\"a\":{},\"b\":{\"concurrency\":1025}}")
+            << QStringList{"$.configs.b.concurrency: at most 1024 requests in flight"};
+        QTest::newRow("a server gives tokens, not hidden states")
+            << study(server, "{\"c\":{\"kind\":\"classifier\"}}", "{\"a\":{}}",
+                     ",\"capture\":\"hashes\"")
+            << QStringList{"$.heads.c: an endpoint study's heads are label_tokens or generation",
+                           "$.capture: an endpoint study captures none"};
+        QTest::newRow("temperature, credentials, api")
+            << study("{\"endpoint\":\"http://user:pw@host/v1\",\"name\":\"m\",\"api\":\"x\","
+                     "\"temperature\":0.7,\"api_key_env\":\"sk-123\",\"path\":\"m.gguf\"}",
+                     yesNo, "{\"a\":{}}")
+            << QStringList{"$.model.endpoint: must not carry credentials",
+                           "$.model.api: must be \"completions\" or \"chat\"",
+                           "$.model.temperature: must be 0",
+                           "$.model.api_key_env: must name an environment variable",
+                           "$.model.path: unknown field"};
+        QTest::newRow("endpoint axes in an engine study")
+            << study("{\"path\":\".\"}", "{\"c\":{\"kind\":\"classifier\"}}",
+                     "{\"a\":{},\"b\":{\"prefix_cache\":\"warm\",\"seed\":3}}")
+            << QStringList{"$.configs.b.prefix_cache: applies to endpoint studies only",
+                           "$.configs.b.seed: applies to endpoint studies only"};
+    }
+    void endpointStudyProblems() { reportsEveryProblemWithItsPath(); }
+
+    // An endpoint study: the server, its declared settings, the request axes; stored with every
+    // field written out and no key.
+    void loadsAnEndpointStudy() {
+        QTemporaryDir dir;
+        write(dir.filePath("data.jsonl"), "{\"text\":\"a\"}\n");
+        const QByteArray text =
+            "{\"name\":\"e\",\"model\":{\"endpoint\":\"http://127.0.0.1:8000/v1/\","
+            "\"name\":\"smollm2\",\"api\":\"chat\",\"api_key_env\":\"MY_KEY\","
+            "\"labels\":{\"server\":\"vllm --enable-prefix-caching\"}},"
+            "\"heads\":{\"y\":{\"kind\":\"label_tokens\",\"labels\":[\"No\",\"Yes\"]}},"
+            "\"dataset\":{\"path\":\"data.jsonl\"},"
+            "\"configs\":{\"a\":{},\"b\":{\"concurrency\":4,\"arrival_seed\":2,"
+            "\"prefix_cache\":\"warm\",\"seed\":5,\"repeat\":1}},\"reference\":\"a\"}";
+        const auto s = study::Study::load(write(dir.filePath("e.study.json"), text).toStdString());
+        QVERIFY(s.isEndpoint());
+        QCOMPARE(s.endpoint.url, std::string("http://127.0.0.1:8000/v1")); // no trailing slash
+        QCOMPARE(s.endpoint.api, std::string("chat"));
+        QCOMPARE(s.capture, std::string("none"));
+        const RunConfig& b = s.configs[1].config;
+        QCOMPARE(b.concurrency, std::int64_t(4));
+        QCOMPARE(b.prefix_cache, std::string("warm"));
+        QCOMPARE(b.seed, std::int64_t(5));
+        QCOMPARE(b.repeat, std::int64_t(1));
+        // The request axes are part of the config's identity; at their defaults they are left
+        // out, so the hashes of engine configs recorded before they existed do not change.
+        QVERIFY(b.hash() != s.configs[0].config.hash());
+        QCOMPARE(s.configs[0].config.canonical(), RunConfig().canonical());
+        QVERIFY(RunConfig().canonical().find("prefix_cache") == std::string::npos);
+        const auto j = s.resolvedJson();
+        QCOMPARE(j["model"]["format"].get<std::string>(), std::string("endpoint"));
+        QCOMPARE(j["model"]["api_key_env"].get<std::string>(), std::string("MY_KEY"));
+        QCOMPARE(j["model"]["labels"]["server"].get<std::string>(),
+                 std::string("vllm --enable-prefix-caching"));
+    }
+
     void reportsEveryProblemWithItsPath() {
         QFETCH(QByteArray, study);
         QFETCH(QStringList, expected);

@@ -49,8 +49,9 @@ std::vector<Cell> everyCell(const QString& path) {
     sqlite3* db = nullptr;
     sqlite3_open(path.toUtf8().constData(), &db);
     std::vector<Cell> cells;
-    for (const char* table : {"meta", "study", "items", "configs", "environments", "runs",
-                              "records", "layers", "generations", "diagnoses", "seals"}) {
+    for (const char* table :
+         {"meta", "study", "items", "configs", "environments", "runs", "records", "layers",
+          "generations", "requests", "diagnoses", "seals"}) {
         std::vector<std::string> pk;
         const auto cols = columnsOf(db, table, pk);
         std::string where, keys;
@@ -140,7 +141,8 @@ bool flipOneBit(const QString& path, const Cell& cell, int bit) {
 }
 
 // A ledger with something in every table: items (one without a label), two decision runs
-// with layer vectors, a generation run, a diagnosis, settings, and one run still in progress.
+// with layer vectors, a generation run, an endpoint run with its exchanges, a diagnosis,
+// settings, and one run still in progress.
 void fillLedger(const QString& path) {
     Ledger led(path.toStdString(), Ledger::Mode::Write);
     auto items = someItems(6);
@@ -165,6 +167,26 @@ void fillLedger(const QString& path) {
     }
     led.appendGenerations(gen, outs);
     led.finishRun(gen);
+    // An endpoint run: each item's record committed with its exchange with the server.
+    const auto served = led.beginRun(
+        "y", nlohmann::json{{"kind", "label_tokens"}}, "c1", "c1",
+        led.putEnvironment(nlohmann::json{{"kind", "endpoint"}, {"url", "http://h/v1"}}), "none",
+        6);
+    for (int i = 0; i < 6; ++i) {
+        ledger::Record r;
+        r.item = i;
+        r.probs = {0.25f, 0.75f};
+        r.logits = {-1.5f, -0.4f};
+        r.decision = 1;
+        r.margin = 1.1f;
+        r.batch = 5 - i;
+        const std::string ex =
+            nlohmann::json{{"attempts", {{{"sent", 0.5 * i}, {"done", 0.5 * i + 0.25}}}},
+                           {"top", {{{"Yes", -0.4}, {"No", -1.5}}}}}
+                .dump();
+        led.appendEndpointItems(served, {r}, {}, {{i, ex}});
+    }
+    led.finishRun(served);
     led.putDiagnosis("h", nlohmann::json{{"verdict", "batch"}, {"items", {1, 2}}});
     recordRun(led, "c3", 6, 3, false);
 }

@@ -900,6 +900,34 @@ Sie sondiert eine Stichprobe mit festem Seed: die Referenz zweimal, geänderte N
         <source>Records</source>
         <translation>Datensätze</translation>
     </message>
+    <message>
+        <source>%1 (%2–%3)</source>
+        <translation>%1 (%2–%3)</translation>
+    </message>
+    <message>
+        <source>Mean KL divergence per token position (nats), over the tokens both runs&apos; top-K lists hold, up to each output&apos;s first differing token</source>
+        <translation>Mittlere KL-Divergenz je Token-Position (nats) über die Tokens, die beide Top-K-Listen enthalten, bis zum ersten abweichenden Token jeder Ausgabe</translation>
+    </message>
+    <message>
+        <source>Token positions whose most likely token is the same in both runs, with a 95% interval</source>
+        <translation>Token-Positionen, deren wahrscheinlichstes Token in beiden Läufen gleich ist, mit 95-%-Intervall</translation>
+    </message>
+    <message>
+        <source>Root mean square of the change of the chosen token&apos;s probability, in points</source>
+        <translation>Quadratisches Mittel der Änderung der Wahrscheinlichkeit des gewählten Tokens, in Punkten</translation>
+    </message>
+    <message>
+        <source>KL (mean)</source>
+        <translation>KL (Mittel)</translation>
+    </message>
+    <message>
+        <source>Same top token</source>
+        <translation>Gleiches Top-Token</translation>
+    </message>
+    <message>
+        <source>RMS Δp</source>
+        <translation>RMS Δp</translation>
+    </message>
 </context>
 <context>
     <name>probaudit::ui::HeatmapWidget</name>
@@ -1867,6 +1895,93 @@ Sie sondiert eine Stichprobe mit festem Seed: die Referenz zweimal, geänderte N
         <source>SDPA attention</source>
         <translation>SDPA-Attention</translation>
     </message>
+    <message>
+        <source>the same again (repeat)</source>
+        <translation>dasselbe noch einmal (repeat)</translation>
+    </message>
+    <message>
+        <source>4 requests in flight</source>
+        <translation>4 Anfragen gleichzeitig</translation>
+    </message>
+    <message>
+        <source>4 in flight, another arrival order</source>
+        <translation>4 gleichzeitig, andere Ankunftsreihenfolge</translation>
+    </message>
+    <message>
+        <source>prefix cache warm</source>
+        <translation>Präfix-Cache warm</translation>
+    </message>
+    <message>
+        <source>a model file (the built-in engine)</source>
+        <translation>eine Modelldatei (die eingebaute Engine)</translation>
+    </message>
+    <message>
+        <source>a server (OpenAI-compatible API)</source>
+        <translation>ein Server (OpenAI-kompatible API)</translation>
+    </message>
+    <message>
+        <source>Model &amp;source:</source>
+        <translation>Modell&amp;quelle:</translation>
+    </message>
+    <message>
+        <source>e.g. http://127.0.0.1:8000/v1</source>
+        <translation>z. B. http://127.0.0.1:8000/v1</translation>
+    </message>
+    <message>
+        <source>Server &amp;URL:</source>
+        <translation>Server-&amp;URL:</translation>
+    </message>
+    <message>
+        <source>the model name the server serves</source>
+        <translation>der Modellname, den der Server bereitstellt</translation>
+    </message>
+    <message>
+        <source>Model &amp;name:</source>
+        <translation>Modell&amp;name:</translation>
+    </message>
+    <message>
+        <source>completions</source>
+        <translation>Completions</translation>
+    </message>
+    <message>
+        <source>chat completions</source>
+        <translation>Chat-Completions</translation>
+    </message>
+    <message>
+        <source>&amp;API:</source>
+        <translation>&amp;API:</translation>
+    </message>
+    <message>
+        <source>environment variable holding the key, e.g. OPENAI_API_KEY</source>
+        <translation>Umgebungsvariable mit dem Schlüssel, z. B. OPENAI_API_KEY</translation>
+    </message>
+    <message>
+        <source>&amp;Key variable:</source>
+        <translation>&amp;Schlüsselvariable:</translation>
+    </message>
+    <message>
+        <source>Test connection</source>
+        <translation>Verbindung testen</translation>
+    </message>
+    <message>
+        <source>reference: one request at a time, cold cache</source>
+        <translation>Referenz: eine Anfrage nach der anderen, kalter Cache</translation>
+    </message>
+    <message>
+        <source>Asking %1 for its models…</source>
+        <translation>Frage %1 nach seinen Modellen …</translation>
+    </message>
+    <message numerus="yes">
+        <source>The server lists %n model(s): %1.</source>
+        <translation>
+            <numerusform>Der Server nennt %n Modell: %1.</numerusform>
+            <numerusform>Der Server nennt %n Modelle: %1.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>It does not list %1.</source>
+        <translation>%1 ist nicht darunter.</translation>
+    </message>
 </context>
 <context>
     <name>probaudit::ui::PresentationWindow</name>
@@ -2162,6 +2277,14 @@ Sie sondiert eine Stichprobe mit festem Seed: die Referenz zweimal, geänderte N
     <message>
         <source>failed</source>
         <translation>fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>%1 items/s · %2 requests in flight</source>
+        <translation>%1 Items/s · %2 Anfragen gleichzeitig</translation>
+    </message>
+    <message>
+        <source>Measured from the requests&apos; send and reply times: the server may work on fewer requests at once than the config&apos;s concurrency asks for</source>
+        <translation>Gemessen an den Sende- und Antwortzeiten der Anfragen: Der Server bearbeitet womöglich weniger Anfragen gleichzeitig, als die Nebenläufigkeit der Konfiguration verlangt</translation>
     </message>
 </context>
 <context>

@@ -899,6 +899,34 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
         <source>Records</source>
         <translation>레코드</translation>
     </message>
+    <message>
+        <source>%1 (%2–%3)</source>
+        <translation>%1 (%2–%3)</translation>
+    </message>
+    <message>
+        <source>Mean KL divergence per token position (nats), over the tokens both runs&apos; top-K lists hold, up to each output&apos;s first differing token</source>
+        <translation>토큰 위치별 평균 KL 발산(nats). 두 실행의 top-K 목록에 모두 있는 토큰에 대해, 각 출력의 첫 번째 다른 토큰까지</translation>
+    </message>
+    <message>
+        <source>Token positions whose most likely token is the same in both runs, with a 95% interval</source>
+        <translation>두 실행에서 가장 가능성 높은 토큰이 같은 토큰 위치의 비율(95% 구간 포함)</translation>
+    </message>
+    <message>
+        <source>Root mean square of the change of the chosen token&apos;s probability, in points</source>
+        <translation>선택된 토큰 확률 변화의 제곱평균제곱근(포인트)</translation>
+    </message>
+    <message>
+        <source>KL (mean)</source>
+        <translation>KL (평균)</translation>
+    </message>
+    <message>
+        <source>Same top token</source>
+        <translation>같은 최상위 토큰</translation>
+    </message>
+    <message>
+        <source>RMS Δp</source>
+        <translation>RMS Δp</translation>
+    </message>
 </context>
 <context>
     <name>probaudit::ui::HeatmapWidget</name>
@@ -1866,6 +1894,92 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
         <source>SDPA attention</source>
         <translation>SDPA 어텐션</translation>
     </message>
+    <message>
+        <source>the same again (repeat)</source>
+        <translation>같은 설정 한 번 더 (repeat)</translation>
+    </message>
+    <message>
+        <source>4 requests in flight</source>
+        <translation>동시 요청 4개</translation>
+    </message>
+    <message>
+        <source>4 in flight, another arrival order</source>
+        <translation>동시 4개, 다른 도착 순서</translation>
+    </message>
+    <message>
+        <source>prefix cache warm</source>
+        <translation>프리픽스 캐시 웜</translation>
+    </message>
+    <message>
+        <source>a model file (the built-in engine)</source>
+        <translation>모델 파일 (내장 엔진)</translation>
+    </message>
+    <message>
+        <source>a server (OpenAI-compatible API)</source>
+        <translation>서버 (OpenAI 호환 API)</translation>
+    </message>
+    <message>
+        <source>Model &amp;source:</source>
+        <translation>모델 출처(&amp;S):</translation>
+    </message>
+    <message>
+        <source>e.g. http://127.0.0.1:8000/v1</source>
+        <translation>예: http://127.0.0.1:8000/v1</translation>
+    </message>
+    <message>
+        <source>Server &amp;URL:</source>
+        <translation>서버 &amp;URL:</translation>
+    </message>
+    <message>
+        <source>the model name the server serves</source>
+        <translation>서버가 제공하는 모델 이름</translation>
+    </message>
+    <message>
+        <source>Model &amp;name:</source>
+        <translation>모델 이름(&amp;N):</translation>
+    </message>
+    <message>
+        <source>completions</source>
+        <translation>completions</translation>
+    </message>
+    <message>
+        <source>chat completions</source>
+        <translation>chat completions</translation>
+    </message>
+    <message>
+        <source>&amp;API:</source>
+        <translation>&amp;API:</translation>
+    </message>
+    <message>
+        <source>environment variable holding the key, e.g. OPENAI_API_KEY</source>
+        <translation>키를 담은 환경 변수, 예: OPENAI_API_KEY</translation>
+    </message>
+    <message>
+        <source>&amp;Key variable:</source>
+        <translation>키 변수(&amp;K):</translation>
+    </message>
+    <message>
+        <source>Test connection</source>
+        <translation>연결 테스트</translation>
+    </message>
+    <message>
+        <source>reference: one request at a time, cold cache</source>
+        <translation>기준: 한 번에 요청 하나, 콜드 캐시</translation>
+    </message>
+    <message>
+        <source>Asking %1 for its models…</source>
+        <translation>%1에 모델 목록을 묻는 중…</translation>
+    </message>
+    <message numerus="yes">
+        <source>The server lists %n model(s): %1.</source>
+        <translation>
+            <numerusform>서버가 모델 %n개를 제공합니다: %1.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>It does not list %1.</source>
+        <translation>%1은(는) 목록에 없습니다.</translation>
+    </message>
 </context>
 <context>
     <name>probaudit::ui::PresentationWindow</name>
@@ -2161,6 +2275,14 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
     <message>
         <source>failed</source>
         <translation>실패</translation>
+    </message>
+    <message>
+        <source>%1 items/s · %2 requests in flight</source>
+        <translation>%1 항목/초 · 동시 요청 %2개</translation>
+    </message>
+    <message>
+        <source>Measured from the requests&apos; send and reply times: the server may work on fewer requests at once than the config&apos;s concurrency asks for</source>
+        <translation>요청의 전송·응답 시각으로 측정: 서버는 설정의 동시성보다 적은 요청을 동시에 처리할 수 있습니다</translation>
     </message>
 </context>
 <context>

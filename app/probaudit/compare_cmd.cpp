@@ -6,6 +6,7 @@
 #include "analysis/generation_compare.h"
 #include "analysis/review.h"
 #include "analysis/seed_tables.h"
+#include "analysis/token_metrics.h"
 #include "common/error.h"
 #include "ledger/ledger.h"
 #include "ledger/trust.h"
@@ -92,6 +93,14 @@ int compareGenerationRuns(const CompareOptions& o, const ledger::Ledger& led,
     const RecordSpec records = RecordSpec::fromJson(ra.head_json.value("records", json::object()));
     json c = analysis::generationComparisonJson(
         analysis::compareGenerations(outputs(o.a), outputs(o.b), records));
+    // Both runs with top-K log-probabilities per step (an endpoint's): the per-token metrics.
+    const auto traces = [&](std::int64_t run) {
+        return analysis::tokenTraces(led.requests(run), items.size());
+    };
+    const analysis::TokenMetrics tm = analysis::tokenMetrics(traces(o.a), traces(o.b));
+    if (tm.available()) {
+        c["token_metrics"] = analysis::toJson(tm);
+    }
     c["a"] = ra.config_name + " (run " + std::to_string(o.a) + ")";
     c["b"] = rb.config_name + " (run " + std::to_string(o.b) + ")";
     c["name"] = c["b"].get<std::string>() + " vs " + c["a"].get<std::string>();
@@ -106,6 +115,17 @@ int compareGenerationRuns(const CompareOptions& o, const ledger::Ledger& led,
                               "generation runs");
     }
     analysis::writeGenerationMarkdown(std::cout, json::array({c}));
+    if (tm.available()) {
+        std::printf("\nPer-token distributions (%lld positions where both runs have top-K "
+                    "log-probabilities, up to each output's first differing token):\n"
+                    "  KL divergence over the top-K overlap: mean %.3g, median %.3g, p99 %.3g, "
+                    "max %.3g nats (%lld positions share no token)\n"
+                    "  same top token: %.4f (95%% %.4f-%.4f)\n"
+                    "  RMS Δp of the chosen token: %.4f points (%lld positions)\n",
+                    static_cast<long long>(tm.positions), tm.kl_mean, tm.kl_median, tm.kl_p99,
+                    tm.kl_max, static_cast<long long>(tm.no_overlap), tm.top1.estimate, tm.top1.low,
+                    tm.top1.high, tm.rms_dp, static_cast<long long>(tm.dp_positions));
+    }
     if (!c.at("differing_items").empty()) {
         std::printf("\nOutputs that differ (first divergent token, the reference's top-2 logit "
                     "gap there, record Jaccard):\n");
@@ -170,6 +190,16 @@ void printLevels(const analysis::Comparison& c, const analysis::RunData& a,
     std::printf(
         "  probabilities %.1f%% of items bit-identical; Δp max %.4f, mean %.4f, p99 %.4f points\n",
         100 * c.bit_identical_share, c.max_dp, c.mean_dp, c.p99_dp);
+    if (c.inexact > 0) {
+        std::printf("  not exact     %lld items have a label the server did not list (its p is "
+                    "not known, not 0); the Δp figures leave them out\n",
+                    static_cast<long long>(c.inexact));
+    }
+    if (c.undecided > 0) {
+        std::printf("  no decision   %lld items in one run or both (a failed request or "
+                    "non-finite logits)\n",
+                    static_cast<long long>(c.undecided));
+    }
 }
 
 void printLayers(const analysis::Comparison& c) {
@@ -263,7 +293,7 @@ void printItems(const analysis::Comparison& c, const std::vector<ledger::Item>& 
                 const CompareOptions& o) {
     std::vector<analysis::ItemDiff> byDp = c.diffs;
     std::stable_sort(byDp.begin(), byDp.end(),
-                     [](const auto& x, const auto& y) { return x.dp > y.dp; });
+                     [](const auto& x, const auto& y) { return x.dpOrder() > y.dpOrder(); });
     byDp.erase(std::remove_if(byDp.begin(), byDp.end(), [](const auto& d) { return d.dp == 0; }),
                byDp.end());
     if (byDp.size() > std::size_t(o.top)) {

@@ -101,6 +101,16 @@ void TerminalEvents::emit(const json& e) {
                           100.0 * s.value("overhead_share", 0.0), s.value("total_seconds", 0.0));
             std::cerr << buf;
         }
+        if (e.contains("endpoint")) { // an endpoint run: what the server really did
+            const json& s = e.at("endpoint");
+            std::snprintf(buf, sizeof buf,
+                          "; endpoint: %.2f requests in flight on average, %.2f items/s, "
+                          "%lld items failed, %lld retries",
+                          s.value("achieved_concurrency", 0.0), s.value("items_per_second", 0.0),
+                          static_cast<long long>(s.value("failed", 0)),
+                          static_cast<long long>(s.value("retries", 0)));
+            std::cerr << buf;
+        }
         std::cerr << std::endl;
     } else if (kind == "skipped") {
         endBar();

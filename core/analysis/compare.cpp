@@ -132,7 +132,9 @@ ItemDiff diffItem(const ledger::Record& ra, const ledger::Record& rb,
     d.p_b = positive(rb, cls);
     double dp = 0;
     for (std::size_t k = 0; k < std::min(ra.probs.size(), rb.probs.size()); ++k) {
-        dp = std::max(dp, 100.0 * std::abs(double(ra.probs[k]) - double(rb.probs[k])));
+        const double v = 100.0 * std::abs(double(ra.probs[k]) - double(rb.probs[k]));
+        dp = std::isnan(v) || std::isnan(dp) ? std::numeric_limits<double>::quiet_NaN()
+                                             : std::max(dp, v);
     }
     d.dp = dp;
     d.decision_a = ra.decision;
@@ -149,6 +151,9 @@ ItemDiff diffItem(const ledger::Record& ra, const ledger::Record& rb,
 
 // The margin histogram (by run A's |margin|) and the Δp histogram.
 void addToBins(Comparison& c, const ItemDiff& d) {
+    if (!d.exact()) {
+        return;
+    }
     const double dp = d.dp;
     const int mb = binOf(marginEdges(), std::abs(double(d.margin_a)));
     if (mb >= 0) {
@@ -255,7 +260,12 @@ Comparison compare(const RunData& a, const RunData& b, const std::vector<ledger:
             c.only_b_correct += cb && !ca;
         }
         c.flips += d.flip;
-        dps.push_back(d.dp);
+        c.undecided += d.decision_a < 0 || d.decision_b < 0;
+        if (d.exact()) {
+            dps.push_back(d.dp);
+        } else {
+            ++c.inexact;
+        }
         c.diffs.push_back(d);
     }
     for (Bin& bin : c.margin_bins) {
@@ -265,13 +275,15 @@ Comparison compare(const RunData& a, const RunData& b, const std::vector<ledger:
         bin.mean_dp = bin.count ? bin.mean_dp / double(bin.count) : 0;
     }
     const double n = double(c.items);
-    c.max_dp = *std::max_element(dps.begin(), dps.end());
-    double sum = 0;
-    for (double v : dps) {
-        sum += v;
+    if (!dps.empty()) {
+        c.max_dp = *std::max_element(dps.begin(), dps.end());
+        double sum = 0;
+        for (double v : dps) {
+            sum += v;
+        }
+        c.mean_dp = sum / double(dps.size());
+        c.p99_dp = quantile(dps, 0.99);
     }
-    c.mean_dp = sum / n;
-    c.p99_dp = quantile(dps, 0.99);
     c.agreement = 1.0 - double(c.flips) / n;
     c.bit_identical_share = double(identical) / n;
     for (std::size_t l = 0; l < nLayers; ++l) {
@@ -365,6 +377,14 @@ json toJson(const Comparison& c, bool withItems) {
                              {"first_divergent_layer", d.first_divergent_layer}});
         }
         j["item_diffs"] = items;
+    }
+    // Only endpoint runs have items without a known Δp or decision: other comparisons print as
+    // they always did.
+    if (c.inexact > 0) {
+        j["inexact"] = c.inexact;
+    }
+    if (c.undecided > 0) {
+        j["undecided"] = c.undecided;
     }
     return j;
 }

@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <optional>
 #include <string>
 #include <vector>
@@ -22,14 +23,19 @@ struct RunData {
 
 struct ItemDiff {
     std::int64_t item = 0;
-    double dp = 0;     // Δp in points: 100 x |p_a - p_b| (multi-class: the largest over classes)
-    bool flip = false; // decisions differ
+    // Δp in points: 100 x |p_a - p_b| (multi-class: the largest over classes); NaN when a class's
+    // p is not known in one of the runs (a label a server did not list, a failed request).
+    double dp = 0;
+    bool flip = false;          // decisions differ
     bool bit_identical = false; // every recorded float and hash the same bits
     float p_a = 0, p_b = 0;     // p: the positive class (binary) or run A's decision class
     float margin_a = 0, margin_b = 0;
     int decision_a = -1, decision_b = -1;
     std::optional<int> label;
     int first_divergent_layer = -1; // hidden-state index (0 = embeddings); -1 none; -2 not captured
+    bool exact() const { return !std::isnan(dp); }
+    // For sorting by Δp, largest first: an unknown Δp sorts below every known one.
+    double dpOrder() const { return exact() ? dp : -1; }
 };
 
 struct LayerDivergence {
@@ -60,7 +66,12 @@ struct Verdict {
 struct Comparison {
     std::int64_t run_a = 0, run_b = 0;
     std::int64_t items = 0; // compared: recorded in both runs
-    double max_dp = 0, mean_dp = 0, p99_dp = 0;
+    // Items whose Δp is not known (a label a server did not list in its top_logprobs, in either
+    // run): the Δp statistics leave them out; their decisions are compared all the same.
+    std::int64_t inexact = 0;
+    // Items without a decision in either run (a failed request, non-finite logits).
+    std::int64_t undecided = 0;
+    double max_dp = 0, mean_dp = 0, p99_dp = 0; // over the items with a known Δp
     std::int64_t flips = 0;
     double agreement = 1;
     double bit_identical_share = 1;

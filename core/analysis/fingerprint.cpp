@@ -50,6 +50,19 @@ void classify(EnvDifference& d) {
         d.why = "a numerics-relevant environment variable";
     } else if (top == "kernels") {
         d.why = "other compiled kernels";
+    } else if (top == "kind") {
+        d.why = "one run is the engine's, the other a server's: another computation altogether";
+    } else if (top == "endpoint") {
+        d.why = "another server address, API or model name: another server can compute "
+                "differently";
+    } else if (top == "server") {
+        d.why = "the server lists other models or reports another build (server header, "
+                "system_fingerprint): its kernels can differ";
+    } else if (top == "labels") {
+        d.why = "a declared setting of the server changed (its dtype, batching, kernels, ...)";
+    } else if (top == "client") {
+        d.moves_numerics = false;
+        d.why = "ProbAudit's own build: the server computes the numbers";
     } else if (top == "libraries") {
         d.why = d.pinned.is_null() ? "a numerics library is loaded that was not"
                 : d.current.is_null()

@@ -239,6 +239,11 @@ void generationTable(Review& rv, const ledger::Ledger& led) {
         g.run_a = runA;
         g.run_b = runB;
         g.cmp = compareGenerations(rv.outputs(runA), rv.outputs(runB), rv.records);
+        const TokenMetrics tm = tokenMetrics(tokenTraces(led.requests(runA), rv.items.size()),
+                                             tokenTraces(led.requests(runB), rv.items.size()));
+        if (tm.available()) {
+            g.tokens = tm;
+        }
         rv.generation_rows.push_back(std::move(g));
     };
     const ReviewRow* ref = rv.row(rv.reference_name);
@@ -261,9 +266,9 @@ void generationTable(Review& rv, const ledger::Ledger& led) {
         std::string kind = partner != nullptr ? "config" : "";
         for (std::size_t y = 0; y < x && partner == nullptr; ++y) {
             const ReviewRow& a = rv.rows[y];
-            if (a.run && a.machine == b.machine &&
-                differingAxes(a.config_json, b.config_json) ==
-                    std::vector<std::string>{"arrival_seed"}) {
+            const auto axes = differingAxes(a.config_json, b.config_json);
+            if (a.run && a.machine == b.machine && !axes.empty() &&
+                onlyAmong(axes, {"arrival_seed", "repeat"})) {
                 partner = &a;
                 kind = "repeat";
             }
@@ -273,7 +278,7 @@ void generationTable(Review& rv, const ledger::Ledger& led) {
                 const auto axes = differingAxes(a.config_json, b.config_json);
                 if (a.run && &a != &b && a.machine == b.machine &&
                     a.config_json.value("concurrency", 1) < b.config_json.value("concurrency", 1) &&
-                    onlyAmong(axes, {"concurrency", "arrival_seed"}) &&
+                    onlyAmong(axes, {"concurrency", "arrival_seed", "repeat"}) &&
                     (sameArrival == 0 || a.config_json.value("arrival_seed", 0) ==
                                              b.config_json.value("arrival_seed", 0))) {
                     partner = &a;
@@ -437,6 +442,11 @@ Review loadReviewOf(const std::string& ledgerPath, const std::string& headName,
         for (ReviewRow& row : rowsOf(rv, runs, name, configs.at(name), refJson, wasDropped)) {
             if (row.run && !rv.generation) {
                 rv.data.emplace(row.run->id, RunData{*row.run, led.records(row.run->id, true)});
+            }
+            if (row.run) {
+                if (const auto exchanges = led.requests(row.run->id); !exchanges.empty()) {
+                    row.serving = requestStats(exchanges);
+                }
             }
             if (row.run && rv.reference_run && !rv.generation) {
                 row.cmp =

@@ -7,6 +7,8 @@
 #include "analysis/compare.h"
 #include "analysis/diagnosis.h"
 #include "analysis/generation_compare.h"
+#include "analysis/request_stats.h"
+#include "analysis/token_metrics.h"
 #include "ledger/ledger.h"
 #include "ledger/trust.h"
 
@@ -36,6 +38,8 @@ struct ReviewRow {
     std::optional<ledger::Run> run; // the latest finished study run; none: not run yet
     std::optional<Comparison> cmp;  // the reference run (A) against this run (B)
     int modal_first_layer = -1;     // the most frequent first divergent layer; -1 none, -2 n/a
+    // An endpoint run: what its exchanges with the server say (items/s, requests in flight).
+    std::optional<RequestStats> serving;
 };
 
 // One line of a generation study's agreement table (the second field report's table): two
@@ -43,12 +47,14 @@ struct ReviewRow {
 struct GenerationRow {
     std::string a, b; // config names; a is the reference side
     // repeat: the same config recorded twice, or configs that differ only in the arrival order
-    // (run to run); serving: b differs from a in concurrency (and perhaps the arrival order);
-    // config: any other difference (b against the study's reference config)
+    // or the repeat axis (run to run); serving: b differs from a in concurrency (and perhaps the
+    // arrival order); config: any other difference (b against the study's reference config)
     std::string kind;
     std::vector<std::string> differs_in; // axes whose value differs
     std::int64_t run_a = 0, run_b = 0;
     GenerationComparison cmp;
+    // Both runs with top-K log-probabilities per step (endpoint runs): the per-token metrics.
+    std::optional<TokenMetrics> tokens;
 };
 
 struct Review {

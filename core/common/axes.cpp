@@ -7,32 +7,48 @@ namespace probaudit {
 const std::vector<Axis>& configAxes() {
     using K = AxisKind;
     using S = Suspect;
+    using C = Scope;
     static const std::vector<Axis> axes = [] {
+        // name, kind, values, min, suspect, scope, untried_in_report, max
         std::vector<Axis> a{
-            {"arrival_seed", K::Integer, {}, 0, S::Kernels, true},
+            {"arrival_seed", K::Integer, {}, 0, S::Kernels, C::Both},
             {"attention",
              K::Choice,
              {"math", "sdpa", "batch_invariant"},
              0,
              S::Kernels,
-             false,
+             C::Engine,
              true},
-            {"batch_size", K::Integer, {}, 1, S::Shape, false, false, 65536},
-            {"concurrency", K::Integer, {}, 1, S::Kernels, true, false, 4096},
-            {"cpu_capability", K::Choice, {"", "default", "avx2", "avx512"}, 0, S::Kernels, false},
-            {"cudnn_benchmark", K::Boolean, {}, 0, S::Kernels, false},
-            {"deterministic", K::Boolean, {}, 0, S::Kernels, false, true},
-            {"device", K::Device, {"cpu", "cuda:0"}, 0, S::Kernels, false, true},
-            {"dtype", K::Choice, {"float32", "bfloat16", "float16"}, 0, S::Kernels, false, true},
-            {"kernels", K::Choice, {"default", "batch_invariant"}, 0, S::Kernels, false, true},
-            {"max_length", K::Integer, {}, 0, S::Shape, false, false, 1 << 20},
-            {"order", K::Choice, {"as_given", "shuffled", "by_length"}, 0, S::Shape, false},
-            {"order_seed", K::Integer, {}, 0, S::Shape, false},
-            {"pad_to", K::Choice, {"longest", "multiple", "fixed"}, 0, S::Shape, false},
-            {"pad_to_n", K::Integer, {}, 0, S::Shape, false, false, 1 << 20},
-            {"padding_side", K::Choice, {"right", "left"}, 0, S::Shape, false, true},
-            {"tf32", K::Boolean, {}, 0, S::Kernels, false, true},
-            {"threads", K::Integer, {}, 1, S::Kernels, false, false, 1024},
+            {"batch_size", K::Integer, {}, 1, S::Shape, C::Engine, false, 65536},
+            {"concurrency", K::Integer, {}, 1, S::Kernels, C::Both, false, 4096},
+            {"cpu_capability",
+             K::Choice,
+             {"", "default", "avx2", "avx512"},
+             0,
+             S::Kernels,
+             C::Engine},
+            {"cudnn_benchmark", K::Boolean, {}, 0, S::Kernels, C::Engine},
+            {"deterministic", K::Boolean, {}, 0, S::Kernels, C::Engine, true},
+            {"device", K::Device, {"cpu", "cuda:0"}, 0, S::Kernels, C::Engine, true},
+            {"dtype",
+             K::Choice,
+             {"float32", "bfloat16", "float16"},
+             0,
+             S::Kernels,
+             C::Engine,
+             true},
+            {"kernels", K::Choice, {"default", "batch_invariant"}, 0, S::Kernels, C::Engine, true},
+            {"max_length", K::Integer, {}, 0, S::Shape, C::Engine, false, 1 << 20},
+            {"order", K::Choice, {"as_given", "shuffled", "by_length"}, 0, S::Shape, C::Engine},
+            {"order_seed", K::Integer, {}, 0, S::Shape, C::Engine},
+            {"pad_to", K::Choice, {"longest", "multiple", "fixed"}, 0, S::Shape, C::Engine},
+            {"pad_to_n", K::Integer, {}, 0, S::Shape, C::Engine, false, 1 << 20},
+            {"padding_side", K::Choice, {"right", "left"}, 0, S::Shape, C::Engine, true},
+            {"prefix_cache", K::Choice, {"cold", "warm"}, 0, S::Kernels, C::Endpoint},
+            {"repeat", K::Integer, {}, 0, S::Kernels, C::Both, false, 1 << 20},
+            {"seed", K::Integer, {}, -1, S::Kernels, C::Endpoint},
+            {"tf32", K::Boolean, {}, 0, S::Kernels, C::Engine, true},
+            {"threads", K::Integer, {}, 1, S::Kernels, C::Engine, false, 1024},
         };
         return a;
     }();
@@ -60,6 +76,14 @@ std::string_view suspectName(Suspect s) {
 std::string suspectOf(std::string_view axis) {
     const Axis* a = findAxis(axis);
     return std::string(suspectName(a == nullptr ? Suspect::Kernels : a->suspect));
+}
+
+} // namespace probaudit
+
+namespace probaudit {
+
+bool axisApplies(const Axis& axis, bool endpoint) {
+    return axis.scope == Scope::Both || (axis.scope == Scope::Endpoint) == endpoint;
 }
 
 } // namespace probaudit

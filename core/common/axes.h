@@ -17,6 +17,11 @@ enum class AxisKind {
     Device, // cpu | cuda:N
 };
 
+// What an axis is a setting of: the built-in engine's computation, the requests an endpoint run
+// sends to a server, or both. A server's own settings (its dtype, kernels, batching) are not
+// axes of an endpoint study: the study declares them in $.model.labels.
+enum class Scope { Engine, Endpoint, Both };
+
 // Which rung of the diagnosis ladder an axis belongs to: the batch's shape (batch size,
 // padding, order, truncation), or the computation path (kernels, dtype, threads, flags).
 enum class Suspect { Shape, Kernels };
@@ -27,7 +32,7 @@ struct Axis {
     std::vector<std::string_view> values; // Choice: allowed values; Device: suggestions
     std::int64_t min = 0;                 // Integer
     Suspect suspect = Suspect::Kernels;
-    bool generation_only = false; // the serving simulation's axes
+    Scope scope = Scope::Engine;
     // The report's limits name every value of this axis that no config of a study tried.
     bool untried_in_report = false;
     std::int64_t max = INT64_MAX; // Integer: the largest value a run can honour
@@ -35,6 +40,8 @@ struct Axis {
 
 // Every axis, in the canonical JSON's key order (sorted by name).
 const std::vector<Axis>& configAxes();
+// Whether an axis is a setting of an endpoint study's runs (`endpoint`) or of the engine's.
+bool axisApplies(const Axis& axis, bool endpoint);
 // The values an axis offers as text: Choice and Device their list, Boolean "false" and "true",
 // Integer none.
 std::vector<std::string> axisValues(const Axis& axis);

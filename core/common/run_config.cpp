@@ -32,6 +32,15 @@ json RunConfig::toJson() const {
         j["concurrency"] = concurrency;
         j["arrival_seed"] = arrival_seed;
     }
+    if (repeat != 0) {
+        j["repeat"] = repeat;
+    }
+    if (prefix_cache != "cold") {
+        j["prefix_cache"] = prefix_cache;
+    }
+    if (seed != -1) {
+        j["seed"] = seed;
+    }
     return j;
 }
 
@@ -39,6 +48,9 @@ json RunConfig::allAxesJson() const {
     json j = toJson();
     j["concurrency"] = concurrency;
     j["arrival_seed"] = arrival_seed;
+    j["repeat"] = repeat;
+    j["prefix_cache"] = prefix_cache;
+    j["seed"] = seed;
     return j;
 }
 
@@ -149,6 +161,9 @@ RunConfig RunConfig::fromJson(const json& j, const std::string& path,
     c.max_length = values["max_length"].get<std::int64_t>();
     c.concurrency = values["concurrency"].get<std::int64_t>();
     c.arrival_seed = values["arrival_seed"].get<std::uint64_t>();
+    c.repeat = values["repeat"].get<std::int64_t>();
+    c.prefix_cache = values["prefix_cache"].get<std::string>();
+    c.seed = values["seed"].get<std::int64_t>();
     if (c.pad_to != "longest" && c.pad_to_n < 1) {
         errors.push_back(path + ".pad_to_n: pad_to \"" + c.pad_to + "\" needs pad_to_n >= 1");
     }

@@ -31,14 +31,23 @@ struct RunConfig {
     // Generation only (serving simulation, engine/generate.h): the number of co-resident
     // sequences of the continuous-batching scheduler (1: the serial reference) and the seed of
     // the order in which requests arrive.
+    // Endpoint runs too: requests in flight and the seed of the order they are sent in.
     std::int64_t concurrency = 1;
     std::uint64_t arrival_seed = 0;
+    // The same settings once more (0: the first): a config with repeat 1 records the C-vs-C
+    // run that tells a server's own run-to-run variation from a setting's effect.
+    std::int64_t repeat = 0;
+    // Endpoint runs: "warm" sends each prompt once, unmeasured, before the request that is
+    // recorded (a server with a prefix cache then answers from it); "cold" sends nothing before.
+    std::string prefix_cache = "cold";
+    std::int64_t seed = -1; // endpoint runs: the requests' "seed" field (-1: none sent)
 
-    // Every axis, except that axes added after the first release (concurrency, arrival_seed)
-    // appear only when they are not at their default: earlier ledgers keep their config hashes.
+    // Every axis, except that axes added after the first release (concurrency, arrival_seed,
+    // repeat, prefix_cache, seed) appear only when they are not at their default: earlier
+    // ledgers keep their config hashes.
     nlohmann::json toJson() const;
-    // Every axis, the serving simulation's too (toJson leaves concurrency and arrival_seed out
-    // at their defaults, so that older configs keep their hashes).
+    // Every axis, the later ones too (toJson leaves them out at their defaults, so that older
+    // configs keep their hashes).
     nlohmann::json allAxesJson() const;
     std::string canonical() const; // compact JSON with sorted keys
     std::string hash() const;      // first 16 hex digits of SHA-256(canonical())

@@ -1,5 +1,6 @@
 #include "endpoint/label_decision.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -57,9 +58,22 @@ LabelDecision decideLabels(const Step& first, const std::vector<std::string>& la
 }
 
 std::string splitLabel(const Step& first, const std::vector<std::string>& labels) {
+    const auto listed = [&](const std::string& token) {
+        return token == first.token ||
+               std::any_of(first.top.begin(), first.top.end(),
+                           [&](const TokenLogprob& t) { return t.token == token; });
+    };
+    const auto prefixOf = [](const std::string& token, const std::string& label) {
+        return !token.empty() && token.size() < label.size() &&
+               label.compare(0, token.size(), token) == 0;
+    };
     for (const std::string& label : labels) {
-        if (!first.token.empty() && first.token.size() < label.size() &&
-            label.compare(0, first.token.size(), first.token) == 0) {
+        if (listed(label)) {
+            continue; // a token of its own (another token may still be a prefix of it)
+        }
+        if (prefixOf(first.token, label) ||
+            std::any_of(first.top.begin(), first.top.end(),
+                        [&](const TokenLogprob& t) { return prefixOf(t.token, label); })) {
             return label;
         }
     }

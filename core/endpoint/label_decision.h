@@ -27,8 +27,10 @@ struct LabelDecision {
 // alternatives (it returns no log-probabilities).
 LabelDecision decideLabels(const Step& first, const std::vector<std::string>& labels);
 
-// A label the server splits into several tokens shows as a first token that is a proper prefix
-// of the label (" Pos" for " Positive"): returns the first such label, or "".
+// A label the server splits into several tokens shows as a label that is not among the first
+// token's alternatives while a proper prefix of it is (" Pos" for " Positive"): returns the
+// first such label, or "". A label listed as a token of its own is never split, whatever else
+// is listed (" N" beside " No").
 std::string splitLabel(const Step& first, const std::vector<std::string>& labels);
 
 } // namespace probaudit::endpoint

@@ -3,21 +3,8 @@
 #include "common/error.h"
 
 #include <algorithm>
-#include <numeric>
-#include <random>
 
 namespace probaudit::engine {
-
-std::vector<std::size_t> seededOrder(std::size_t n, std::uint64_t seed) {
-    std::vector<std::size_t> order(n);
-    std::iota(order.begin(), order.end(), 0);
-    std::mt19937_64 gen(seed);
-    for (std::size_t i = order.size(); i > 1; --i) {
-        const std::size_t j = static_cast<std::size_t>(gen() % i);
-        std::swap(order[i - 1], order[j]);
-    }
-    return order;
-}
 
 Batch makeBatch(const std::vector<std::vector<std::int32_t>>& rows, const std::string& paddingSide,
                 const std::string& padTo, std::int64_t padToN, std::int32_t padId) {

@@ -3,6 +3,8 @@
 // them, so that a padded item means exactly what it means alone (only the arithmetic may
 // differ): pads are masked out as keys, and positions count real tokens only (cumsum of the
 // mask minus one, as generate() does for left padding), with pad positions at 0.
+#include "common/seeded_order.h"
+
 #include <ATen/ATen.h>
 
 #include <cstdint>
@@ -40,10 +42,6 @@ struct Batch {
 
 // padTo: "longest" (the longest row), "multiple" (rounded up to a multiple of padToN) or
 // "fixed" (exactly padToN; a longer row is an error). paddingSide: "right" or "left".
-// 0..n-1 shuffled by Fisher-Yates with std::mt19937_64(seed) (j = gen() % i): the same seed
-// gives the same order on every machine (config order "shuffled", serving arrivals).
-std::vector<std::size_t> seededOrder(std::size_t n, std::uint64_t seed);
-
 Batch makeBatch(const std::vector<std::vector<std::int32_t>>& rows, const std::string& paddingSide,
                 const std::string& padTo, std::int64_t padToN, std::int32_t padId);
 

@@ -8,15 +8,18 @@
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <fcntl.h>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -111,6 +114,12 @@ CREATE TABLE seals(seq INTEGER PRIMARY KEY, kind TEXT NOT NULL, body TEXT NOT NU
 ALTER TABLE runs ADD COLUMN seal_version INTEGER NOT NULL DEFAULT 1;
 CREATE TABLE signatures(id INTEGER PRIMARY KEY, seq INTEGER NOT NULL, chain_sha256 TEXT NOT NULL,
                         public_key TEXT NOT NULL, signature TEXT NOT NULL, signed TEXT NOT NULL);
+)sql",
+    // 5 -> 6: endpoint runs keep every item's exchange with the server (attempts and their
+    // times, top_logprobs, why an item failed)
+    R"sql(
+CREATE TABLE requests(run INTEGER NOT NULL REFERENCES runs(id), item INTEGER NOT NULL REFERENCES items(idx),
+                      json TEXT NOT NULL, PRIMARY KEY (run, item)) WITHOUT ROWID;
 )sql",
 };
 static_assert(sizeof(kMigrations) / sizeof(kMigrations[0]) == kSchemaVersion);
@@ -456,6 +465,12 @@ void readRecordRow(SQLite::Statement& st, Record& r) {
     r.decision = static_cast<int>(decision);
     r.margin = storedFloat(st.getColumn(4));
     r.nonfinite = storedFlag(st.getColumn(5));
+    if (r.nonfinite) { // it has no margin: stored as 0 (SQLite has no NaN), read back as NaN
+        if (r.margin != 0) {
+            throw RowProblem("a record without finite logits has a margin");
+        }
+        r.margin = std::numeric_limits<float>::quiet_NaN();
+    }
     r.probs = storedBlob<float>(st.getColumn(6), false);
     r.logits = storedBlob<float>(st.getColumn(7), false);
     r.batch = storedInt(st.getColumn(8));
@@ -1041,7 +1056,13 @@ void Ledger::appendBatch(std::int64_t run, const std::vector<Record>& records) {
             rec.bind(3, r.tokens);
             rec.bind(4, static_cast<int>(r.truncated));
             rec.bind(5, r.decision);
-            rec.bind(6, static_cast<double>(r.margin));
+            if (std::isnan(r.margin) && !r.nonfinite) {
+                throw Error(m_path, "run " + std::to_string(run) + ", item " +
+                                        std::to_string(r.item) +
+                                        ": a margin that is not a number in a record with finite "
+                                        "logits cannot be stored");
+            }
+            rec.bind(6, r.nonfinite ? 0.0 : static_cast<double>(r.margin));
             rec.bind(7, static_cast<int>(r.nonfinite));
             rec.bindNoCopy(8, r.probs.data(), static_cast<int>(r.probs.size() * sizeof(float)));
             rec.bindNoCopy(9, r.logits.data(), static_cast<int>(r.logits.size() * sizeof(float)));
@@ -1103,6 +1124,31 @@ void Ledger::appendGenerations(std::int64_t run, const std::vector<GenerationRec
     }
 }
 
+void Ledger::appendEndpointItems(std::int64_t run, const std::vector<Record>& records,
+                                 const std::vector<GenerationRecord>& outputs,
+                                 const std::vector<RequestRecord>& requests) {
+    atomically([&] {
+        if (!records.empty()) {
+            appendBatch(run, records);
+        }
+        if (!outputs.empty()) {
+            appendGenerations(run, outputs);
+        }
+        try {
+            SQLite::Statement ins(*m->db, "INSERT INTO requests(run, item, json) VALUES (?, ?, ?)");
+            for (const RequestRecord& r : requests) {
+                ins.bind(1, run);
+                ins.bind(2, r.item);
+                ins.bind(3, r.json);
+                ins.exec();
+                ins.reset();
+            }
+        } catch (const std::exception& e) {
+            m->fail(m_path, e);
+        }
+    });
+}
+
 namespace {
 
 std::int64_t itemsIn(SQLite::Database& db) {
@@ -1144,6 +1190,38 @@ std::vector<GenerationRecord> Ledger::generations(std::int64_t run) const {
     return guard([&] { return readGenerations(*m->db, m_path, run); });
 }
 
+namespace {
+
+std::vector<RequestRecord> readRequests(SQLite::Database& db, const std::string& path,
+                                        std::int64_t run) {
+    std::vector<RequestRecord> out;
+    SQLite::Statement st(db, "SELECT item, json FROM requests WHERE run = ? ORDER BY item");
+    st.bind(1, run);
+    const std::int64_t items = itemsIn(db);
+    while (st.executeStep()) {
+        RequestRecord r;
+        r.item = st.getColumn(0).getInt64();
+        try {
+            storedInt(st.getColumn(0));
+            if (r.item < 0 || r.item >= items) {
+                throw RowProblem("item index " + std::to_string(r.item) +
+                                 " is outside the study's " + std::to_string(items) + " items");
+            }
+            r.json = storedText(st.getColumn(1));
+        } catch (const RowProblem& e) {
+            throw malformedRow(path, run, r.item, e);
+        }
+        out.push_back(std::move(r));
+    }
+    return out;
+}
+
+} // namespace
+
+std::vector<RequestRecord> Ledger::requests(std::int64_t run) const {
+    return guard([&] { return readRequests(*m->db, m_path, run); });
+}
+
 std::int64_t Ledger::itemCount() const {
     return guard([&] { return m->db->execAndGet("SELECT count(*) FROM items").getInt64(); });
 }
@@ -1178,15 +1256,24 @@ void Ledger::setKernelTrace(std::int64_t run, const json& trace) {
 namespace {
 
 // A run's seal covers its records, then its generation outputs (a run has one kind or the other;
-// a run without generation outputs hashes as it did before schema 4).
+// a run without generation outputs hashes as it did before schema 4), then an endpoint run's
+// exchanges with the server (their times are wall times: the numerics digest leaves them out).
 std::string recordsHash(const std::vector<Record>& records,
-                        const std::vector<GenerationRecord>& generations, bool withTiming = true) {
+                        const std::vector<GenerationRecord>& generations,
+                        const std::vector<RequestRecord>& requests, bool withTiming = true) {
     Sha256 h;
     for (const Record& r : records) {
         hashRecord(h, r, withTiming);
     }
     for (const GenerationRecord& g : generations) {
         hashGeneration(h, g);
+    }
+    if (withTiming) {
+        const Seal seal{h};
+        for (const RequestRecord& r : requests) {
+            seal.i64(r.item);
+            seal.blob(r.json.data(), r.json.size());
+        }
     }
     return h.hex();
 }
@@ -1227,6 +1314,7 @@ void Ledger::finishRun(std::int64_t id, const std::string& finished) {
         Run r = run(id);
         const auto records = this->records(id, true);
         const auto outputs = generations(id);
+        const auto exchanges = requests(id);
         if (static_cast<std::int64_t>(records.size() + outputs.size()) != r.items_total) {
             throw Error(m_path, "run " + std::to_string(id) + " has " +
                                     std::to_string(records.size() + outputs.size()) + " of " +
@@ -1242,9 +1330,9 @@ void Ledger::finishRun(std::int64_t id, const std::string& finished) {
                              "message = NULL, seal_version = 2 WHERE id = ?");
         st.bind(1, finished.empty() ? nowUtc() : finished);
         st.bind(2, seq);
-        st.bind(3, recordsHash(records, outputs));
+        st.bind(3, recordsHash(records, outputs, exchanges));
         st.bind(4, prev);
-        st.bind(5, recordsHash(records, outputs, false));
+        st.bind(5, recordsHash(records, outputs, exchanges, false));
         st.bind(6, id);
         st.exec();
         // The chain hash covers the row as it now stands (every other column sealed with it).
@@ -1454,6 +1542,9 @@ std::int64_t Ledger::importRunBody(const Ledger& source, std::int64_t id, bool r
     if (auto outputs = source.generations(id); !outputs.empty()) {
         appendGenerations(mine, outputs);
     }
+    if (auto exchanges = source.requests(id); !exchanges.empty()) {
+        appendEndpointItems(mine, {}, {}, exchanges);
+    }
     setKernelTrace(mine, src.kernel_trace);
     finishRun(mine, src.finished);                        // recorded then, not now
     if (run(mine).records_sha256 != src.records_sha256) { // the whole import rolls back
@@ -1542,7 +1633,9 @@ void digestRun(SQLite::Database& db, const std::string& path, std::int64_t run, 
     try {
         const auto recs = readRecords(db, path, run, true);
         const auto outputs = readGenerations(db, path, run);
-        d = {recordsHash(recs, outputs), recordsHash(recs, outputs, false), "", false};
+        const auto exchanges = readRequests(db, path, run);
+        d = {recordsHash(recs, outputs, exchanges), recordsHash(recs, outputs, exchanges, false),
+             "", false};
     } catch (const Error& e) { // a row that cannot be read back was edited too
         d = {"", "", e.what(), false};
     }

@@ -21,7 +21,7 @@
 
 namespace probaudit::ledger {
 
-inline constexpr int kSchemaVersion = 5;
+inline constexpr int kSchemaVersion = 6;
 
 struct Item {
     std::int64_t idx = 0; // position in the study's item list
@@ -39,8 +39,8 @@ struct Record {
     std::vector<float> probs;  // F32 [C]
     std::vector<float> logits; // F32 [C], decision-class logits
     int decision = -1;
-    float margin = 0;
-    bool nonfinite = false;
+    float margin = 0;       // NaN when nonfinite (no margin)
+    bool nonfinite = false; // the logits are not all finite, or (endpoints) no label came back
     std::int64_t batch = 0, row = 0, padded_length = 0;
     double batch_seconds = 0;
     std::vector<std::uint64_t> layer_hashes; // [layers + 1], empty at capture none
@@ -62,6 +62,16 @@ struct GenerationRecord {
     std::vector<float> logits;        // F32 [steps], the chosen token's logit
     std::vector<float> gaps;          // F32 [steps], largest minus second-largest logit
     std::vector<std::int32_t> batch;  // I32 [steps], rows in the pass that produced the token
+};
+
+// One item's exchange with a server in an endpoint run, as JSON: every attempt's send,
+// first-byte and done times (seconds since the run's requests started), HTTP status and
+// transport error, the warm-up's attempts (prefix_cache warm), the tokens' top_logprobs as the
+// server returned them, and for an item that failed, why with a snippet of the reply. Never a
+// credential.
+struct RequestRecord {
+    std::int64_t item = 0;
+    std::string json; // the stored text, sealed byte for byte
 };
 
 enum class RunStatus { Running, Interrupted, Finished, Failed };
@@ -173,8 +183,16 @@ public:
     void appendBatch(std::int64_t run, const std::vector<Record>& records);
     // One transaction: a generation run's outputs and the run's progress.
     void appendGenerations(std::int64_t run, const std::vector<GenerationRecord>& outputs);
+    // One transaction: an endpoint run's items (their records or generation outputs) with
+    // their exchanges with the server.
+    void appendEndpointItems(std::int64_t run, const std::vector<Record>& records,
+                             const std::vector<GenerationRecord>& outputs,
+                             const std::vector<RequestRecord>& requests);
+    // An endpoint run's exchanges, by item (empty for other runs).
+    std::vector<RequestRecord> requests(std::int64_t run) const;
     void setKernelTrace(std::int64_t run, const nlohmann::json& trace);
-    // Seals the run: records hash (its records, then its generation outputs), chain hash,
+    // Seals the run: records hash (its records, then its generation outputs, then its
+    // exchanges with a server), chain hash,
     // status finished at `finished` ("" = now; an imported run keeps its own times).
     void finishRun(std::int64_t run, const std::string& finished = std::string());
     void markRun(std::int64_t run, RunStatus status, const std::string& message);

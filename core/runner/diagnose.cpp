@@ -401,6 +401,13 @@ analysis::Diagnosis Ladder::run() {
 
 analysis::Diagnosis diagnose(const DiagnoseOptions& o, Events& events,
                              const std::atomic<bool>& stop) {
+    if (study::Study::load(o.run.study).isEndpoint()) {
+        // Its probes would be requests (repeat, concurrency, arrival order), not engine runs.
+        throw Error(o.run.study, "the diagnosis ladder runs the built-in engine's probes; an "
+                                 "endpoint study's suspects are configs of its own (repeat, "
+                                 "concurrency, arrival_seed, prefix_cache): record them and "
+                                 "compare the runs with `probaudit compare`");
+    }
     StudySession session(o.run, events, stop);
     const study::Study& s = session.study();
     const HeadSpec* head = o.head.empty() ? &s.heads.front() : s.head(o.head);

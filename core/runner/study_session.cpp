@@ -1,9 +1,12 @@
 #include "runner/study_session.h"
 
 #include "analysis/records.h"
+#include "analysis/request_stats.h"
 #include "common/error.h"
 #include "common/file_digest.h"
 #include "common/json_read.h"
+#include "common/seeded_order.h"
+#include "endpoint/endpoint_run.h"
 #include "engine/engine.h"
 #include "engine/env_fingerprint.h"
 #include "ledger/ledger.h"
@@ -213,16 +216,32 @@ StudySession::StudySession(const RunOptions& o, Events& events, const std::atomi
             }
         }
     }
-    const model::Checkpoint ckpt = model::Checkpoint::open(m_study.model_path);
     json studyJson = m_study.resolvedJson();
-    studyJson["model"]["sha256"] = modelDigest(ckpt.files());
+    if (m_study.isEndpoint()) {
+        if (o.jobs > 1) {
+            throw Error(o.study, "an endpoint study records one run at a time (runs at once would "
+                                 "share the server and change each other's concurrency); run "
+                                 "it without --jobs");
+        }
+        std::vector<const HeadSpec*> heads;
+        for (const HeadSpec& h : m_study.heads) {
+            heads.push_back(&h);
+        }
+        // Before the ledger is touched: a server that cannot be audited leaves it as it was.
+        m_endpointEnv = endpoint::preflight(m_study.endpoint, heads);
+    } else {
+        const model::Checkpoint ckpt = model::Checkpoint::open(m_study.model_path);
+        studyJson["model"]["sha256"] = modelDigest(ckpt.files());
+    }
 
     m_ledger = std::make_unique<ledger::Ledger>(m_ledgerPath, ledger::Ledger::Mode::Write);
     if (!m_ledger->hasStudy()) {
         m_ledger->initStudy(studyJson, data.sha256, ledgerItems);
     } else {
         const json stored = m_ledger->study();
-        if (stored.at("model").value("sha256", "") != studyJson["model"]["sha256"]) {
+        const json& storedModel = stored.at("model");
+        if (storedModel.value("format", "") != m_study.model_format ||
+            storedModel.value("sha256", "") != studyJson["model"].value("sha256", "")) {
             throw Error(m_ledgerPath,
                         "the model's files differ from the ones this ledger was recorded with; "
                         "start a new ledger (--ledger PATH)");
@@ -435,6 +454,14 @@ json startedEvent(const ActiveRun& run, const std::string& configHash, const std
     return e;
 }
 
+json skippedEvent(const RunRequest& r, std::int64_t id) {
+    return {{"event", protocol::event::kSkipped},
+            {"run", id},
+            {"head", r.head->name},
+            {"config", r.configName},
+            {"reason", "already recorded in this environment"}};
+}
+
 json finishedEvent(const ActiveRun& run, double seconds, const engine::ServeStats* serving) {
     const RunRequest& r = run.req;
     json e{{"event", protocol::event::kRunFinished},
@@ -459,8 +486,8 @@ json finishedEvent(const ActiveRun& run, double seconds, const engine::ServeStat
 }
 
 // A study run resumes an unfinished run of the same head, config, environment and capture;
-// any other run starts a new row.
-void openRun(ledger::Ledger& led, ActiveRun& run, const std::string& configHash,
+// any other run starts a new row. Sends the "started" event.
+void openRun(ledger::Ledger& led, Events& events, ActiveRun& run, const std::string& configHash,
              const std::string& envHash) {
     const RunRequest& r = run.req;
     const json headJson = headIdentity(*r.head);
@@ -480,6 +507,31 @@ void openRun(ledger::Ledger& led, ActiveRun& run, const std::string& configHash,
         run.id = led.beginRun(r.head->name, headJson, r.configName, configHash, envHash, r.capture,
                               static_cast<std::int64_t>(run.items), r.kind, r.label);
     }
+    events.emit(startedEvent(run, configHash, envHash));
+}
+
+// An endpoint run's requests: the prompts of the items it covers, their places in the run's
+// arrival order (seeded by arrival_seed) and, in that order, the ones not recorded yet.
+endpoint::EndpointRun endpointRun(const study::Study& s, const ActiveRun& run,
+                                  const std::vector<engine::Item>& items) {
+    const RunRequest& r = run.req;
+    endpoint::EndpointRun er;
+    er.endpoint = &s.endpoint;
+    er.head = r.head;
+    er.config = r.config;
+    for (std::size_t k = 0; k < run.items; ++k) {
+        er.items.push_back(run.ledgerItem(k));
+        er.prompts.push_back(r.head->prompt(items.at(std::size_t(er.items.back())).text));
+    }
+    const std::vector<std::size_t> arrivals = seededOrder(run.items, r.config.arrival_seed);
+    er.arrival.resize(run.items);
+    for (std::size_t a = 0; a < arrivals.size(); ++a) {
+        er.arrival[arrivals[a]] = static_cast<std::int64_t>(a);
+        if (run.skip.empty() || !run.skip[arrivals[a]]) {
+            er.order.push_back(arrivals[a]);
+        }
+    }
+    return er;
 }
 
 } // namespace
@@ -501,7 +553,35 @@ std::optional<ledger::Run> StudySession::alreadyRecorded(const RunRequest& r,
     return other.findFinished(head, configHash, envHash, r.capture);
 }
 
+std::optional<RunOutcome> StudySession::skipIfRecorded(const RunRequest& r, const json& environment,
+                                                       std::string& configHash,
+                                                       std::string& envHash) {
+    envHash = m_ledger->putEnvironment(environment);
+    configHash = r.config.hash();
+    m_ledger->putConfig(configHash, r.configName, r.config.toJson());
+    const auto done = alreadyRecorded(r, configHash, envHash);
+    if (!done) {
+        return std::nullopt;
+    }
+    m_events.emit(skippedEvent(r, done->id));
+    RunOutcome out;
+    out.id = done->id;
+    out.skipped = true;
+    return out;
+}
+
+void StudySession::seal(std::int64_t run, json& finished) {
+    m_ledger->finishRun(run);
+    m_currentRun = 0;
+    finished["status"] = "finished";
+    finished["records_sha256"] = m_ledger->run(run).records_sha256;
+    m_events.emit(finished);
+}
+
 RunOutcome StudySession::record(const RunRequest& r) {
+    if (m_study.isEndpoint()) {
+        return recordEndpoint(r);
+    }
     RunOutcome out;
     engine::Engine& eng = engine(*r.head);
     const bool generation = r.head->generation();
@@ -518,23 +598,12 @@ RunOutcome StudySession::record(const RunRequest& r) {
     ActiveRun run(r);
     run.items = generation ? (r.items.empty() ? m_items.size() : r.items.size()) : enc.size();
     eng.prepare(r.config);
-    const std::string envHash = m_ledger->putEnvironment(engine::collectEnvironment());
-    const std::string configHash = r.config.hash();
-    m_ledger->putConfig(configHash, r.configName, r.config.toJson());
-    if (const auto done = alreadyRecorded(r, configHash, envHash)) {
-        m_events.emit({{"event", protocol::event::kSkipped},
-                       {"run", done->id},
-                       {"head", r.head->name},
-                       {"config", r.configName},
-                       {"reason", "already recorded in this environment"}});
-        out.id = done->id;
-        out.skipped = true;
-        return out;
+    std::string configHash, envHash;
+    if (auto skipped = skipIfRecorded(r, engine::collectEnvironment(), configHash, envHash)) {
+        return *skipped;
     }
-    openRun(*m_ledger, run, configHash, envHash);
-    m_currentRun = run.id;
-    out.id = run.id;
-    m_events.emit(startedEvent(run, configHash, envHash));
+    openRun(*m_ledger, m_events, run, configHash, envHash);
+    m_currentRun = out.id = run.id;
     ProgressEvents progress(m_events, run, m_stop);
     engine::ServeStats serving;
     if (generation) {
@@ -554,11 +623,49 @@ RunOutcome StudySession::record(const RunRequest& r) {
         out.cancelled = true;
         return out;
     }
-    m_ledger->finishRun(run.id);
-    m_currentRun = 0;
-    finished["status"] = "finished";
-    finished["records_sha256"] = m_ledger->run(run.id).records_sha256;
-    m_events.emit(finished);
+    seal(run.id, finished);
+    return out;
+}
+
+// An endpoint run commits every item as its reply comes (its record or output and its exchange
+// with the server in one transaction), so a run stopped by a signal, a server fault or kill -9
+// resumes with nothing recorded twice and nothing lost.
+RunOutcome StudySession::recordEndpoint(const RunRequest& r) {
+    RunOutcome out;
+    ActiveRun run(r);
+    run.items = r.items.empty() ? m_items.size() : r.items.size();
+    std::string configHash, envHash;
+    if (auto skipped = skipIfRecorded(r, m_endpointEnv, configHash, envHash)) {
+        return *skipped;
+    }
+    openRun(*m_ledger, m_events, run, configHash, envHash);
+    m_currentRun = out.id = run.id;
+    ProgressEvents progress(m_events, run, m_stop);
+    const bool generation = r.head->generation();
+    const endpoint::EndpointStats stats = endpoint::runEndpoint(
+        endpointRun(m_study, run, m_items),
+        [&](endpoint::ItemOutcome&& o) {
+            m_ledger->appendEndpointItems(
+                run.id, generation ? std::vector<ledger::Record>{} : std::vector{o.record},
+                generation ? std::vector{o.output} : std::vector<ledger::GenerationRecord>{},
+                {o.request});
+            ++run.doneHere;
+            batchCommitted();
+            return progress(run.doneHere, run.items);
+        },
+        &m_stop);
+    json finished = finishedEvent(run, progress.seconds(), nullptr);
+    finished["endpoint"] = analysis::toJson(analysis::requestStats(m_ledger->requests(run.id)));
+    finished["endpoint"]["failed_here"] = stats.failed;
+    if (run.already + std::int64_t(run.doneHere) < std::int64_t(run.items)) { // stopped
+        m_ledger->markRun(run.id, ledger::RunStatus::Interrupted,
+                          "stopped by a signal; run again to resume");
+        finished["status"] = "interrupted";
+        m_events.emit(finished);
+        out.cancelled = true;
+        return out;
+    }
+    seal(run.id, finished);
     return out;
 }
 

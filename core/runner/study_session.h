@@ -82,6 +82,9 @@ public:
 
     // Records a run (a study run resumes an unfinished one of the same key) and seals it.
     RunOutcome record(const RunRequest& request);
+    // An endpoint study's server, as the preflight found it (environment fingerprint); null
+    // for an engine study.
+    const nlohmann::json& endpointEnvironment() const { return m_endpointEnv; }
     // After an error: the run being recorded is marked interrupted (resumable).
     void markFailed(const std::string& message);
 
@@ -95,6 +98,15 @@ private:
                                                const std::string& configHash,
                                                const std::string& envHash);
 
+    RunOutcome recordEndpoint(const RunRequest& request);
+    // Stores the run's environment and config (their hashes out); the outcome of a run that is
+    // recorded already (the "skipped" event sent), or none.
+    std::optional<RunOutcome> skipIfRecorded(const RunRequest& request,
+                                             const nlohmann::json& environment,
+                                             std::string& configHash, std::string& envHash);
+    // Seals a run whose every item is recorded and sends its "run-finished" event.
+    void seal(std::int64_t run, nlohmann::json& finished);
+
     RunOptions m_opt;
     Events& m_events;
     const std::atomic<bool>& m_stop;
@@ -105,6 +117,7 @@ private:
     std::map<std::string, std::unique_ptr<engine::Engine>> m_engines;
     std::map<std::pair<std::string, std::int64_t>, std::vector<tokenizer::Encoding>> m_encodings;
     std::int64_t m_currentRun = 0;
+    nlohmann::json m_endpointEnv;
 };
 
 // Returns the exit code (common/protocol.h): 0 done, 130 interrupted (finished batches kept),

@@ -1,5 +1,6 @@
 #include "study/study.h"
 
+#include "common/axes.h"
 #include "common/error.h"
 #include "common/json_read.h"
 
@@ -71,6 +72,9 @@ void checkGeneration(const Study& s, std::vector<std::string>& errors) {
         errors.push_back("$.heads: generation heads and decision heads cannot share a study");
         return;
     }
+    if (s.isEndpoint()) {
+        return; // checkEndpoint: the serving axes are the requests' own
+    }
     const RunConfig defaults;
     for (const auto& nc : s.configs) {
         const std::string p = "$.configs." + nc.name;
@@ -95,6 +99,52 @@ void checkGeneration(const Study& s, std::vector<std::string>& errors) {
     }
 }
 
+// Which axes a study's configs may set: an endpoint study sets what its requests are (how many
+// in flight, in what order, a warm prefix cache, the seed field, a repeat); the server's own
+// settings are declared in $.model.labels. An engine study sets no endpoint-only axis.
+void checkAxesScope(const Study& s, std::vector<std::string>& errors) {
+    const nlohmann::json defaults = RunConfig().allAxesJson();
+    for (const auto& nc : s.configs) {
+        const nlohmann::json values = nc.config.allAxesJson();
+        for (const Axis& axis : configAxes()) {
+            const std::string key(axis.name);
+            if (axisApplies(axis, s.isEndpoint()) || values[key] == defaults[key]) {
+                continue;
+            }
+            errors.push_back("$.configs." + nc.name + "." + key +
+                             (s.isEndpoint() ? ": a setting of the server, not of the requests "
+                                               "ProbAudit sends; declare the server's settings in "
+                                               "$.model.labels"
+                                             : ": applies to endpoint studies only"));
+        }
+        if (s.isEndpoint() && nc.config.concurrency > kMaxEndpointConcurrency) {
+            errors.push_back("$.configs." + nc.name + ".concurrency: at most " +
+                             std::to_string(kMaxEndpointConcurrency) + " requests in flight");
+        }
+    }
+}
+
+// A server gives tokens and their log-probabilities, no hidden states: an endpoint study's
+// heads are label tokens or generation, and it captures nothing.
+void checkEndpoint(const ordered_json& j, Study& s, std::vector<std::string>& errors) {
+    if (!s.isEndpoint()) {
+        return;
+    }
+    for (const auto& h : s.heads) {
+        if (h.kind != "label_tokens" && h.kind != "generation") {
+            errors.push_back("$.heads." + h.name +
+                             ": an endpoint study's heads are label_tokens "
+                             "or generation (a server returns tokens and "
+                             "their log-probabilities, not hidden states)");
+        }
+    }
+    if (j.contains("capture") && j["capture"] != "none") {
+        errors.push_back("$.capture: an endpoint study captures none (a server returns no hidden "
+                         "states)");
+    }
+    s.capture = "none";
+}
+
 } // namespace
 
 std::string probauditHome() {
@@ -117,9 +167,15 @@ namespace {
 void readModel(const ordered_json& j, const std::string& baseDir, Study& s,
                std::vector<std::string>& errors) {
     if (!j.contains("model") || !j["model"].is_object()) {
-        errors.push_back("$.model: missing (an object with \"path\")");
+        errors.push_back("$.model: missing (an object with \"path\", or with \"endpoint\" for a "
+                         "server)");
     } else {
         const auto& m = j["model"];
+        if (m.contains("endpoint")) {
+            s.model_format = "endpoint";
+            s.endpoint = EndpointSpec::fromJson(json::parse(m.dump()), "$.model", errors);
+            return;
+        }
         unknownFields(m, {"path", "format"}, "$.model", errors);
         if (stringField(m, "path", s.model_path, "$.model", errors, true)) {
             s.model_path = resolve(s.model_path, baseDir);
@@ -279,6 +335,8 @@ Study Study::fromJson(const ordered_json& j, const std::string& baseDir,
 
     readConfigs(j, s, errors);
     checkGeneration(s, errors);
+    checkAxesScope(s, errors);
+    checkEndpoint(j, s, errors);
     if (stringField(j, "reference", s.reference, "$", errors, true) &&
         s.config(s.reference) == nullptr) {
         errors.push_back("$.reference: \"" + s.reference + "\" is not one of the configs");
@@ -349,11 +407,13 @@ json Study::resolvedJson() const {
     if (dataset.seed) {
         d["seed"] = *dataset.seed;
     }
-    return json{
-        {"name", name},          {"model", {{"path", model_path}, {"format", model_format}}},
-        {"heads", heads},        {"dataset", d},
-        {"capture", capture},    {"configs", configs},
-        {"reference", reference}};
+    json model{{"path", model_path}, {"format", model_format}};
+    if (isEndpoint()) {
+        model = endpoint.toJson();
+        model["format"] = model_format;
+    }
+    return json{{"name", name},       {"model", model},     {"heads", heads},        {"dataset", d},
+                {"capture", capture}, {"configs", configs}, {"reference", reference}};
 }
 
 } // namespace probaudit::study

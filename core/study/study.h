@@ -2,6 +2,7 @@
 // A study (DESIGN.md): one model, one or more decision-head variants, one dataset, named
 // runtime configurations, one of them the reference, and the capture level. The file format
 // is documented with a commented example in docs/study-file.md.
+#include "common/endpoint_spec.h"
 #include "common/head_spec.h"
 #include "common/run_config.h"
 #include "study/dataset.h"
@@ -26,8 +27,9 @@ struct NamedConfig {
 struct Study {
     std::string file; // the study file (absolute)
     std::string name;
-    std::string model_path;           // absolute
-    std::string model_format;         // hf | gguf
+    std::string model_path;           // absolute; "" for an endpoint
+    std::string model_format;         // hf | gguf | endpoint
+    EndpointSpec endpoint;            // model_format "endpoint": the server
     std::vector<HeadSpec> heads;      // variants, in file order; names are unique
     DatasetSpec dataset;              // path absolute
     std::string capture = "hashes";   // none | hashes | vectors | full
@@ -42,6 +44,8 @@ struct Study {
     static Study fromJson(const nlohmann::ordered_json& j, const std::string& baseDir,
                           std::vector<std::string>& errors);
 
+    // The model is a server (an OpenAI-compatible endpoint), not a checkpoint the engine loads.
+    bool isEndpoint() const { return model_format == "endpoint"; }
     const NamedConfig* config(const std::string& name) const;
     const HeadSpec* head(const std::string& name) const;
     // The study as stored in a ledger: resolved paths, every default written out.

@@ -62,7 +62,8 @@ void HeatmapWidget::showItems(int reviewRow, int maxItems) {
             }
         }
         std::stable_sort(m_items.begin(), m_items.end(), [&](std::size_t a, std::size_t b) {
-            return std::pair(diffs[a].flip, diffs[a].dp) > std::pair(diffs[b].flip, diffs[b].dp);
+            return std::pair(diffs[a].flip, diffs[a].dpOrder()) >
+                   std::pair(diffs[b].flip, diffs[b].dpOrder());
         });
         if (m_items.size() > std::size_t(maxItems)) {
             m_items.resize(std::size_t(maxItems));

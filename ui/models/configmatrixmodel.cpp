@@ -25,16 +25,16 @@ QString valueText(const json& v) {
 
 ConfigMatrixModel::ConfigMatrixModel(QObject* parent) : QAbstractTableModel(parent) {}
 
-const QStringList& ConfigMatrixModel::axes() {
-    static const QStringList a = [] {
-        QStringList out;
-        const json defaults = RunConfig().allAxesJson(); // items() must not outlive it
-        for (const auto& [k, v] : defaults.items()) {
+QStringList ConfigMatrixModel::axesFor(bool endpoint) {
+    QStringList out;
+    const json defaults = RunConfig().allAxesJson(); // items() must not outlive it
+    for (const auto& [k, v] : defaults.items()) {
+        const Axis* a = findAxis(k);
+        if (a != nullptr && axisApplies(*a, endpoint)) {
             out << QString::fromStdString(k);
         }
-        return out;
-    }();
-    return a;
+    }
+    return out;
 }
 
 QStringList ConfigMatrixModel::optionsOf(const QString& axis) {
@@ -50,6 +50,8 @@ QStringList ConfigMatrixModel::optionsOf(const QString& axis) {
 void ConfigMatrixModel::setStudyJson(const ordered_json& study) {
     beginResetModel();
     m_study = study;
+    m_axes = axesFor(study.contains("model") && study["model"].is_object() &&
+                     study["model"].contains("endpoint"));
     m_configs.clear();
     m_reference = QString::fromStdString(study.value("reference", std::string()));
     if (study.contains("configs") && study["configs"].is_object()) {

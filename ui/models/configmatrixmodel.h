@@ -23,7 +23,10 @@ public:
     // The study JSON with the edited configs and reference (only non-default axes written).
     nlohmann::ordered_json studyJson() const;
 
-    static const QStringList& axes();
+    // The columns: the axes of this study's kind (an endpoint study's requests, or the
+    // engine's settings; core/common/axes.h), in the canonical order.
+    const QStringList& axes() const { return m_axes; }
+    static QStringList axesFor(bool endpoint);
     // The values an axis may take ({} for free numbers).
     static QStringList optionsOf(const QString& axis);
 
@@ -56,6 +59,7 @@ private:
     int referenceRow() const;
 
     nlohmann::ordered_json m_study;
+    QStringList m_axes = axesFor(false);
     std::vector<Entry> m_configs;
     QString m_reference;
     bool m_modified = false;

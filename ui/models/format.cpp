@@ -17,6 +17,9 @@ QString signedNumber(double v, int decimals) {
 } // namespace
 
 QString formatPoints(double points) {
+    if (std::isnan(points)) {
+        return QStringLiteral("\u2013"); // not known (a label a server did not list)
+    }
     if (points == 0) {
         return QStringLiteral("0");
     }

@@ -125,8 +125,31 @@ QVariant GenerationTableModel::data(const QModelIndex& index, int role) const {
         return sort ? QVariant(qulonglong(c.records_b))
                     : QVariant(
                           tr("%1 / %2").arg(qulonglong(c.records_a)).arg(qulonglong(c.records_b)));
+    case KlColumn:
+    case SameTopColumn:
+    case RmsDpColumn:
+        return tokenCell(g->tokens, index.column(), sort);
     default:
         return {};
+    }
+}
+
+QVariant GenerationTableModel::tokenCell(const std::optional<analysis::TokenMetrics>& m, int column,
+                                         bool sort) {
+    if (!m) { // the runs carry no top-K lists (the engine's, or a server that returns none)
+        return sort ? QVariant(-1.0) : QVariant(QStringLiteral("\u2013"));
+    }
+    switch (column) {
+    case KlColumn:
+        return sort ? QVariant(m->kl_mean) : QVariant(QString::number(m->kl_mean, 'g', 3));
+    case SameTopColumn:
+        return sort ? QVariant(m->top1.estimate)
+                    : QVariant(tr("%1 (%2\u2013%3)")
+                                   .arg(m->top1.estimate, 0, 'f', 4)
+                                   .arg(m->top1.low, 0, 'f', 3)
+                                   .arg(m->top1.high, 0, 'f', 3));
+    default:
+        return sort ? QVariant(m->rms_dp) : QVariant(formatPoints(m->rms_dp));
     }
 }
 
@@ -146,6 +169,15 @@ QVariant GenerationTableModel::headerData(int section, Qt::Orientation orientati
             return tr("Items whose answer (the reduction over their records) is the same");
         case RecordsColumn:
             return tr("Distinct records per item, summed: reference side / other side");
+        case KlColumn:
+            return tr("Mean KL divergence per token position (nats), over the tokens both runs' "
+                      "top-K lists hold, up to each output's first differing token");
+        case SameTopColumn:
+            return tr("Token positions whose most likely token is the same in both runs, with a "
+                      "95% interval");
+        case RmsDpColumn:
+            return tr("Root mean square of the change of the chosen token's probability, in "
+                      "points");
         default:
             return {};
         }
@@ -168,6 +200,12 @@ QVariant GenerationTableModel::headerData(int section, Qt::Orientation orientati
         return tr("Answers agree");
     case RecordsColumn:
         return tr("Records");
+    case KlColumn:
+        return tr("KL (mean)");
+    case SameTopColumn:
+        return tr("Same top token");
+    case RmsDpColumn:
+        return tr("RMS Δp");
     default:
         return {};
     }

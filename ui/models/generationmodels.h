@@ -35,6 +35,10 @@ public:
         JaccardColumn,
         AnswersColumn,
         RecordsColumn,
+        // Where both runs have a server's top-K log-probabilities per token (endpoint runs):
+        KlColumn,      // mean KL divergence per position over the top-K overlap
+        SameTopColumn, // share of positions with the same top token
+        RmsDpColumn,   // RMS of the chosen token's Δp, points
         NUM_COLUMNS
     };
     enum Roles {
@@ -52,6 +56,9 @@ public:
                         int role = Qt::DisplayRole) const override;
 
 private:
+    static QVariant tokenCell(const std::optional<analysis::TokenMetrics>& m, int column,
+                              bool sort);
+
     ReviewPtr m_review;
 };
 

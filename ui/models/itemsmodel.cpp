@@ -123,7 +123,7 @@ double ItemsModel::sortKey(const analysis::ItemDiff& d, int column) {
     case PCfgColumn:
         return d.p_b;
     case DpColumn:
-        return d.dp;
+        return d.dpOrder();
     case MarginColumn:
         return std::abs(double(d.margin_a));
     case FlipColumn:

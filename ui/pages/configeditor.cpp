@@ -40,8 +40,9 @@ public:
         }
         auto* box = new QComboBox(parent);
         box->addItems(options);
-        box->setEditable(index.column() > 0 &&
-                         ConfigMatrixModel::axes()[index.column() - 1] == QLatin1String("device"));
+        const auto* model = qobject_cast<const ConfigMatrixModel*>(index.model());
+        box->setEditable(index.column() > 0 && model != nullptr &&
+                         model->axes()[index.column() - 1] == QLatin1String("device"));
         return box;
     }
     void setEditorData(QWidget* editor, const QModelIndex& index) const override {

@@ -1,5 +1,7 @@
 #include "ui/pages/newstudydialog.h"
 
+#include "common/endpoint_spec.h"
+#include "endpoint/endpoint_run.h"
 #include "model/checkpoint.h"
 #include "study/dataset.h"
 #include "study/study.h"
@@ -7,6 +9,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QDialogButtonBox>
 #include <QDir>
 #include <QFileDialog>
@@ -17,8 +20,10 @@
 #include <QLineEdit>
 #include <QLocale>
 #include <QPlainTextEdit>
+#include <QPointer>
 #include <QPushButton>
 #include <QSaveFile>
+#include <QThread>
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -48,6 +53,19 @@ const StandardConfig kStandard[] = {
      R"({"dtype":"bfloat16"})"},
     {"sdpa", QT_TRANSLATE_NOOP("probaudit::ui::NewStudyDialog", "SDPA attention"),
      R"({"attention":"sdpa"})"},
+};
+
+// An endpoint study's configs: what its requests are (the server's own settings are labels).
+const StandardConfig kServerStandard[] = {
+    {"again", QT_TRANSLATE_NOOP("probaudit::ui::NewStudyDialog", "the same again (repeat)"),
+     R"({"repeat":1})"},
+    {"concurrency-4", QT_TRANSLATE_NOOP("probaudit::ui::NewStudyDialog", "4 requests in flight"),
+     R"({"concurrency":4,"arrival_seed":1})"},
+    {"concurrency-4-again",
+     QT_TRANSLATE_NOOP("probaudit::ui::NewStudyDialog", "4 in flight, another arrival order"),
+     R"({"concurrency":4,"arrival_seed":2})"},
+    {"warm-cache", QT_TRANSLATE_NOOP("probaudit::ui::NewStudyDialog", "prefix cache warm"),
+     R"({"prefix_cache":"warm"})"},
 };
 
 void setStatus(QLabel* label, const QString& text, bool ok) {
@@ -97,8 +115,19 @@ NewStudyDialog::NewStudyDialog(QWidget* parent) : QDialog(parent) {
     m_name = new QLineEdit(this);
     m_name->setPlaceholderText(tr("e.g. sentiment-minilm"));
     form->addRow(tr("&Name:"), m_name);
-    m_model = pathRow(tr("&Model:"), true, form, &m_modelStatus);
+    m_form = form;
+    m_source = new QComboBox(this);
+    m_source->setObjectName(QStringLiteral("modelSource"));
+    m_source->addItem(tr("a model file (the built-in engine)"), QStringLiteral("engine"));
+    m_source->addItem(tr("a server (OpenAI-compatible API)"), QStringLiteral("endpoint"));
+    form->addRow(tr("Model &source:"), m_source);
+    m_engineBox = new QWidget(this);
+    auto* engineForm = new QFormLayout(m_engineBox);
+    engineForm->setContentsMargins(0, 0, 0, 0);
+    m_model = pathRow(tr("&Model:"), true, engineForm, &m_modelStatus);
     m_model->setPlaceholderText(tr("a Hugging Face folder or a GGUF file"));
+    form->addRow(m_engineBox);
+    form->addRow(createServerRows());
     m_dataset = pathRow(tr("&Dataset:"), false, form, &m_datasetStatus);
     m_dataset->setPlaceholderText(tr("a JSONL or CSV file"));
     m_textField = new QLineEdit(QStringLiteral("text"), this);
@@ -153,7 +182,113 @@ NewStudyDialog::NewStudyDialog(QWidget* parent) : QDialog(parent) {
     m_delay->setSingleShot(true);
     m_delay->setInterval(250);
     connectValidation();
+    sourceChanged();
+}
+
+bool NewStudyDialog::isEndpoint() const {
+    return m_source->currentData().toString() == QLatin1String("endpoint");
+}
+
+// A server: its base URL, the model name its requests carry, the API form, the environment
+// variable that holds its key (never the key), and a button that asks it for its models.
+QWidget* NewStudyDialog::createServerRows() {
+    m_serverBox = new QWidget(this);
+    auto* f = new QFormLayout(m_serverBox);
+    f->setContentsMargins(0, 0, 0, 0);
+    m_url = new QLineEdit(m_serverBox);
+    m_url->setObjectName(QStringLiteral("serverUrl"));
+    m_url->setPlaceholderText(tr("e.g. http://127.0.0.1:8000/v1"));
+    f->addRow(tr("Server &URL:"), m_url);
+    m_serverModel = new QLineEdit(m_serverBox);
+    m_serverModel->setPlaceholderText(tr("the model name the server serves"));
+    f->addRow(tr("Model &name:"), m_serverModel);
+    m_api = new QComboBox(m_serverBox);
+    m_api->addItem(tr("completions"), QStringLiteral("completions"));
+    m_api->addItem(tr("chat completions"), QStringLiteral("chat"));
+    f->addRow(tr("&API:"), m_api);
+    m_keyEnv = new QLineEdit(m_serverBox);
+    m_keyEnv->setPlaceholderText(tr("environment variable holding the key, e.g. OPENAI_API_KEY"));
+    f->addRow(tr("&Key variable:"), m_keyEnv);
+    m_testButton = new QPushButton(tr("Test connection"), m_serverBox);
+    m_testButton->setObjectName(QStringLiteral("testConnection"));
+    m_serverStatus = new QLabel(m_serverBox);
+    m_serverStatus->setWordWrap(true);
+    auto* row = new QHBoxLayout;
+    row->addWidget(m_testButton);
+    row->addWidget(m_serverStatus, 1);
+    f->addRow(QString(), row);
+    connect(m_testButton, &QPushButton::clicked, this, &NewStudyDialog::testConnection);
+    for (QLineEdit* e : {m_url, m_serverModel, m_keyEnv}) {
+        connect(e, &QLineEdit::textChanged, this, &NewStudyDialog::scheduleValidation);
+    }
+    connect(m_api, &QComboBox::currentIndexChanged, this, &NewStudyDialog::scheduleValidation);
+    return m_serverBox;
+}
+
+// The rows and configs of the chosen source; a server decides by label tokens.
+void NewStudyDialog::sourceChanged() {
+    const bool server = isEndpoint();
+    m_engineBox->setVisible(!server);
+    m_serverBox->setVisible(server);
+    m_form->setRowVisible(m_capture, !server);
+    for (QCheckBox* box : m_configBoxes) {
+        box->setVisible(box->property("server").toBool() == server);
+    }
+    m_referenceLabel->setText(server ? tr("reference: one request at a time, cold cache")
+                                     : tr("reference: batch 1, no padding, float32, 1 thread"));
+    if (server) {
+        m_headKind->setCurrentIndex(m_headKind->findData(QStringLiteral("label_tokens")));
+    }
     validateNow();
+}
+
+// Asks the server for its models on a thread of its own (a server that does not answer must
+// not freeze the form); the answer comes back to the form if it still exists.
+void NewStudyDialog::testConnection() {
+    EndpointSpec e;
+    e.url = m_url->text().trimmed().toStdString();
+    e.model = m_serverModel->text().trimmed().toStdString();
+    e.api_key_env = m_keyEnv->text().trimmed().toStdString();
+    e.timeout_seconds = 15;
+    e.max_retries = 0;
+    m_testButton->setEnabled(false);
+    setStatus(m_serverStatus, tr("Asking %1 for its models…").arg(m_url->text().trimmed()), true);
+    QPointer<NewStudyDialog> self(this);
+    QThread* t = QThread::create([self, e] {
+        bool ok = false;
+        QString text;
+        try {
+            QStringList ids;
+            for (const auto& id : endpoint::listModels(e)) {
+                ids << QString::fromStdString(id);
+            }
+            ok = e.model.empty() || ids.contains(QString::fromStdString(e.model));
+            text = tr("The server lists %n model(s): %1.", nullptr, int(ids.size()))
+                       .arg(ids.join(QStringLiteral(", ")));
+            if (!ok) {
+                text += QLatin1Char(' ') +
+                        tr("It does not list %1.").arg(QString::fromStdString(e.model));
+            }
+        } catch (const std::exception& x) {
+            text = QString::fromStdString(x.what());
+        }
+        QMetaObject::invokeMethod(
+            QCoreApplication::instance(),
+            [self, ok, text] {
+                if (self) {
+                    self->showConnection(ok, text);
+                }
+            },
+            Qt::QueuedConnection);
+    });
+    connect(t, &QThread::finished, t, &QObject::deleteLater);
+    t->start();
+}
+
+void NewStudyDialog::showConnection(bool ok, const QString& text) {
+    m_testButton->setEnabled(true);
+    setStatus(m_serverStatus, text, ok);
+    Q_EMIT connectionTested(ok);
 }
 
 void NewStudyDialog::scheduleValidation() {
@@ -162,8 +297,18 @@ void NewStudyDialog::scheduleValidation() {
 
 ordered_json NewStudyDialog::studyJson() const {
     ordered_json j;
+    const bool server = isEndpoint();
     j["name"] = m_name->text().trimmed().toStdString();
-    j["model"] = {{"path", m_model->text().trimmed().toStdString()}};
+    if (server) {
+        j["model"] = {{"endpoint", m_url->text().trimmed().toStdString()},
+                      {"name", m_serverModel->text().trimmed().toStdString()},
+                      {"api", m_api->currentData().toString().toStdString()}};
+        if (!m_keyEnv->text().trimmed().isEmpty()) {
+            j["model"]["api_key_env"] = m_keyEnv->text().trimmed().toStdString();
+        }
+    } else {
+        j["model"] = {{"path", m_model->text().trimmed().toStdString()}};
+    }
     QStringList labels;
     for (const QString& l : m_labels->text().split(u',', Qt::SkipEmptyParts)) {
         labels << l.trimmed();
@@ -189,10 +334,12 @@ ordered_json NewStudyDialog::studyJson() const {
         dataset["labels"] = labelJson;
     }
     j["dataset"] = dataset;
-    j["capture"] = m_capture->currentText().toStdString();
+    if (!server) {
+        j["capture"] = m_capture->currentText().toStdString();
+    }
     ordered_json configs{{"reference", ordered_json::object()}};
     for (QCheckBox* box : m_configBoxes) {
-        if (box->isChecked()) {
+        if (box->isChecked() && box->property("server").toBool() == server) {
             configs[box->property("configName").toString().toStdString()] =
                 ordered_json::parse(box->property("configJson").toString().toStdString());
         }
@@ -230,15 +377,23 @@ QWidget* NewStudyDialog::createConfigBoxes() {
     auto* configs = new QWidget(this);
     auto* cv = new QVBoxLayout(configs);
     cv->setContentsMargins(0, 0, 0, 0);
-    cv->addWidget(new QLabel(tr("reference: batch 1, no padding, float32, 1 thread"), configs));
-    for (const auto& c : kStandard) {
+    m_referenceLabel = new QLabel(configs);
+    cv->addWidget(m_referenceLabel);
+    const auto add = [&](const StandardConfig& c, bool server) {
         auto* box = new QCheckBox(tr(c.label), configs);
         box->setChecked(true);
         box->setProperty("configName", QString::fromLatin1(c.name));
         box->setProperty("configJson", QString::fromLatin1(c.json));
+        box->setProperty("server", server);
         m_configBoxes << box;
         cv->addWidget(box);
         connect(box, &QCheckBox::toggled, this, &NewStudyDialog::scheduleValidation);
+    };
+    for (const auto& c : kStandard) {
+        add(c, false);
+    }
+    for (const auto& c : kServerStandard) {
+        add(c, true);
     }
     return configs;
 }
@@ -249,6 +404,7 @@ void NewStudyDialog::connectValidation() {
         connect(e, &QLineEdit::textChanged, this, &NewStudyDialog::scheduleValidation);
     }
     connect(m_headKind, &QComboBox::currentIndexChanged, this, &NewStudyDialog::scheduleValidation);
+    connect(m_source, &QComboBox::currentIndexChanged, this, &NewStudyDialog::sourceChanged);
     connect(m_name, &QLineEdit::textChanged, this, [this](const QString& name) {
         // Suggest the file name from the study name until the user picks one.
         if (m_output->isModified() || name.isEmpty()) {
@@ -262,7 +418,7 @@ void NewStudyDialog::connectValidation() {
 
 // The model: open it (headers only) and say what it is.
 void NewStudyDialog::checkModel() {
-    const QString model = m_model->text().trimmed();
+    const QString model = isEndpoint() ? QString() : m_model->text().trimmed();
     if (model != m_lastModel) {
         m_lastModel = model;
         if (model.isEmpty()) {

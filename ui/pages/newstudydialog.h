@@ -32,6 +32,14 @@ public:
     QLineEdit* headPathEdit() const { return m_headPath; }
     QLineEdit* templateEdit() const { return m_template; }
     QLineEdit* outputEdit() const { return m_output; }
+    // The model: a file the built-in engine loads, or a server (an OpenAI-compatible endpoint).
+    QComboBox* sourceBox() const { return m_source; }
+    QLineEdit* urlEdit() const { return m_url; }
+    QLineEdit* serverModelEdit() const { return m_serverModel; }
+    QLineEdit* keyEnvEdit() const { return m_keyEnv; }
+    QPushButton* testConnectionButton() const { return m_testButton; }
+    QLabel* serverStatus() const { return m_serverStatus; }
+    bool isEndpoint() const;
     // Runs the checks now (they also run 250 ms after each edit); true when the study is valid.
     bool validateNow();
     QStringList problems() const { return m_problems; }
@@ -41,11 +49,17 @@ public:
 
 Q_SIGNALS:
     void created(const QString& studyPath);
+    // "Test connection" has its answer (shown in serverStatus()).
+    void connectionTested(bool ok);
 
 private:
     QLineEdit* pathRow(const QString& label, bool folderOrFile, QFormLayout* form, QLabel** status);
     void scheduleValidation();
     QWidget* createConfigBoxes();
+    QWidget* createServerRows();
+    void sourceChanged();
+    void testConnection();
+    void showConnection(bool ok, const QString& text);
     void connectValidation();
     void checkModel();
     void checkDataset();
@@ -53,6 +67,17 @@ private:
     QString checkOutput();
 
     QLineEdit* m_name = nullptr;
+    QComboBox* m_source = nullptr;
+    QWidget* m_engineBox = nullptr;
+    QWidget* m_serverBox = nullptr;
+    QFormLayout* m_form = nullptr;
+    QLineEdit* m_url = nullptr;
+    QLineEdit* m_serverModel = nullptr;
+    QComboBox* m_api = nullptr;
+    QLineEdit* m_keyEnv = nullptr;
+    QPushButton* m_testButton = nullptr;
+    QLabel* m_serverStatus = nullptr;
+    QLabel* m_referenceLabel = nullptr;
     QLineEdit* m_model = nullptr;
     QLabel* m_modelStatus = nullptr;
     QLineEdit* m_dataset = nullptr;

@@ -47,7 +47,7 @@ std::int64_t tellingItem(const analysis::Review& rv, int row) {
     std::int64_t best = -1;
     std::pair<bool, double> key{false, -1};
     for (const auto& d : rv.rows[std::size_t(row)].cmp->diffs) {
-        const std::pair<bool, double> k{d.flip, d.dp};
+        const std::pair<bool, double> k{d.flip, d.dpOrder()};
         if (k > key) {
             key = k;
             best = d.item;

@@ -104,6 +104,11 @@ void RunController::readEvents() {
                             e.value(u"eta_seconds").toDouble(-1));
         } else if (kind == QLatin1String("run-finished")) {
             const QString label = e.value(u"label").toString();
+            if (e.contains(u"endpoint")) {
+                const QJsonObject s = e.value(u"endpoint").toObject();
+                Q_EMIT servingMeasured(run, s.value(u"items_per_second").toDouble(),
+                                       s.value(u"achieved_concurrency").toDouble());
+            }
             Q_EMIT runFinished(run, label.isEmpty() ? e.value(u"config").toString() : label,
                                e.value(u"status").toString());
         } else if (kind == QLatin1String("skipped")) {

@@ -37,6 +37,9 @@ Q_SIGNALS:
     void runSkipped(qint64 run, const QString& config, const QString& reason);
     void progress(qint64 run, qint64 done, qint64 total, double itemsPerSecond, double etaSeconds);
     void runFinished(qint64 run, const QString& config, const QString& status);
+    // An endpoint run ended: how the server served it (items per second over the time its
+    // requests took, and the requests in flight on average).
+    void servingMeasured(qint64 run, double itemsPerSecond, double inFlight);
     void warning(const QString& message);
     // Once per start(): how it ended, and a sentence for the user (empty when finished).
     void finished(probaudit::ui::RunController::Outcome outcome, const QString& message);

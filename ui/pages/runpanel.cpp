@@ -77,6 +77,16 @@ RunPanel::RunPanel(RunController* controller, QWidget* parent)
                     tr("%1 items/s · ETA %2")
                         .arg(QString::number(ips, 'f', ips < 10 ? 1 : 0), duration(eta)));
             });
+    connect(controller, &RunController::servingMeasured, this,
+            [this](qint64 run, double ips, double inFlight) {
+                Row& r = rowFor(m_runConfig.value(run));
+                r.rate->setText(tr("%1 items/s · %2 requests in flight")
+                                    .arg(QString::number(ips, 'f', ips < 10 ? 2 : 0),
+                                         QString::number(inFlight, 'f', 2)));
+                r.rate->setToolTip(tr("Measured from the requests' send and reply times: the "
+                                      "server may work on fewer requests at once than the "
+                                      "config's concurrency asks for"));
+            });
     connect(controller, &RunController::runFinished, this,
             [this](qint64, const QString& config, const QString& status) {
                 Row& r = rowFor(config);
@@ -104,6 +114,7 @@ RunPanel::Row& RunPanel::rowFor(const QString& config) {
     r.bar->setFormat(QStringLiteral("%v / %m"));
     r.bar->setValue(0);
     r.rate = new QLabel(w);
+    r.rate->setObjectName(QStringLiteral("runRate-") + config);
     r.rate->setMinimumWidth(180);
     r.status = new QLabel(tr("waiting"), w);
     r.status->setMinimumWidth(120);

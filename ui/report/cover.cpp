@@ -17,7 +17,28 @@ using nlohmann::json;
 
 namespace {
 
+// A server's environment: where it is, what it serves and what it says and is said of it.
+QString endpointSummary(const json& e) {
+    const json endpoint = e.value("endpoint", json::object()),
+               server = e.value("server", json::object());
+    QStringList labels;
+    const json declared = e.value("labels", json::object()); // outlives the loop over it
+    for (const auto& [k, v] : declared.items()) {
+        labels << esc(k + ": " + (v.is_string() ? v.get<std::string>() : v.dump()));
+    }
+    return QStringLiteral("server %1, model %2 (%3 API), server header %4, system_fingerprint %5, "
+                          "declared: %6; ProbAudit %7")
+        .arg(esc(endpoint.value("url", "?")), esc(endpoint.value("model", "?")),
+             esc(endpoint.value("api", "?")), esc(server.value("header", "none")),
+             esc(server.value("system_fingerprint", "none")),
+             labels.isEmpty() ? QStringLiteral("nothing") : labels.join(QStringLiteral("; ")),
+             esc(e.value("client", json::object()).value("probaudit", "?")));
+}
+
 QString envSummary(const json& e) {
+    if (e.value("kind", "") == "endpoint") {
+        return endpointSummary(e);
+    }
     auto part = [&e](const char* key) {
         const auto it = e.find(key);
         return it != e.end() && it->is_object() ? *it : json::object();
@@ -34,6 +55,39 @@ QString envSummary(const json& e) {
              esc(cpu.value("model", "?")), esc(cpu.value("aten_capability", "?")))
         .arg(threads.value("intra_op", 0))
         .arg(esc(engine.value("version", "?") + " " + engine.value("commit", "").substr(0, 12)));
+}
+
+// Endpoint runs: how the server really served them. A config may ask for N requests in flight
+// while the server works on fewer (the second field report's sweep took 20 minutes serial and
+// 23 batched): the requests actually in flight and the items per second say what happened.
+void servingSection(Html& h, const analysis::Review& rv) {
+    std::vector<QStringList> rows;
+    for (const auto& row : rv.rows) {
+        if (!row.serving) {
+            continue;
+        }
+        const analysis::RequestStats& s = *row.serving;
+        rows.push_back({esc(row.config), QString::number(row.run->id),
+                        QString::number(row.config_json.value("concurrency", 1)),
+                        QString::number(s.achieved_concurrency, 'f', 2),
+                        QString::number(s.items_per_second, 'f', 2),
+                        QStringLiteral("%1 / %2")
+                            .arg(s.latency_median, 0, 'f', 2)
+                            .arg(s.latency_p99, 0, 'f', 2),
+                        QString::number(s.retries), QString::number(s.failed)});
+    }
+    if (rows.empty()) {
+        return;
+    }
+    h.h2(QStringLiteral("Serving"));
+    h.p(QStringLiteral("Each endpoint run's requests as sent and answered: the concurrency its "
+                       "config asked for, the requests in flight on average (every attempt's "
+                       "send-to-reply time over the run's time), items per second, the latency "
+                       "of a request in seconds (median / p99), retries and failed items."));
+    h.table({QStringLiteral("config"), QStringLiteral("run"), QStringLiteral("asked"),
+             QStringLiteral("in flight"), QStringLiteral("items/s"), QStringLiteral("latency"),
+             QStringLiteral("retries"), QStringLiteral("failed")},
+            rows);
 }
 
 QString findLock(const analysis::Review& rv, const ReportOptions& o) {
@@ -106,9 +160,17 @@ void cover(Html& h, const analysis::Review& rv, const ReportOptions& o) {
              {QStringLiteral("Chain head"), rv.trust.verify.head
                                                 ? esc(rv.trust.verify.head->text())
                                                 : QStringLiteral("none that verifies")},
-             {QStringLiteral("Model"), esc(model.value("path", "")) + QStringLiteral(" (") +
-                                           esc(model.value("format", "")) + QStringLiteral(")")},
-             {QStringLiteral("Model files SHA-256"), esc(model.value("sha256", "not recorded"))},
+             {QStringLiteral("Model"),
+              model.value("format", "") == "endpoint"
+                  ? QStringLiteral("%1 served at %2 (%3 API)")
+                        .arg(esc(model.value("name", "?")), esc(model.value("endpoint", "?")),
+                             esc(model.value("api", "?")))
+                  : esc(model.value("path", "")) + QStringLiteral(" (") +
+                        esc(model.value("format", "")) + QStringLiteral(")")},
+             {QStringLiteral("Model files SHA-256"),
+              model.value("format", "") == "endpoint"
+                  ? QStringLiteral("not known: the server holds the weights (see its environment)")
+                  : esc(model.value("sha256", "not recorded"))},
              {QStringLiteral("Dataset"), files.join(QStringLiteral("<br>"))},
              {QStringLiteral("Dataset SHA-256"), esc(rv.dataset_sha256)},
              {QStringLiteral("Items"), QString::number(rv.items.size())},
@@ -138,6 +200,7 @@ void cover(Html& h, const analysis::Review& rv, const ReportOptions& o) {
     }
     h.table({QStringLiteral("environment"), QStringLiteral("runs"), QStringLiteral("fingerprint")},
             rows);
+    servingSection(h, rv);
     pinSection(h, rv, o, byEnv);
 }
 

@@ -244,7 +244,7 @@ void flippedItems(Html& h, const analysis::Review& rv, const ReportOptions& o) {
             }
         }
         std::sort(flips.begin(), flips.end(),
-                  [](const auto* a, const auto* b) { return a->dp > b->dp; });
+                  [](const auto* a, const auto* b) { return a->dpOrder() > b->dpOrder(); });
         h.h2(QStringLiteral("%1: %2 flipped")
                  .arg(QString::fromStdString(row.config))
                  .arg(flips.size()));

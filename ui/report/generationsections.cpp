@@ -16,6 +16,48 @@
 
 namespace probaudit::ui::reporting {
 
+namespace {
+
+// Where both runs of a line have the server's top-K log-probabilities per token: the
+// distributions themselves, before any token differs (llama-perplexity --kl-divergence's
+// measures, over what a server returns).
+void tokenTable(Html& h, const analysis::Review& rv) {
+    std::vector<QStringList> rows;
+    for (const auto& g : rv.generation_rows) {
+        if (!g.tokens) {
+            continue;
+        }
+        const analysis::TokenMetrics& m = *g.tokens;
+        rows.push_back(
+            {esc(generationRowName(g)), QString::number(m.positions),
+             QStringLiteral("%1 / %2 / %3 / %4")
+                 .arg(m.kl_mean, 0, 'g', 3)
+                 .arg(m.kl_median, 0, 'g', 3)
+                 .arg(m.kl_p99, 0, 'g', 3)
+                 .arg(m.kl_max, 0, 'g', 3),
+             QStringLiteral("%1 (%2–%3)")
+                 .arg(m.top1.estimate, 0, 'f', 4)
+                 .arg(m.top1.low, 0, 'f', 4)
+                 .arg(m.top1.high, 0, 'f', 4),
+             QStringLiteral("%1 (%2 positions)").arg(m.rms_dp, 0, 'f', 4).arg(m.dp_positions)});
+    }
+    if (rows.empty()) {
+        return;
+    }
+    h.p(QStringLiteral("Per-token distributions, where both runs have the server's top-K "
+                       "log-probabilities, at every position up to each output's first differing "
+                       "token (the same context in both runs). KL divergence in nats, per "
+                       "position, over the tokens both top-K lists hold, each list renormalised "
+                       "over them (mean / median / p99 / max); same top token with a Wilson 95% "
+                       "interval; RMS of the change of the chosen token's probability, in "
+                       "points."));
+    h.table({QStringLiteral("comparison"), QStringLiteral("positions"), QStringLiteral("KL"),
+             QStringLiteral("same top token"), QStringLiteral("RMS Δp")},
+            rows);
+}
+
+} // namespace
+
 void generationTable(Html& h, const analysis::Review& rv) {
     h.h1(QStringLiteral("agreement"),
          QStringLiteral("Record-level and answer-level agreement of the generations"));
@@ -72,6 +114,7 @@ void generationTable(Html& h, const analysis::Review& rv) {
              QStringLiteral("records"), QStringLiteral("byte-identical"),
              QStringLiteral("Jaccard (pooled)"), QStringLiteral("answers agree")},
             rows, colours);
+    tokenTable(h, rv);
 }
 
 namespace {
