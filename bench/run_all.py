@@ -6,7 +6,10 @@ Speed claims are ratios against a peer measured in the same run, sides alternati
 (A B A B ...) --reps times after a warm-up, reported as the median with min and max:
   - the engine against Hugging Face transformers (same venv, model, items, float32, threads,
     batch 1 and 8), for both real models (bench/engine_vs_transformers.py);
-  - capture `hashes` and `vectors` against `none` (the engine against itself).
+  - capture `hashes` and `vectors` against `none` (the engine against itself);
+  - an endpoint study's requests against the `openai` Python client with asyncio, the same
+    200 requests to the same real server at concurrency 1 and 4 (bench/endpoint_vs_openai.py;
+    wall times, so there the smaller ratio is the faster).
 Where no program does the same job (the ledger, the workbench), the line reports the measured
 figure next to the bar the issue sets for it, and says so. Also: the end-to-end demo study A
 (`probaudit run --all`) with the share of its wall time spent outside the forward pass.
@@ -28,6 +31,7 @@ import time
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 BIN = ROOT / "build" / "default" / "bin"
 sys.path.insert(0, str(ROOT / "bench"))
+import endpoint_vs_openai as evo  # noqa: E402
 import engine_vs_transformers as evt  # noqa: E402
 
 
@@ -216,7 +220,8 @@ def main():
     a = ap.parse_args()
     t0 = time.time()
     m = machine()
-    ratios = engine_vs_peer(a.reps, a.quick) + capture_overhead(a.reps, a.quick) + invariant_vs_default(a.reps, a.quick)
+    ratios = (engine_vs_peer(a.reps, a.quick) + capture_overhead(a.reps, a.quick) +
+              invariant_vs_default(a.reps, a.quick) + evo.client_overhead(a.reps, a.quick))
     lines = ledger_lines() + micro_lines() + workbench_lines() + end_to_end()
     text = markdown(m, ratios, lines, "./scripts/bench")
     a.out.write_text(text)

@@ -86,9 +86,11 @@ class TestEndpointRun : public QObject {
     QString path(const QString& name) const { return m_dir.filePath(name); }
 
     // A study of the 12 items against `base` with `configs`; `model` and `extra` amend $.model.
+    // `heads` replaces the label head (a generation study).
     QString writeStudy(const QString& name, const std::string& base, const json& configs,
                        const json& modelExtra = json::object(),
-                       const json& labels = json::array({"No", "Yes"})) {
+                       const json& labels = json::array({"No", "Yes"}),
+                       const json& heads = json()) {
         json model{{"endpoint", base},
                    {"name", "smollm2"},
                    {"api_key_env", kKeyEnv},
@@ -96,15 +98,16 @@ class TestEndpointRun : public QObject {
                    {"max_retries", 2},
                    {"timeout", 60}};
         model.update(modelExtra);
+        const json yesNo{
+            {"yes-no",
+             {{"kind", "label_tokens"},
+              {"template", "<|im_start|>user\nIs the sentiment of this review positive? Answer "
+                           "Yes or No.\nReview: {text}<|im_end|>\n<|im_start|>assistant\n"},
+              {"labels", labels}}}};
         const json study{
             {"name", name.toStdString()},
             {"model", model},
-            {"heads",
-             {{"yes-no",
-               {{"kind", "label_tokens"},
-                {"template", "<|im_start|>user\nIs the sentiment of this review positive? Answer "
-                             "Yes or No.\nReview: {text}<|im_end|>\n<|im_start|>assistant\n"},
-                {"labels", labels}}}}},
+            {"heads", heads.is_null() ? yesNo : heads},
             {"dataset", {{"path", m_data.toStdString()}, {"labels", {"negative", "positive"}}}},
             {"configs", configs},
             {"reference", configs.begin().key()}};
@@ -241,6 +244,48 @@ private Q_SLOTS:
         const ledger::Ledger after(path(QStringLiteral("label.ledger")).toStdString(),
                                    ledger::Ledger::Mode::Read);
         QCOMPARE(after.runs().size(), std::size_t(3));
+    }
+
+    // A generation head over the server: per step the token, its log-probability and the top-2
+    // gap; two runs of the same settings give the same outputs, and `compare` adds the per-token
+    // metrics from the top-K lists (no divergence: KL 0, the same top token everywhere).
+    void generationRunsCarryTheirTokens() {
+        const json words{
+            {"words",
+             {{"kind", "generation"},
+              {"template", "<|im_start|>user\nList the words that carry the sentiment of this "
+                           "sentence, one per line.\nSentence: {text}<|im_end|>\n"
+                           "<|im_start|>assistant\n"},
+              {"max_new_tokens", 8},
+              {"records", {{"mode", "lines"}, {"lowercase", true}}}}}};
+        const QString study =
+            writeStudy(QStringLiteral("gen"), m_server.base(),
+                       {{"c1", json::object()}, {"c2", {{"concurrency", 2}, {"arrival_seed", 5}}}},
+                       {{"top_logprobs", 3}}, json(), words);
+        const Result r = run({QStringLiteral("run"), study, QStringLiteral("--all")});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const ledger::Ledger led(path(QStringLiteral("gen.ledger")).toStdString(),
+                                 ledger::Ledger::Mode::Read);
+        const auto c1 = runNamed(led, "c1"), c2 = runNamed(led, "c2");
+        QVERIFY(c1 && c2);
+        for (const auto& g : led.generations(c1->id)) {
+            QVERIFY(!g.text.empty());
+            QVERIFY(!g.tokens.empty() && g.tokens.size() <= 8);
+            QCOMPARE(g.gaps.size(), g.tokens.size());
+            QVERIFY(std::isfinite(g.gaps.front()) && g.gaps.front() >= 0);
+            QVERIFY(std::isfinite(g.logits.front()) && g.logits.front() <= 0); // log-probabilities
+        }
+        const Result cmp =
+            run({QStringLiteral("compare"), path(QStringLiteral("gen.ledger")),
+                 QString::number(c1->id), QString::number(c2->id), QStringLiteral("--json")});
+        QVERIFY2(cmp.code == 0, qPrintable(cmp.err));
+        const json c = json::parse(cmp.out.toStdString());
+        QVERIFY2(c.contains("token_metrics"), cmp.out.toUtf8().constData());
+        QVERIFY(c["token_metrics"]["positions"].get<int>() >= int(kItems.size()));
+        // llama-cpp-python runs one request at a time: concurrency 2 changes nothing.
+        QCOMPARE(c["token_metrics"]["kl"]["max"].get<double>(), 0.0);
+        QCOMPARE(c["token_metrics"]["top1_same"]["share"].get<double>(), 1.0);
+        QCOMPARE(c["token_metrics"]["rms_dp_points"].get<double>(), 0.0);
     }
 
     // SIGKILL of `probaudit run` mid-run: the rerun resumes the same run, records what was

@@ -11,6 +11,8 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 using namespace probaudit;
 using nlohmann::json;
@@ -75,6 +77,26 @@ private Q_SLOTS:
             for (std::size_t i = 0; i < c.items.size(); ++i) {
                 QCOMPARE(c.items[i].jaccard, g.at("items")[i].at("jaccard").get<double>());
             }
+        }
+    }
+
+    // A server that returns no log-probabilities gives text without tokens or gaps: outputs are
+    // identical only when their text is, and an unknown gap is in no bin (not a tie at 0).
+    void textOnlyOutputsCompareByText() {
+        const float nan = std::numeric_limits<float>::quiet_NaN();
+        const std::vector<analysis::GenerationOutput> a{
+            {"u", {}, {}, "good\nfast"}, {"v", {}, {}, "slow"}, {"w", {3, 4}, {nan, nan}, "ok"}};
+        const std::vector<analysis::GenerationOutput> b{
+            {"u", {}, {}, "good\nquick"}, {"v", {}, {}, "slow"}, {"w", {3, 5}, {nan, nan}, "on"}};
+        const auto c = analysis::compareGenerations(a, b, {});
+        QCOMPARE(c.identical, std::size_t(1));
+        QVERIFY(!c.items[0].identical);
+        QVERIFY(std::isnan(c.items[0].gap_at_divergence));
+        QCOMPARE(c.items[2].first_divergence, std::int64_t(1));
+        QVERIFY(std::isnan(c.items[2].gap_at_divergence));
+        for (int bin = 0; bin < analysis::GapHistogram::kBins; ++bin) {
+            QCOMPARE(c.gaps.at_divergence[bin], std::int64_t(0));
+            QCOMPARE(c.gaps.all_steps[bin], std::int64_t(0));
         }
     }
 

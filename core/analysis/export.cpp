@@ -130,6 +130,15 @@ void writeGenerationMarkdown(std::ostream& out, const json& comparisons) {
             last = &c;
         }
     }
+    std::int64_t steps = 0;
+    for (const auto& b : last->at("gap_histogram")) {
+        steps += b.at("all_steps").get<std::int64_t>();
+    }
+    if (steps == 0) { // runs without per-step gaps (a server that returned no log-probabilities)
+        o << "\n(No top-2 gaps: the runs carry no log-probabilities per token.)\n";
+        out << o.str();
+        return;
+    }
     o << "\nTop-2 logit gap of the reference (" << last->at("a").get<std::string>()
       << ") where the outputs of \"" << last->at("name").get<std::string>()
       << "\" first diverge, against its gaps at every step (the divergence rate: divergences "

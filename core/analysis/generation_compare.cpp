@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <set>
 #include <unordered_map>
 
@@ -52,7 +53,8 @@ GenerationComparison compareGenerations(const std::vector<GenerationOutput>& a,
         const GenerationOutput& y = *it->second;
         GenerationItemDiff d;
         d.id = x.id;
-        d.identical = x.tokens == y.tokens;
+        // The text too: a server that returns no tokens (no log-probabilities) gives only text.
+        d.identical = x.tokens == y.tokens && x.text == y.text;
         if (!d.identical) {
             const auto n = std::min(x.tokens.size(), y.tokens.size());
             std::size_t k = 0;
@@ -61,14 +63,21 @@ GenerationComparison compareGenerations(const std::vector<GenerationOutput>& a,
             }
             d.first_divergence = static_cast<std::int64_t>(k);
             // Where one run stopped and the other went on, the shorter one's last step decided.
+            // A gap the run does not know (a server without two alternatives per token) is NaN
+            // and counts in no bin.
             const std::size_t at = std::min(k, x.gaps.empty() ? 0 : x.gaps.size() - 1);
-            d.gap_at_divergence = x.gaps.empty() ? 0.0f : x.gaps[at];
-            c.gaps.at_divergence[GapHistogram::bin(d.gap_at_divergence)]++;
+            d.gap_at_divergence =
+                x.gaps.empty() ? std::numeric_limits<float>::quiet_NaN() : x.gaps[at];
+            if (!std::isnan(d.gap_at_divergence)) {
+                c.gaps.at_divergence[GapHistogram::bin(d.gap_at_divergence)]++;
+            }
         } else {
             ++c.identical;
         }
         for (const float g : x.gaps) {
-            c.gaps.all_steps[GapHistogram::bin(g)]++;
+            if (!std::isnan(g)) {
+                c.gaps.all_steps[GapHistogram::bin(g)]++;
+            }
         }
         const auto ra = parseRecords(x.text, records);
         const auto rb = parseRecords(y.text, records);

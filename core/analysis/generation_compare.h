@@ -22,10 +22,10 @@ struct GenerationOutput {
 
 struct GenerationItemDiff {
     std::string id;
-    bool identical = false;             // the same tokens, so the same text
+    bool identical = false;             // the same tokens and the same text
     std::int64_t first_divergence = -1; // first step whose token differs (-1: identical)
-    float gap_at_divergence = 0;        // the reference's (a's) top-2 gap at that step
-    std::size_t records_a = 0;          // distinct records
+    float gap_at_divergence = 0; // the reference's (a's) top-2 gap at that step; NaN: not known
+    std::size_t records_a = 0;   // distinct records
     std::size_t records_b = 0;
     SetCounts counts;
     double jaccard = 1;

@@ -61,6 +61,12 @@ QString envSummary(const json& e) {
 // while the server works on fewer (the second field report's sweep took 20 minutes serial and
 // 23 batched): the requests actually in flight and the items per second say what happened.
 void servingSection(Html& h, const analysis::Review& rv) {
+    // Items per second against the reference run, when it sent one request at a time: the
+    // speed-up the concurrency bought (a server that queues gives none, whatever is in flight).
+    const analysis::ReviewRow* ref = rv.row(rv.reference_name);
+    const bool serialRef = ref != nullptr && ref->serving &&
+                           ref->config_json.value("concurrency", 1) == 1 &&
+                           ref->serving->items_per_second > 0;
     std::vector<QStringList> rows;
     for (const auto& row : rv.rows) {
         if (!row.serving) {
@@ -71,6 +77,10 @@ void servingSection(Html& h, const analysis::Review& rv) {
                         QString::number(row.config_json.value("concurrency", 1)),
                         QString::number(s.achieved_concurrency, 'f', 2),
                         QString::number(s.items_per_second, 'f', 2),
+                        serialRef
+                            ? QStringLiteral("%1x").arg(
+                                  s.items_per_second / ref->serving->items_per_second, 0, 'f', 2)
+                            : QStringLiteral("–"),
                         QStringLiteral("%1 / %2")
                             .arg(s.latency_median, 0, 'f', 2)
                             .arg(s.latency_p99, 0, 'f', 2),
@@ -81,11 +91,15 @@ void servingSection(Html& h, const analysis::Review& rv) {
     }
     h.h2(QStringLiteral("Serving"));
     h.p(QStringLiteral("Each endpoint run's requests as sent and answered: the concurrency its "
-                       "config asked for, the requests in flight on average (every attempt's "
-                       "send-to-reply time over the run's time), items per second, the latency "
-                       "of a request in seconds (median / p99), retries and failed items."));
+                       "config asked for; the requests in flight on average (sent and not yet "
+                       "answered: every attempt's send-to-reply time over the run's time); items "
+                       "per second, and against the reference run when it sent one request at a "
+                       "time (a server that queues requests instead of batching them gives no "
+                       "speed-up however many are in flight); the latency of a request in seconds "
+                       "(median / p99); retries and failed items."));
     h.table({QStringLiteral("config"), QStringLiteral("run"), QStringLiteral("asked"),
-             QStringLiteral("in flight"), QStringLiteral("items/s"), QStringLiteral("latency"),
+             QStringLiteral("in flight"), QStringLiteral("items/s"),
+             QStringLiteral("vs one at a time"), QStringLiteral("latency"),
              QStringLiteral("retries"), QStringLiteral("failed")},
             rows);
 }
