@@ -4,6 +4,9 @@
 // PR_SET_PDEATHSIG when the test itself crashes):
 //   LlamaCppServer  llama-cpp-python's OpenAI server (the repo's .venv) serving the demo GGUF:
 //                   returns logprobs and top_logprobs, runs one request at a time.
+//   TransformersServer  `transformers serve --continuous-batching --device cpu` serving
+//                   SmolLM2 converted by set-up into a Hugging Face folder: batches requests
+//                   that arrive together, returns no log-probabilities.
 //   FaultProxy      tests/endpoint_proxy.py in front of a server: drops, delays, truncates or
 //                   fails the requests its plan names.
 #include "endpoint/http_pool.h"
@@ -12,6 +15,8 @@
 #include <QByteArray>
 #include <QDir>
 #include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QString>
 #include <QStringList>
@@ -19,7 +24,10 @@
 #include <chrono>
 #include <csignal>
 #include <memory>
+#include <string>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include <sys/prctl.h>
 #include <unistd.h>
@@ -42,6 +50,41 @@ inline QString demoGguf() {
 }
 
 using probaudit::testing::freePort;
+
+// Twelve short product reviews with their sentiment (1 positive), the endpoint suites' items.
+inline const std::vector<std::pair<std::string, int>>& labelledReviews() {
+    static const std::vector<std::pair<std::string, int>> reviews = {
+        {"Great phone, works perfectly.", 1},
+        {"Terrible, it broke after a day.", 0},
+        {"I love it.", 1},
+        {"Waste of money.", 0},
+        {"Exactly as described.", 1},
+        {"The battery died in an hour.", 0},
+        {"Best purchase this year.", 1},
+        {"Would not recommend it.", 0},
+        {"Sound quality is superb.", 1},
+        {"It stopped charging.", 0},
+        {"Fits well and looks good.", 1},
+        {"Customer service never answered.", 0}};
+    return reviews;
+}
+
+// The reviews as a JSONL dataset (id, text, label "negative" | "positive").
+inline bool writeReviews(const QString& path) {
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly)) {
+        return false;
+    }
+    int i = 0;
+    for (const auto& [text, label] : labelledReviews()) {
+        QJsonObject o{{QStringLiteral("id"), QStringLiteral("r%1").arg(i++)},
+                      {QStringLiteral("text"), QString::fromStdString(text)},
+                      {QStringLiteral("label"),
+                       label != 0 ? QStringLiteral("positive") : QStringLiteral("negative")}};
+        f.write(QJsonDocument(o).toJson(QJsonDocument::Compact) + '\n');
+    }
+    return true;
+}
 
 // A child process that is killed (SIGKILL, by its pid) when this object goes away.
 class OwnedProcess {
@@ -120,6 +163,46 @@ public:
     }
     void stop() { m_proc.stop(); }
     int port() const { return m_port; }
+    std::string base() const { return "http://127.0.0.1:" + std::to_string(m_port) + "/v1"; }
+    QString log() { return m_proc.output(); }
+
+private:
+    OwnedProcess m_proc;
+    int m_port = 0;
+};
+
+inline QString hfSmolLM2() {
+    return sourcePath(QStringLiteral(".cache/models/SmolLM2-135M-Instruct-hf"));
+}
+
+class TransformersServer {
+public:
+    // Empty when the server or the converted model is missing (scripts/setup makes both).
+    static QString unavailable() {
+        if (!QFile::exists(hfSmolLM2() + QStringLiteral("/model.safetensors"))) {
+            return QStringLiteral("no converted SmolLM2 folder: run ./scripts/setup");
+        }
+        if (!QFile::exists(sourcePath(QStringLiteral(".venv/bin/transformers")))) {
+            return QStringLiteral("transformers[serving] is not installed: run ./scripts/setup");
+        }
+        return {};
+    }
+    bool start() {
+        m_port = freePort();
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("HF_HUB_OFFLINE"), QStringLiteral("1"));
+        env.insert(QStringLiteral("OMP_NUM_THREADS"), QStringLiteral("1"));
+        m_proc.process().setProcessEnvironment(env);
+        if (!m_proc.start(sourcePath(QStringLiteral(".venv/bin/transformers")),
+                          {QStringLiteral("serve"), QStringLiteral("--continuous-batching"),
+                           QStringLiteral("--device"), QStringLiteral("cpu"),
+                           QStringLiteral("--host"), QStringLiteral("127.0.0.1"),
+                           QStringLiteral("--port"), QString::number(m_port), hfSmolLM2()})) {
+            return false;
+        }
+        return waitForHttp(base() + "/models", 300, &m_proc.process());
+    }
+    void stop() { m_proc.stop(); }
     std::string base() const { return "http://127.0.0.1:" + std::to_string(m_port) + "/v1"; }
     QString log() { return m_proc.output(); }
 

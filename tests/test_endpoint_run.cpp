@@ -30,18 +30,7 @@ namespace {
 const char* const kKeyEnv = "PROBAUDIT_TEST_KEY";
 const QByteArray kKey = "sk-probaudit-test-7f3a9c2e51";
 
-const std::vector<std::pair<std::string, int>> kItems = {{"Great phone, works perfectly.", 1},
-                                                         {"Terrible, it broke after a day.", 0},
-                                                         {"I love it.", 1},
-                                                         {"Waste of money.", 0},
-                                                         {"Exactly as described.", 1},
-                                                         {"The battery died in an hour.", 0},
-                                                         {"Best purchase this year.", 1},
-                                                         {"Would not recommend it.", 0},
-                                                         {"Sound quality is superb.", 1},
-                                                         {"It stopped charging.", 0},
-                                                         {"Fits well and looks good.", 1},
-                                                         {"Customer service never answered.", 0}};
+const std::vector<std::pair<std::string, int>>& kItems = labelledReviews();
 
 struct Result {
     int code = -1;
@@ -168,17 +157,7 @@ private Q_SLOTS:
         }
         QVERIFY(m_dir.isValid());
         m_data = path(QStringLiteral("reviews.jsonl"));
-        QFile f(m_data);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        for (std::size_t i = 0; i < kItems.size(); ++i) {
-            f.write(QByteArray::fromStdString(
-                json{{"id", "r" + std::to_string(i)},
-                     {"text", kItems[i].first},
-                     {"label", kItems[i].second ? "positive" : "negative"}}
-                    .dump() +
-                "\n"));
-        }
-        f.close();
+        QVERIFY(writeReviews(m_data));
         QVERIFY2(m_server.start(), qPrintable(m_server.log()));
     }
     void cleanupTestCase() { m_server.stop(); }
