@@ -96,10 +96,18 @@ QLineEdit* NewStudyDialog::pathRow(const QString& label, bool folderOrFile, QFor
             edit->setText(p);
         }
     });
-    auto* row = new QHBoxLayout;
+    // The field in a widget of its own (its row can be hidden), named by a label whose "&"
+    // gives it a mnemonic to the edit.
+    auto* box = new QWidget(this);
+    auto* row = new QHBoxLayout(box);
+    row->setContentsMargins(0, 0, 0, 0);
+    edit->setParent(box);
+    browse->setParent(box);
     row->addWidget(edit, 1);
     row->addWidget(browse);
-    form->addRow(label, row);
+    auto* name = new QLabel(label, this);
+    name->setBuddy(edit);
+    form->addRow(name, box);
     *status = new QLabel(this);
     (*status)->setWordWrap(true);
     form->addRow(QString(), *status);
@@ -121,13 +129,9 @@ NewStudyDialog::NewStudyDialog(QWidget* parent) : QDialog(parent) {
     m_source->addItem(tr("a model file (the built-in engine)"), QStringLiteral("engine"));
     m_source->addItem(tr("a server (OpenAI-compatible API)"), QStringLiteral("endpoint"));
     form->addRow(tr("Model &source:"), m_source);
-    m_engineBox = new QWidget(this);
-    auto* engineForm = new QFormLayout(m_engineBox);
-    engineForm->setContentsMargins(0, 0, 0, 0);
-    m_model = pathRow(tr("&Model:"), true, engineForm, &m_modelStatus);
+    m_model = pathRow(tr("&Model:"), true, form, &m_modelStatus);
     m_model->setPlaceholderText(tr("a Hugging Face folder or a GGUF file"));
-    form->addRow(m_engineBox);
-    form->addRow(createServerRows());
+    createServerRows();
     m_dataset = pathRow(tr("&Dataset:"), false, form, &m_datasetStatus);
     m_dataset->setPlaceholderText(tr("a JSONL or CSV file"));
     m_textField = new QLineEdit(QStringLiteral("text"), this);
@@ -191,45 +195,48 @@ bool NewStudyDialog::isEndpoint() const {
 
 // A server: its base URL, the model name its requests carry, the API form, the environment
 // variable that holds its key (never the key), and a button that asks it for its models.
-QWidget* NewStudyDialog::createServerRows() {
-    m_serverBox = new QWidget(this);
-    auto* f = new QFormLayout(m_serverBox);
-    f->setContentsMargins(0, 0, 0, 0);
-    m_url = new QLineEdit(m_serverBox);
+void NewStudyDialog::createServerRows() {
+    auto* f = m_form;
+    m_url = new QLineEdit(this);
     m_url->setObjectName(QStringLiteral("serverUrl"));
     m_url->setPlaceholderText(tr("e.g. http://127.0.0.1:8000/v1"));
     f->addRow(tr("Server &URL:"), m_url);
-    m_serverModel = new QLineEdit(m_serverBox);
+    m_serverModel = new QLineEdit(this);
     m_serverModel->setPlaceholderText(tr("the model name the server serves"));
     f->addRow(tr("Model &name:"), m_serverModel);
-    m_api = new QComboBox(m_serverBox);
+    m_api = new QComboBox(this);
     m_api->addItem(tr("completions"), QStringLiteral("completions"));
     m_api->addItem(tr("chat completions"), QStringLiteral("chat"));
     f->addRow(tr("&API:"), m_api);
-    m_keyEnv = new QLineEdit(m_serverBox);
+    m_keyEnv = new QLineEdit(this);
     m_keyEnv->setPlaceholderText(tr("environment variable holding the key, e.g. OPENAI_API_KEY"));
     f->addRow(tr("&Key variable:"), m_keyEnv);
-    m_testButton = new QPushButton(tr("Test connection"), m_serverBox);
+    auto* test = new QWidget(this);
+    auto* row = new QHBoxLayout(test);
+    row->setContentsMargins(0, 0, 0, 0);
+    m_testButton = new QPushButton(tr("Test connection"), test);
     m_testButton->setObjectName(QStringLiteral("testConnection"));
-    m_serverStatus = new QLabel(m_serverBox);
+    m_serverStatus = new QLabel(test);
     m_serverStatus->setWordWrap(true);
-    auto* row = new QHBoxLayout;
     row->addWidget(m_testButton);
     row->addWidget(m_serverStatus, 1);
-    f->addRow(QString(), row);
+    f->addRow(QString(), test);
+    m_serverRows = {m_url, m_serverModel, m_api, m_keyEnv, test};
     connect(m_testButton, &QPushButton::clicked, this, &NewStudyDialog::testConnection);
     for (QLineEdit* e : {m_url, m_serverModel, m_keyEnv}) {
         connect(e, &QLineEdit::textChanged, this, &NewStudyDialog::scheduleValidation);
     }
     connect(m_api, &QComboBox::currentIndexChanged, this, &NewStudyDialog::scheduleValidation);
-    return m_serverBox;
 }
 
 // The rows and configs of the chosen source; a server decides by label tokens.
 void NewStudyDialog::sourceChanged() {
     const bool server = isEndpoint();
-    m_engineBox->setVisible(!server);
-    m_serverBox->setVisible(server);
+    m_form->setRowVisible(m_model->parentWidget(), !server);
+    m_form->setRowVisible(m_modelStatus, !server);
+    for (QWidget* w : m_serverRows) {
+        m_form->setRowVisible(w, server);
+    }
     m_form->setRowVisible(m_capture, !server);
     for (QCheckBox* box : m_configBoxes) {
         box->setVisible(box->property("server").toBool() == server);

@@ -56,7 +56,7 @@ private:
     QLineEdit* pathRow(const QString& label, bool folderOrFile, QFormLayout* form, QLabel** status);
     void scheduleValidation();
     QWidget* createConfigBoxes();
-    QWidget* createServerRows();
+    void createServerRows(); // in the form, hidden unless the model is a server
     void sourceChanged();
     void testConnection();
     void showConnection(bool ok, const QString& text);
@@ -68,8 +68,7 @@ private:
 
     QLineEdit* m_name = nullptr;
     QComboBox* m_source = nullptr;
-    QWidget* m_engineBox = nullptr;
-    QWidget* m_serverBox = nullptr;
+    QList<QWidget*> m_serverRows;
     QFormLayout* m_form = nullptr;
     QLineEdit* m_url = nullptr;
     QLineEdit* m_serverModel = nullptr;

@@ -113,6 +113,9 @@ bool saveForms(MainWindow& window, const ReviewPtr& review, const QString& dir,
         NewStudyDialog form(&window);
         form.show();
         ok &= save(&form, dir, QStringLiteral("10-new-study"), suffix);
+        // The same form for a server (an OpenAI-compatible endpoint).
+        form.sourceBox()->setCurrentIndex(form.sourceBox()->findData(QStringLiteral("endpoint")));
+        ok &= save(&form, dir, QStringLiteral("10b-new-study-server"), suffix);
         form.close();
     }
     QString study = QString::fromStdString(review->study_path);
