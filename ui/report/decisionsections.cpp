@@ -195,6 +195,15 @@ void accuracyPaths(Html& h, const analysis::Review& rv) {
 
 void layers(Html& h, const std::shared_ptr<const analysis::Review>& rv, QTextDocument* doc) {
     h.h1(QStringLiteral("layers"), QStringLiteral("Per-layer divergence"));
+    const bool captured = std::any_of(rv->rows.begin(), rv->rows.end(), [](const auto& row) {
+        return row.cmp && !row.cmp->layers.empty();
+    });
+    if (!captured) { // capture none, or a server (it returns no hidden states)
+        h.p(QStringLiteral("No run of this study captured hidden states (capture none, or the "
+                           "model is a server, which returns none): where the numbers part "
+                           "cannot be told layer by layer."));
+        return;
+    }
     h.p(QStringLiteral("Share of items whose hidden states (real tokens only) differ bitwise from "
                        "the reference run, per config and hidden state (0 = embeddings)."));
     HeatmapWidget heat;
