@@ -68,6 +68,21 @@ private Q_SLOTS:
         QVERIFY(!j["forecast"][1].contains("observed_flips"));
         QCOMPARE(d.forecastOf("b8")->predicted_flips, 1.25);
         QVERIFY(d.forecastOf("nope") == nullptr);
+        QVERIFY(!j.contains("recorded_only")); // the engine's ladder: its JSON as it was
+    }
+
+    // An endpoint study's ladder: read from recorded runs, with steps nothing answered yet.
+    void recordedOnlyLaddersRoundTrip() {
+        analysis::Diagnosis d = sampleDiagnosis();
+        d.recorded_only = true;
+        d.ladder.push_back({"runtime", "f3", "v3", analysis::StepStatus::Untested});
+        const json j = d.toJson();
+        QCOMPARE(j["recorded_only"].get<bool>(), true);
+        QVERIFY(j["ladder"][2]["status"] == "untested");
+        const auto back = analysis::Diagnosis::fromJson(j);
+        QVERIFY(back.recorded_only);
+        QCOMPARE(back.ladder[2].status, analysis::StepStatus::Untested);
+        QVERIFY(back.toJson() == j);
     }
 
     void olderDiagnosesReadWithDefaults() {

@@ -225,6 +225,82 @@ private Q_SLOTS:
         QCOMPARE(after.runs().size(), std::size_t(3));
     }
 
+    // The diagnosis of an endpoint study reads its recorded runs: the repeat, the serving
+    // configs, and, once the reference is recorded against another declared server setting, a
+    // runtime step that names the change with both values.
+    void diagnoseNamesARuntimeChange() {
+        const QString ledgerPath = path(QStringLiteral("label.ledger"));
+        const QString study = path(QStringLiteral("label.study.json"));
+        QVERIFY(QFile::exists(ledgerPath)); // recordsEveryItemWithItsExchange
+        auto diagnose = [&] {
+            const Result r = run({QStringLiteral("diagnose"), study, QStringLiteral("--json")});
+            return r.code == 0 ? json::parse(r.out.toStdString())
+                               : json{{"error", r.err.toStdString()}};
+        };
+        auto step = [](const json& d, const std::string& name) {
+            for (const auto& s : d["ladder"]) {
+                if (s["step"] == name) {
+                    return s;
+                }
+            }
+            return json();
+        };
+        const json before = diagnose();
+        QVERIFY2(!before.contains("error"), before.dump().c_str());
+        QCOMPARE(before["recorded_only"].get<bool>(), true);
+        QCOMPARE(before["ladder"].size(), std::size_t(3));
+        // The server computes one request at a time: the repeat and concurrency 4 are exact.
+        QCOMPARE(step(before, "repeatability")["status"].get<std::string>(), std::string("clean"));
+        QCOMPARE(step(before, "serving")["status"].get<std::string>(), std::string("clean"));
+        QVERIFY(step(before, "serving")["finding"].get<std::string>().find("c4 (arrival_seed, "
+                                                                           "concurrency, "
+                                                                           "prefix_cache)") !=
+                std::string::npos);
+        QCOMPARE(step(before, "runtime")["status"].get<std::string>(), std::string("untested"));
+
+        // The same server, declared differently: the reference is recorded again (another
+        // environment), and the diagnosis names what changed.
+        QFile f(study);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        json s = json::parse(f.readAll().toStdString());
+        f.close();
+        s["model"]["labels"]["server"] = "llama-cpp-python 0.3.36, --n_threads 2";
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write(QByteArray::fromStdString(s.dump(2)));
+        f.close();
+        const Result again =
+            run({QStringLiteral("run"), study, QStringLiteral("--config"), QStringLiteral("c1")});
+        QVERIFY2(again.code == 0, qPrintable(again.err));
+        const json after = diagnose();
+        QVERIFY2(!after.contains("error"), after.dump().c_str());
+        const json runtime = step(after, "runtime");
+        const std::string finding = runtime["finding"].get<std::string>();
+        QVERIFY2(finding.find("labels.server llama-cpp-python 0.3.36, one request at a time -> "
+                              "llama-cpp-python 0.3.36, --n_threads 2") != std::string::npos,
+                 finding.c_str());
+        QCOMPARE(runtime["status"].get<std::string>(), std::string("clean")); // same numbers
+        bool row = false;
+        for (const auto& r : after["table"]) {
+            row = row || (r["step"] == "environment" && r["bit_identical"].get<double>() == 1.0);
+        }
+        QVERIFY(row);
+        // Most runs are from the old declaration: the reference is explained there, and c4,
+        // recorded in that runtime too, has only its serving axes as suspects.
+        bool c4 = false;
+        for (const auto& c : after["configs"]) {
+            if (c["config"] == "c4") {
+                c4 = true;
+                QVERIFY2(c["suspects"] == json::array({"serving"}), c["suspects"].dump().c_str());
+            }
+        }
+        QVERIFY(c4);
+        const ledger::Ledger led(ledgerPath.toStdString(), ledger::Ledger::Mode::Read);
+        QCOMPARE(after["reference_run"].get<std::int64_t>(), runNamed(led, "c1")->id);
+        QVERIFY(led.verify().ok);
+        QVERIFY(
+            led.latestDiagnosis("yes-no").has_value()); // the workbench's diagnosis view reads it
+    }
+
     // A generation head over the server: per step the token, its log-probability and the top-2
     // gap; two runs of the same settings give the same outputs, and `compare` adds the per-token
     // metrics from the top-K lists (no divergence: KL 0, the same top token everywhere).

@@ -178,6 +178,18 @@
         <source>kernels and runtime</source>
         <translation>Kernel und Laufzeit</translation>
     </message>
+    <message>
+        <source>repeatability</source>
+        <translation>Wiederholbarkeit</translation>
+    </message>
+    <message>
+        <source>serving</source>
+        <translation>Bereitstellung</translation>
+    </message>
+    <message>
+        <source>runtime</source>
+        <translation>Laufzeitumgebung</translation>
+    </message>
 </context>
 <context>
     <name>GenerationView</name>
@@ -716,6 +728,10 @@ Sie sondiert eine Stichprobe mit festem Seed: die Referenz zweimal, geänderte N
     <message>
         <source>Error (predicted − observed)</source>
         <translation>Fehler (vorhergesagt − beobachtet)</translation>
+    </message>
+    <message>
+        <source>Why do results differ from the reference config &quot;%1&quot;? Read from the study&apos;s recorded runs over all %2 items; a server is not probed.</source>
+        <translation>Warum weichen die Ergebnisse von der Referenzkonfiguration „%1“ ab? Aus den aufgezeichneten Läufen der Studie über alle %2 Items gelesen; ein Server wird nicht erprobt.</translation>
     </message>
 </context>
 <context>

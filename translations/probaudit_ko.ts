@@ -178,6 +178,18 @@
         <source>kernels and runtime</source>
         <translation>커널과 런타임</translation>
     </message>
+    <message>
+        <source>repeatability</source>
+        <translation>반복 가능성</translation>
+    </message>
+    <message>
+        <source>serving</source>
+        <translation>서빙</translation>
+    </message>
+    <message>
+        <source>runtime</source>
+        <translation>런타임</translation>
+    </message>
 </context>
 <context>
     <name>GenerationView</name>
@@ -715,6 +727,10 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
     <message>
         <source>Error (predicted − observed)</source>
         <translation>오차 (예측 − 관측)</translation>
+    </message>
+    <message>
+        <source>Why do results differ from the reference config &quot;%1&quot;? Read from the study&apos;s recorded runs over all %2 items; a server is not probed.</source>
+        <translation>결과가 기준 구성 "%1"과(와) 다른 이유는 무엇입니까? 연구에 기록된 전체 %2개 항목의 실행에서 읽었으며, 서버는 탐색하지 않습니다.</translation>
     </message>
 </context>
 <context>

@@ -42,9 +42,15 @@ void printLadder(const analysis::Diagnosis& d) {
     std::printf("\nDiagnosis of study \"%s\", head \"%s\": why do results differ from the "
                 "reference config \"%s\"?\n",
                 d.study.c_str(), d.head.c_str(), d.reference.c_str());
-    std::printf("Probes on a seeded sample of %lld items (seed %llu); every probe run is in the "
-                "ledger.\n\n",
-                static_cast<long long>(d.sample), static_cast<unsigned long long>(d.seed));
+    if (d.recorded_only) {
+        std::printf("From the study's recorded runs over all %lld items (a server is not "
+                    "probed).\n\n",
+                    static_cast<long long>(d.sample));
+    } else {
+        std::printf("Probes on a seeded sample of %lld items (seed %llu); every probe run is in "
+                    "the ledger.\n\n",
+                    static_cast<long long>(d.sample), static_cast<unsigned long long>(d.seed));
+    }
     int k = 1;
     for (const auto& st : d.ladder) {
         std::printf("%d. %s\n   %s\n   -> %s\n", k++, st.step.c_str(), st.finding.c_str(),
@@ -54,12 +60,16 @@ void printLadder(const analysis::Diagnosis& d) {
         std::printf("\nStopped at \"%s\": the later steps cannot be judged until this is fixed.\n",
                     d.stopped_at->c_str());
     }
-    std::printf("\n| what changed | largest probability gap (points) | first layer that "
-                "differs | flipped decisions | bit-identical |\n|---|---|---|---|---|\n");
+    // A server's runs capture no layers: no layer column for them.
+    const bool layers = !d.recorded_only;
+    std::printf("\n| what changed | largest probability gap (points) | %sflipped decisions | "
+                "bit-identical |\n|---|---|%s---|---|\n",
+                layers ? "first layer that differs | " : "", layers ? "---|" : "");
     for (const auto& r : d.table) {
-        std::printf("| %s | %s | %s | %lld / %lld | %lld / %lld |\n", r.what.c_str(),
-                    analysis::formatPoints(r.max_dp).c_str(), r.first_layer.c_str(),
-                    static_cast<long long>(r.flips), static_cast<long long>(r.items),
+        std::printf("| %s | %s | %s%lld / %lld | %lld / %lld |\n", r.what.c_str(),
+                    analysis::formatPoints(r.max_dp).c_str(),
+                    layers ? (r.first_layer + " | ").c_str() : "", static_cast<long long>(r.flips),
+                    static_cast<long long>(r.items),
                     static_cast<long long>(std::llround(r.bit_identical * double(r.items))),
                     static_cast<long long>(r.items));
     }
@@ -75,10 +85,12 @@ void printConfigs(const analysis::Diagnosis& d, const std::string& study, std::s
     if (d.configs.empty()) {
         return;
     }
+    const bool probed = !d.recorded_only; // layers and a forecast exist for probed runs only
     std::printf("\nThe study's configs against the reference (run %lld, all %zu items):\n\n"
-                "| config | differs in | suspect | flips | largest gap (points) | first layer | "
-                "forecast flips |\n|---|---|---|---|---|---|---|\n",
-                static_cast<long long>(*d.reference_run), items);
+                "| config | differs in | suspect | flips | largest gap (points) |%s\n"
+                "|---|---|---|---|---|%s\n",
+                static_cast<long long>(*d.reference_run), items,
+                probed ? " first layer | forecast flips |" : "", probed ? "---|---|" : "");
     for (const auto& c : d.configs) {
         std::string predicted = "-";
         if (const auto* f = d.forecastOf(c.config)) {
@@ -86,17 +98,19 @@ void printConfigs(const analysis::Diagnosis& d, const std::string& study, std::s
             std::snprintf(buf, sizeof buf, "%.1f", f->predicted_flips);
             predicted = buf;
         }
+        std::printf("| %s | %s | %s |", c.config.c_str(), joined(c.differs_in).c_str(),
+                    joined(c.suspects).c_str());
         if (c.result) {
-            std::printf("| %s | %s | %s | %lld | %s | %s | %s |\n", c.config.c_str(),
-                        joined(c.differs_in).c_str(), joined(c.suspects).c_str(),
-                        static_cast<long long>(c.result->flips),
-                        analysis::formatPoints(c.result->max_dp).c_str(),
-                        c.result->first_layer.c_str(), predicted.c_str());
+            std::printf(" %lld | %s |", static_cast<long long>(c.result->flips),
+                        analysis::formatPoints(c.result->max_dp).c_str());
         } else {
-            std::printf("| %s | %s | %s | not run yet | | | %s |\n", c.config.c_str(),
-                        joined(c.differs_in).c_str(), joined(c.suspects).c_str(),
+            std::printf(" not run yet | |");
+        }
+        if (probed) {
+            std::printf(" %s | %s |", c.result ? c.result->first_layer.c_str() : "",
                         predicted.c_str());
         }
+        std::printf("\n");
     }
 }
 

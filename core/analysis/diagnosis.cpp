@@ -18,6 +18,8 @@ std::string_view statusName(StepStatus s) {
         return "explains";
     case StepStatus::Stop:
         return "stop";
+    case StepStatus::Untested:
+        return "untested";
     case StepStatus::Clean:
         break;
     }
@@ -32,6 +34,9 @@ StepStatus statusFromName(const std::string& s) {
     }
     if (s == "stop") {
         return StepStatus::Stop;
+    }
+    if (s == "untested") {
+        return StepStatus::Untested;
     }
     return StepStatus::Clean;
 }
@@ -120,13 +125,17 @@ json Diagnosis::toJson() const {
     for (const auto& f : forecast) {
         fc.push_back(forecastJson(f));
     }
-    return {
+    json out = {
         {"study", study},         {"head", head},
         {"reference", reference}, {"sample", sample},
         {"batch", batch},         {"seed", seed},
         {"ladder", steps},        {"stopped_at", stopped_at ? json(*stopped_at) : json()},
         {"table", rows},          {"configs", cfgs},
         {"forecast", fc},         {"reference_run", reference_run ? json(*reference_run) : json()}};
+    if (recorded_only) {
+        out["recorded_only"] = true; // absent for the engine's ladder: its JSON is as it was
+    }
+    return out;
 }
 
 Diagnosis Diagnosis::fromJson(const json& j) {
@@ -140,6 +149,7 @@ Diagnosis Diagnosis::fromJson(const json& j) {
     d.sample = get<std::int64_t>(j, "sample", 0);
     d.batch = get<std::int64_t>(j, "batch", 0);
     d.seed = get<std::uint64_t>(j, "seed", 0);
+    d.recorded_only = get<bool>(j, "recorded_only", false);
     for (const auto& s : array(j, "ladder")) {
         d.ladder.push_back({get<std::string>(s, "step", ""), get<std::string>(s, "finding", ""),
                             get<std::string>(s, "verdict", ""),

@@ -16,8 +16,9 @@
 namespace probaudit::analysis {
 
 // clean: not this suspect; explains: this suspect moves the numbers; stop: the later steps
-// cannot be judged.
-enum class StepStatus { Clean, Explains, Stop };
+// cannot be judged; untested: nothing recorded answers this step (an endpoint study's ladder,
+// which only reads recorded runs).
+enum class StepStatus { Clean, Explains, Stop, Untested };
 
 struct LadderStep {
     std::string step; // "loader and repeatability" | "neighbour interference" | "shape" | ...
@@ -67,6 +68,7 @@ struct Diagnosis {
     std::int64_t sample = 0; // probe sample size
     std::int64_t batch = 0;  // N of the batch-size and neighbour probes
     std::uint64_t seed = 0;
+    bool recorded_only = false; // an endpoint study's: read from its recorded runs, no probes
     std::vector<LadderStep> ladder;
     std::optional<std::string> stopped_at;
     std::vector<ProbeRow> table;

@@ -1,5 +1,7 @@
 #include "runner/diagnose.h"
 
+#include "runner/diagnose_endpoint.h"
+
 #include "analysis/compare.h"
 #include "analysis/fingerprint.h"
 #include "common/error.h"
@@ -7,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <numeric>
 #include <random>
 #include <set>
@@ -301,15 +304,7 @@ void Ladder::kernelStep() {
 
 std::optional<ledger::Run> Ladder::fullRun(const std::string& configHash,
                                            const std::string& env) const {
-    std::optional<ledger::Run> found;
-    for (const auto& r : m_led.runs()) {
-        if (r.kind == "study" && r.status == ledger::RunStatus::Finished && r.head == m_head.name &&
-            r.config_hash == configHash &&
-            (!found || found->env_hash != env || r.env_hash == env)) {
-            found = r;
-        }
-    }
-    return found;
+    return latestFullRun(m_led.runs(), m_head.name, configHash, env, false);
 }
 
 // Fragility forecast: the logit perturbation this config causes on the probe sample, applied
@@ -397,19 +392,8 @@ analysis::Diagnosis Ladder::run() {
     return m_d;
 }
 
-} // namespace
-
-analysis::Diagnosis diagnose(const DiagnoseOptions& o, Events& events,
-                             const std::atomic<bool>& stop) {
-    if (study::Study::load(o.run.study).isEndpoint()) {
-        // Its probes would be requests (repeat, concurrency, arrival order), not engine runs.
-        throw Error(o.run.study, "the diagnosis ladder runs the built-in engine's probes; an "
-                                 "endpoint study's suspects are configs of its own (repeat, "
-                                 "concurrency, arrival_seed, prefix_cache): record them and "
-                                 "compare the runs with `probaudit compare`");
-    }
-    StudySession session(o.run, events, stop);
-    const study::Study& s = session.study();
+// The head the ladder diagnoses: named, or the study's first; decision heads only.
+const HeadSpec& ladderHead(const DiagnoseOptions& o, const study::Study& s) {
     const HeadSpec* head = o.head.empty() ? &s.heads.front() : s.head(o.head);
     if (head == nullptr) {
         throw Error(o.run.study, "no head variant \"" + o.head + "\"");
@@ -418,8 +402,33 @@ analysis::Diagnosis diagnose(const DiagnoseOptions& o, Events& events,
         throw Error(o.run.study, "the diagnosis ladder is for decision heads; a generation "
                                  "study's comparisons are in `probaudit summary`");
     }
-    analysis::Diagnosis d = Ladder(o, session, *head).run();
-    session.ledger().putDiagnosis(head->name, d.toJson()); // the workbench's diagnosis view
+    return *head;
+}
+
+} // namespace
+
+analysis::Diagnosis diagnose(const DiagnoseOptions& o, Events& events,
+                             const std::atomic<bool>& stop) {
+    const study::Study loaded = study::Study::load(o.run.study);
+    const HeadSpec& head = ladderHead(o, loaded);
+    if (loaded.isEndpoint()) {
+        // Read from the recorded runs: no server is contacted, nothing is recorded but the
+        // diagnosis itself.
+        const std::string path =
+            o.run.ledger.empty() ? defaultLedgerPath(o.run.study) : o.run.ledger;
+        if (!std::filesystem::exists(path)) {
+            throw Error(path, "no ledger yet: `probaudit run " + o.run.study +
+                                  "` records the study's runs, then diagnose explains them");
+        }
+        ledger::Ledger led(path, ledger::Ledger::Mode::Write);
+        analysis::Diagnosis d = diagnoseEndpoint(o, loaded, head, led);
+        led.putDiagnosis(head.name, d.toJson());
+        return d;
+    }
+    StudySession session(o.run, events, stop);
+    const HeadSpec& sessionHead = *session.study().head(head.name);
+    analysis::Diagnosis d = Ladder(o, session, sessionHead).run();
+    session.ledger().putDiagnosis(head.name, d.toJson()); // the workbench's diagnosis view
     return d;
 }
 

@@ -96,6 +96,15 @@ QString formatLadderStep(const QString& step) {
     if (step == QLatin1String("kernels and runtime")) {
         return QCoreApplication::translate("Format", "kernels and runtime");
     }
+    if (step == QLatin1String("repeatability")) {
+        return QCoreApplication::translate("Format", "repeatability");
+    }
+    if (step == QLatin1String("serving")) {
+        return QCoreApplication::translate("Format", "serving");
+    }
+    if (step == QLatin1String("runtime")) {
+        return QCoreApplication::translate("Format", "runtime");
+    }
     return step;
 }
 

@@ -65,7 +65,12 @@ LadderChart::LadderChart(QWidget* parent) : QWidget(parent) {
 void LadderChart::setLadder(const std::vector<analysis::LadderStep>& ladder,
                             const std::optional<std::string>& stoppedAt) {
     m_boxes.clear();
-    const QStringList all = {QStringLiteral("loader and repeatability"),
+    // An endpoint study's ladder (from recorded runs) starts at repeatability.
+    const bool served = !ladder.empty() && ladder.front().step == "repeatability";
+    const QStringList all =
+        served ? QStringList{QStringLiteral("repeatability"), QStringLiteral("serving"),
+                             QStringLiteral("runtime")}
+               : QStringList{QStringLiteral("loader and repeatability"),
                              QStringLiteral("neighbour interference"), QStringLiteral("shape"),
                              QStringLiteral("kernels and runtime")};
     int k = 1;
@@ -140,10 +145,11 @@ void LadderChart::paintEvent(QPaintEvent*) {
         } else if (b.status == QLatin1String("stop")) {
             accent = flipColor();
             badge = tr("stop");
-        } else if (b.status == QLatin1String("skipped")) {
+        } else if (b.status == QLatin1String("skipped") || b.status == QLatin1String("untested")) {
             badge = tr("not judged");
         }
-        const bool grey = b.status == QLatin1String("skipped");
+        const bool grey =
+            b.status == QLatin1String("skipped") || b.status == QLatin1String("untested");
         QPainterPath path;
         path.addRoundedRect(QRectF(r).adjusted(0.5, 0.5, -0.5, -0.5), 6, 6);
         p.fillPath(path, grey ? palette().color(QPalette::Window) : tint(accent, 0.10));
@@ -244,13 +250,19 @@ void DiagnosisView::setReview(const ReviewPtr& review) {
     } else {
         const analysis::Diagnosis& d = *review->diagnosis;
         m_ladder->show();
-        m_header->setText(tr("Why do results differ from the reference config \"%1\"? Probes on "
-                             "a seeded sample of %2 items (seed %3, batch %4); every probe run is "
-                             "in the ledger.")
-                              .arg(str(d.reference))
-                              .arg(d.sample)
-                              .arg(d.seed)
-                              .arg(d.batch));
+        m_header->setText(
+            d.recorded_only
+                ? tr("Why do results differ from the reference config \"%1\"? Read from the "
+                     "study's recorded runs over all %2 items; a server is not probed.")
+                      .arg(str(d.reference))
+                      .arg(d.sample)
+                : tr("Why do results differ from the reference config \"%1\"? Probes on a "
+                     "seeded sample of %2 items (seed %3, batch %4); every probe run is in the "
+                     "ledger.")
+                      .arg(str(d.reference))
+                      .arg(d.sample)
+                      .arg(d.seed)
+                      .arg(d.batch));
         m_ladder->setLadder(d.ladder, d.stopped_at);
     }
     for (QTableView* t : {m_probes, m_kernels, m_configs, m_forecast}) {

@@ -345,11 +345,19 @@ void diagnosis(Html& h, const analysis::Review& rv) {
         return;
     }
     const analysis::Diagnosis& d = *rv.diagnosis;
-    h.p(QStringLiteral("Probes on a seeded sample of %1 items (seed %2, batch %3); every probe "
-                       "run is in the ledger.")
-            .arg(d.sample)
-            .arg(d.seed)
-            .arg(d.batch));
+    if (d.recorded_only) {
+        h.p(QStringLiteral("Read from the study's recorded runs over all %1 items: a server is "
+                           "not probed, its suspects are configs of the study (repeat, "
+                           "concurrency, arrival order, prefix cache, seed) and runs of the "
+                           "reference against another server runtime.")
+                .arg(d.sample));
+    } else {
+        h.p(QStringLiteral("Probes on a seeded sample of %1 items (seed %2, batch %3); every "
+                           "probe run is in the ledger.")
+                .arg(d.sample)
+                .arg(d.seed)
+                .arg(d.batch));
+    }
     std::vector<QStringList> steps;
     std::vector<QString> colours;
     int k = 1;
@@ -357,9 +365,10 @@ void diagnosis(Html& h, const analysis::Review& rv) {
         const QString status = QString::fromLatin1(analysis::statusName(st.status));
         steps.push_back(
             {QString::number(k++), esc(st.step), esc(status), esc(st.finding), esc(st.verdict)});
-        colours.push_back(st.status == analysis::StepStatus::Clean ? QStringLiteral("#dcefdc")
-                          : st.status == analysis::StepStatus::Explains
-                              ? QStringLiteral("#fbeacd")
+        colours.push_back(st.status == analysis::StepStatus::Clean      ? QStringLiteral("#dcefdc")
+                          : st.status == analysis::StepStatus::Explains ? QStringLiteral("#fbeacd")
+                          : st.status == analysis::StepStatus::Untested
+                              ? QStringLiteral("#eeeeee")
                               : QStringLiteral("#f6d5d5"));
     }
     h.table({QStringLiteral("#"), QStringLiteral("suspect"), QStringLiteral("status"),
