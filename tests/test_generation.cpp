@@ -99,6 +99,15 @@ std::vector<std::string> servingPrompts() {
     return out;
 }
 
+// Two steps with the same token, logit, gap, batch and top-K lists, bit for bit.
+bool sameBits(const engine::GenStep& a, const engine::GenStep& b) {
+    return a.token == b.token && std::memcmp(&a.logit, &b.logit, sizeof(float)) == 0 &&
+           std::memcmp(&a.gap, &b.gap, sizeof(float)) == 0 && a.batch == b.batch &&
+           a.top_tokens == b.top_tokens && a.top_logprobs.size() == b.top_logprobs.size() &&
+           std::memcmp(a.top_logprobs.data(), b.top_logprobs.data(),
+                       a.top_logprobs.size() * sizeof(float)) == 0;
+}
+
 RunConfig serving(std::int64_t concurrency, std::uint64_t seed) {
     return RunConfig::fromJson({{"concurrency", concurrency}, {"arrival_seed", seed}});
 }
@@ -140,8 +149,9 @@ private Q_SLOTS:
         for (std::size_t i = 0; i < a.size(); ++i) {
             QCOMPARE(a[i].text, b[i].text);
             QCOMPARE(a[i].steps.size(), b[i].steps.size());
-            QVERIFY(std::memcmp(a[i].steps.data(), b[i].steps.data(),
-                                a[i].steps.size() * sizeof(engine::GenStep)) == 0);
+            for (std::size_t k = 0; k < a[i].steps.size(); ++k) {
+                QVERIFY(sameBits(a[i].steps[k], b[i].steps[k]));
+            }
             QCOMPARE(a[i].finish, std::string("length"));
             for (const auto& s : a[i].steps) {
                 QVERIFY(s.gap >= 0);
@@ -175,8 +185,9 @@ private Q_SLOTS:
                 QCOMPARE(a[i].text, other->text);
                 QCOMPARE(a[i].finish, other->finish);
                 QCOMPARE(a[i].steps.size(), other->steps.size());
-                QVERIFY(std::memcmp(a[i].steps.data(), other->steps.data(),
-                                    a[i].steps.size() * sizeof(engine::GenStep)) == 0);
+                for (std::size_t k = 0; k < a[i].steps.size(); ++k) {
+                    QVERIFY(sameBits(a[i].steps[k], other->steps[k]));
+                }
             }
             for (const auto& step : a[i].steps) {
                 QCOMPARE(step.batch, 1);
@@ -246,8 +257,9 @@ private Q_SLOTS:
         const auto again = eng.serve(prompts, serving(4, 0), opt);
         for (std::size_t i = 0; i < out.size(); ++i) {
             QCOMPARE(again[i].steps.size(), out[i].steps.size());
-            QVERIFY(std::memcmp(again[i].steps.data(), out[i].steps.data(),
-                                out[i].steps.size() * sizeof(engine::GenStep)) == 0);
+            for (std::size_t k = 0; k < out[i].steps.size(); ++k) {
+                QVERIFY(sameBits(again[i].steps[k], out[i].steps[k]));
+            }
         }
     }
 
@@ -327,6 +339,44 @@ private Q_SLOTS:
             }
         }
         QVERIFY2(moved, "the default kernels were expected to depend on the batch");
+    }
+
+    // top_logprobs K: every step keeps the K most likely tokens, most likely first (the greedy
+    // choice), with log-probabilities that are log-softmax values: descending, at most 0, their
+    // probabilities summing to at most 1, the first two apart by the step's logit gap. Asking
+    // for them changes nothing else, and without them the lists are empty.
+    void topLogprobsPerStep() {
+        const auto prompts = servingPrompts();
+        GenerateOptions opt;
+        opt.max_new_tokens = 6;
+        opt.stop_at_eos = false;
+        Engine eng(modelPath(QStringLiteral("tiny-llama")), anyHead(QStringLiteral("tiny")));
+        const auto plain = eng.serve(prompts, serving(2, 3), opt);
+        opt.top_logprobs = 5;
+        const auto top = eng.serve(prompts, serving(2, 3), opt);
+        QCOMPARE(top.size(), prompts.size());
+        for (std::size_t i = 0; i < top.size(); ++i) {
+            QCOMPARE(top[i].steps.size(), plain[i].steps.size());
+            for (std::size_t k = 0; k < top[i].steps.size(); ++k) {
+                const auto& st = top[i].steps[k];
+                QVERIFY(plain[i].steps[k].top_tokens.empty());
+                auto bare = st;
+                bare.top_tokens.clear();
+                bare.top_logprobs.clear();
+                QVERIFY(sameBits(bare, plain[i].steps[k]));
+                QCOMPARE(st.top_tokens.size(), std::size_t(5));
+                QCOMPARE(st.top_logprobs.size(), std::size_t(5));
+                QCOMPARE(st.top_tokens[0], st.token);
+                double mass = 0;
+                for (std::size_t j = 0; j < 5; ++j) {
+                    QVERIFY(st.top_logprobs[j] <= 0);
+                    QVERIFY(j == 0 || st.top_logprobs[j] <= st.top_logprobs[j - 1]);
+                    mass += std::exp(double(st.top_logprobs[j]));
+                }
+                QVERIFY(mass <= 1 + 1e-5);
+                QVERIFY(std::abs((st.top_logprobs[0] - st.top_logprobs[1]) - st.gap) < 1e-4f);
+            }
+        }
     }
 
     // Concurrency is a generation axis: a decision run refuses it; it joins the canonical

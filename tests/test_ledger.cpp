@@ -362,6 +362,8 @@ private Q_SLOTS:
             g.gaps = {0.25f, 0.0f, 1e-5f};
             g.batch = {4, 3, 1};
         }
+        outs[0].top_tokens = {17, 5, 4, 6, 99, 98}; // top-2 per step (an engine head's, schema 7)
+        outs[0].top_logprobs = {-0.125f, -2.5f, -0.25f, -1.5f, -0.0625f, -4.0f};
         std::int64_t run = 0;
         std::string sealed;
         {
@@ -389,6 +391,8 @@ private Q_SLOTS:
                 QCOMPARE(std::memcmp(back[i].logits.data(), outs[i].logits.data(), 12), 0);
                 QCOMPARE(std::memcmp(back[i].gaps.data(), outs[i].gaps.data(), 12), 0);
                 QCOMPARE(back[i].batch, outs[i].batch);
+                QCOMPARE(back[i].top_tokens, outs[i].top_tokens);
+                QCOMPARE(back[i].top_logprobs, outs[i].top_logprobs);
             }
             QVERIFY(led.records(run).empty());
             QVERIFY(led.verify().ok);
@@ -402,6 +406,14 @@ private Q_SLOTS:
             led.appendGenerations(other, changed);
             led.finishRun(other);
             QVERIFY(led.run(other).records_sha256 != sealed);
+            // ... and so would another top-K list.
+            const auto third = led.beginRun("w", nlohmann::json{{"kind", "generation"}}, "serial",
+                                            "c1", env, "hashes", 3);
+            changed = outs;
+            changed[0].top_logprobs[5] = -4.5f;
+            led.appendGenerations(third, changed);
+            led.finishRun(third);
+            QVERIFY(led.run(third).records_sha256 != sealed);
         }
         {
             const QString copy = dir.filePath("copy.ledger");
@@ -411,6 +423,19 @@ private Q_SLOTS:
             const auto mine = target.importRun(source, run);
             QCOMPARE(target.run(mine).records_sha256, sealed);
             QCOMPARE(target.generations(mine).size(), std::size_t(3));
+            QCOMPARE(target.generations(mine)[0].top_tokens, outs[0].top_tokens);
+        }
+        {
+            // Top-K lists that do not fit the steps are refused when read, with what is wrong.
+            const QString copy = dir.filePath("copy.ledger");
+            sql(copy, "UPDATE generations SET top_logprobs = NULL WHERE item = 0");
+            const Ledger target(copy.toStdString(), Ledger::Mode::Read);
+            try {
+                target.generations(target.runs().front().id);
+                QFAIL("a top-K list without its log-probabilities was read");
+            } catch (const Error& e) {
+                QVERIFY2(std::string(e.what()).find("top-K") != std::string::npos, e.what());
+            }
         }
         sql(path, "UPDATE generations SET text = 'bad' WHERE item = 1 AND run = 1");
         const Ledger led(path.toStdString(), Ledger::Mode::Read);

@@ -341,6 +341,57 @@ private Q_SLOTS:
         QCOMPARE(runsOf(ledger).size(), 7);
     }
 
+    // An engine generation head with top_logprobs records each step's top-K list, and compare
+    // gives the per-token metrics for engine runs as for endpoint runs: another arrival order
+    // of the serial reference is the same distribution (KL 0, same top token everywhere);
+    // bfloat16 is not (the negative). Without top_logprobs there are no metrics.
+    void engineGenerationHasTokenMetrics() {
+        QTemporaryDir dir;
+        writeDataset(dir.filePath("data.jsonl"), 12);
+        const QString study = dir.filePath("t.study.json");
+        write(study,
+              QStringLiteral("{\"name\":\"t\",\"model\":{\"path\":\"%1/tiny-llama\"},"
+                             "\"heads\":{\"words\":{\"kind\":\"generation\",\"template\":\"Words: "
+                             "{text}\\n\",\"max_new_tokens\":8,\"top_logprobs\":4},"
+                             "\"plain\":{\"kind\":\"generation\",\"template\":\"Words: "
+                             "{text}\\n\",\"max_new_tokens\":8}},"
+                             "\"dataset\":{\"path\":\"data.jsonl\"},\"configs\":{"
+                             "\"serial\":{\"arrival_seed\":1},\"reordered\":{\"arrival_seed\":2},"
+                             "\"bf16\":{\"dtype\":\"bfloat16\",\"arrival_seed\":1}},"
+                             "\"reference\":\"serial\"}")
+                  .arg(kFixtures)
+                  .toUtf8());
+        const Result r = cli({"run", study, "--all"});
+        QVERIFY2(r.code == 0, r.out + r.err);
+        const QString ledger = dir.filePath("t.ledger");
+        QCOMPARE(cli({"verify", ledger}).code, 0);
+        QMap<QString, int> run; // "head/config" -> run id
+        for (const auto& v : runsOf(ledger)) {
+            const QJsonObject o = v.toObject();
+            run[o.value("head").toString() + "/" + o.value("config").toString()] =
+                o.value("run").toInt();
+        }
+        QCOMPARE(run.size(), 6);
+        const auto compare = [&](const QString& a, const QString& b) {
+            const Result c = cli(
+                {"compare", ledger, QString::number(run[a]), QString::number(run[b]), "--json"});
+            return QJsonDocument::fromJson(c.out).object();
+        };
+        const QJsonObject same = compare("words/serial", "words/reordered");
+        const QJsonObject tm = same.value("token_metrics").toObject();
+        QVERIFY2(tm.value("positions").toInt() >= 12, QJsonDocument(same).toJson());
+        QCOMPARE(tm.value("kl").toObject().value("max").toDouble(), 0.0);
+        QCOMPARE(tm.value("top1_same").toObject().value("share").toDouble(), 1.0);
+        QCOMPARE(tm.value("rms_dp_points").toDouble(), 0.0);
+        const QJsonObject other =
+            compare("words/serial", "words/bf16").value("token_metrics").toObject();
+        QVERIFY(other.value("positions").toInt() > 0);
+        QVERIFY2(other.value("kl").toObject().value("max").toDouble() > 0,
+                 QJsonDocument(other).toJson());
+        QVERIFY(other.value("rms_dp_points").toDouble() > 0);
+        QVERIFY(!compare("plain/serial", "plain/bf16").contains("token_metrics"));
+    }
+
     void killedRunResumesBitIdentical() {
         QTemporaryDir dir;
         const QString study = writeStudy(QDir(dir.path()), 1500);

@@ -163,7 +163,9 @@ void fillLedger(const QString& path) {
                                 {7, 8},
                                 {1.5f, 2.5f},
                                 {0.5f, 0.25f},
-                                {2, 1}};
+                                {2, 1},
+                                {7, 9, 8, 7}, // top-2 per step (schema 7)
+                                {-0.1f, -2.5f, -0.2f, -1.8f}};
     }
     led.appendGenerations(gen, outs);
     led.finishRun(gen);

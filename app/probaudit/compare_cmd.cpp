@@ -93,9 +93,10 @@ int compareGenerationRuns(const CompareOptions& o, const ledger::Ledger& led,
     const RecordSpec records = RecordSpec::fromJson(ra.head_json.value("records", json::object()));
     json c = analysis::generationComparisonJson(
         analysis::compareGenerations(outputs(o.a), outputs(o.b), records));
-    // Both runs with top-K log-probabilities per step (an endpoint's): the per-token metrics.
+    // Both runs with top-K log-probabilities per step (an endpoint's top_logprobs, or an engine
+    // head's): the per-token metrics.
     const auto traces = [&](std::int64_t run) {
-        return analysis::tokenTraces(led.requests(run), items.size());
+        return analysis::runTokenTraces(led.requests(run), led.generations(run), items.size());
     };
     const analysis::TokenMetrics tm = analysis::tokenMetrics(traces(o.a), traces(o.b));
     if (tm.available()) {

@@ -239,8 +239,14 @@ void generationTable(Review& rv, const ledger::Ledger& led) {
         g.run_a = runA;
         g.run_b = runB;
         g.cmp = compareGenerations(rv.outputs(runA), rv.outputs(runB), rv.records);
-        const TokenMetrics tm = tokenMetrics(tokenTraces(led.requests(runA), rv.items.size()),
-                                             tokenTraces(led.requests(runB), rv.items.size()));
+        const auto traces = [&](std::int64_t run) {
+            const auto it = rv.generations.find(run);
+            return runTokenTraces(
+                led.requests(run),
+                it == rv.generations.end() ? std::vector<ledger::GenerationRecord>() : it->second,
+                rv.items.size());
+        };
+        const TokenMetrics tm = tokenMetrics(traces(runA), traces(runB));
         if (tm.available()) {
             g.tokens = tm;
         }

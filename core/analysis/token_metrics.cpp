@@ -156,6 +156,35 @@ std::vector<TokenTrace> tokenTraces(const std::vector<ledger::RequestRecord>& re
     return out;
 }
 
+std::vector<TokenTrace> tokenTraces(const std::vector<ledger::GenerationRecord>& outputs,
+                                    std::size_t items) {
+    std::vector<TokenTrace> out(items);
+    for (const auto& g : outputs) {
+        const std::size_t steps = g.tokens.size();
+        if (g.item < 0 || std::size_t(g.item) >= items || steps == 0 || g.top_tokens.empty() ||
+            g.top_tokens.size() != g.top_logprobs.size() || g.top_tokens.size() % steps != 0) {
+            continue; // no top-K lists (the ledger's reader refuses inconsistent ones)
+        }
+        const std::size_t K = g.top_tokens.size() / steps;
+        TokenTrace& t = out[std::size_t(g.item)];
+        for (std::size_t s = 0; s < steps; ++s) {
+            t.tokens.push_back(std::to_string(g.tokens[s]));
+            auto& list = t.top.emplace_back();
+            for (std::size_t k = 0; k < K; ++k) {
+                list.emplace_back(std::to_string(g.top_tokens[s * K + k]),
+                                  double(g.top_logprobs[s * K + k]));
+            }
+        }
+    }
+    return out;
+}
+
+std::vector<TokenTrace> runTokenTraces(const std::vector<ledger::RequestRecord>& requests,
+                                       const std::vector<ledger::GenerationRecord>& outputs,
+                                       std::size_t items) {
+    return requests.empty() ? tokenTraces(outputs, items) : tokenTraces(requests, items);
+}
+
 nlohmann::json toJson(const TokenMetrics& m) {
     return {{"positions", m.positions},
             {"no_overlap", m.no_overlap},

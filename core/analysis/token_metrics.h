@@ -1,6 +1,7 @@
 #pragma once
 // Per-token distribution metrics between two generation runs over the same prompts, where both
-// have the top-K log-probabilities of every step (an endpoint's top_logprobs), after the
+// have the top-K log-probabilities of every step (an endpoint's top_logprobs, or an engine
+// generation head's top_logprobs), after the
 // standard of llama.cpp's `llama-perplexity --kl-divergence`:
 //   KL divergence  per position, KL(P_a || P_b) = sum_t p_a(t) log(p_a(t) / p_b(t)) over the
 //                  tokens both top-K lists hold, each list renormalised over that overlap (the
@@ -53,6 +54,14 @@ TokenMetrics tokenMetrics(const std::vector<TokenTrace>& a, const std::vector<To
 // Throws probaudit::Error on an exchange that is not the JSON a run writes.
 std::vector<TokenTrace> tokenTraces(const std::vector<ledger::RequestRecord>& requests,
                                     std::size_t items);
+// The same from an engine run's generation outputs (a head with top_logprobs): tokens are named
+// by their ids, which is what identifies them within one model.
+std::vector<TokenTrace> tokenTraces(const std::vector<ledger::GenerationRecord>& outputs,
+                                    std::size_t items);
+// A run's traces: from its exchanges with a server when it has them, else from its outputs.
+std::vector<TokenTrace> runTokenTraces(const std::vector<ledger::RequestRecord>& requests,
+                                       const std::vector<ledger::GenerationRecord>& outputs,
+                                       std::size_t items);
 
 nlohmann::json toJson(const TokenMetrics& m);
 

@@ -70,6 +70,14 @@ void readGeneration(const json& j, HeadSpec& s, const std::string& path,
             s.stop = st.get<std::vector<std::string>>();
         }
     }
+    if (j.contains("top_logprobs")) {
+        const json& k = j["top_logprobs"];
+        if (!k.is_number_integer() || k.get<std::int64_t>() < 0 || k.get<std::int64_t>() > 20) {
+            errors.push_back(path + ".top_logprobs: must be an integer in [0, 20]");
+        } else {
+            s.top_logprobs = k.get<int>();
+        }
+    }
     if (j.contains("stop_at_eos")) {
         if (!j["stop_at_eos"].is_boolean()) {
             errors.push_back(path + ".stop_at_eos: must be true or false");
@@ -102,7 +110,7 @@ HeadSpec HeadSpec::fromJson(const json& j, const std::string& path,
     // "sha256": the adapter file's digest, which a run's recorded head carries (its identity)
     static const std::vector<std::string> known{
         "kind",      "name", "template",    "labels",  "path",           "pooling", "normalize",
-        "threshold", "stop", "stop_at_eos", "records", "max_new_tokens", "sha256"};
+        "threshold", "stop", "stop_at_eos", "records", "max_new_tokens", "sha256",  "top_logprobs"};
     for (const auto& [key, value] : j.items()) {
         if (std::find(known.begin(), known.end(), key) == known.end()) {
             errors.push_back(path + "." + key + ": unknown field");
@@ -151,7 +159,8 @@ HeadSpec HeadSpec::fromJson(const json& j, const std::string& path,
                          "\" (one of: label_tokens, adapter, classifier, generation)");
     }
     if (s.kind != "generation") {
-        for (const char* key : {"stop", "stop_at_eos", "records", "max_new_tokens"}) {
+        for (const char* key :
+             {"stop", "stop_at_eos", "records", "max_new_tokens", "top_logprobs"}) {
             if (j.contains(key)) {
                 errors.push_back(path + "." + key + ": only a generation head has it");
             }
@@ -219,6 +228,9 @@ json HeadSpec::toJson() const {
         j["stop"] = stop;
         j["stop_at_eos"] = stop_at_eos;
         j["records"] = records.toJson();
+        if (top_logprobs > 0) { // absent when 0: the heads recorded before it keep their identity
+            j["top_logprobs"] = top_logprobs;
+        }
     }
     if (threshold >= 0) {
         j["threshold"] = threshold;

@@ -33,6 +33,10 @@ struct HeadSpec {
     std::vector<std::string> stop;
     bool stop_at_eos = true;
     RecordSpec records;
+    // generation on the engine: per step, the K most likely tokens and their log-probabilities
+    // are recorded (0: none), so that two runs compare token distributions (KL, same top token)
+    // as endpoint runs with top_logprobs do. An endpoint study asks its server in $.model.
+    int top_logprobs = 0;
 
     bool generation() const { return kind == "generation"; }
 

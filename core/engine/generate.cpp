@@ -22,6 +22,13 @@ bool takeStep(const at::Tensor& logits, const tokenizer::Tokenizer& tok,
     const at::Tensor best = lf.argmax(-1); // the first of equal maxima, as torch.argmax
     const auto top = lf.topk(std::min<std::int64_t>(2, lf.size(1)), -1);
     const at::Tensor topv = std::get<0>(top);
+    const std::int64_t K = std::min<std::int64_t>(g.top_logprobs, lf.size(1));
+    at::Tensor topLp, topIds; // [B, K], the K most likely tokens and their log-probabilities
+    if (K > 0) {
+        auto t = at::log_softmax(lf, -1).topk(K, -1);
+        topLp = std::get<0>(t).contiguous();
+        topIds = std::get<1>(t).to(at::kInt).contiguous();
+    }
     for (std::size_t r = 0; r < out.size(); ++r) {
         if (done[r]) {
             continue;
@@ -34,6 +41,12 @@ bool takeStep(const at::Tensor& logits, const tokenizer::Tokenizer& tok,
         st.gap = topv.size(1) > 1 ? topv[std::int64_t(r)][0].item<float>() -
                                         topv[std::int64_t(r)][1].item<float>()
                                   : 0.0f;
+        if (K > 0) {
+            const auto* ids = topIds.data_ptr<std::int32_t>() + std::int64_t(r) * K;
+            const auto* lp = topLp.data_ptr<float>() + std::int64_t(r) * K;
+            st.top_tokens.assign(ids, ids + K);
+            st.top_logprobs.assign(lp, lp + K);
+        }
         gen.steps.push_back(st);
         const bool eos =
             g.stop_at_eos && std::find(spec.eos_token_ids.begin(), spec.eos_token_ids.end(),

@@ -24,6 +24,7 @@ struct GenerateOptions {
     // it (the tokens keep the one that completed it).
     std::vector<std::string> stop;
     bool stop_at_eos = true; // the model's eos_token_ids end generation (the EOS is recorded)
+    int top_logprobs = 0;    // per step, the K most likely tokens' log-probabilities (0: none)
 };
 
 struct GenStep {
@@ -31,6 +32,10 @@ struct GenStep {
     float logit = 0;        // the chosen token's logit (float32)
     float gap = 0;          // largest minus second-largest logit at this step (>= 0)
     std::int32_t batch = 0; // rows in the forward pass that produced it (the hidden input)
+    // The K most likely tokens, most likely first, with their log-probabilities (log-softmax
+    // of the float32 logits); empty unless GenerateOptions::top_logprobs.
+    std::vector<std::int32_t> top_tokens;
+    std::vector<float> top_logprobs;
 };
 
 struct Generation {

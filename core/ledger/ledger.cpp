@@ -121,6 +121,11 @@ CREATE TABLE signatures(id INTEGER PRIMARY KEY, seq INTEGER NOT NULL, chain_sha2
 CREATE TABLE requests(run INTEGER NOT NULL REFERENCES runs(id), item INTEGER NOT NULL REFERENCES items(idx),
                       json TEXT NOT NULL, PRIMARY KEY (run, item)) WITHOUT ROWID;
 )sql",
+    // 6 -> 7: engine generation runs keep each step's top-K tokens and log-probabilities
+    R"sql(
+ALTER TABLE generations ADD COLUMN top_tokens BLOB;
+ALTER TABLE generations ADD COLUMN top_logprobs BLOB;
+)sql",
 };
 static_assert(sizeof(kMigrations) / sizeof(kMigrations[0]) == kSchemaVersion);
 
@@ -414,6 +419,10 @@ void hashGeneration(Sha256& h, const GenerationRecord& g) {
     blob(g.logits.data(), g.logits.size() * sizeof(float));
     blob(g.gaps.data(), g.gaps.size() * sizeof(float));
     blob(g.batch.data(), g.batch.size() * sizeof(std::int32_t));
+    if (!g.top_tokens.empty() || !g.top_logprobs.empty()) { // schema 7; before, as it was
+        blob(g.top_tokens.data(), g.top_tokens.size() * sizeof(std::int32_t));
+        blob(g.top_logprobs.data(), g.top_logprobs.size() * sizeof(float));
+    }
 }
 
 } // namespace
@@ -505,6 +514,14 @@ void checkGeneration(const GenerationRecord& g, std::int64_t items) {
                          std::to_string(steps) + " tokens, " + std::to_string(g.logits.size()) +
                          " logits, " + std::to_string(g.gaps.size()) + " gaps, " +
                          std::to_string(g.batch.size()) + " batch sizes)");
+    }
+    if (g.top_tokens.size() != g.top_logprobs.size() ||
+        (!g.top_tokens.empty() &&
+         (steps == 0 || g.top_tokens.size() % steps != 0 || g.top_tokens.size() / steps > 20))) {
+        throw RowProblem("its top-K lists (" + std::to_string(g.top_tokens.size()) + " tokens, " +
+                         std::to_string(g.top_logprobs.size()) +
+                         " log-probabilities) are not up to 20 per step for " +
+                         std::to_string(steps) + " steps");
     }
 }
 
@@ -1099,7 +1116,8 @@ void Ledger::appendGenerations(std::int64_t run, const std::vector<GenerationRec
         Unit t(*m->db);
         SQLite::Statement ins(
             *m->db, "INSERT INTO generations(run, item, prompt_tokens, text, finish, arrival, "
-                    "tokens, logits, gaps, batch) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                    "tokens, logits, gaps, batch, top_tokens, top_logprobs) VALUES (?, ?, ?, ?, "
+                    "?, ?, ?, ?, ?, ?, ?, ?)");
         for (const GenerationRecord& g : outputs) {
             ins.bind(1, run);
             ins.bind(2, g.item);
@@ -1111,6 +1129,8 @@ void Ledger::appendGenerations(std::int64_t run, const std::vector<GenerationRec
             bindVector(ins, 8, g.logits);
             bindVector(ins, 9, g.gaps);
             bindVector(ins, 10, g.batch);
+            bindVector(ins, 11, g.top_tokens);
+            bindVector(ins, 12, g.top_logprobs);
             ins.exec();
             ins.reset();
         }
@@ -1159,7 +1179,8 @@ std::vector<GenerationRecord> readGenerations(SQLite::Database& db, const std::s
                                               std::int64_t run) {
     std::vector<GenerationRecord> out;
     SQLite::Statement st(db, "SELECT item, prompt_tokens, text, finish, arrival, tokens, "
-                             "logits, gaps, batch FROM generations WHERE run = ? ORDER BY item");
+                             "logits, gaps, batch, top_tokens, top_logprobs FROM generations "
+                             "WHERE run = ? ORDER BY item");
     st.bind(1, run);
     const std::int64_t items = itemsIn(db);
     while (st.executeStep()) {
@@ -1175,6 +1196,8 @@ std::vector<GenerationRecord> readGenerations(SQLite::Database& db, const std::s
             g.logits = storedBlob<float>(st.getColumn(6), true);
             g.gaps = storedBlob<float>(st.getColumn(7), true);
             g.batch = storedBlob<std::int32_t>(st.getColumn(8), true);
+            g.top_tokens = storedBlob<std::int32_t>(st.getColumn(9), true);
+            g.top_logprobs = storedBlob<float>(st.getColumn(10), true);
             checkGeneration(g, items);
         } catch (const RowProblem& e) {
             throw malformedRow(path, run, g.item, e);

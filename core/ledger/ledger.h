@@ -21,7 +21,7 @@
 
 namespace probaudit::ledger {
 
-inline constexpr int kSchemaVersion = 6;
+inline constexpr int kSchemaVersion = 7;
 
 struct Item {
     std::int64_t idx = 0; // position in the study's item list
@@ -62,6 +62,10 @@ struct GenerationRecord {
     std::vector<float> logits;        // F32 [steps], the chosen token's logit
     std::vector<float> gaps;          // F32 [steps], largest minus second-largest logit
     std::vector<std::int32_t> batch;  // I32 [steps], rows in the pass that produced the token
+    // Engine runs of a head with top_logprobs K: I32 [steps * K] the K most likely tokens per
+    // step, most likely first, and F32 [steps * K] their log-probabilities; empty otherwise.
+    std::vector<std::int32_t> top_tokens;
+    std::vector<float> top_logprobs;
 };
 
 // One item's exchange with a server in an endpoint run, as JSON: every attempt's send,

@@ -99,6 +99,8 @@ ledger::GenerationRecord toGenerationRecord(const engine::Generation& g, std::in
         o.logits.push_back(s.logit);
         o.gaps.push_back(s.gap);
         o.batch.push_back(s.batch);
+        o.top_tokens.insert(o.top_tokens.end(), s.top_tokens.begin(), s.top_tokens.end());
+        o.top_logprobs.insert(o.top_logprobs.end(), s.top_logprobs.begin(), s.top_logprobs.end());
     }
     return o;
 }
@@ -418,6 +420,7 @@ engine::ServeStats recordGeneration(engine::Engine& eng, ledger::Ledger& led, Ac
     opt.max_new_tokens = head.max_new_tokens;
     opt.stop = head.stop;
     opt.stop_at_eos = head.stop_at_eos;
+    opt.top_logprobs = head.top_logprobs;
     engine::ServeStats serving;
     const auto outputs =
         run.req.config.batch_size > 1

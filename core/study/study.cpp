@@ -137,6 +137,11 @@ void checkEndpoint(const ordered_json& j, Study& s, std::vector<std::string>& er
                              "or generation (a server returns tokens and "
                              "their log-probabilities, not hidden states)");
         }
+        if (h.top_logprobs > 0) {
+            errors.push_back("$.heads." + h.name +
+                             ".top_logprobs: the server is asked for them in "
+                             "$.model.top_logprobs");
+        }
     }
     if (j.contains("capture") && j["capture"] != "none") {
         errors.push_back("$.capture: an endpoint study captures none (a server returns no hidden "
