@@ -9,6 +9,8 @@
 #include "ledger/ledger.h"
 #include "study/study.h"
 #include "ui/models/dashboardmodel.h"
+#include "ui/models/reviewloader.h"
+#include "ui/models/runsmodel.h"
 #include "ui/pages/configeditor.h"
 #include "ui/pages/mainwindow.h"
 #include "ui/pages/newstudydialog.h"
@@ -149,6 +151,81 @@ private Q_SLOTS:
         QVERIFY2(rate->text().contains(QStringLiteral("3.50 items/s")) &&
                      rate->text().contains(QStringLiteral("2.75 requests in flight")),
                  qPrintable(rate->text()));
+    }
+
+    // The Runs view of an endpoint ledger: each run's serving as its stored exchanges say
+    // (items/s, requests in flight, in the tooltip latency and retries), and the environment's
+    // tooltip is the server's (address, model, system_fingerprint, declared labels), not a
+    // libtorch build. An engine-style run without exchanges has an empty Serving cell.
+    void runsViewShowsEndpointServing() {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath(QStringLiteral("e.ledger")).toStdString();
+        {
+            ledger::Ledger led(path, ledger::Ledger::Mode::Write);
+            std::vector<ledger::Item> items;
+            for (int i = 0; i < 4; ++i) {
+                items.push_back({i, "i" + std::to_string(i), "text", i % 2, i + 1});
+            }
+            led.initStudy(nlohmann::json{{"name", "e"},
+                                         {"reference", "c2"},
+                                         {"model",
+                                          {{"endpoint", "http://127.0.0.1:9/v1"},
+                                           {"format", "endpoint"},
+                                           {"name", "m"}}},
+                                         {"configs", {{"c2", {{"concurrency", 2}}}}},
+                                         {"heads", {{"yes-no", {{"kind", "label_tokens"}}}}}},
+                          "abc", items);
+            led.putConfig("h2", "c2", nlohmann::json{{"concurrency", 2}});
+            const std::string env = led.putEnvironment(
+                {{"kind", "endpoint"},
+                 {"endpoint",
+                  {{"url", "http://127.0.0.1:9/v1"}, {"api", "completions"}, {"model", "m"}}},
+                 {"server", {{"models", {"m"}}, {"system_fingerprint", "fp_42"}}},
+                 {"labels", {{"server", "vllm 0.11 --enable-prefix-caching"}}}});
+            const auto run = led.beginRun("yes-no", nlohmann::json{{"kind", "label_tokens"}}, "c2",
+                                          "h2", env, "none", 4);
+            std::vector<ledger::Record> recs;
+            std::vector<ledger::RequestRecord> reqs;
+            for (int i = 0; i < 4; ++i) {
+                ledger::Record r;
+                r.item = i;
+                r.probs = {0.25f, 0.75f};
+                r.logits = {-1.0f, -0.25f};
+                r.decision = 1;
+                r.margin = 0.75f;
+                recs.push_back(r);
+                // Two at a time, each 1 s: 4 items in 2 s, 2 in flight throughout.
+                const double t = double(i / 2);
+                reqs.push_back(
+                    {i,
+                     nlohmann::json{{"session", 1000},
+                                    {"attempts", {{{"sent", t}, {"done", t + 1}, {"status", 200}}}}}
+                         .dump()});
+            }
+            led.appendEndpointItems(run, recs, {}, reqs);
+            led.finishRun(run);
+        }
+        const ReviewPtr rv = ReviewLoader::loadNow(QString::fromStdString(path));
+        QVERIFY(rv);
+        RunsModel model;
+        QAbstractItemModelTester tester(&model);
+        model.setReview(rv);
+        QCOMPARE(model.rowCount(), 1);
+        const QString serving = model.index(0, RunsModel::ServingColumn).data().toString();
+        QVERIFY2(serving.contains(QStringLiteral("2.00 items/s")) &&
+                     serving.contains(QStringLiteral("2.00 in flight")),
+                 qPrintable(serving));
+        const QString tip =
+            model.index(0, RunsModel::ServingColumn).data(Qt::ToolTipRole).toString();
+        QVERIFY2(tip.contains(QStringLiteral("latency median 1.000 s")), qPrintable(tip));
+        const QString env =
+            model.index(0, RunsModel::EnvironmentColumn).data(Qt::ToolTipRole).toString();
+        QVERIFY2(env.contains(QStringLiteral("fp_42")) &&
+                     env.contains(QStringLiteral("vllm 0.11 --enable-prefix-caching")) &&
+                     !env.contains(QStringLiteral("libtorch")),
+                 qPrintable(env));
+        QCOMPARE(model.headerData(RunsModel::ServingColumn, Qt::Horizontal).toString(),
+                 QStringLiteral("Serving"));
     }
 
     // Study → Diagnose: the ladder runs in the engine, each probe reported by what it probes,

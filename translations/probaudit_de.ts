@@ -1142,6 +1142,10 @@ Sie sondiert eine Stichprobe mit festem Seed: die Referenz zweimal, geänderte N
         <source>%1: the hidden states are bit-identical, yet the decision vector differs; the head&apos;s pooling (a mean over the real tokens, summed in another order when the row is padded differently) moved the numbers, not the layers.</source>
         <translation>%1: Die verborgenen Zustände sind bitidentisch, der Entscheidungsvektor aber nicht; das Pooling des Heads (ein Mittel über die echten Tokens, bei anderem Padding in anderer Reihenfolge summiert) hat die Zahlen bewegt, nicht die Schichten.</translation>
     </message>
+    <message>
+        <source>Tokenized by the server (%1): its tokens are not known here.</source>
+        <translation>Vom Server tokenisiert (%1): seine Tokens sind hier nicht bekannt.</translation>
+    </message>
 </context>
 <context>
     <name>probaudit::ui::ItemsModel</name>
@@ -2402,6 +2406,24 @@ ProbAudit %7 (Commit %8)</translation>
     <message>
         <source>imported</source>
         <translation>importiert</translation>
+    </message>
+    <message>
+        <source>environment %1
+server %2 (%3 API), model %4</source>
+        <translation>Umgebung %1
+Server %2 (%3-API), Modell %4</translation>
+    </message>
+    <message>
+        <source>%1 items/s · %2 in flight</source>
+        <translation>%1 Items/s · %2 gleichzeitig</translation>
+    </message>
+    <message>
+        <source>%1 items in %2 s over %3 session(s); requests in flight on average %4 (measured from send and reply times); latency median %5 s, p99 %6 s; %7 retries, %8 items failed</source>
+        <translation>%1 Items in %2 s über %3 Sitzung(en); gleichzeitige Anfragen im Mittel %4 (gemessen an Sende- und Antwortzeiten); Latenz Median %5 s, p99 %6 s; %7 Wiederholungen, %8 Items fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>Serving</source>
+        <translation>Bereitstellung</translation>
     </message>
 </context>
 <context>

@@ -730,7 +730,7 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
     </message>
     <message>
         <source>Why do results differ from the reference config &quot;%1&quot;? Read from the study&apos;s recorded runs over all %2 items; a server is not probed.</source>
-        <translation>결과가 기준 구성 "%1"과(와) 다른 이유는 무엇입니까? 연구에 기록된 전체 %2개 항목의 실행에서 읽었으며, 서버는 탐색하지 않습니다.</translation>
+        <translation>결과가 기준 구성 &quot;%1&quot;과(와) 다른 이유는 무엇입니까? 연구에 기록된 전체 %2개 항목의 실행에서 읽었으며, 서버는 탐색하지 않습니다.</translation>
     </message>
 </context>
 <context>
@@ -1140,6 +1140,10 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
     <message>
         <source>%1: the hidden states are bit-identical, yet the decision vector differs; the head&apos;s pooling (a mean over the real tokens, summed in another order when the row is padded differently) moved the numbers, not the layers.</source>
         <translation>%1: 은닉 상태는 비트 단위로 동일하지만 결정 벡터는 다릅니다. 숫자를 바꾼 것은 레이어가 아니라 헤드의 풀링(실제 토큰에 대한 평균으로, 패딩이 다르면 다른 순서로 더해짐)입니다.</translation>
+    </message>
+    <message>
+        <source>Tokenized by the server (%1): its tokens are not known here.</source>
+        <translation>서버(%1)에서 토큰화됨: 여기서는 토큰을 알 수 없습니다.</translation>
     </message>
 </context>
 <context>
@@ -2400,6 +2404,24 @@ ProbAudit %7 (커밋 %8)</translation>
     <message>
         <source>imported</source>
         <translation>가져옴</translation>
+    </message>
+    <message>
+        <source>environment %1
+server %2 (%3 API), model %4</source>
+        <translation>환경 %1
+서버 %2 (%3 API), 모델 %4</translation>
+    </message>
+    <message>
+        <source>%1 items/s · %2 in flight</source>
+        <translation>%1 항목/초 · 동시 %2</translation>
+    </message>
+    <message>
+        <source>%1 items in %2 s over %3 session(s); requests in flight on average %4 (measured from send and reply times); latency median %5 s, p99 %6 s; %7 retries, %8 items failed</source>
+        <translation>%3개 세션에서 %2초 동안 %1개 항목; 평균 동시 요청 %4 (전송 및 응답 시간으로 측정); 지연 시간 중앙값 %5초, p99 %6초; 재시도 %7회, 실패 항목 %8개</translation>
+    </message>
+    <message>
+        <source>Serving</source>
+        <translation>서빙</translation>
     </message>
 </context>
 <context>

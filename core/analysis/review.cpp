@@ -389,6 +389,12 @@ Review loadReviewOf(const std::string& ledgerPath, const std::string& headName,
         if (!rv.environments.count(r.env_hash)) {
             rv.environments[r.env_hash] = led.environment(r.env_hash);
         }
+        // An endpoint run: what its exchanges say about the serving (the Runs view's column).
+        if (rv.environments[r.env_hash].value("kind", "") == "endpoint") {
+            if (const auto exchanges = led.requests(r.id); !exchanges.empty()) {
+                rv.serving.emplace(r.id, requestStats(exchanges));
+            }
+        }
     }
     for (const auto& r : rv.runs) {
         if (r.kind == "study" && r.status == ledger::RunStatus::Finished &&
@@ -450,8 +456,8 @@ Review loadReviewOf(const std::string& ledgerPath, const std::string& headName,
                 rv.data.emplace(row.run->id, RunData{*row.run, led.records(row.run->id, true)});
             }
             if (row.run) {
-                if (const auto exchanges = led.requests(row.run->id); !exchanges.empty()) {
-                    row.serving = requestStats(exchanges);
+                if (const auto it = rv.serving.find(row.run->id); it != rv.serving.end()) {
+                    row.serving = it->second;
                 }
             }
             if (row.run && rv.reference_run && !rv.generation) {

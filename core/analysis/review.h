@@ -72,6 +72,7 @@ struct Review {
     std::string head;               // the one reviewed
     std::vector<ledger::Item> items;
     std::vector<ledger::Run> runs;                      // every run in the ledger, probes included
+    std::map<std::int64_t, RequestStats> serving;       // endpoint runs: items/s, in flight
     std::map<std::string, nlohmann::json> environments; // fingerprint of every run, by hash
     std::optional<ledger::Run> reference_run;
     // Each environment (by hash) without the settings a config makes in it (the thread

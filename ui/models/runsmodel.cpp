@@ -31,6 +31,29 @@ QVariant RunsModel::environmentToolTip(const ledger::Run& r) const {
         const auto value = e.find(key);
         return value != e.end() && value->is_object() ? *value : nlohmann::json::object();
     };
+    if (e.value("kind", "") == "endpoint") { // a server's runtime: what it said and was declared
+        const nlohmann::json endpoint = part("endpoint"), server = part("server"),
+                             labels = part("labels");
+        QString text = tr("environment %1\nserver %2 (%3 API), model %4")
+                           .arg(QString::fromStdString(r.env_hash),
+                                QString::fromStdString(endpoint.value("url", "?")),
+                                QString::fromStdString(endpoint.value("api", "?")),
+                                QString::fromStdString(endpoint.value("model", "?")));
+        for (const char* key : {"header", "system_fingerprint"}) {
+            if (server.contains(key) && server[key].is_string()) {
+                text += QStringLiteral("\n%1: %2")
+                            .arg(QString::fromLatin1(key),
+                                 QString::fromStdString(server[key].get<std::string>()));
+            }
+        }
+        for (const auto& [key, value] : labels.items()) {
+            text += QStringLiteral("\n%1: %2")
+                        .arg(QString::fromStdString(key),
+                             QString::fromStdString(value.is_string() ? value.get<std::string>()
+                                                                      : value.dump()));
+        }
+        return text;
+    }
     const nlohmann::json torch = part("torch"), cpu = part("cpu"), threads = part("threads"),
                          engine = part("engine");
     return tr("environment %1\nlibtorch %2, CUDA build %3\nCPU %4, kernels %5\n"
@@ -43,6 +66,31 @@ QVariant RunsModel::environmentToolTip(const ledger::Run& r) const {
              QString::number(threads.value("intra_op", 0)),
              QString::fromStdString(engine.value("version", "?")),
              QString::fromStdString(engine.value("commit", "?").substr(0, 12)));
+}
+
+// An endpoint run's serving as its exchanges recorded it; nothing for engine runs.
+QVariant RunsModel::servingText(const ledger::Run& r, bool toolTip) const {
+    const auto it = m_review->serving.find(r.id);
+    if (it == m_review->serving.end() || !it->second.available()) {
+        return {};
+    }
+    const analysis::RequestStats& s = it->second;
+    if (!toolTip) {
+        return tr("%1 items/s · %2 in flight")
+            .arg(s.items_per_second, 0, 'f', 2)
+            .arg(s.achieved_concurrency, 0, 'f', 2);
+    }
+    return tr("%1 items in %2 s over %3 session(s); requests in flight on average %4 (measured "
+              "from send and reply times); latency median %5 s, p99 %6 s; %7 retries, %8 items "
+              "failed")
+        .arg(s.items)
+        .arg(s.seconds, 0, 'f', 1)
+        .arg(s.sessions)
+        .arg(s.achieved_concurrency, 0, 'f', 2)
+        .arg(s.latency_median, 0, 'f', 3)
+        .arg(s.latency_p99, 0, 'f', 3)
+        .arg(s.retries)
+        .arg(s.failed);
 }
 
 QVariant RunsModel::data(const QModelIndex& index, int role) const {
@@ -72,6 +120,9 @@ QVariant RunsModel::data(const QModelIndex& index, int role) const {
         }
         if (index.column() == EnvironmentColumn) {
             return environmentToolTip(r);
+        }
+        if (index.column() == ServingColumn) {
+            return servingText(r, true);
         }
         if (index.column() == SealColumn && !r.chain_sha256.empty()) {
             return tr("records SHA-256 %1\nchain SHA-256 %2")
@@ -113,6 +164,8 @@ QVariant RunsModel::data(const QModelIndex& index, int role) const {
         return QString::fromStdString(r.env_hash.substr(0, 12));
     case StartedColumn:
         return QString::fromStdString(r.started);
+    case ServingColumn:
+        return servingText(r, false);
     case SealColumn:
         return r.chain_sha256.empty() ? tr("not sealed")
                                       : QString::fromStdString(r.chain_sha256.substr(0, 12));
@@ -144,6 +197,8 @@ QVariant RunsModel::headerData(int section, Qt::Orientation orientation, int rol
         return tr("Environment");
     case StartedColumn:
         return tr("Started (UTC)");
+    case ServingColumn:
+        return tr("Serving");
     case SealColumn:
         return tr("Seal");
     default:

@@ -20,6 +20,7 @@ public:
         CaptureColumn,
         EnvironmentColumn,
         StartedColumn,
+        ServingColumn, // endpoint runs: items/s and requests in flight, from the exchanges
         SealColumn,
         NUM_COLUMNS
     };
@@ -36,6 +37,7 @@ public:
 
 private:
     QVariant environmentToolTip(const ledger::Run& r) const;
+    QVariant servingText(const ledger::Run& r, bool toolTip) const;
 
     ReviewPtr m_review;
 };

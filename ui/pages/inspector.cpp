@@ -139,6 +139,13 @@ void Inspector::setReview(const ReviewPtr& review) {
 
 void Inspector::showTokens(const ledger::Item& item, std::int64_t recordedTokens) {
     m_tokens.clear();
+    const nlohmann::json model = m_review->study.value("model", nlohmann::json::object());
+    if (model.contains("endpoint")) { // the server tokenizes; there is no local tokenizer
+        m_text->setHtml(QString::fromStdString(item.text).toHtmlEscaped());
+        m_tokenNote->setText(tr("Tokenized by the server (%1): its tokens are not known here.")
+                                 .arg(QString::fromStdString(model.value("endpoint", ""))));
+        return;
+    }
     if (!m_tokenizerTried) {
         m_tokenizerTried = true;
         try {
