@@ -17,6 +17,7 @@ import json
 import os
 import pathlib
 import socket
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -30,6 +31,11 @@ PY = ROOT / ".venv" / "bin" / "python"
 GGUF = ROOT / ".cache" / "models" / "SmolLM2-135M-Instruct" / "SmolLM2-135M-Instruct.Q4_1.gguf"
 TEMPLATE = ("<|im_start|>user\nIs the sentiment of this review positive? Answer Yes or No.\n"
             "Review: {text}<|im_end|>\n<|im_start|>assistant\n")
+
+# With --pin, the server computes on CPU 0 and either client runs on the others, so that a
+# client's own work does not take the server's core (the two clients then differ only in what
+# they add to each request's path).
+PIN_SERVER, PIN_CLIENT = [], []
 
 PEER = r'''
 import asyncio, json, sys
@@ -64,7 +70,7 @@ class Server:
         self.port = free_port()
         self.log = tempfile.TemporaryFile()
         self.proc = subprocess.Popen(
-            [str(PY), "-m", "llama_cpp.server", "--model", str(GGUF), "--model_alias", "smollm2",
+            PIN_SERVER + [str(PY), "-m", "llama_cpp.server", "--model", str(GGUF), "--model_alias", "smollm2",
              "--host", "127.0.0.1", "--port", str(self.port), "--n_threads", "1", "--n_ctx", "1024",
              "--verbose", "false"], stdout=self.log, stderr=subprocess.STDOUT)
         self.base = f"http://127.0.0.1:{self.port}/v1"
@@ -92,11 +98,19 @@ def items(n):
 
 def timed(cmd):
     t0 = time.perf_counter()
-    subprocess.run([str(c) for c in cmd], check=True, capture_output=True)
+    subprocess.run(PIN_CLIENT + [str(c) for c in cmd], check=True, capture_output=True)
     return time.perf_counter() - t0
 
 
-def client_overhead(reps=5, quick=False, n_items=200):
+def sent_order(ledger, prompts):
+    """The prompts in the order an endpoint run sent them (its records' arrival positions)."""
+    with sqlite3.connect(ledger) as db:
+        rows = db.execute("SELECT item, batch FROM records ORDER BY batch").fetchall()
+    assert len(rows) == len(prompts), "the warm-up run did not record every item"
+    return [prompts[item] for item, _ in rows]
+
+
+def client_overhead(reps=5, quick=False, n_items=200, concurrencies=(1, 4)):
     n = 40 if quick else n_items
     server = Server()
     rows = []
@@ -118,18 +132,25 @@ def client_overhead(reps=5, quick=False, n_items=200):
                 "dataset": {"path": str(data), "labels": ["negative", "positive"]},
                 "configs": {"c1": {}, "c4": {"concurrency": 4}},
                 "reference": "c1"}))
-            for conc in (1, 4):
+            for conc in concurrencies:
                 runs = [0]
 
                 def ours():
                     runs[0] += 1
                     return timed([BIN / "probaudit", "run", study, "--config", f"c{conc}",
-                                  "--ledger", tmp / f"run{runs[0]}.ledger"])
+                                  "--ledger", tmp / f"c{conc}-run{runs[0]}.ledger"])
 
                 def theirs():
-                    return timed([PY, peer, server.base, conc, prompts])
+                    return timed([PY, peer, server.base, conc, ordered])
 
-                ours(), theirs()  # warm-up: the server's caches, the page cache
+                ours()  # warm-up: the server's caches, the page cache
+                # The peer sends the prompts in the order ProbAudit sent them (its seeded
+                # arrival order, read back from the warm-up's ledger): the same sequence reaches
+                # the server from both sides.
+                ordered = tmp / f"prompts-c{conc}.json"
+                ordered.write_text(json.dumps(sent_order(tmp / f"c{conc}-run1.ledger", json.loads(
+                    prompts.read_text()))))
+                theirs()
                 a, b, ratios = [], [], []
                 for _ in range(reps):
                     a.append(ours())
@@ -140,7 +161,7 @@ def client_overhead(reps=5, quick=False, n_items=200):
                              "peer": "openai (Python, asyncio)", "ratio": statistics.median(ratios),
                              "min": min(ratios), "max": max(ratios), "a": statistics.median(a),
                              "b": statistics.median(b), "unit": "s", "bar": "<= 1.05x",
-                             "reps": reps})
+                             "reps": reps, "runs_a": a, "runs_b": b})
                 print(rows[-1], flush=True)
     finally:
         server.stop()
@@ -151,8 +172,16 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--items", type=int, default=200)
+    ap.add_argument("--concurrency", type=int, action="append",
+                    help="measure only this concurrency (repeatable; default 1 and 4)")
+    ap.add_argument("--pin", action="store_true",
+                    help="server on CPU 0, clients on the other CPUs (taskset)")
     a = ap.parse_args()
-    for r in client_overhead(a.reps, False, a.items):
+    if a.pin:
+        others = f"1-{os.cpu_count() - 1}" if os.cpu_count() > 2 else "1"
+        PIN_SERVER[:] = ["taskset", "-c", "0"]
+        PIN_CLIENT[:] = ["taskset", "-c", others]
+    for r in client_overhead(a.reps, False, a.items, tuple(a.concurrency or (1, 4))):
         print(f"{r['what']}: ProbAudit {r['a']:.2f} s, openai {r['b']:.2f} s, ratio "
               f"{r['ratio']:.3f}x (min {r['min']:.3f}, max {r['max']:.3f}, {r['reps']} runs)")
 
