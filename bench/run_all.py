@@ -190,7 +190,7 @@ def end_to_end():
 
 def markdown(m, ratios, lines, cmd):
     out = ["# Benchmarks", "",
-           f"Regenerate with `{cmd}` (about 35 minutes on the machine below). Every figure on this page comes from "
+           f"Regenerate with `{cmd}` (about 31 minutes on the machine below). Every figure on this page comes from "
            "that one run.", "",
            f"Machine: {m['cpu']}, {m['cores']} cores, CPU kernels {m['isa']}; torch {m['torch']}; {m['os']}; "
            f"measured {m['date']}.", "",
