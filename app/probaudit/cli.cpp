@@ -57,7 +57,7 @@ int runCli(int argc, char** argv) {
                      addSummaryCommand, addReportCommand,       addBundleCommand,
                      addImportCommand,  addDiagnoseCommand,     addPinCommand,
                      addCheckCommand,   addTrainAdapterCommand, addMigrateCommand,
-                     addEngineCommand}) {
+                     addEngineCommand,  addMergeCommand}) {
         add(cli, chosen);
     }
     try {

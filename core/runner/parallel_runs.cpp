@@ -34,6 +34,9 @@ std::vector<std::string> childRunArgs(const RunOptions& o, const std::string& le
     if (!o.recordedIn.empty()) {
         args.insert(args.end(), {"--recorded-in", o.recordedIn});
     }
+    if (o.shard.active()) { // a config of another CPU capability, within a shard
+        args.insert(args.end(), {"--shard", o.shard.name()});
+    }
     return args;
 }
 

@@ -199,6 +199,7 @@ StudySession::StudySession(const RunOptions& o, Events& events, const std::atomi
     : m_opt(o), m_events(events), m_stop(stop),
       m_ledgerPath(o.ledger.empty() ? defaultLedgerPath(o.study) : o.ledger),
       m_study(study::Study::load(o.study)) {
+    checkShard(o);
     const study::Dataset data = study::loadDataset(m_study.dataset, o.skipBadLines);
     for (const auto& w : data.warnings) {
         events.emit({{"event", "warning"}, {"message", "skipped " + w}});
@@ -237,6 +238,7 @@ StudySession::StudySession(const RunOptions& o, Events& events, const std::atomi
     }
 
     m_ledger = std::make_unique<ledger::Ledger>(m_ledgerPath, ledger::Ledger::Mode::Write);
+    checkShardLedger(o);
     if (!m_ledger->hasStudy()) {
         m_ledger->initStudy(studyJson, data.sha256, ledgerItems);
     } else {
@@ -272,6 +274,75 @@ StudySession::StudySession(const RunOptions& o, Events& events, const std::atomi
     // bundle packs only the very file the runs were made from.
     m_ledger->setMeta("study_path", fs::absolute(o.study).lexically_normal().string());
     m_ledger->setMeta("study_sha256", fileSha256(o.study));
+    if (o.shard.active()) {
+        m_ledger->setMeta("shard", o.shard.name()); // what `probaudit merge` reads
+    }
+}
+
+Shard Shard::parse(const std::string& text) {
+    Shard s;
+    const auto slash = text.find('/');
+    try {
+        std::size_t a = 0, b = 0;
+        s.index = std::stoi(text.substr(0, slash), &a);
+        s.count = slash == std::string::npos ? 0 : std::stoi(text.substr(slash + 1), &b);
+        if (a != slash || b != text.size() - slash - 1) {
+            s.count = 0;
+        }
+    } catch (const std::exception&) {
+        s.count = 0;
+    }
+    if (s.count < 1 || s.count > 4096 || s.index < 1 || s.index > s.count) {
+        throw Error("--shard " + text + ": must be I/N with 1 <= I <= N <= 4096 (shard I of N)");
+    }
+    return s;
+}
+
+std::pair<std::size_t, std::size_t> Shard::batchRange(std::size_t batches) const {
+    const auto at = [&](int k) { return batches * std::size_t(k) / std::size_t(count); };
+    return {at(index - 1), at(index)};
+}
+
+void StudySession::checkShard(const RunOptions& o) const {
+    if (!o.shard.active()) {
+        return;
+    }
+    if (m_study.isEndpoint()) {
+        throw Error(o.study, "--shard splits an engine study's batches; an endpoint study's "
+                             "requests share one server, record them in one run");
+    }
+    for (const HeadSpec& h : m_study.heads) {
+        if (h.generation()) {
+            throw Error(o.study, "--shard splits decision heads' batches; head \"" + h.name +
+                                     "\" is a generation head, whose serving runs depend on "
+                                     "every request: record it in one run");
+        }
+    }
+    if (o.jobs > 1) {
+        throw Error(o.study, "--shard and --jobs: a shard records its configs one after another "
+                             "(run more shards instead)");
+    }
+}
+
+void StudySession::checkShardLedger(const RunOptions& o) const {
+    const std::string here = m_ledger->meta("shard");
+    if (!o.shard.active()) {
+        if (!here.empty()) {
+            throw Error(m_ledgerPath, "this ledger holds shard " + here +
+                                          " of a sweep; record into it with --shard " + here +
+                                          ", or merge the shards (probaudit merge)");
+        }
+        return;
+    }
+    if (here.empty() && !m_ledger->runs().empty()) {
+        throw Error(m_ledgerPath, "this ledger holds runs of the whole study; a shard records "
+                                  "into a ledger of its own (--ledger shard-" +
+                                      std::to_string(o.shard.index) + ".ledger)");
+    }
+    if (!here.empty() && here != o.shard.name()) {
+        throw Error(m_ledgerPath, "this ledger holds shard " + here + ", not " + o.shard.name() +
+                                      "; every shard records into a ledger of its own");
+    }
 }
 
 StudySession::~StudySession() = default;
@@ -338,13 +409,18 @@ struct ActiveRun {
     explicit ActiveRun(const RunRequest& r) : req(r) {}
     const RunRequest& req;
     std::int64_t id = 0;
-    std::size_t items = 0;    // items the run covers
-    std::int64_t already = 0; // recorded before this process resumed it
-    std::vector<bool> skip;   // by position: recorded already
+    std::size_t items = 0;     // items the run covers
+    std::int64_t already = 0;  // recorded before this process resumed it
+    std::vector<bool> skip;    // by position: recorded already
+    std::vector<bool> outside; // by position: in another shard's batches (empty: not sharded)
     std::size_t doneHere = 0;
     double forward = 0; // seconds in the model
     std::int64_t ledgerItem(std::size_t k) const {
         return req.items.empty() ? std::int64_t(k) : req.items[k];
+    }
+    // The items this run records: all it covers, less those of other shards.
+    std::size_t total() const {
+        return items - std::size_t(std::count(outside.begin(), outside.end(), true));
     }
 };
 
@@ -353,7 +429,7 @@ class ProgressEvents {
 public:
     ProgressEvents(Events& events, const ActiveRun& run, const std::atomic<bool>& stop)
         : m_events(events), m_run(run), m_stop(stop),
-          m_total(run.items - std::size_t(run.already)) {}
+          m_total(run.total() - std::size_t(run.already)) {}
     bool operator()(std::size_t done, std::size_t) {
         const auto now = Clock::now();
         if (now - m_last >= std::chrono::milliseconds(200) || done == m_total) {
@@ -363,7 +439,7 @@ public:
             m_events.emit({{"event", protocol::event::kProgress},
                            {"run", m_run.id},
                            {"done", std::size_t(m_run.already) + done},
-                           {"total", m_run.items},
+                           {"total", m_run.total()},
                            {"items_per_second", rate},
                            {"eta_seconds", rate > 0 ? double(m_total - done) / rate : -1.0}});
         }
@@ -448,7 +524,7 @@ json startedEvent(const ActiveRun& run, const std::string& configHash, const std
            {"config", r.configName},
            {"config_hash", configHash},
            {"environment", env},
-           {"items", run.items},
+           {"items", run.total()},
            {"resumed_items", run.already},
            {"kind", r.kind}};
     if (!r.label.empty()) {
@@ -473,7 +549,7 @@ json finishedEvent(const ActiveRun& run, double seconds, const engine::ServeStat
            {"config", r.configName},
            {"kind", r.kind},
            {"items_done", run.already + std::int64_t(run.doneHere)},
-           {"items", run.items},
+           {"items", run.total()},
            {"seconds", seconds},
            {"forward_seconds", run.forward}};
     if (serving != nullptr) {
@@ -508,7 +584,13 @@ void openRun(ledger::Ledger& led, Events& events, ActiveRun& run, const std::str
         }
     } else {
         run.id = led.beginRun(r.head->name, headJson, r.configName, configHash, envHash, r.capture,
-                              static_cast<std::int64_t>(run.items), r.kind, r.label);
+                              static_cast<std::int64_t>(run.total()), r.kind, r.label);
+    }
+    if (!run.outside.empty()) { // a shard: the other shards' batches are not this run's
+        run.skip.resize(run.items, false);
+        for (std::size_t k = 0; k < run.items; ++k) {
+            run.skip[k] = run.skip[k] || run.outside[k];
+        }
     }
     events.emit(startedEvent(run, configHash, envHash));
 }
@@ -600,6 +682,22 @@ RunOutcome StudySession::record(const RunRequest& r) {
     const std::vector<tokenizer::Encoding>& enc = r.items.empty() ? all : subsetEnc;
     ActiveRun run(r);
     run.items = generation ? (r.items.empty() ? m_items.size() : r.items.size()) : enc.size();
+    if (m_opt.shard.active() && r.kind == "study" && !generation) {
+        // The config's batches over all items, as a one-node run makes them; this shard's
+        // range of whole batches is what it records.
+        std::vector<std::int64_t> lengths;
+        for (const auto& e : enc) {
+            lengths.push_back(static_cast<std::int64_t>(e.ids.size()));
+        }
+        const engine::RunPlan plan = engine::Engine::plan(lengths, r.config);
+        const auto [first, last] = m_opt.shard.batchRange(plan.batches.size());
+        run.outside.assign(run.items, true);
+        for (std::size_t b = first; b < last; ++b) {
+            for (std::size_t i : plan.batches[b]) {
+                run.outside[i] = false;
+            }
+        }
+    }
     eng.prepare(r.config);
     std::string configHash, envHash;
     if (auto skipped = skipIfRecorded(r, engine::collectEnvironment(), configHash, envHash)) {

@@ -26,6 +26,20 @@ struct Item;
 
 namespace probaudit::runner {
 
+// Shard I of N of a study (`run --shard I/N`, 1 <= I <= N): every config's batches, in the
+// config's own run order over all items, split into N contiguous ranges of whole batches;
+// shard I records range I. A batch is never split, so every item keeps its batch, padding,
+// row and neighbours: merged shards are bit for bit a one-node run (ledger/merge.h).
+struct Shard {
+    int index = 0, count = 0; // count 0: not sharded
+    bool active() const { return count > 0; }
+    std::string name() const { return std::to_string(index) + "/" + std::to_string(count); }
+    // "I/N"; throws probaudit::Error with what is wrong.
+    static Shard parse(const std::string& text);
+    // The batches [first, last) of `batches` that shard `index` of `count` records.
+    std::pair<std::size_t, std::size_t> batchRange(std::size_t batches) const;
+};
+
 struct RunOptions {
     std::string study;
     std::string ledger;               // "" = next to the study: NAME.study.json -> NAME.ledger
@@ -38,6 +52,7 @@ struct RunOptions {
     // A ledger whose finished runs count as recorded (a job of `--jobs` skips what the study's
     // ledger has); "" = none.
     std::string recordedIn;
+    Shard shard; // record one shard into its own ledger (decision heads of an engine study)
 };
 
 // The (head, config) pairs a run records, in the order it records them: every head, or the
@@ -99,6 +114,10 @@ private:
                                                const std::string& envHash);
 
     RunOutcome recordEndpoint(const RunRequest& request);
+    // Refuses what a shard cannot record (before the ledger is opened), and a ledger of another
+    // shard, or of the whole study (before anything is written to it).
+    void checkShard(const RunOptions& o) const;
+    void checkShardLedger(const RunOptions& o) const;
     // Stores the run's environment and config (their hashes out); the outcome of a run that is
     // recorded already (the "skipped" event sent), or none.
     std::optional<RunOutcome> skipIfRecorded(const RunRequest& request,

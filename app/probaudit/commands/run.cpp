@@ -1,5 +1,5 @@
 // probaudit run STUDY (--all | --config NAME ...) [--head NAME ...] [--ledger FILE] [--again]
-//   [--skip-bad-lines] [--jobs N] [--events jsonl]: a study into its ledger
+//   [--skip-bad-lines] [--jobs N] [--shard I/N] [--events jsonl]: a study into its ledger
 //   (runner/study_session.h).
 #include "command.h"
 #include "events.h"
@@ -12,6 +12,7 @@ namespace {
 struct RunArgs {
     runner::RunOptions run;
     std::string events;
+    std::string shard;
 };
 } // namespace
 
@@ -35,13 +36,25 @@ void addRunCommand(CLI::App& cli, Action& chosen) {
         ->check(CLI::Range(1, 1024));
     // A job of --jobs: skip what the study's ledger has (not for people: hidden).
     sub->add_option("--recorded-in", r.recordedIn)->group("");
+    sub->add_option("--shard", a->shard,
+                    "I/N: record shard I of N (whole batches of every config) into this "
+                    "ledger; `probaudit merge` joins the shards' ledgers into one");
     sub->add_option("--events", a->events,
                     "jsonl: one JSON event per line on stdout (for the workbench)")
         ->check(CLI::IsMember({"jsonl"}));
     onChosen(sub, chosen, a, [](const RunArgs& o, const Invocation&) {
         const std::atomic<bool>& stop = stopOnSignals();
         const auto events = makeEvents(o.events);
-        return runner::runStudy(o.run, *events, stop);
+        runner::RunOptions run = o.run;
+        if (!o.shard.empty()) {
+            try {
+                run.shard = runner::Shard::parse(o.shard);
+            } catch (const std::exception& e) {
+                events->emit({{"event", protocol::event::kError}, {"message", e.what()}});
+                return protocol::kExitError;
+            }
+        }
+        return runner::runStudy(run, *events, stop);
     });
 }
 

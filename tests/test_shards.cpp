@@ -1,0 +1,260 @@
+// Sharded studies (`probaudit run --shard I/N`) and their merge (`probaudit merge`): merged
+// shards are, record for record, what one node records (the same numerics digest per run and
+// the same records less their wall times); a bad set of shards is refused naming the shard and
+// writes nothing.
+#include "cli_support.h"
+#include "ledger/ledger.h"
+
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <sqlite3.h>
+
+#include <algorithm>
+#include <map>
+
+using namespace probaudit;
+using probaudit::test::cli;
+
+namespace {
+
+const QString kFixtures = QStringLiteral(PROBAUDIT_SOURCE_DIR "/tests/fixtures");
+
+void write(const QString& path, const QByteArray& bytes) {
+    QVERIFY(probaudit::test::writeFile(path, bytes));
+}
+
+// 37 items of different lengths: the batches of 4 and of 8 do not divide them evenly.
+void writeDataset(const QString& path, int n) {
+    QByteArray data;
+    const char* words[] = {"good", "bad", "food", "service", "slow", "great", "never", "again"};
+    for (int i = 0; i < n; ++i) {
+        QByteArray text;
+        for (int w = 0; w <= (i * 5) % 11; ++w) {
+            text += QByteArray(words[(i + w * 3) % 8]) + ' ';
+        }
+        text += QByteArray::number(i);
+        data += "{\"id\":\"item-" + QByteArray::number(i) + "\",\"text\":\"" + text +
+                "\",\"label\":" + QByteArray::number(i % 2) + "}\n";
+    }
+    write(path, data);
+}
+
+// Configs whose batches depend on the order of all items: shuffled, by length, padded to the
+// longest of the batch.
+QString writeStudy(const QDir& dir, const QString& name, const QString& extra = QString()) {
+    writeDataset(dir.filePath("data.jsonl"), 37);
+    const QString study = dir.filePath(name + ".study.json");
+    write(study, QStringLiteral("{\"name\":\"%2\",\"model\":{\"path\":\"%1/tiny-bert\"},"
+                                "\"heads\":{\"mean\":{\"kind\":\"adapter\",\"path\":\"%1/adapters/"
+                                "tiny-bert-mean.safetensors\"}},"
+                                "\"dataset\":{\"path\":\"data.jsonl\"},\"capture\":\"hashes\","
+                                "\"configs\":{\"ref\":{\"batch_size\":1},"
+                                "\"b4\":{\"batch_size\":4,\"order\":\"shuffled\",\"order_seed\":5},"
+                                "\"b8\":{\"batch_size\":8,\"order\":\"by_length\"}%3},"
+                                "\"reference\":\"ref\"}")
+                     .arg(kFixtures, name, extra)
+                     .toUtf8());
+    return study;
+}
+
+// Per config: numerics digest, and the records without their wall times.
+struct Recorded {
+    std::string numerics;
+    std::vector<ledger::Record> records;
+};
+std::map<std::string, Recorded> recorded(const QString& path) {
+    const ledger::Ledger led(path.toStdString(), ledger::Ledger::Mode::Read);
+    std::map<std::string, Recorded> out;
+    for (const auto& r : led.runs()) {
+        auto recs = led.records(r.id, true);
+        for (auto& rec : recs) {
+            rec.batch_seconds = 0;
+        }
+        out[r.config_name] = {r.numerics_sha256, std::move(recs)};
+    }
+    return out;
+}
+
+bool sameRecord(const ledger::Record& a, const ledger::Record& b) {
+    return a.item == b.item && a.tokens == b.tokens && a.probs == b.probs && a.logits == b.logits &&
+           a.decision == b.decision && a.batch == b.batch && a.row == b.row &&
+           a.padded_length == b.padded_length && a.layer_hashes == b.layer_hashes;
+}
+
+void sql(const QString& path, const char* statement) {
+    sqlite3* db = nullptr;
+    QCOMPARE(sqlite3_open(path.toUtf8().constData(), &db), SQLITE_OK);
+    QCOMPARE(sqlite3_exec(db, statement, nullptr, nullptr, nullptr), SQLITE_OK);
+    sqlite3_close(db);
+}
+
+} // namespace
+
+class TestShards : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_dir;
+    QString m_study, m_whole;
+    QStringList m_shards;
+
+    QString path(const QString& name) const { return m_dir.filePath(name); }
+
+    // A refused merge: exit 1, one line naming `names`, and no output file.
+    void refused(const QStringList& shards, const QString& names, const QString& why) {
+        const QString out = path(QStringLiteral("refused.ledger"));
+        const auto r = cli(QStringList{QStringLiteral("merge")} + shards +
+                           QStringList{QStringLiteral("-o"), out});
+        QCOMPARE(r.code, 1);
+        const QString err = QString::fromUtf8(r.err).trimmed();
+        QVERIFY2(!err.contains(u'\n'), qPrintable(err));
+        QVERIFY2(err.contains(names) && err.contains(why), qPrintable(err));
+        QVERIFY(!QFile::exists(out));
+        QVERIFY(QDir(m_dir.path()).entryList({QStringLiteral("refused.ledger*")}).isEmpty());
+    }
+
+private Q_SLOTS:
+    void initTestCase() {
+        QVERIFY(m_dir.isValid());
+        m_study = writeStudy(QDir(m_dir.path()), QStringLiteral("s"));
+        m_whole = path(QStringLiteral("whole.ledger"));
+        const auto one = cli({QStringLiteral("run"), m_study, QStringLiteral("--all"),
+                              QStringLiteral("--ledger"), m_whole});
+        QVERIFY2(one.code == 0, one.err.constData());
+        for (int i = 1; i <= 3; ++i) {
+            m_shards << path(QStringLiteral("shard-%1.ledger").arg(i));
+            const auto r = cli({QStringLiteral("run"), m_study, QStringLiteral("--all"),
+                                QStringLiteral("--shard"), QStringLiteral("%1/3").arg(i),
+                                QStringLiteral("--ledger"), m_shards.back()});
+            QVERIFY2(r.code == 0, r.err.constData());
+        }
+    }
+
+    // Each shard records whole batches of every config; merged, they are the one-node run.
+    void mergedShardsAreTheOneNodeRun() {
+        std::size_t sum = 0;
+        for (const QString& s : m_shards) {
+            const ledger::Ledger led(s.toStdString(), ledger::Ledger::Mode::Read);
+            QCOMPARE(led.runs().size(), std::size_t(3));
+            QVERIFY(led.verify().ok);
+            for (const auto& r : led.runs()) {
+                QVERIFY(r.items_total < 37); // a part of every config
+                sum += std::size_t(r.items_total);
+                if (r.config_name == "b4") { // whole batches: a batch's members are all here
+                    std::map<std::int64_t, int> members;
+                    for (const auto& rec : led.records(r.id, false)) {
+                        ++members[rec.batch];
+                    }
+                    for (const auto& [batch, n] : members) {
+                        QVERIFY(n == 4 || batch == 9); // 37 = 9 x 4 + 1
+                    }
+                }
+            }
+        }
+        QCOMPARE(sum, std::size_t(3 * 37));
+        const QString merged = path(QStringLiteral("merged.ledger"));
+        const auto r = cli(QStringList{QStringLiteral("merge")} + m_shards +
+                           QStringList{QStringLiteral("-o"), merged});
+        QVERIFY2(r.code == 0, r.err.constData());
+        QVERIFY(r.out.contains("3 shards merged, 3 runs of 37 items"));
+        QCOMPARE(cli({QStringLiteral("verify"), merged}).code, 0);
+        const auto whole = recorded(m_whole);
+        const auto joined = recorded(merged);
+        QCOMPARE(joined.size(), std::size_t(3));
+        for (const auto& [config, w] : whole) {
+            const Recorded& m = joined.at(config);
+            QVERIFY2(m.numerics == w.numerics, config.c_str());
+            QCOMPARE(m.records.size(), std::size_t(37));
+            for (std::size_t k = 0; k < 37; ++k) {
+                QVERIFY2(sameRecord(m.records[k], w.records[k]), config.c_str());
+            }
+        }
+        // The negative: another split of b8 (batches of 4) does not give b8's records.
+        QVERIFY(joined.at("b8").numerics != joined.at("b4").numerics);
+    }
+
+    void shardBadInput() {
+        const auto bad = cli({QStringLiteral("run"), m_study, QStringLiteral("--all"),
+                              QStringLiteral("--shard"), QStringLiteral("4/3"),
+                              QStringLiteral("--ledger"), path(QStringLiteral("x.ledger"))});
+        QCOMPARE(bad.code, 1);
+        QVERIFY(bad.err.contains("1 <= I <= N"));
+        // A shard's ledger takes that shard only, and a whole-study ledger no shard.
+        const auto other =
+            cli({QStringLiteral("run"), m_study, QStringLiteral("--all"), QStringLiteral("--shard"),
+                 QStringLiteral("2/3"), QStringLiteral("--ledger"), m_shards[0]});
+        QCOMPARE(other.code, 1);
+        QVERIFY2(other.err.contains("holds shard 1/3, not 2/3"), other.err.constData());
+        const auto whole =
+            cli({QStringLiteral("run"), m_study, QStringLiteral("--all"), QStringLiteral("--shard"),
+                 QStringLiteral("1/3"), QStringLiteral("--ledger"), m_whole});
+        QCOMPARE(whole.code, 1);
+        QVERIFY2(whole.err.contains("runs of the whole study"), whole.err.constData());
+        const auto unsharded = cli({QStringLiteral("run"), m_study, QStringLiteral("--all"),
+                                    QStringLiteral("--ledger"), m_shards[1]});
+        QCOMPARE(unsharded.code, 1);
+        QVERIFY2(unsharded.err.contains("holds shard 2/3"), unsharded.err.constData());
+    }
+
+    void mergeRefusals() {
+        refused({m_shards[0], m_shards[2]}, QStringLiteral("shard 2/3"), QStringLiteral("missing"));
+        refused({m_shards[0], m_shards[1], m_shards[1], m_shards[2]}, m_shards[1],
+                QStringLiteral("again"));
+        refused({m_shards[0], m_whole}, m_whole, QStringLiteral("not a shard"));
+        // A shard of another study (another config set).
+        QTemporaryDir other;
+        const QString otherStudy = writeStudy(QDir(other.path()), QStringLiteral("s"),
+                                              QStringLiteral(",\"b2\":{\"batch_size\":2}"));
+        const QString foreign = other.filePath(QStringLiteral("shard-2.ledger"));
+        QCOMPARE(cli({QStringLiteral("run"), otherStudy, QStringLiteral("--config"),
+                      QStringLiteral("b4"), QStringLiteral("--shard"), QStringLiteral("2/3"),
+                      QStringLiteral("--ledger"), foreign})
+                     .code,
+                 0);
+        refused({m_shards[0], foreign, m_shards[2]}, foreign, QStringLiteral("another study"));
+        // A tampered shard: one probability changed.
+        const QString copy = path(QStringLiteral("tampered-3.ledger"));
+        QVERIFY(QFile::copy(m_shards[2], copy));
+        sql(copy, "UPDATE records SET decision = 1 - decision WHERE item = (SELECT min(item) "
+                  "FROM records)");
+        refused({m_shards[0], m_shards[1], copy}, copy, QStringLiteral("does not verify"));
+        // An output that exists is never overwritten.
+        const auto r = cli(QStringList{QStringLiteral("merge")} + m_shards +
+                           QStringList{QStringLiteral("-o"), m_whole});
+        QCOMPARE(r.code, 1);
+        QVERIFY(r.err.contains("exists already"));
+    }
+
+    // An item recorded by two shards (a ledger made outside `run --shard`, sealed properly):
+    // refused naming the shard that records it again.
+    void anItemInTwoShardsIsRefused() {
+        const QString dup = path(QStringLiteral("dup-2.ledger"));
+        {
+            const ledger::Ledger src(m_shards[0].toStdString(), ledger::Ledger::Mode::Read);
+            ledger::Ledger led(dup.toStdString(), ledger::Ledger::Mode::Write);
+            led.initStudy(src.study(), src.datasetSha256(), src.items());
+            led.setMeta("shard", "2/3");
+            const ledger::Ledger second(m_shards[1].toStdString(), ledger::Ledger::Mode::Read);
+            for (const auto& r : second.runs()) {
+                led.putConfig(r.config_hash, r.config_name, second.config(r.config_hash));
+                led.putEnvironment(second.environment(r.env_hash));
+                auto recs = second.records(r.id, true);
+                if (r.config_name == "ref") { // shard 1's first item of ref, once more
+                    recs.push_back(src.records(src.runs().front().id, true).front());
+                    std::sort(recs.begin(), recs.end(),
+                              [](const auto& a, const auto& b) { return a.item < b.item; });
+                }
+                const auto id = led.beginRun(r.head, r.head_json, r.config_name, r.config_hash,
+                                             r.env_hash, r.capture, std::int64_t(recs.size()));
+                led.appendBatch(id, recs);
+                led.finishRun(id);
+            }
+            QVERIFY(led.verify().ok);
+        }
+        refused({m_shards[0], dup, m_shards[2]}, dup, QStringLiteral("records too"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestShards)
+#include "test_shards.moc"
