@@ -1343,6 +1343,14 @@ Sie sondiert eine Stichprobe mit festem Seed: die Referenz zweimal, geänderte N
         <source>not judged</source>
         <translation>nicht bewertet</translation>
     </message>
+    <message>
+        <source>Then: declare</source>
+        <translation>Dann: deklarieren</translation>
+    </message>
+    <message>
+        <source>Declare the server&apos;s settings in the study ($.model.labels) and record the reference again after every change of the server, so that the change shows as a runtime step.</source>
+        <translation>Deklarieren Sie die Einstellungen des Servers in der Studie ($.model.labels) und zeichnen Sie die Referenz nach jeder Änderung des Servers erneut auf, damit die Änderung als Laufzeitschritt erscheint.</translation>
+    </message>
 </context>
 <context>
     <name>probaudit::ui::MainWindow</name>

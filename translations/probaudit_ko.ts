@@ -1342,6 +1342,14 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
         <source>not judged</source>
         <translation>판정 안 함</translation>
     </message>
+    <message>
+        <source>Then: declare</source>
+        <translation>다음: 선언</translation>
+    </message>
+    <message>
+        <source>Declare the server&apos;s settings in the study ($.model.labels) and record the reference again after every change of the server, so that the change shows as a runtime step.</source>
+        <translation>연구에 서버 설정을 선언하고($.model.labels) 서버가 바뀔 때마다 기준 구성을 다시 기록하십시오. 그러면 변경이 런타임 단계로 나타납니다.</translation>
+    </message>
 </context>
 <context>
     <name>probaudit::ui::MainWindow</name>

@@ -87,10 +87,16 @@ void LadderChart::setLadder(const std::vector<analysis::LadderStep>& ladder,
                            QString(), QStringLiteral("skipped")});
     }
     m_boxes.push_back(
-        {tr("Then: pin"),
-         tr("Pin the runtime that reproduces the reference (probaudit pin), so that a "
-            "different build or kernel library is reported before it moves a decision."),
-         QString(), QStringLiteral("next")});
+        served ? Box{tr("Then: declare"),
+                     tr("Declare the server's settings in the study ($.model.labels) and record "
+                        "the reference again after every change of the server, so that the "
+                        "change shows as a runtime step."),
+                     QString(), QStringLiteral("next")}
+               : Box{tr("Then: pin"),
+                     tr("Pin the runtime that reproduces the reference (probaudit pin), so that "
+                        "a different build or kernel library is reported before it moves a "
+                        "decision."),
+                     QString(), QStringLiteral("next")});
     updateGeometry();
     update();
 }
