@@ -219,6 +219,16 @@ private Q_SLOTS:
         sql(copy, "UPDATE records SET decision = 1 - decision WHERE item = (SELECT min(item) "
                   "FROM records)");
         refused({m_shards[0], m_shards[1], copy}, copy, QStringLiteral("does not verify"));
+        // A shard with a run cut off before its end (resumable, not sealed).
+        const QString cut = path(QStringLiteral("cut-3.ledger"));
+        QVERIFY(QFile::copy(m_shards[2], cut));
+        {
+            ledger::Ledger led(cut.toStdString(), ledger::Ledger::Mode::Write);
+            const auto r = led.runs().back();
+            led.beginRun(r.head, r.head_json, r.config_name, r.config_hash, r.env_hash, r.capture,
+                         r.items_total);
+        }
+        refused({m_shards[0], m_shards[1], cut}, cut, QStringLiteral("unfinished run"));
         // An output that exists is never overwritten.
         const auto r = cli(QStringList{QStringLiteral("merge")} + m_shards +
                            QStringList{QStringLiteral("-o"), m_whole});
