@@ -90,6 +90,9 @@ private:
     // The configs of the study that differ from the reference in `pick`'s axes only.
     std::vector<const study::NamedConfig*>
     configsDiffering(bool (*pick)(const std::vector<std::string>&)) const;
+    // The differences between two runs' environments that can move the numbers.
+    std::vector<analysis::EnvDifference> numericsChanges(const std::string& envA,
+                                                         const std::string& envB) const;
     std::string runtimeChanges(const std::string& envA, const std::string& envB) const;
     void repeatStep();
     void servingStep();
@@ -146,14 +149,20 @@ EndpointLadder::configsDiffering(bool (*pick)(const std::vector<std::string>&)) 
 
 // The differences between two runs' environments that can move the numbers, named with their
 // values: "server.system_fingerprint b4000 -> b4100".
+std::vector<analysis::EnvDifference>
+EndpointLadder::numericsChanges(const std::string& envA, const std::string& envB) const {
+    auto diff = analysis::fingerprintDiff(m_led.environment(envA), m_led.environment(envB));
+    diff.erase(std::remove_if(diff.begin(), diff.end(),
+                              [](const analysis::EnvDifference& d) { return !d.moves_numerics; }),
+               diff.end());
+    return diff;
+}
+
 std::string EndpointLadder::runtimeChanges(const std::string& envA, const std::string& envB) const {
     std::string out;
-    for (const auto& d :
-         analysis::fingerprintDiff(m_led.environment(envA), m_led.environment(envB))) {
-        if (d.moves_numerics) {
-            out += (out.empty() ? "" : "; ") + d.path + " " + shortValue(d.pinned) + " -> " +
-                   shortValue(d.current);
-        }
+    for (const auto& d : numericsChanges(envA, envB)) {
+        out += (out.empty() ? "" : "; ") + d.path + " " + shortValue(d.pinned) + " -> " +
+               shortValue(d.current);
     }
     return out.empty() ? "no setting that moves the numbers" : out;
 }
@@ -277,8 +286,7 @@ void EndpointLadder::explainConfigs() {
         if (const auto run = fullRun(nc.config.hash(), m_refRun.env_hash, false)) {
             const Comparison full = analysis::compare(refData, load(run->id), m_items);
             if (run->env_hash != m_refRun.env_hash &&
-                runtimeChanges(m_refRun.env_hash, run->env_hash) !=
-                    "no setting that moves the numbers") {
+                !numericsChanges(m_refRun.env_hash, run->env_hash).empty()) {
                 suspects.insert("runtime");
             }
             row.result = analysis::ConfigResult{
