@@ -12,7 +12,9 @@ Speed claims are ratios against a peer measured in the same run, sides alternati
     wall times, so there the smaller ratio is the faster).
 Where no program does the same job (the ledger, the workbench), the line reports the measured
 figure next to the bar the issue sets for it, and says so. Also: the end-to-end demo study A
-(`probaudit run --all`) with the share of its wall time spent outside the forward pass.
+(`probaudit run --all`) with the share of its wall time spent outside the forward pass; the
+merge of 20 shard ledgers and a 3-shard Slurm sweep of demo study A on a local cluster against
+the same study on one node (bench/sweep_bench.py).
 
     .venv/bin/python bench/run_all.py [--reps 5] [--quick] [--out docs/benchmarks.md]
 """
@@ -33,6 +35,7 @@ BIN = ROOT / "build" / "default" / "bin"
 sys.path.insert(0, str(ROOT / "bench"))
 import endpoint_vs_openai as evo  # noqa: E402
 import engine_vs_transformers as evt  # noqa: E402
+import sweep_bench as swb  # noqa: E402
 
 
 def run(cmd, env=None, **kw):
@@ -169,11 +172,7 @@ def workbench_lines():
 
 
 def end_to_end():
-    adapter = ROOT / "out" / "demo" / "minilm-amazon-adapter.safetensors"
-    if not adapter.exists():
-        adapter.parent.mkdir(parents=True, exist_ok=True)
-        run([BIN / "probaudit", "train-adapter", ROOT / ".cache/models/all-MiniLM-L6-v2", "--data",
-             ROOT / "resources/demo/sentiment-sentences/amazon.jsonl", "--seed", "2015", "-o", adapter])
+    swb.demo_adapter()
     study = ROOT / "resources" / "demo" / "studies" / "sentiment-minilm.study.json"
     with tempfile.TemporaryDirectory() as tmp:
         ledger = pathlib.Path(tmp) / "e2e.ledger"
@@ -222,7 +221,8 @@ def main():
     m = machine()
     ratios = (engine_vs_peer(a.reps, a.quick) + capture_overhead(a.reps, a.quick) +
               invariant_vs_default(a.reps, a.quick) + evo.client_overhead(a.reps, a.quick))
-    lines = ledger_lines() + micro_lines() + workbench_lines() + end_to_end()
+    lines = (ledger_lines() + swb.merge_lines() + micro_lines() + workbench_lines() + end_to_end() +
+             swb.slurm_lines())
     text = markdown(m, ratios, lines, "./scripts/bench")
     a.out.write_text(text)
     print(text)

@@ -4,6 +4,7 @@
 // writes nothing.
 #include "cli_support.h"
 #include "ledger/ledger.h"
+#include "shard_study.h"
 
 #include <QDir>
 #include <QFile>
@@ -17,72 +18,10 @@
 
 using namespace probaudit;
 using probaudit::test::cli;
+using probaudit::test::recorded;
+using probaudit::test::writeStudy;
 
 namespace {
-
-const QString kFixtures = QStringLiteral(PROBAUDIT_SOURCE_DIR "/tests/fixtures");
-
-void write(const QString& path, const QByteArray& bytes) {
-    QVERIFY(probaudit::test::writeFile(path, bytes));
-}
-
-// 37 items of different lengths: the batches of 4 and of 8 do not divide them evenly.
-void writeDataset(const QString& path, int n) {
-    QByteArray data;
-    const char* words[] = {"good", "bad", "food", "service", "slow", "great", "never", "again"};
-    for (int i = 0; i < n; ++i) {
-        QByteArray text;
-        for (int w = 0; w <= (i * 5) % 11; ++w) {
-            text += QByteArray(words[(i + w * 3) % 8]) + ' ';
-        }
-        text += QByteArray::number(i);
-        data += "{\"id\":\"item-" + QByteArray::number(i) + "\",\"text\":\"" + text +
-                "\",\"label\":" + QByteArray::number(i % 2) + "}\n";
-    }
-    write(path, data);
-}
-
-// Configs whose batches depend on the order of all items: shuffled, by length, padded to the
-// longest of the batch.
-QString writeStudy(const QDir& dir, const QString& name, const QString& extra = QString()) {
-    writeDataset(dir.filePath("data.jsonl"), 37);
-    const QString study = dir.filePath(name + ".study.json");
-    write(study, QStringLiteral("{\"name\":\"%2\",\"model\":{\"path\":\"%1/tiny-bert\"},"
-                                "\"heads\":{\"mean\":{\"kind\":\"adapter\",\"path\":\"%1/adapters/"
-                                "tiny-bert-mean.safetensors\"}},"
-                                "\"dataset\":{\"path\":\"data.jsonl\"},\"capture\":\"hashes\","
-                                "\"configs\":{\"ref\":{\"batch_size\":1},"
-                                "\"b4\":{\"batch_size\":4,\"order\":\"shuffled\",\"order_seed\":5},"
-                                "\"b8\":{\"batch_size\":8,\"order\":\"by_length\"}%3},"
-                                "\"reference\":\"ref\"}")
-                     .arg(kFixtures, name, extra)
-                     .toUtf8());
-    return study;
-}
-
-// Per config: numerics digest, and the records without their wall times.
-struct Recorded {
-    std::string numerics;
-    std::vector<ledger::Record> records;
-};
-std::map<std::string, Recorded> recorded(const QString& path) {
-    const ledger::Ledger led(path.toStdString(), ledger::Ledger::Mode::Read);
-    std::map<std::string, Recorded> out;
-    for (const auto& r : led.runs()) {
-        auto recs = led.records(r.id, true);
-        for (auto& rec : recs) {
-            rec.batch_seconds = 0;
-        }
-        out[r.config_name] = {r.numerics_sha256, std::move(recs)};
-    }
-    return out;
-}
-
-bool sameRecord(const ledger::Record& a, const ledger::Record& b) {
-    return a.item == b.item && a.tokens == b.tokens && a.probs == b.probs && a.logits == b.logits &&
-           a.decision == b.decision && a.batch == b.batch && a.row == b.row &&
-           a.padded_length == b.padded_length && a.layer_hashes == b.layer_hashes;
-}
 
 void sql(const QString& path, const char* statement) {
     sqlite3* db = nullptr;
@@ -159,17 +98,8 @@ private Q_SLOTS:
         QVERIFY2(r.code == 0, r.err.constData());
         QVERIFY(r.out.contains("3 shards merged, 3 runs of 37 items"));
         QCOMPARE(cli({QStringLiteral("verify"), merged}).code, 0);
-        const auto whole = recorded(m_whole);
+        QVERIFY(test::sameAsOneNode(m_whole, merged));
         const auto joined = recorded(merged);
-        QCOMPARE(joined.size(), std::size_t(3));
-        for (const auto& [config, w] : whole) {
-            const Recorded& m = joined.at(config);
-            QVERIFY2(m.numerics == w.numerics, config.c_str());
-            QCOMPARE(m.records.size(), std::size_t(37));
-            for (std::size_t k = 0; k < 37; ++k) {
-                QVERIFY2(sameRecord(m.records[k], w.records[k]), config.c_str());
-            }
-        }
         // The negative: another split of b8 (batches of 4) does not give b8's records.
         QVERIFY(joined.at("b8").numerics != joined.at("b4").numerics);
     }

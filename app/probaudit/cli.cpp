@@ -57,7 +57,7 @@ int runCli(int argc, char** argv) {
                      addSummaryCommand, addReportCommand,       addBundleCommand,
                      addImportCommand,  addDiagnoseCommand,     addPinCommand,
                      addCheckCommand,   addTrainAdapterCommand, addMigrateCommand,
-                     addEngineCommand,  addMergeCommand}) {
+                     addEngineCommand,  addMergeCommand,        addSweepCommand}) {
         add(cli, chosen);
     }
     try {

@@ -50,6 +50,7 @@ void addRunsCommand(CLI::App& cli, Action& chosen);
 void addExportCommand(CLI::App& cli, Action& chosen);
 void addVerifyCommand(CLI::App& cli, Action& chosen);
 void addMergeCommand(CLI::App& cli, Action& chosen);
+void addSweepCommand(CLI::App& cli, Action& chosen);
 void addHeadCommand(CLI::App& cli, Action& chosen);
 void addKeygenCommand(CLI::App& cli, Action& chosen);
 void addSignCommand(CLI::App& cli, Action& chosen);

@@ -3,6 +3,7 @@
 #include "analysis/fingerprint.h"
 #include "common/error.h"
 #include "common/json_read.h"
+#include "common/utc_now.h"
 #include "engine/engine.h"
 #include "engine/env_fingerprint.h"
 #include "ledger/ledger.h"
@@ -96,9 +97,7 @@ int pinRun(const PinOptions& o) {
     for (const auto& it : sample) {
         texts.push_back({{"id", it.id}, {"text", it.text}});
     }
-    const std::time_t t = std::time(nullptr);
-    char when[32];
-    std::strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+    const std::string when = utcNow();
     const json lock{{"probaudit_lock", 1},
                     {"created", when},
                     {"study", s.name},

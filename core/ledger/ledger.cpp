@@ -4,6 +4,7 @@
 #include "common/error.h"
 #include "common/json_read.h"
 #include "common/sha256.h"
+#include "common/utc_now.h"
 
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <sqlite3.h>
@@ -165,15 +166,6 @@ long flockHolder(int fd) {
         }
     }
     return 0;
-}
-
-std::string nowUtc() {
-    const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-    std::tm tm{};
-    gmtime_r(&t, &tm);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    return buf;
 }
 
 template <typename T> void bindVector(SQLite::Statement& st, int index, const std::vector<T>& v) {
@@ -768,7 +760,7 @@ void Ledger::initStudy(const json& study, const std::string& datasetSha256,
         s.bind(1, study.value("name", std::string()));
         s.bind(2, study.dump());
         s.bind(3, datasetSha256);
-        s.bind(4, nowUtc());
+        s.bind(4, utcNow());
         s.exec();
         SQLite::Statement ins(
             *m->db, "INSERT INTO items(idx, id, text, label, line) VALUES (?, ?, ?, ?, ?)");
@@ -941,7 +933,7 @@ std::int64_t Ledger::beginRun(const std::string& head, const json& headJson,
         st.bind(5, envHash);
         st.bind(6, capture);
         st.bind(7, itemsTotal);
-        st.bind(8, started.empty() ? nowUtc() : started);
+        st.bind(8, started.empty() ? utcNow() : started);
         st.bind(9, kind);
         st.bind(10, label);
         st.exec();
@@ -1351,7 +1343,7 @@ void Ledger::finishRun(std::int64_t id, const std::string& finished) {
                              "UPDATE runs SET status = 'finished', finished = ?, chain_seq = ?, "
                              "records_sha256 = ?, prev_sha256 = ?, numerics_sha256 = ?, "
                              "message = NULL, seal_version = 2 WHERE id = ?");
-        st.bind(1, finished.empty() ? nowUtc() : finished);
+        st.bind(1, finished.empty() ? utcNow() : finished);
         st.bind(2, seq);
         st.bind(3, recordsHash(records, outputs, exchanges));
         st.bind(4, prev);
@@ -1471,7 +1463,7 @@ void Ledger::putDiagnosis(const std::string& head, const json& diagnosis) {
         Unit t(*m->db);
         SQLite::Statement st(*m->db, "INSERT INTO diagnoses(head, created, json) VALUES (?, ?, ?)");
         st.bind(1, head);
-        st.bind(2, nowUtc());
+        st.bind(2, utcNow());
         st.bind(3, diagnosis.dump());
         st.exec();
         sealState(*m->db);
@@ -1850,7 +1842,7 @@ void Ledger::addSignature(const ChainHead& head, const std::string& publicPem,
         st.bind(2, head.sha256);
         st.bind(3, publicPem);
         st.bind(4, signatureHex);
-        st.bind(5, nowUtc());
+        st.bind(5, utcNow());
         st.exec();
     } catch (const std::exception& e) {
         m->fail(m_path, e);

@@ -50,7 +50,7 @@ std::vector<char*> pointers(std::vector<std::string>& strings) {
 Child Child::start(const std::string& exe, const std::string& argv0,
                    const std::vector<std::string>& args, const std::vector<std::string>& setEnv,
                    Stdout out, bool ownGroup) {
-    const bool captureStdout = out == Stdout::Capture;
+    const bool captureStdout = out == Stdout::Capture || out == Stdout::CaptureWithStderr;
     std::vector<std::string> argStore{argv0};
     argStore.insert(argStore.end(), args.begin(), args.end());
     std::vector<char*> argv = pointers(argStore);
@@ -66,6 +66,9 @@ Child Child::start(const std::string& exe, const std::string& argv0,
     posix_spawn_file_actions_init(&fa);
     if (captureStdout) {
         posix_spawn_file_actions_adddup2(&fa, pipeFd[1], STDOUT_FILENO);
+        if (out == Stdout::CaptureWithStderr) {
+            posix_spawn_file_actions_adddup2(&fa, pipeFd[1], STDERR_FILENO);
+        }
         posix_spawn_file_actions_addclose(&fa, pipeFd[0]);
     } else if (out == Stdout::Discard) {
         posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);

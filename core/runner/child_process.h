@@ -11,9 +11,10 @@ namespace probaudit::runner {
 
 // What becomes of a child's standard output.
 enum class Stdout {
-    Inherit, // this process's
-    Capture, // read through Child::readLines()
-    Discard, // /dev/null (its errors still reach stderr)
+    Inherit,           // this process's
+    Capture,           // read through Child::readLines()
+    CaptureWithStderr, // both, in one stream, through Child::readLines() (a tool's messages)
+    Discard,           // /dev/null (its errors still reach stderr)
 };
 
 struct ChildExit {

@@ -13,6 +13,7 @@
 #include "runner/child_process.h"
 #include "runner/parallel_runs.h"
 #include "study/study.h"
+#include "sweep/sweep.h"
 
 #include <chrono>
 #include <csignal>
@@ -307,17 +308,7 @@ void StudySession::checkShard(const RunOptions& o) const {
     if (!o.shard.active()) {
         return;
     }
-    if (m_study.isEndpoint()) {
-        throw Error(o.study, "--shard splits an engine study's batches; an endpoint study's "
-                             "requests share one server, record them in one run");
-    }
-    for (const HeadSpec& h : m_study.heads) {
-        if (h.generation()) {
-            throw Error(o.study, "--shard splits decision heads' batches; head \"" + h.name +
-                                     "\" is a generation head, whose serving runs depend on "
-                                     "every request: record it in one run");
-        }
-    }
+    sweep::checkShardable(m_study, o.study);
     if (o.jobs > 1) {
         throw Error(o.study, "--shard and --jobs: a shard records its configs one after another "
                              "(run more shards instead)");
