@@ -14,6 +14,8 @@
 // Torch-free and Qt-free: the workbench reads sweeps too.
 #include "study/study.h"
 
+#include <nlohmann/json.hpp>
+
 #include <cstdint>
 #include <map>
 #include <string>
@@ -119,5 +121,30 @@ Submission submit(Sweep& sweep, const std::string& dir, const std::vector<int>& 
 // the shards that are not.
 std::vector<std::string> completeLedgers(const std::vector<ShardStatus>& shards,
                                          const std::string& dir);
+
+// A Kubernetes Indexed Job that records a study's shards (`probaudit sweep --k8s`): pod I
+// (JOB_COMPLETION_INDEX, from 0) records shard I+1 of N into a ledger on a
+// PersistentVolumeClaim, where a retried pod of the same index resumes it. ProbAudit writes the
+// manifest and never talks to a cluster; `probaudit merge` joins the ledgers afterwards.
+struct K8sOptions {
+    std::string image;           // the container image, with probaudit in it
+    std::string pvc;             // the PersistentVolumeClaim that holds the study and ledgers
+    std::string mount = "/data"; // where the pods mount it
+    std::string study;           // the study file as the pods see it
+    std::string sweepDir;        // the shards' ledgers' folder as the pods see it
+    std::string probaudit = "probaudit"; // the executable in the image
+    int shards = 0;
+    int gpus = 0;     // nvidia.com/gpu per pod
+    int retries = 3;  // backoffLimitPerIndex: a failed pod is replaced this often per shard
+    std::string name; // the Job's name (a DNS label)
+};
+
+// Fills what `o` leaves empty from the study's local path: the study at MOUNT/FILE, the
+// ledgers in MOUNT/NAME.sweep, the Job named probaudit-NAME. Throws probaudit::Error for what
+// a Job cannot carry (no image, no claim, a name that is no DNS label, a relative mount).
+K8sOptions completeK8sOptions(K8sOptions o, const std::string& localStudy);
+// The batch/v1 Job (completionMode Indexed, completions = parallelism = N, podReplacementPolicy
+// Failed so that two pods never write one shard's ledger at once).
+nlohmann::json k8sJob(const K8sOptions& o);
 
 } // namespace probaudit::sweep

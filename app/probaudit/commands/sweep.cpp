@@ -1,7 +1,9 @@
 // probaudit sweep STUDY --slurm --shards N [--partition P --gres G --time T --account A
 //   --extra "..."] [--dry-run] | --status | --resubmit-failed | --merge [-o OUT]
 //   [--dir DIR] [--probaudit PATH]: a study's shards as a Slurm job array, its per-shard
-//   state, the failed shards again, and the merge (sweep/sweep.h).
+//   state, the failed shards again, and the merge; or --k8s --shards N --image IMAGE --pvc
+//   NAME [--gpu G --mount PATH --pod-study PATH --retries K -o FILE]: the same shards as a
+//   Kubernetes Indexed Job's manifest (sweep/sweep.h).
 #include "command.h"
 
 #include "common/error.h"
@@ -10,6 +12,7 @@
 #include "sweep/sweep.h"
 
 #include <filesystem>
+#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
@@ -24,8 +27,10 @@ namespace {
 struct SweepArgs {
     std::string study, dir, probaudit, out;
     bool slurm = false, dryRun = false, status = false, resubmit = false, merge = false;
+    bool k8s = false;
     int shards = 0;
     sweep::SlurmOptions options;
+    sweep::K8sOptions pods;
 };
 
 std::string shardList(const std::vector<int>& shards) {
@@ -157,11 +162,45 @@ int mergeSweep(const SweepArgs& o, const std::string& dir) {
     return 0;
 }
 
+// The Indexed Job's manifest, on stdout or into -o FILE; nothing talks to a cluster.
+int writeManifest(const SweepArgs& o) {
+    sweep::checkShardable(study::Study::load(o.study), o.study);
+    sweep::K8sOptions k = o.pods;
+    k.shards = o.shards;
+    k.sweepDir = o.dir;
+    if (!o.probaudit.empty()) {
+        k.probaudit = o.probaudit;
+    }
+    k = sweep::completeK8sOptions(k, o.study);
+    const std::string text = sweep::k8sJob(k).dump(2) + "\n";
+    if (o.out.empty()) {
+        std::cout << text;
+    } else {
+        const std::string tmp = o.out + ".tmp";
+        {
+            std::ofstream f(tmp, std::ios::trunc);
+            f << text;
+            if (!f.flush()) {
+                throw Error(o.out, "could not be written");
+            }
+        }
+        fs::rename(tmp, o.out);
+    }
+    std::cerr << "Indexed Job " << k.name << ": " << k.shards << " pods, pod I records shard I+1 "
+              << "into " << k.sweepDir << " on claim " << k.pvc << ". Start it with kubectl apply "
+              << "-f " << (o.out.empty() ? "-" : o.out) << "; when it has completed, merge with "
+              << "probaudit merge " << k.sweepDir << "/shard-*.ledger -o LEDGER\n";
+    return 0;
+}
+
 int runSweep(const SweepArgs& o) {
-    const int actions = int(o.slurm) + int(o.status) + int(o.resubmit) + int(o.merge);
+    const int actions = int(o.slurm) + int(o.k8s) + int(o.status) + int(o.resubmit) + int(o.merge);
     if (actions != 1) {
-        throw Error("sweep: choose one of --slurm (submit), --status, --resubmit-failed, "
-                    "--merge");
+        throw Error("sweep: choose one of --slurm (submit), --k8s (write a Job manifest), "
+                    "--status, --resubmit-failed, --merge");
+    }
+    if (o.k8s) {
+        return writeManifest(o);
     }
     const std::string dir = fs::absolute(o.dir.empty() ? sweep::defaultSweepDir(o.study) : o.dir)
                                 .lexically_normal()
@@ -186,7 +225,8 @@ void addSweepCommand(CLI::App& cli, Action& chosen) {
     auto a = std::make_shared<SweepArgs>();
     CLI::App* sub = cli.add_subcommand(
         "sweep", "Record a study as N shards on a Slurm cluster (a job array), follow them, "
-                 "resubmit the failed ones and merge them into one sealed ledger");
+                 "resubmit the failed ones and merge them into one sealed ledger; or write a "
+                 "Kubernetes Indexed Job that records them");
     sub->add_option("STUDY", a->study, "Study file (*.study.json)")->required();
     sub->add_flag("--slurm", a->slurm, "Write the batch script and submit it with sbatch");
     sub->add_option("--shards", a->shards, "How many shards (array tasks)")
@@ -197,6 +237,22 @@ void addSweepCommand(CLI::App& cli, Action& chosen) {
     sub->add_option("--account", a->options.account, "sbatch --account");
     sub->add_option("--extra", a->options.extra,
                     "Further sbatch options, one #SBATCH line each (\"--qos=high -c 4\")");
+    sub->add_flag("--k8s", a->k8s,
+                  "Write a Kubernetes Indexed Job manifest (JSON, for kubectl apply -f): pod I "
+                  "records shard I+1 into a ledger on --pvc; talks to no cluster");
+    sub->add_option("--image", a->pods.image, "--k8s: the container image (with probaudit)");
+    sub->add_option("--pvc", a->pods.pvc,
+                    "--k8s: the PersistentVolumeClaim holding the study and the ledgers");
+    sub->add_option("--mount", a->pods.mount, "--k8s: where the pods mount the claim")
+        ->capture_default_str();
+    sub->add_option("--pod-study", a->pods.study,
+                    "--k8s: the study file as the pods see it (default: MOUNT/STUDY's file name)");
+    sub->add_option("--gpu", a->pods.gpus, "--k8s: nvidia.com/gpu per pod")
+        ->check(CLI::Range(0, 64));
+    sub->add_option("--retries", a->pods.retries,
+                    "--k8s: how often a failed pod of one shard is replaced (it resumes)")
+        ->capture_default_str()
+        ->check(CLI::Range(0, 100));
     sub->add_flag("--dry-run", a->dryRun, "Print the batch script; submit nothing, write nothing");
     sub->add_flag("--status", a->status,
                   "Each shard's state: the scheduler's (squeue, sacct, scontrol) and its ledger's");
@@ -204,10 +260,14 @@ void addSweepCommand(CLI::App& cli, Action& chosen) {
                   "Submit the failed shards again; they resume from their ledgers");
     sub->add_flag("--merge", a->merge, "Merge the shards when all are complete");
     sub->add_option("-o,--output", a->out,
-                    "The merged ledger (default: the study's ledger; must not exist)");
-    sub->add_option("--dir", a->dir, "The sweep's folder (default: NAME.sweep beside the study)");
+                    "--merge: the merged ledger (default: the study's ledger; must not exist); "
+                    "--k8s: the manifest file (default: stdout)");
+    sub->add_option("--dir", a->dir,
+                    "The sweep's folder (default: NAME.sweep beside the study; --k8s: in the "
+                    "pods, MOUNT/NAME.sweep)");
     sub->add_option("--probaudit", a->probaudit,
-                    "The probaudit the tasks run, as the nodes see it (default: this one)");
+                    "The probaudit the tasks run, as the nodes see it (default: this one; --k8s: "
+                    "probaudit on the image's PATH)");
     onChosen(sub, chosen, a, [](const SweepArgs& o, const Invocation&) { return runSweep(o); });
 }
 
