@@ -222,7 +222,7 @@ def main():
     ratios = (engine_vs_peer(a.reps, a.quick) + capture_overhead(a.reps, a.quick) +
               invariant_vs_default(a.reps, a.quick) + evo.client_overhead(a.reps, a.quick))
     lines = (ledger_lines() + swb.merge_lines() + micro_lines() + workbench_lines() + end_to_end() +
-             swb.slurm_lines())
+             swb.slurm_lines() + swb.ssh_lines())
     text = markdown(m, ratios, lines, "./scripts/bench")
     a.out.write_text(text)
     print(text)

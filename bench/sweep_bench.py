@@ -10,6 +10,10 @@
     another on the same cores the one-node run had: the difference is the scheduler's latency,
     three engine start-ups instead of one, and the merge. Reported with the submission-to-first-
     task latency.
+  - Remote engine: demo study A (9 configs x 400 items) recorded by `probaudit run` here and
+    by `probaudit run --engine ssh://` through a real sshd on 127.0.0.1 (tests/ssh_server.py;
+    needs root), alternating, after a warm-up pair; items/s over the whole command (for the
+    remote one: ssh, the run, copying the ledger back and verifying it).
 
     .venv/bin/python bench/sweep_bench.py     (prints the rows as JSON)
 """
@@ -17,6 +21,7 @@ import json
 import os
 import pathlib
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -90,5 +95,41 @@ def slurm_lines():
              "bar": "report"}]
 
 
+def ssh_lines(reps=3):
+    if os.geteuid() != 0 or not os.path.exists("/usr/sbin/sshd"):
+        return [{"what": "remote engine over ssh", "value": "not measured (needs root and openssh-server)",
+                 "bar": ">= 0.95x"}]
+    demo_adapter()
+    configs = ["--all"]
+    local_rates, remote_rates, ratios = [], [], []
+    with tempfile.TemporaryDirectory() as tmp:
+        server = pathlib.Path(tmp) / "sshd"
+        try:
+            ssh_config = run([sys.executable, ROOT / "tests" / "ssh_server.py", "start", server]).strip()
+            for k in range(reps + 1):  # the first pair warms the page cache
+                t0 = time.perf_counter()
+                run([BIN / "probaudit", "run", STUDY, *configs, "--ledger", pathlib.Path(tmp) / f"l{k}.ledger"])
+                local = time.perf_counter() - t0
+                t1 = time.perf_counter()
+                run([BIN / "probaudit", "run", STUDY, *configs, "--engine", "ssh://probaudit-test",
+                     "--ssh-config", ssh_config, "--remote-probaudit", BIN / "probaudit",
+                     "--remote-ledger", pathlib.Path(tmp) / f"remote{k}.ledger",
+                     "--ledger", pathlib.Path(tmp) / f"r{k}.ledger"])
+                remote = time.perf_counter() - t1
+                if k > 0:
+                    items = 9 * 400
+                    local_rates.append(items / local)
+                    remote_rates.append(items / remote)
+                    ratios.append(local / remote)
+        finally:
+            subprocess.run([sys.executable, ROOT / "tests" / "ssh_server.py", "stop", server])
+    return [{"what": "remote engine: demo study A (9 configs x 400 items), `run --engine ssh://` to "
+                     "127.0.0.1 against `run` here (whole command, copying the ledger back included)",
+             "value": f"{statistics.median(remote_rates):.1f} against {statistics.median(local_rates):.1f} "
+                      f"items/s: {statistics.median(ratios):.3f}x (min {min(ratios):.3f}, max {max(ratios):.3f}, "
+                      f"{len(ratios)} pairs)",
+             "bar": ">= 0.95x"}]
+
+
 if __name__ == "__main__":
-    print(json.dumps(merge_lines() + slurm_lines(), indent=2))
+    print(json.dumps(merge_lines() + slurm_lines() + ssh_lines(), indent=2))

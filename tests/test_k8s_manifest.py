@@ -15,7 +15,6 @@
 import json
 import os
 import pathlib
-import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -23,28 +22,9 @@ import unittest
 
 from kubernetes import client
 
+from shard_study import FIXTURES, numerics, write_study
+
 PROBAUDIT = sys.argv.pop(1) if len(sys.argv) > 1 else "build/default/bin/probaudit"
-FIXTURES = pathlib.Path(__file__).resolve().parent / "fixtures"
-
-
-def write_study(folder):
-    """37 items of different lengths, tiny-bert with an adapter, three configs whose batches
-    depend on the order of all items (as tests/shard_study.h)."""
-    words = ["good", "bad", "food", "service", "slow", "great", "never", "again"]
-    with open(folder / "data.jsonl", "w") as f:
-        for i in range(37):
-            text = " ".join(words[(i + w * 3) % 8] for w in range((i * 5) % 11 + 1)) + f" {i}"
-            f.write(json.dumps({"id": f"item-{i}", "text": text, "label": i % 2}) + "\n")
-    head = {"kind": "adapter", "path": str(FIXTURES / "adapters" / "tiny-bert-mean.safetensors")}
-    study = {"name": "s", "model": {"path": str(FIXTURES / "tiny-bert")}, "heads": {"mean": head},
-             "dataset": {"path": "data.jsonl"}, "capture": "hashes",
-             "configs": {"ref": {"batch_size": 1},
-                         "b4": {"batch_size": 4, "order": "shuffled", "order_seed": 5},
-                         "b8": {"batch_size": 8, "order": "by_length"}},
-             "reference": "ref"}
-    path = folder / "s.study.json"
-    path.write_text(json.dumps(study))
-    return path
 
 
 def probaudit(*args):
@@ -69,11 +49,6 @@ def diff(a, b, where="$"):
     if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
         return [x for i, (p, q) in enumerate(zip(a, b)) for x in diff(p, q, f"{where}[{i}]")]
     return [] if a == b else [where]
-
-
-def numerics(ledger):
-    with sqlite3.connect(ledger) as db:
-        return dict(db.execute("select config_name, numerics_sha256 from runs"))
 
 
 class TestK8sManifest(unittest.TestCase):

@@ -12,6 +12,8 @@
 #include "ui/models/reviewloader.h"
 #include "ui/models/runsmodel.h"
 #include "ui/pages/configeditor.h"
+#include "ui/pages/engineclient.h"
+#include "ui/pages/enginesettings.h"
 #include "ui/pages/mainwindow.h"
 #include "ui/pages/newstudydialog.h"
 #include "ui/pages/reviewpage.h"
@@ -25,6 +27,7 @@
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
+#include <QProcess>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -32,6 +35,8 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <unistd.h>
 
 using namespace probaudit;
 using namespace probaudit::ui;
@@ -137,6 +142,64 @@ private Q_SLOTS:
         edited.close();
         QVERIFY(
             bundle::studyFileProblem(study, ledger).contains(QStringLiteral("is not the study")));
+    }
+
+    // Settings → Engine names another host: the run happens there (through a real sshd on
+    // 127.0.0.1, started as root by tests/ssh_server.py and stopped by its pid file), the study
+    // found under the remote folder; progress arrives as for a local run and the finished runs
+    // come back into the ledger here, with the numbers a local run records.
+    void remoteEngineBringsRunsHere() {
+        if (::geteuid() != 0) {
+            QSKIP("starting sshd needs root (CI runs as root)");
+        }
+        QTemporaryDir dir;
+        const QString server = dir.filePath(QStringLiteral("sshd"));
+        const QString helper = QStringLiteral(PROBAUDIT_SOURCE_DIR "/tests/ssh_server.py");
+        struct Stop {
+            QString helper, server;
+            ~Stop() {
+                QProcess::execute(QStringLiteral("python3"),
+                                  {helper, QStringLiteral("stop"), server});
+                EngineSettings{}.save(); // this computer again
+            }
+        } stop{helper, server};
+        QProcess start;
+        start.start(QStringLiteral("python3"), {helper, QStringLiteral("start"), server});
+        QVERIFY(start.waitForFinished(60000));
+        QVERIFY2(start.exitCode() == 0, start.readAllStandardError().constData());
+        QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("remote")));
+        const QString remoteStudy = writeStudy(QDir(dir.filePath(QStringLiteral("remote"))), 24);
+        EngineSettings e;
+        e.url = QStringLiteral("ssh://probaudit-test");
+        e.remoteProbaudit = EngineClient::enginePath();
+        e.sshConfig = QString::fromUtf8(start.readAllStandardOutput()).trimmed();
+        e.localFolder = dir.filePath(QStringLiteral("here"));
+        e.remoteFolder = dir.filePath(QStringLiteral("remote"));
+        e.save();
+        const QString localStudy = dir.filePath(QStringLiteral("here/t.study.json"));
+        QCOMPARE(EngineSettings::load().remoteStudyPath(localStudy), remoteStudy);
+        RunController rc;
+        QSignalSpy progress(&rc, &RunController::progress);
+        const QString ledger = dir.filePath(QStringLiteral("remote-run.ledger"));
+        const Ended end =
+            runToEnd(rc, localStudy, ledger, {QStringLiteral("ref"), QStringLiteral("b4")});
+        QVERIFY2(end.outcome == RunController::Outcome::Finished, qPrintable(end.message));
+        QVERIFY(!progress.isEmpty());
+        QCOMPARE(progress.last().at(1).toLongLong(), 24);
+        QVERIFY(!rc.startDiagnosis(localStudy, ledger)); // its probes need the local engine
+        EngineSettings{}.save();
+        const QString here = dir.filePath(QStringLiteral("local-run.ledger"));
+        QCOMPARE(
+            runToEnd(rc, remoteStudy, here, {QStringLiteral("ref"), QStringLiteral("b4")}).outcome,
+            RunController::Outcome::Finished);
+        const ledger::Ledger remote(ledger.toStdString(), ledger::Ledger::Mode::Read);
+        const ledger::Ledger local(here.toStdString(), ledger::Ledger::Mode::Read);
+        QCOMPARE(remote.meta("recorded_on"), std::string("ssh://probaudit-test"));
+        QCOMPARE(local.meta("recorded_on"), std::string());
+        QCOMPARE(remote.runs().size(), std::size_t(2));
+        for (std::size_t k = 0; k < 2; ++k) {
+            QCOMPARE(remote.runs()[k].numerics_sha256, local.runs()[k].numerics_sha256);
+        }
     }
 
     // An endpoint run's row ends with what the server did: items/s and requests in flight.

@@ -2,11 +2,14 @@
 // by tests/slurm_cluster.py as root in a temporary folder, stopped by its pid files): a 3-shard
 // job array merges into the one-node run's records; a task cancelled mid-run is found failed,
 // resubmitted, resumes from its ledger and the merge is still the one-node run; what Slurm or
-// the study refuses is one line and leaves no sweep behind.
+// the study refuses is one line and leaves no sweep behind; the workbench's model of a sweep
+// shows its shards, merged or not.
 #include "cli_support.h"
 #include "ledger/ledger.h"
 #include "shard_study.h"
+#include "ui/models/sweepmodel.h"
 
+#include <QAbstractItemModelTester>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -160,6 +163,22 @@ private Q_SLOTS:
         QVERIFY2(m.code == 0, m.err.constData());
         QVERIFY2(m.out.contains("3 shards merged, 3 runs of 37 items"), m.out.constData());
         QVERIFY(test::sameAsOneNode(m_oneNode, merged));
+        // Without the Slurm tools (a laptop with the sweep folder): states from the ledgers
+        // alone, said so; a complete sweep still merges.
+        auto noSlurm = QProcessEnvironment::systemEnvironment();
+        noSlurm.insert(QStringLiteral("PATH"), path(QStringLiteral("no-tools")));
+        const auto away = cli({QStringLiteral("sweep"), m_study, QStringLiteral("--status"),
+                               QStringLiteral("--dir"), dir},
+                              noSlurm);
+        QVERIFY2(away.code == 0, away.err.constData());
+        QVERIFY2(away.out.contains("the scheduler could not be asked") &&
+                     away.out.contains("3 complete"),
+                 away.out.constData());
+        const auto offline = cli({QStringLiteral("sweep"), m_study, QStringLiteral("--merge"),
+                                  QStringLiteral("--dir"), dir, QStringLiteral("-o"),
+                                  path(QStringLiteral("merged-offline.ledger"))},
+                                 noSlurm);
+        QVERIFY2(offline.code == 0, offline.err.constData());
         // A second submission into the same folder is refused.
         const auto again =
             cli({QStringLiteral("sweep"), m_study, QStringLiteral("--slurm"),
@@ -210,6 +229,39 @@ private Q_SLOTS:
         QVERIFY(test::sameAsOneNode(m_oneNode, merged));
     }
 
+    // The workbench's Runs view: the study's sweep (its default folder) with each shard's
+    // state, first not merged, then merged into the study's ledger.
+    void workbenchShowsTheSweep() {
+        const auto r = cli({QStringLiteral("sweep"), m_study, QStringLiteral("--slurm"),
+                            QStringLiteral("--shards"), QStringLiteral("2")});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QString dir = path(QStringLiteral("s.sweep"));
+        QVERIFY(!waitForStatus(dir, "2 complete").isEmpty());
+        ui::SweepModel model;
+        QAbstractItemModelTester tester(&model);
+        model.setSnapshot(ui::readSweep(m_study));
+        QVERIFY(model.snapshot().found);
+        QCOMPARE(model.rowCount(), 2);
+        for (int row = 0; row < 2; ++row) {
+            QCOMPARE(model.index(row, ui::SweepModel::StateColumn).data().toString(),
+                     QStringLiteral("complete"));
+            QVERIFY(model.index(row, ui::SweepModel::LedgerColumn)
+                        .data()
+                        .toString()
+                        .startsWith(QStringLiteral("3/3 runs")));
+        }
+        QVERIFY2(model.summary().contains(QStringLiteral("not merged yet")),
+                 qPrintable(model.summary()));
+        const auto m = cli({QStringLiteral("sweep"), m_study, QStringLiteral("--merge")});
+        QVERIFY2(m.code == 0, m.err.constData());
+        model.setSnapshot(ui::readSweep(m_study));
+        QVERIFY2(model.summary().contains(QStringLiteral("merged into")) &&
+                     model.summary().contains(QStringLiteral("s.ledger")),
+                 qPrintable(model.summary()));
+        // A study with no sweep: nothing to show.
+        QVERIFY(!ui::readSweep(path(QStringLiteral("other.study.json"))).found);
+    }
+
     // What Slurm refuses, a study shards cannot record, a folder with no sweep: one line, exit
     // 1, and no sweep folder left behind.
     void refusals() {
@@ -236,5 +288,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSweep)
+QTEST_MAIN(TestSweep) // the sweep model tints its rows from the palette
 #include "test_sweep.moc"

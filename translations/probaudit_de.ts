@@ -777,6 +777,92 @@ Sie sondiert eine Stichprobe mit festem Seed: die Referenz zweimal, geänderte N
     </message>
 </context>
 <context>
+    <name>probaudit::ui::EngineDialog</name>
+    <message>
+        <source>Engine</source>
+        <translation>Engine</translation>
+    </message>
+    <message>
+        <source>This computer</source>
+        <translation>Dieser Computer</translation>
+    </message>
+    <message>
+        <source>Another host, over ssh (your keys and ssh configuration)</source>
+        <translation>Ein anderer Rechner, über ssh (Ihre Schlüssel und ssh-Konfiguration)</translation>
+    </message>
+    <message>
+        <source>probaudit on that host&apos;s PATH</source>
+        <translation>probaudit im PATH dieses Rechners</translation>
+    </message>
+    <message>
+        <source>your own (~/.ssh/config)</source>
+        <translation>Ihre eigene (~/.ssh/config)</translation>
+    </message>
+    <message>
+        <source>studies have the same path on both</source>
+        <translation>Studien haben auf beiden denselben Pfad</translation>
+    </message>
+    <message>
+        <source>Host:</source>
+        <translation>Rechner:</translation>
+    </message>
+    <message>
+        <source>probaudit there:</source>
+        <translation>probaudit dort:</translation>
+    </message>
+    <message>
+        <source>ssh configuration file:</source>
+        <translation>ssh-Konfigurationsdatei:</translation>
+    </message>
+    <message>
+        <source>Studies here under:</source>
+        <translation>Studien hier unter:</translation>
+    </message>
+    <message>
+        <source>are there under:</source>
+        <translation>liegen dort unter:</translation>
+    </message>
+    <message>
+        <source>Studies, models and data are read on that host. Progress shows here as it happens; finished runs come back into the ledger open here. If the connection drops, run again: the run resumes.</source>
+        <translation>Studien, Modelle und Daten werden auf diesem Rechner gelesen. Der Fortschritt erscheint hier, während er geschieht; abgeschlossene Läufe kommen in das hier geöffnete Ledger zurück. Bricht die Verbindung ab, starten Sie erneut: Der Lauf wird fortgesetzt.</translation>
+    </message>
+    <message>
+        <source>Check</source>
+        <translation>Prüfen</translation>
+    </message>
+    <message>
+        <source>The host is an ssh:// address, such as ssh://user@gpu-host or ssh://gpu-host:2222.</source>
+        <translation>Der Rechner ist eine ssh://-Adresse, etwa ssh://user@gpu-host oder ssh://gpu-host:2222.</translation>
+    </message>
+    <message>
+        <source>Give both folders, or neither (then studies have the same path on both).</source>
+        <translation>Geben Sie beide Ordner an oder keinen (dann haben Studien auf beiden denselben Pfad).</translation>
+    </message>
+    <message>
+        <source>Asking the engine…</source>
+        <translation>Frage die Engine …</translation>
+    </message>
+    <message>
+        <source>No engine answered: %1</source>
+        <translation>Keine Engine hat geantwortet: %1</translation>
+    </message>
+    <message>
+        <source>no GPU, CPU %1</source>
+        <translation>keine GPU, CPU %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n GPU(s): %1</source>
+        <translation>
+            <numerusform>%n GPU: %1</numerusform>
+            <numerusform>%n GPUs: %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Reached probaudit %1 with torch %2 (CUDA build %3); %4.</source>
+        <translation>probaudit %1 erreicht, mit torch %2 (CUDA-Build %3); %4.</translation>
+    </message>
+</context>
+<context>
     <name>probaudit::ui::GenerationItemsModel</name>
     <message>
         <source>The outputs agree on the first %1 generated tokens</source>
@@ -1732,6 +1818,14 @@ Sie sondiert eine Stichprobe mit festem Seed: die Referenz zweimal, geänderte N
         <source>%1, without the study file: %2</source>
         <translation>%1, ohne die Studiendatei: %2</translation>
     </message>
+    <message>
+        <source>Se&amp;ttings</source>
+        <translation>&amp;Einstellungen</translation>
+    </message>
+    <message>
+        <source>&amp;Engine…</source>
+        <translation>&amp;Engine …</translation>
+    </message>
 </context>
 <context>
     <name>probaudit::ui::NewStudyDialog</name>
@@ -2208,6 +2302,14 @@ Sie sondiert eine Stichprobe mit festem Seed: die Referenz zweimal, geänderte N
         <source>Rows:</source>
         <translation>Zeilen:</translation>
     </message>
+    <message>
+        <source>Sweep: the study&apos;s shards on the cluster</source>
+        <translation>Sweep: die Shards der Studie auf dem Cluster</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>Aktualisieren</translation>
+    </message>
 </context>
 <context>
     <name>probaudit::ui::RunController</name>
@@ -2242,6 +2344,10 @@ Sie sondiert eine Stichprobe mit festem Seed: die Referenz zweimal, geänderte N
     <message>
         <source>The engine failed: %1. %2</source>
         <translation>Die Engine ist fehlgeschlagen: %1. %2</translation>
+    </message>
+    <message>
+        <source>The diagnosis runs its probes on this computer&apos;s engine; choose it in Settings → Engine to diagnose, or run probaudit diagnose on that host.</source>
+        <translation>Die Diagnose führt ihre Sonden mit der Engine dieses Computers aus; wählen Sie sie unter Einstellungen → Engine, um zu diagnostizieren, oder führen Sie probaudit diagnose auf jenem Rechner aus.</translation>
     </message>
 </context>
 <context>
@@ -2443,6 +2549,89 @@ Server %2 (%3-API), Modell %4</translation>
     <message>
         <source>&amp;Copy as Markdown</source>
         <translation>Als Markdown &amp;kopieren</translation>
+    </message>
+</context>
+<context>
+    <name>probaudit::ui::SweepModel</name>
+    <message>
+        <source>, %1 unknown</source>
+        <translation>, %1 unbekannt</translation>
+    </message>
+    <message>
+        <source>; not merged yet</source>
+        <translation>; noch nicht zusammengeführt</translation>
+    </message>
+    <message>
+        <source>; merged into %1</source>
+        <translation>; zusammengeführt in %1</translation>
+    </message>
+    <message>
+        <source>The scheduler could not be asked (%1): states from the shards&apos; ledgers alone.</source>
+        <translation>Der Scheduler konnte nicht gefragt werden (%1): Zustände allein aus den Ledgern der Shards.</translation>
+    </message>
+    <message>
+        <source>queued</source>
+        <translation>wartend</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>laufend</translation>
+    </message>
+    <message>
+        <source>complete</source>
+        <translation>fertig</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>unbekannt</translation>
+    </message>
+    <message>
+        <source>unreadable: %1</source>
+        <translation>unlesbar: %1</translation>
+    </message>
+    <message>
+        <source>no ledger yet</source>
+        <translation>noch kein Ledger</translation>
+    </message>
+    <message>
+        <source>%1/%2 runs, %3/%4 items</source>
+        <translation>%1/%2 Läufe, %3/%4 Items</translation>
+    </message>
+    <message>
+        <source>The task&apos;s last words: %1</source>
+        <translation>Die letzten Worte der Aufgabe: %1</translation>
+    </message>
+    <message>
+        <source>not known</source>
+        <translation>nicht bekannt</translation>
+    </message>
+    <message>
+        <source>Shard</source>
+        <translation>Shard</translation>
+    </message>
+    <message>
+        <source>Slurm task</source>
+        <translation>Slurm-Aufgabe</translation>
+    </message>
+    <message>
+        <source>Scheduler</source>
+        <translation>Scheduler</translation>
+    </message>
+    <message>
+        <source>Its ledger</source>
+        <translation>Sein Ledger</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>Zustand</translation>
+    </message>
+    <message>
+        <source>%1 of %2 shards complete, %3 running, %4 queued, %5 failed</source>
+        <translation>%1 von %2 Shards fertig, %3 laufend, %4 wartend, %5 fehlgeschlagen</translation>
     </message>
 </context>
 </TS>

@@ -776,6 +776,91 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
     </message>
 </context>
 <context>
+    <name>probaudit::ui::EngineDialog</name>
+    <message>
+        <source>Engine</source>
+        <translation>엔진</translation>
+    </message>
+    <message>
+        <source>This computer</source>
+        <translation>이 컴퓨터</translation>
+    </message>
+    <message>
+        <source>Another host, over ssh (your keys and ssh configuration)</source>
+        <translation>다른 호스트, ssh로 연결 (사용자의 키와 ssh 설정)</translation>
+    </message>
+    <message>
+        <source>probaudit on that host&apos;s PATH</source>
+        <translation>그 호스트 PATH의 probaudit</translation>
+    </message>
+    <message>
+        <source>your own (~/.ssh/config)</source>
+        <translation>사용자 설정 (~/.ssh/config)</translation>
+    </message>
+    <message>
+        <source>studies have the same path on both</source>
+        <translation>연구 경로가 양쪽에서 같음</translation>
+    </message>
+    <message>
+        <source>Host:</source>
+        <translation>호스트:</translation>
+    </message>
+    <message>
+        <source>probaudit there:</source>
+        <translation>그곳의 probaudit:</translation>
+    </message>
+    <message>
+        <source>ssh configuration file:</source>
+        <translation>ssh 설정 파일:</translation>
+    </message>
+    <message>
+        <source>Studies here under:</source>
+        <translation>이곳의 연구 폴더:</translation>
+    </message>
+    <message>
+        <source>are there under:</source>
+        <translation>그곳의 폴더:</translation>
+    </message>
+    <message>
+        <source>Studies, models and data are read on that host. Progress shows here as it happens; finished runs come back into the ledger open here. If the connection drops, run again: the run resumes.</source>
+        <translation>연구, 모델, 데이터는 그 호스트에서 읽습니다. 진행 상황은 실시간으로 여기에 표시되고, 끝난 실행은 여기 열린 원장으로 돌아옵니다. 연결이 끊기면 다시 실행하십시오. 실행이 이어서 진행됩니다.</translation>
+    </message>
+    <message>
+        <source>Check</source>
+        <translation>확인</translation>
+    </message>
+    <message>
+        <source>The host is an ssh:// address, such as ssh://user@gpu-host or ssh://gpu-host:2222.</source>
+        <translation>호스트는 ssh://user@gpu-host 또는 ssh://gpu-host:2222 같은 ssh:// 주소입니다.</translation>
+    </message>
+    <message>
+        <source>Give both folders, or neither (then studies have the same path on both).</source>
+        <translation>두 폴더를 모두 입력하거나 둘 다 비워 두십시오 (그러면 연구 경로가 양쪽에서 같습니다).</translation>
+    </message>
+    <message>
+        <source>Asking the engine…</source>
+        <translation>엔진에 묻는 중…</translation>
+    </message>
+    <message>
+        <source>No engine answered: %1</source>
+        <translation>응답한 엔진이 없습니다: %1</translation>
+    </message>
+    <message>
+        <source>no GPU, CPU %1</source>
+        <translation>GPU 없음, CPU %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n GPU(s): %1</source>
+        <translation>
+            <numerusform>GPU %n개: %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Reached probaudit %1 with torch %2 (CUDA build %3); %4.</source>
+        <translation>probaudit %1에 연결됨, torch %2 (CUDA 빌드 %3); %4.</translation>
+    </message>
+</context>
+<context>
     <name>probaudit::ui::GenerationItemsModel</name>
     <message>
         <source>The outputs agree on the first %1 generated tokens</source>
@@ -1731,6 +1816,14 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
         <source>%1, without the study file: %2</source>
         <translation>%1, 스터디 파일 없이: %2</translation>
     </message>
+    <message>
+        <source>Se&amp;ttings</source>
+        <translation>설정(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;Engine…</source>
+        <translation>엔진(&amp;E)…</translation>
+    </message>
 </context>
 <context>
     <name>probaudit::ui::NewStudyDialog</name>
@@ -2206,6 +2299,14 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
         <source>Rows:</source>
         <translation>행:</translation>
     </message>
+    <message>
+        <source>Sweep: the study&apos;s shards on the cluster</source>
+        <translation>스윕: 클러스터에서 실행한 연구의 샤드</translation>
+    </message>
+    <message>
+        <source>Refresh</source>
+        <translation>새로 고침</translation>
+    </message>
 </context>
 <context>
     <name>probaudit::ui::RunController</name>
@@ -2240,6 +2341,10 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
     <message>
         <source>The engine failed: %1. %2</source>
         <translation>엔진 오류: %1. %2</translation>
+    </message>
+    <message>
+        <source>The diagnosis runs its probes on this computer&apos;s engine; choose it in Settings → Engine to diagnose, or run probaudit diagnose on that host.</source>
+        <translation>진단은 이 컴퓨터의 엔진으로 프로브를 실행합니다. 진단하려면 설정 → 엔진에서 이 컴퓨터를 선택하거나, 그 호스트에서 probaudit diagnose를 실행하십시오.</translation>
     </message>
 </context>
 <context>
@@ -2441,6 +2546,89 @@ server %2 (%3 API), model %4</source>
     <message>
         <source>&amp;Copy as Markdown</source>
         <translation>Markdown으로 복사(&amp;C)</translation>
+    </message>
+</context>
+<context>
+    <name>probaudit::ui::SweepModel</name>
+    <message>
+        <source>, %1 unknown</source>
+        <translation>, 알 수 없음 %1</translation>
+    </message>
+    <message>
+        <source>; not merged yet</source>
+        <translation>; 아직 병합되지 않음</translation>
+    </message>
+    <message>
+        <source>; merged into %1</source>
+        <translation>; %1에 병합됨</translation>
+    </message>
+    <message>
+        <source>The scheduler could not be asked (%1): states from the shards&apos; ledgers alone.</source>
+        <translation>스케줄러에 물을 수 없습니다 (%1): 샤드 원장만으로 판단한 상태입니다.</translation>
+    </message>
+    <message>
+        <source>queued</source>
+        <translation>대기</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>실행 중</translation>
+    </message>
+    <message>
+        <source>complete</source>
+        <translation>완료</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>실패</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>알 수 없음</translation>
+    </message>
+    <message>
+        <source>unreadable: %1</source>
+        <translation>읽을 수 없음: %1</translation>
+    </message>
+    <message>
+        <source>no ledger yet</source>
+        <translation>아직 원장 없음</translation>
+    </message>
+    <message>
+        <source>%1/%2 runs, %3/%4 items</source>
+        <translation>실행 %1/%2, 항목 %3/%4</translation>
+    </message>
+    <message>
+        <source>The task&apos;s last words: %1</source>
+        <translation>작업의 마지막 출력: %1</translation>
+    </message>
+    <message>
+        <source>not known</source>
+        <translation>알 수 없음</translation>
+    </message>
+    <message>
+        <source>Shard</source>
+        <translation>샤드</translation>
+    </message>
+    <message>
+        <source>Slurm task</source>
+        <translation>Slurm 작업</translation>
+    </message>
+    <message>
+        <source>Scheduler</source>
+        <translation>스케줄러</translation>
+    </message>
+    <message>
+        <source>Its ledger</source>
+        <translation>샤드 원장</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>상태</translation>
+    </message>
+    <message>
+        <source>%1 of %2 shards complete, %3 running, %4 queued, %5 failed</source>
+        <translation>샤드 %2개 중 %1개 완료, 실행 중 %3, 대기 %4, 실패 %5</translation>
     </message>
 </context>
 </TS>

@@ -57,7 +57,8 @@ int runCli(int argc, char** argv) {
                      addSummaryCommand, addReportCommand,       addBundleCommand,
                      addImportCommand,  addDiagnoseCommand,     addPinCommand,
                      addCheckCommand,   addTrainAdapterCommand, addMigrateCommand,
-                     addEngineCommand,  addMergeCommand,        addSweepCommand}) {
+                     addEngineCommand,  addMergeCommand,        addSweepCommand,
+                     addSnapshotCommand}) {
         add(cli, chosen);
     }
     try {

@@ -51,6 +51,7 @@ void addExportCommand(CLI::App& cli, Action& chosen);
 void addVerifyCommand(CLI::App& cli, Action& chosen);
 void addMergeCommand(CLI::App& cli, Action& chosen);
 void addSweepCommand(CLI::App& cli, Action& chosen);
+void addSnapshotCommand(CLI::App& cli, Action& chosen);
 void addHeadCommand(CLI::App& cli, Action& chosen);
 void addKeygenCommand(CLI::App& cli, Action& chosen);
 void addSignCommand(CLI::App& cli, Action& chosen);

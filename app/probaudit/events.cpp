@@ -117,6 +117,10 @@ void TerminalEvents::emit(const json& e) {
         std::cerr << "head " << e.value("head", "") << ", config " << e.value("config", "")
                   << ": already recorded (run " << e.value("run", 0)
                   << "); --again records it once more" << std::endl;
+    } else if (kind == "done" && e.contains("imported")) { // a run on another host
+        endBar();
+        std::cerr << e.value("imported", 0) << " new finished runs of " << e.value("from", "")
+                  << " imported into " << e.value("ledger", "") << std::endl;
     } else if (kind == "warning") {
         endBar();
         std::cerr << "warning: " << e.value("message", "") << std::endl;

@@ -9,7 +9,8 @@
 //    "forward_seconds"[, "records_sha256"][, "serving"]}
 //   {"event":"skipped", "run", "head", "config", "reason"}
 //   {"event":"warning", "message"}   {"event":"error", "message"}
-//   {"event":"done", "ledger"}
+//   {"event":"done", "ledger"[, "imported", "from"]}  (imported/from: a run on another host,
+//     `run --engine ssh://`: how many finished runs came into the local ledger, from where)
 // Under `run --jobs N` every event of a job also carries "job": "K/N"; its started and
 // progress events carry no "run" (the run has its id in the study's ledger once imported).
 // `probaudit engine` adds {"event":"ready","protocol":kVersion} and answers each request

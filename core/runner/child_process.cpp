@@ -165,4 +165,20 @@ std::string siblingPath(const std::string& name) {
     return (std::filesystem::read_symlink("/proc/self/exe").parent_path() / name).string();
 }
 
+std::string executableOnPath(const std::string& tool, const std::string& hint) {
+    const char* path = std::getenv("PATH");
+    std::string dirs = path != nullptr ? path : "/usr/bin:/bin";
+    std::size_t start = 0;
+    while (start <= dirs.size()) {
+        const std::size_t end = std::min(dirs.find(':', start), dirs.size());
+        const std::string d = dirs.substr(start, end - start);
+        const std::filesystem::path p = std::filesystem::path(d.empty() ? "." : d) / tool;
+        if (::access(p.c_str(), X_OK) == 0) {
+            return p.string();
+        }
+        start = end + 1;
+    }
+    throw Error(tool + " was not found on PATH" + hint);
+}
+
 } // namespace probaudit::runner

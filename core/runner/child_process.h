@@ -57,4 +57,8 @@ private:
 // The executable `name` beside this process's own executable.
 std::string siblingPath(const std::string& name);
 
+// The first executable `tool` on PATH; throws probaudit::Error "TOOL was not found on PATH" +
+// `hint`.
+std::string executableOnPath(const std::string& tool, const std::string& hint);
+
 } // namespace probaudit::runner

@@ -73,23 +73,11 @@ struct ToolResult {
     std::string output; // standard output and error together
 };
 
-std::string onPath(const std::string& tool) {
-    const char* path = std::getenv("PATH");
-    std::istringstream dirs(path != nullptr ? path : "/usr/bin:/bin");
-    std::string d;
-    while (std::getline(dirs, d, ':')) {
-        const fs::path p = fs::path(d.empty() ? "." : d) / tool;
-        if (::access(p.c_str(), X_OK) == 0) {
-            return p.string();
-        }
-    }
-    throw Error(tool + " was not found on PATH: run the sweep where the Slurm tools are (a "
-                       "login node), or see the script with --dry-run");
-}
-
 ToolResult runTool(const std::string& tool, const std::vector<std::string>& args) {
-    runner::Child child =
-        runner::Child::start(onPath(tool), tool, args, {}, runner::Stdout::CaptureWithStderr);
+    runner::Child child = runner::Child::start(
+        runner::executableOnPath(tool, ": run the sweep where the Slurm tools are (a login node), "
+                                       "or see the script with --dry-run"),
+        tool, args, {}, runner::Stdout::CaptureWithStderr);
     ToolResult r;
     child.readLines([&](const std::string& line) { r.output += line; });
     r.exit = child.wait().exitCode();
@@ -250,17 +238,22 @@ std::string lastLine(const std::string& path) {
     return last;
 }
 
-Verdict verdictOf(const ShardStatus& s) {
+Verdict verdictOf(const ShardStatus& s, bool schedulerAsked) {
     if (!s.task.empty() && s.scheduler.live()) {
         return s.scheduler.state == "PENDING" ? Verdict::Queued : Verdict::Running;
     }
-    return s.progress.complete() ? Verdict::Complete : Verdict::Failed;
+    if (s.progress.complete()) {
+        return Verdict::Complete;
+    }
+    return schedulerAsked ? Verdict::Failed : Verdict::Unknown;
 }
 
 } // namespace
 
-std::vector<ShardStatus> status(const Sweep& sweep, const std::string& dir) {
+std::vector<ShardStatus> status(const Sweep& sweep, const std::string& dir,
+                                std::string* schedulerProblem) {
     const study::Study study = study::Study::load(sweep.study);
+    bool asked = true;
     const int runsTotal = int(study.heads.size() * study.configs.size());
     std::map<std::string, std::map<int, std::pair<TaskState, std::string>>> views;
     std::vector<ShardStatus> out;
@@ -270,8 +263,16 @@ std::vector<ShardStatus> status(const Sweep& sweep, const std::string& dir) {
         s.task = sweep.taskOf(i);
         if (!s.task.empty()) {
             const std::string job = s.task.substr(0, s.task.find('_'));
-            if (views.count(job) == 0) {
-                views[job] = schedulerView(job);
+            if (views.count(job) == 0 && asked) {
+                try {
+                    views[job] = schedulerView(job);
+                } catch (const Error& e) {
+                    if (schedulerProblem == nullptr) {
+                        throw;
+                    }
+                    *schedulerProblem = e.what();
+                    asked = false;
+                }
             }
             if (auto it = views[job].find(i); it != views[job].end()) {
                 s.scheduler = it->second.first;
@@ -280,7 +281,7 @@ std::vector<ShardStatus> status(const Sweep& sweep, const std::string& dir) {
         }
         const std::string name = std::to_string(i) + "/" + std::to_string(sweep.shards);
         s.progress = readShard(shardLedgerPath(dir, i), name, runsTotal);
-        s.verdict = verdictOf(s);
+        s.verdict = verdictOf(s, asked);
         if (s.verdict == Verdict::Failed) {
             s.lastLog = lastLine(shardLogPath(dir, i));
         }

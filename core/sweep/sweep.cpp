@@ -191,6 +191,8 @@ const char* verdictName(Verdict v) {
         return "complete";
     case Verdict::Failed:
         return "failed";
+    case Verdict::Unknown:
+        return "unknown";
     }
     return "?";
 }

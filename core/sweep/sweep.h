@@ -94,7 +94,9 @@ struct ShardProgress {
 };
 ShardProgress readShard(const std::string& ledgerPath, const std::string& shardName, int runsTotal);
 
-enum class Verdict { Queued, Running, Complete, Failed };
+// Unknown: the scheduler could not be asked (no Slurm tools here, no controller) and the
+// shard's ledger is not complete.
+enum class Verdict { Queued, Running, Complete, Failed, Unknown };
 const char* verdictName(Verdict v);
 
 struct ShardStatus {
@@ -110,8 +112,11 @@ struct ShardStatus {
 // Each shard's state: the scheduler's view (squeue for the live tasks, then sacct, then
 // scontrol for the ended ones) joined with its ledger. A shard is complete when its ledger
 // holds every (head, config) run finished; failed when the scheduler has nothing left to do
-// for it and it is not complete. Throws probaudit::Error when squeue cannot be run.
-std::vector<ShardStatus> status(const Sweep& sweep, const std::string& dir);
+// for it and it is not complete. When squeue cannot be run (or cannot reach the controller),
+// throws probaudit::Error, or with `schedulerProblem` says why there and judges from the
+// ledgers alone (complete, or unknown).
+std::vector<ShardStatus> status(const Sweep& sweep, const std::string& dir,
+                                std::string* schedulerProblem = nullptr);
 
 // Writes the script and submits shards `shards` (all: 1..N) with sbatch; records the
 // submission in sweep.json. Throws probaudit::Error with sbatch's own message when it refuses.

@@ -5,6 +5,7 @@
 #include "bundle/bundle.h"
 #include "ui/charts/theme.h"
 #include "ui/pages/aboutdialog.h"
+#include "ui/pages/enginedialog.h"
 #include "ui/pages/generationpage.h"
 #include "ui/pages/itemstable.h"
 #include "ui/pages/newstudydialog.h"
@@ -36,6 +37,12 @@ void MainWindow::createActions() {
     createFileMenu();
     createStudyMenu();
     createViewMenu();
+    QMenu* settings = menuBar()->addMenu(tr("Se&ttings"));
+    QAction* engine = settings->addAction(tr("&Engine…"), this, [this] {
+        EngineDialog dialog(EngineSettings::load(), this);
+        dialog.exec();
+    });
+    engine->setObjectName(QStringLiteral("actionEngineSettings"));
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     QAction* about = help->addAction(tr("&About ProbAudit"), this, [this] { showAbout(); });
     about->setObjectName(QStringLiteral("actionAbout"));

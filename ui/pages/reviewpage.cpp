@@ -5,18 +5,21 @@
 #include "ui/models/dashboardmodel.h"
 #include "ui/models/format.h"
 #include "ui/models/runsmodel.h"
+#include "ui/models/sweepmodel.h"
 #include "ui/pages/chartspanel.h"
 #include "ui/pages/diagnosisview.h"
 #include "ui/pages/inspector.h"
 #include "ui/pages/itemstable.h"
 
 #include <QComboBox>
+#include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QPainter>
 #include <QPainterPath>
+#include <QPushButton>
 #include <QScrollArea>
 #include <QSplitter>
 #include <QStyledItemDelegate>
@@ -195,15 +198,54 @@ QWidget* ReviewPage::createLayersTab() {
 }
 
 QWidget* ReviewPage::createRunsView() {
+    auto* tab = new QWidget(this);
+    auto* layout = new QVBoxLayout(tab);
+    layout->setContentsMargins(0, 0, 0, 0);
     m_runsModel = new RunsModel(this);
-    auto* runs = new QTableView(this);
+    auto* runs = new QTableView(tab);
     runs->setObjectName(QStringLiteral("runsView"));
     runs->setModel(m_runsModel);
     runs->verticalHeader()->hide();
     runs->setSelectionBehavior(QAbstractItemView::SelectRows);
     runs->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     runs->horizontalHeader()->setStretchLastSection(true);
-    return runs;
+    layout->addWidget(runs, 3);
+    layout->addWidget(createSweepBox(tab), 1);
+    return tab;
+}
+
+// The study's sweep (probaudit sweep), when it has one: its shards' states, merged or not.
+QWidget* ReviewPage::createSweepBox(QWidget* parent) {
+    m_sweepBox = new QGroupBox(tr("Sweep: the study's shards on the cluster"), parent);
+    m_sweepBox->setObjectName(QStringLiteral("sweepBox"));
+    auto* layout = new QVBoxLayout(m_sweepBox);
+    m_sweepSummary = new QLabel(m_sweepBox);
+    m_sweepSummary->setObjectName(QStringLiteral("sweepSummary"));
+    m_sweepSummary->setWordWrap(true);
+    auto* refresh = new QPushButton(tr("Refresh"), m_sweepBox);
+    auto* top = new QHBoxLayout;
+    top->addWidget(m_sweepSummary, 1);
+    top->addWidget(refresh);
+    layout->addLayout(top);
+    m_sweepModel = new SweepModel(this);
+    auto* shards = new QTableView(m_sweepBox);
+    shards->setObjectName(QStringLiteral("sweepView"));
+    shards->setModel(m_sweepModel);
+    shards->verticalHeader()->hide();
+    shards->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    shards->horizontalHeader()->setStretchLastSection(true);
+    layout->addWidget(shards);
+    m_sweepBox->hide();
+    connect(m_sweepModel, &SweepModel::loaded, this, [this] {
+        m_sweepBox->setVisible(m_sweepModel->snapshot().found);
+        m_sweepSummary->setText(m_sweepModel->summary());
+    });
+    connect(refresh, &QPushButton::clicked, this, [this] {
+        if (m_review) {
+            m_sweepModel->load(QString::fromStdString(m_review->study_path));
+        }
+    });
+    return m_sweepBox;
 }
 
 void ReviewPage::connectViews() {
@@ -265,6 +307,7 @@ void ReviewPage::setReview(const ReviewPtr& review) {
     m_heatmap->setReview(review);
     m_diagnosis->setReview(review);
     m_runsModel->setReview(review);
+    m_sweepModel->load(QString::fromStdString(review->study_path));
     m_inspector->setReview(review);
     setComparisonRow(worstRow());
 }

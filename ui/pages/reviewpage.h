@@ -8,6 +8,7 @@
 #include <QWidget>
 
 class QComboBox;
+class QGroupBox;
 class QLabel;
 class QTabWidget;
 class QTableView;
@@ -19,6 +20,7 @@ class ChartsPanel;
 class DashboardModel;
 class DiagnosisView;
 class HeatmapWidget;
+class SweepModel;
 class Inspector;
 class ItemsTable;
 class RunsModel;
@@ -58,6 +60,7 @@ private:
     void createDashboard();
     QWidget* createLayersTab();
     QWidget* createRunsView();
+    QWidget* createSweepBox(QWidget* parent);
     void connectViews();
     void onDashboardClicked(const QModelIndex& index);
     void showFilter(const QString& description, const ItemFilter& filter);
@@ -77,6 +80,9 @@ private:
     QComboBox* m_heatRows = nullptr;
     DiagnosisView* m_diagnosis = nullptr;
     RunsModel* m_runsModel = nullptr;
+    SweepModel* m_sweepModel = nullptr;
+    QGroupBox* m_sweepBox = nullptr;
+    QLabel* m_sweepSummary = nullptr;
     Inspector* m_inspector = nullptr;
     QSplitter* m_split = nullptr;
 };

@@ -1,6 +1,7 @@
 #include "ui/pages/runcontroller.h"
 
 #include "ui/pages/engineclient.h"
+#include "ui/pages/enginesettings.h"
 
 #include "common/protocol.h"
 
@@ -26,16 +27,25 @@ RunController::~RunController() {
 }
 
 bool RunController::start(const QString& study, const QString& ledger, const QStringList& configs) {
-    QStringList args{QStringLiteral("run"),      study,
-                     QStringLiteral("--ledger"), ledger,
-                     QStringLiteral("--events"), QStringLiteral("jsonl")};
+    const EngineSettings engine = EngineSettings::load();
+    QStringList args{
+        QStringLiteral("run"),      engine.remote() ? engine.remoteStudyPath(study) : study,
+        QStringLiteral("--ledger"), ledger,
+        QStringLiteral("--events"), QStringLiteral("jsonl")};
     for (const QString& c : configs) {
         args << QStringLiteral("--config") << c;
     }
-    return startEngine(args, ledger);
+    return startEngine(args + engine.engineArguments(), ledger);
 }
 
 bool RunController::startDiagnosis(const QString& study, const QString& ledger) {
+    if (EngineSettings::load().remote()) {
+        Q_EMIT finished(Outcome::Failed,
+                        tr("The diagnosis runs its probes on this computer's engine; choose it in "
+                           "Settings → Engine to diagnose, or run probaudit diagnose on that "
+                           "host."));
+        return false;
+    }
     return startEngine({QStringLiteral("diagnose"), study, QStringLiteral("--ledger"), ledger,
                         QStringLiteral("--events"), QStringLiteral("jsonl")},
                        ledger);

@@ -1,6 +1,8 @@
 #pragma once
 // Runs configs of a study in the engine, as a child process (`probaudit run STUDY --config …
-// --ledger L --events jsonl`), and turns its JSON-lines events into typed signals. The GUI
+// --ledger L --events jsonl`, with `--engine ssh://…` when Settings → Engine names another
+// host: the CLI runs it there and brings the finished runs back into L), and turns its
+// JSON-lines events into typed signals. The GUI
 // thread only reads lines when they arrive (the engine sends at most five progress events a
 // second), so it never waits on the engine. Cancel asks the engine to stop after the current
 // batch (SIGTERM; the ledger keeps every finished batch); a crash or an error becomes one

@@ -4,6 +4,7 @@
 #include "ui/pages/aboutdialog.h"
 #include "ui/pages/configeditor.h"
 #include "ui/pages/engineclient.h"
+#include "ui/pages/enginedialog.h"
 #include "ui/pages/generationpage.h"
 #include "ui/pages/inspector.h"
 #include "ui/pages/itemstable.h"
@@ -103,9 +104,9 @@ bool savePresentation(const ReviewPtr& review, int row, const QString& dir, cons
     return ok;
 }
 
-// The forms: New Study, the config editor on the study (the file the runs came from, or, when
-// it is not on this machine, the study as the ledger records it, written beside the PNGs), and
-// the engine-runs panel as a run of every config begins.
+// The forms: New Study, Settings → Engine, the config editor on the study (the file the runs came
+// from, or, when it is not on this machine, the study as the ledger records it, written beside the
+// PNGs), and the engine-runs panel as a run of every config begins.
 bool saveForms(MainWindow& window, const ReviewPtr& review, const QString& dir,
                const QString& suffix) {
     bool ok = true;
@@ -117,6 +118,18 @@ bool saveForms(MainWindow& window, const ReviewPtr& review, const QString& dir,
         form.sourceBox()->setCurrentIndex(form.sourceBox()->findData(QStringLiteral("endpoint")));
         ok &= save(&form, dir, QStringLiteral("10b-new-study-server"), suffix);
         form.close();
+    }
+    {
+        // Settings → Engine, set to a GPU host over ssh (nothing is asked of it here).
+        EngineSettings remote;
+        remote.url = QStringLiteral("ssh://auditor@gpu-node-7");
+        remote.remoteProbaudit = QStringLiteral("/opt/probaudit/bin/probaudit");
+        remote.localFolder = QStringLiteral("/home/auditor/studies");
+        remote.remoteFolder = QStringLiteral("/data/studies");
+        EngineDialog engine(remote, &window);
+        engine.show();
+        ok &= save(&engine, dir, QStringLiteral("10c-engine-settings"), suffix);
+        engine.close();
     }
     QString study = QString::fromStdString(review->study_path);
     if (study.isEmpty() || !QFileInfo::exists(study)) {

@@ -126,6 +126,9 @@ void printStatus(const sweep::Sweep& s, const std::vector<sweep::ShardStatus>& s
     using V = sweep::Verdict;
     std::cout << count[V::Complete] << " complete, " << count[V::Running] << " running, "
               << count[V::Queued] << " queued, " << count[V::Failed] << " failed";
+    if (count[V::Unknown] > 0) {
+        std::cout << ", " << count[V::Unknown] << " unknown";
+    }
     if (count[V::Failed] > 0) {
         std::cout << ": resubmit them with --resubmit-failed (they resume from their ledgers)";
     } else if (count[V::Complete] == s.shards) {
@@ -154,7 +157,9 @@ int resubmitFailed(const SweepArgs& o, const std::string& dir) {
 
 int mergeSweep(const SweepArgs& o, const std::string& dir) {
     const sweep::Sweep s = loadFor(o, dir);
-    const std::vector<std::string> ledgers = sweep::completeLedgers(sweep::status(s, dir), dir);
+    std::string problem; // a merge needs the ledgers, not the scheduler
+    const std::vector<std::string> ledgers =
+        sweep::completeLedgers(sweep::status(s, dir, &problem), dir);
     const std::string out = o.out.empty() ? runner::defaultLedgerPath(s.study) : o.out;
     const ledger::MergeResult m = ledger::mergeShards(ledgers, out);
     std::cout << out << ": " << m.shards << " shards merged, " << m.runs << " runs of " << m.items
@@ -215,7 +220,13 @@ int runSweep(const SweepArgs& o) {
         return mergeSweep(o, dir);
     }
     const sweep::Sweep s = loadFor(o, dir);
-    printStatus(s, sweep::status(s, dir));
+    std::string problem;
+    const auto shards = sweep::status(s, dir, &problem);
+    printStatus(s, shards);
+    if (!problem.empty()) {
+        std::cout << "the scheduler could not be asked (" << problem
+                  << "): states from the shards' ledgers alone\n";
+    }
     return 0;
 }
 

@@ -1,0 +1,380 @@
+#include "runner/remote_run.h"
+
+#include "common/error.h"
+#include "common/protocol.h"
+#include "ledger/ledger.h"
+#include "runner/child_process.h"
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <thread>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+
+namespace probaudit::runner {
+
+SshTarget SshTarget::parse(const std::string& url) {
+    const std::string prefix = "ssh://";
+    const auto bad = [&](const std::string& why) {
+        return Error("--engine " + url + ": " + why + " (ssh://[user@]host[:port])");
+    };
+    if (url.rfind(prefix, 0) != 0) {
+        throw bad("not an ssh:// address");
+    }
+    std::string rest = url.substr(prefix.size());
+    if (!rest.empty() && rest.back() == '/') {
+        rest.pop_back();
+    }
+    SshTarget t;
+    if (const auto at = rest.find('@'); at != std::string::npos) {
+        t.user = rest.substr(0, at);
+        rest = rest.substr(at + 1);
+    }
+    if (const auto colon = rest.rfind(':');
+        colon != std::string::npos && rest.find(']', colon) == std::string::npos) {
+        const std::string port = rest.substr(colon + 1);
+        if (port.empty() || port.size() > 5 || port.find_first_not_of("0123456789") != port.npos ||
+            std::stoi(port) < 1 || std::stoi(port) > 65535) {
+            throw bad("the port must be 1..65535");
+        }
+        t.port = std::stoi(port);
+        rest = rest.substr(0, colon);
+    }
+    if (rest.size() > 2 && rest.front() == '[' && rest.back() == ']') {
+        rest = rest.substr(1, rest.size() - 2); // [::1]
+    }
+    t.host = rest;
+    if (t.host.empty() || t.host.find_first_of("/@ \t") != std::string::npos || t.host[0] == '-' ||
+        (!t.user.empty() && t.user[0] == '-')) {
+        throw bad("no host");
+    }
+    return t;
+}
+
+std::string SshTarget::url() const {
+    return "ssh://" + (user.empty() ? "" : user + "@") + host +
+           (port > 0 ? ":" + std::to_string(port) : "");
+}
+
+namespace {
+
+std::string quoted(const std::string& s) {
+    std::string q = "'";
+    for (const char c : s) {
+        q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    }
+    return q + "'";
+}
+
+// A temporary file that is removed when it goes out of scope.
+struct TempFile {
+    std::string path;
+    explicit TempFile(const std::string& pattern) {
+        std::string p = pattern + ".XXXXXX";
+        const int fd = ::mkstemp(p.data());
+        if (fd < 0) {
+            throw Error(pattern, "cannot create a temporary file beside it");
+        }
+        ::close(fd);
+        path = p;
+    }
+    ~TempFile() { ::unlink(path.c_str()); }
+    TempFile(const TempFile&) = delete;
+    TempFile& operator=(const TempFile&) = delete;
+};
+
+std::string lastLine(const std::string& path) {
+    std::ifstream in(path);
+    std::string line, last;
+    while (std::getline(in, line)) {
+        if (!line.empty() && line.back() == '\r') {
+            line.pop_back();
+        }
+        if (!line.empty()) {
+            last = line;
+        }
+    }
+    return last;
+}
+
+// ssh with its own messages in `log` (the remote command's output is the caller's).
+Child startSsh(const RemoteOptions& r, const std::string& remoteCommand, const std::string& log) {
+    std::vector<std::string> cmd = sshCommand(r, remoteCommand);
+    cmd.insert(cmd.begin() + 1, {"-E", log});
+    const std::string exe = executableOnPath("ssh", ": install the OpenSSH client");
+    return Child::start(exe, "ssh", std::vector<std::string>(cmd.begin() + 1, cmd.end()), {},
+                        Stdout::Capture);
+}
+
+std::vector<std::string> runArguments(const RunOptions& o, const RemoteOptions& r,
+                                      const std::string& remoteLedger,
+                                      const std::string& snapshot) {
+    std::vector<std::string> a{r.probaudit, "run",   o.study,         "--ledger", remoteLedger,
+                               "--events",  "jsonl", "--snapshot-to", snapshot};
+    if (o.all) {
+        a.push_back("--all");
+    }
+    for (const auto& c : o.configs) {
+        a.insert(a.end(), {"--config", c});
+    }
+    for (const auto& h : o.heads) {
+        a.insert(a.end(), {"--head", h});
+    }
+    if (o.again) {
+        a.push_back("--again");
+    }
+    if (o.skipBadLines) {
+        a.push_back("--skip-bad-lines");
+    }
+    if (o.jobs > 1) {
+        a.insert(a.end(), {"--jobs", std::to_string(o.jobs)});
+    }
+    return a;
+}
+
+// What an ssh exit of 255 (ssh's own failure) or a signal means, in one sentence.
+Error connectionError(const RemoteOptions& r, const std::string& log, bool started) {
+    const std::string why = lastLine(log);
+    const std::string detail = why.empty() ? "" : " (" + why + ")";
+    if (!started) {
+        return Error(r.target.url(), "cannot run the engine there" + detail);
+    }
+    return Error(r.target.url(),
+                 "the connection dropped mid-run" + detail +
+                     "; the remote run keeps every committed batch: run the same command again "
+                     "to resume it");
+}
+
+// Streams the remote run's events; returns its exit code.
+struct RemoteEnd {
+    int exit = 0;
+    std::string snapshot; // the copy of the remote ledger the run made there, or ""
+};
+
+// The remote shell's and program's messages come back on stdout with the events.
+// A stop (Ctrl-C, or the workbench's Cancel) ends the connection: the remote run then stops at
+// its next event, keeping every committed batch, and the same command resumes it.
+RemoteEnd streamRun(const RunOptions& o, const RemoteOptions& r, const std::string& remoteLedger,
+                    Events& events, const std::atomic<bool>& stop) {
+    const TempFile log(fs::temp_directory_path() / "probaudit-ssh");
+    const std::string snapshot = remoteLedger + ".copy-" + std::to_string(::getpid()) + "-" +
+                                 fs::path(log.path).extension().string().substr(1);
+    Child ssh =
+        startSsh(r, shellWords(runArguments(o, r, remoteLedger, snapshot)) + " 2>&1", log.path);
+    RemoteEnd result;
+    bool started = false;
+    std::mutex endedMutex; // the child is signalled only before it is waited for
+    bool ended = false;
+    std::thread watcher([&] {
+        while (!stop) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+            const std::lock_guard<std::mutex> lock(endedMutex);
+            if (ended) {
+                return;
+            }
+        }
+        const std::lock_guard<std::mutex> lock(endedMutex);
+        if (!ended) {
+            ssh.signal(SIGTERM);
+        }
+    });
+    std::vector<std::string> text; // lines that are not events: said once the exit is known
+    ssh.readLines([&](const std::string& line) {
+        const auto e = nlohmann::json::parse(line, nullptr, false);
+        if (!e.is_object() || !e.contains("event")) {
+            text.push_back(line.substr(0, line.find('\n')));
+            return;
+        }
+        started = true;
+        if (e["event"] == "snapshot") {
+            result.snapshot = e.value("path", "");
+        } else if (e["event"] != protocol::event::kDone) { // the local ledger is done later
+            events.emit(e);
+        }
+    });
+    {
+        const std::lock_guard<std::mutex> lock(endedMutex);
+        ended = true;
+    }
+    watcher.join();
+    const ChildExit end = ssh.wait();
+    if (stop) {
+        events.emit({{"event", protocol::event::kWarning},
+                     {"message", "stopped: the run on " + r.target.url() +
+                                     " keeps every committed batch; run again to resume it"}});
+        result.exit = protocol::kExitInterrupted;
+        return result;
+    }
+    if (end.signal != 0 || end.code == 255) {
+        throw connectionError(r, log.path, started);
+    }
+    const std::string said = text.empty() ? "" : " (" + text.back() + ")";
+    if ((end.code == 127 || end.code == 126) && !started) {
+        throw Error(r.target.url(), r.probaudit + " cannot be run there" + said +
+                                        "; --remote-probaudit names the remote probaudit");
+    }
+    for (const std::string& t : text) {
+        events.emit({{"event", protocol::event::kWarning}, {"message", r.target.url() + ": " + t}});
+    }
+    result.exit = end.code;
+    return result;
+}
+
+// A consistent copy of the remote ledger in `copy`, checked.
+// The run's own copy when it made one (then removed there), else `probaudit snapshot`.
+void pullLedger(const RemoteOptions& r, const std::string& remoteLedger,
+                const std::string& snapshot, const std::string& copy) {
+    const TempFile log(fs::temp_directory_path() / "probaudit-ssh");
+    const std::string command =
+        snapshot.empty()
+            ? shellWords({r.probaudit, "snapshot", remoteLedger})
+            : shellWords({"cat", snapshot}) + " && " + shellWords({"rm", "-f", snapshot});
+    Child ssh = startSsh(r, command, log.path);
+    std::ofstream out(copy, std::ios::binary | std::ios::trunc);
+    ssh.readLines(
+        [&](const std::string& chunk) { out.write(chunk.data(), std::streamsize(chunk.size())); });
+    out.close();
+    const ChildExit end = ssh.wait();
+    if (end.signal != 0 || end.code == 255) {
+        throw connectionError(r, log.path, true);
+    }
+    if (end.code != 0 || !out) {
+        throw Error(r.target.url(), "cannot copy " + remoteLedger + " back (exit " +
+                                        std::to_string(end.code) + ")");
+    }
+}
+
+// The copy, verified, becomes the local ledger when there is none (meta "recorded_on" says
+// where); otherwise its finished runs are imported into it (one transaction, labelled
+// "imported from ssh://..."). Returns how many runs are new there.
+int importRuns(const std::string& copy, const std::string& local, const std::string& origin) {
+    const ledger::Ledger src(copy, ledger::Ledger::Mode::Read);
+    const ledger::VerifyResult v = src.verify();
+    if (!v.ok) {
+        throw Error(origin, "the remote ledger does not verify: " + v.problem);
+    }
+    if (!fs::exists(local)) { // the copy becomes the local ledger, as it was recorded there
+        int finished = 0;
+        for (const ledger::Run& run : src.runs()) {
+            finished += run.status == ledger::RunStatus::Finished ? 1 : 0;
+        }
+        ledger::Ledger(copy, ledger::Ledger::Mode::Write).setMeta("recorded_on", origin);
+        if (::rename(copy.c_str(), local.c_str()) != 0) {
+            throw Error(local, "cannot be written");
+        }
+        return finished;
+    }
+    ledger::Ledger dst(local, ledger::Ledger::Mode::Write);
+    int added = 0;
+    try {
+        dst.atomically([&] {
+            if (!dst.hasStudy()) {
+                dst.initStudy(src.study(), src.datasetSha256(), src.items());
+            } else if (dst.datasetSha256() != src.datasetSha256() ||
+                       dst.itemCount() != src.itemCount()) {
+                throw Error(local, "holds other items than the remote study's ledger");
+            }
+            const std::size_t before = dst.runs().size();
+            for (const ledger::Run& run : src.runs()) {
+                if (run.status == ledger::RunStatus::Finished) {
+                    dst.importRun(src, run.id, /*reuse=*/true, origin);
+                }
+            }
+            added = int(dst.runs().size() - before);
+        });
+    } catch (...) {
+        if (dst.runs().empty()) {
+            dst.discardCreated();
+        }
+        throw;
+    }
+    return added;
+}
+
+} // namespace
+
+std::string shellWords(const std::vector<std::string>& words) {
+    std::string line;
+    for (const auto& w : words) {
+        line += (line.empty() ? "" : " ") + quoted(w);
+    }
+    return line;
+}
+
+std::vector<std::string> sshCommand(const RemoteOptions& r, const std::string& remoteCommand) {
+    std::vector<std::string> cmd{"ssh", "-T",
+                                 "-o",  "BatchMode=yes",
+                                 "-o",  "ServerAliveInterval=5",
+                                 "-o",  "ServerAliveCountMax=3"};
+    if (!r.sshConfig.empty()) {
+        cmd.insert(cmd.end(), {"-F", r.sshConfig});
+    }
+    if (r.target.port > 0) {
+        cmd.insert(cmd.end(), {"-p", std::to_string(r.target.port)});
+    }
+    if (!r.target.user.empty()) {
+        cmd.insert(cmd.end(), {"-l", r.target.user});
+    }
+    cmd.insert(cmd.end(), {"--", r.target.host, remoteCommand});
+    return cmd;
+}
+
+std::string remoteEnvironment(const RemoteOptions& r, bool json) {
+    const TempFile log(fs::temp_directory_path() / "probaudit-ssh");
+    std::vector<std::string> args{r.probaudit, "env"};
+    if (json) {
+        args.push_back("--json");
+    }
+    Child ssh = startSsh(r, shellWords(args) + " 2>&1", log.path);
+    std::string out;
+    ssh.readLines([&](const std::string& line) { out += line; });
+    const ChildExit end = ssh.wait();
+    if (end.signal != 0 || end.code == 255) {
+        throw connectionError(r, log.path, false);
+    }
+    if (end.code != 0) {
+        const std::string said = out.substr(0, out.find('\n'));
+        throw Error(r.target.url(), r.probaudit + " cannot be run there (" + said +
+                                        "); --remote-probaudit names the remote probaudit");
+    }
+    return out;
+}
+
+int runRemote(const RunOptions& o, const RemoteOptions& r, Events& events,
+              const std::atomic<bool>& stop) {
+    if (o.study.empty() || o.study[0] != '/') {
+        throw Error(o.study, "with --engine ssh://, STUDY is the study's path on that host: give "
+                             "it absolute");
+    }
+    if (o.shard.active()) {
+        throw Error("--shard records into a ledger of its own on the host that runs it; use "
+                    "probaudit sweep there");
+    }
+    const std::string remoteLedger =
+        r.remoteLedger.empty() ? defaultLedgerPath(o.study) : r.remoteLedger;
+    const std::string local =
+        o.ledger.empty() ? fs::path(defaultLedgerPath(o.study)).filename().string() : o.ledger;
+    const RemoteEnd end = streamRun(o, r, remoteLedger, events, stop);
+    const int exit = end.exit;
+    if (exit != protocol::kExitOk && (exit != protocol::kExitInterrupted || stop)) {
+        return exit; // its error event said why, or it was stopped here
+    }
+    const TempFile copy(local + ".remote");
+    pullLedger(r, remoteLedger, end.snapshot, copy.path);
+    const int added = importRuns(copy.path, local, r.target.url());
+    events.emit({{"event", protocol::event::kDone},
+                 {"ledger", local},
+                 {"imported", added},
+                 {"from", r.target.url() + ":" + remoteLedger}});
+    return exit;
+}
+
+} // namespace probaudit::runner

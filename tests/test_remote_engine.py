@@ -1,0 +1,234 @@
+#!/usr/bin/env python3
+"""`probaudit run --engine ssh://...`: a run on another host through a real OpenSSH server on
+127.0.0.1 (tests/ssh_server.py: Debian's sshd, started as root in a temporary folder with a
+generated host key and user key, stopped by its pid file).
+
+  - The remote run records what a local run records: per config the same numerics digest, in a
+    local ledger that verifies and labels the runs with where they came from.
+  - The connection killed mid-run (the ssh client, found as a child of the CLI by its pid) is
+    one sentence and exit 1; the same command resumes the remote run where its ledger stopped
+    and the local ledger ends up complete.
+  - Bad input (no server, no remote probaudit, a relative study path, a local ledger of another
+    study) is one line, exit 1, and the local ledger is as it was.
+
+    python3 tests/test_remote_engine.py PROBAUDIT FAULT_ENGINE
+"""
+import hashlib
+import json
+import os
+import pathlib
+import signal
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+PROBAUDIT = os.path.abspath(sys.argv.pop(1)) if len(sys.argv) > 2 else "build/default/bin/probaudit"
+FAULT_ENGINE = os.path.abspath(sys.argv.pop(1)) if len(sys.argv) > 1 else "build/default/tests/probaudit-fault-engine"
+HERE = pathlib.Path(__file__).resolve().parent
+HOST = "ssh://probaudit-test"
+
+sys.path.insert(0, str(HERE))
+from shard_study import numerics, write_study  # noqa: E402
+
+
+def items_done(ledger):
+    try:
+        with sqlite3.connect(f"file:{ledger}?mode=ro", uri=True) as db:
+            return sum(r[0] for r in db.execute("select items_done from runs"))
+    except sqlite3.Error:
+        return 0
+
+
+def digest(path):
+    return hashlib.sha256(pathlib.Path(path).read_bytes()).hexdigest() if os.path.exists(path) else None
+
+
+class TestRemoteEngine(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        if os.geteuid() != 0:
+            raise unittest.SkipTest("starting sshd needs root (CI runs as root)")
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.dir = pathlib.Path(cls.tmp.name)
+        cls.server = cls.dir / "sshd"
+        cls.addClassCleanup(subprocess.run, [sys.executable, HERE / "ssh_server.py", "stop", cls.server])
+        r = subprocess.run([sys.executable, HERE / "ssh_server.py", "start", cls.server],
+                           capture_output=True, text=True)
+        if r.returncode != 0:
+            raise RuntimeError(r.stdout + r.stderr)
+        cls.ssh_config = r.stdout.strip()
+        cls.study = write_study(cls.dir / "remote")
+        cls.one = cls.dir / "one-node.ledger"
+        r = subprocess.run([PROBAUDIT, "run", cls.study, "--all", "--ledger", cls.one],
+                           capture_output=True, text=True)
+        if r.returncode != 0:
+            raise RuntimeError(r.stderr)
+        # The "remote" probaudit that takes 150 ms longer per batch, so a run can be cut.
+        cls.slow = cls.dir / "slow-probaudit"
+        cls.slow.write_text(f"#!/bin/sh\nPROBAUDIT_TEST_BATCH_DELAY_MS=150 exec {FAULT_ENGINE} \"$@\"\n")
+        cls.slow.chmod(0o755)
+
+    def remote(self, *args, probaudit=None, study=None, engine=HOST):
+        return [PROBAUDIT, "run", str(study or self.study), "--all", "--engine", engine,
+                "--ssh-config", self.ssh_config, "--remote-probaudit", str(probaudit or PROBAUDIT),
+                *map(str, args)]
+
+    def test_remote_run_records_what_a_local_run_records(self):
+        local = self.dir / "local.ledger"
+        remote_ledger = self.dir / "remote" / "first.ledger"
+        r = subprocess.run(self.remote("--ledger", local, "--remote-ledger", remote_ledger),
+                           capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("3 new finished runs of ssh://probaudit-test:", r.stderr)
+        self.assertEqual(numerics(local), numerics(self.one))
+        self.assertEqual(len(numerics(local)), 3)
+        self.assertEqual(subprocess.run([PROBAUDIT, "verify", local], capture_output=True).returncode, 0)
+        with sqlite3.connect(local) as db:
+            meta = dict(db.execute("select key, value from meta"))
+        self.assertEqual(meta["recorded_on"], "ssh://probaudit-test")
+        # Again: nothing new is recorded there, nothing imported twice here.
+        r = subprocess.run(self.remote("--ledger", local, "--remote-ledger", remote_ledger),
+                           capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("already recorded", r.stderr)
+        self.assertIn("0 new finished runs", r.stderr)
+        with sqlite3.connect(local) as db:
+            self.assertEqual(db.execute("select count(*) from runs").fetchone()[0], 3)
+
+    def test_dropped_connection_is_reported_and_the_run_resumes(self):
+        local = self.dir / "resumed.ledger"
+        remote_ledger = self.dir / "remote" / "cut.ledger"
+
+        def drop(cli):  # the connection (the CLI's ssh child, by its pid), not the remote run
+            ssh = [int(p) for p in os.listdir("/proc") if p.isdigit() and self.parent_of(p) == cli.pid]
+            self.assertEqual(len(ssh), 1)
+            os.kill(ssh[0], 9)
+        code, err = self.cut_short(local, remote_ledger, drop)
+        self.assertEqual(code, 1)
+        self.assertIn("the connection dropped mid-run", err)
+        self.assertIn("run the same command again", err)
+        self.assertEqual(err.count("\n"), 2, err)  # the run's start, then the one sentence
+        self.assertFalse(local.exists())
+        self.assertLess(items_done(remote_ledger), 3 * 37)
+        self.resume(local, remote_ledger)
+
+    def test_cancel_stops_the_remote_run_and_the_same_command_resumes_it(self):
+        local = self.dir / "cancelled.ledger"
+        remote_ledger = self.dir / "remote" / "cancelled.ledger"
+        code, err = self.cut_short(local, remote_ledger,
+                                   lambda cli: cli.send_signal(signal.SIGTERM))  # the workbench's Cancel
+        self.assertEqual(code, 130, err)
+        self.assertIn("stopped: the run on ssh://probaudit-test keeps every committed batch", err)
+        self.assertFalse(local.exists())
+        # The remote run stops too (at its next event), keeping what it committed.
+        before = items_done(remote_ledger)
+        time.sleep(1.0)
+        self.assertEqual(items_done(remote_ledger), before)
+        self.assertLess(before, 3 * 37)
+        self.resume(local, remote_ledger)
+
+    def test_snapshot_is_a_verified_copy_and_never_overwrites(self):
+        copy = self.dir / "copy.ledger"
+        r = subprocess.run([PROBAUDIT, "snapshot", self.one, "-o", copy], capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(numerics(copy), numerics(self.one))
+        self.assertEqual(subprocess.run([PROBAUDIT, "verify", copy], capture_output=True).returncode, 0)
+        before = digest(copy)
+        r = subprocess.run([PROBAUDIT, "snapshot", self.one, "-o", copy], capture_output=True, text=True)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("exists already", r.stderr)
+        self.assertEqual(digest(copy), before)
+
+    def cut_short(self, local, remote_ledger, cut):
+        """Starts a slow remote run, calls cut(cli) once it has committed a batch; returns the
+        CLI's exit code and standard error."""
+        cli = subprocess.Popen(self.remote("--ledger", local, "--remote-ledger", remote_ledger,
+                                           probaudit=self.slow),
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            end = time.monotonic() + 60
+            while items_done(remote_ledger) == 0 and time.monotonic() < end:
+                time.sleep(0.05)
+            self.assertGreater(items_done(remote_ledger), 0)
+            cut(cli)
+            _, err = cli.communicate(timeout=60)
+        finally:
+            if cli.poll() is None:
+                cli.kill()
+        return cli.returncode, err
+
+    def resume(self, local, remote_ledger):
+        """The same command at full speed, once the cut run's process has let go of its ledger;
+        it resumes and the local ledger ends up with the one-node run's numbers."""
+        end = time.monotonic() + 30
+        while True:
+            r = subprocess.run(self.remote("--ledger", local, "--remote-ledger", remote_ledger),
+                               capture_output=True, text=True)
+            if r.returncode == 0 or time.monotonic() > end or "another process" not in r.stderr:
+                break
+            time.sleep(0.5)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("resuming after", r.stderr)
+        self.assertEqual(numerics(local), numerics(self.one))
+
+    @staticmethod
+    def parent_of(pid):
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                return int(f.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            return -1
+
+    def test_bad_input(self):
+        local = self.dir / "bad.ledger"
+        cases = [
+            (self.remote("--ledger", local, engine=HOST + ":1"), "cannot run the engine there"),
+            (self.remote("--ledger", local, probaudit="/nonexistent/probaudit"), "cannot be run there"),
+            (self.remote("--ledger", local, study="remote/s.study.json"), "give it absolute"),
+            (self.remote("--ledger", local, engine="http://probaudit-test"), "not an ssh:// address"),
+        ]
+        for cmd, why in cases:
+            r = subprocess.run(cmd, capture_output=True, text=True)
+            self.assertEqual(r.returncode, 1, cmd)
+            self.assertIn(why, r.stderr)
+            self.assertEqual(r.stderr.count("\n"), 1, r.stderr)
+            self.assertFalse(local.exists())
+
+    def test_a_ledger_of_another_study_is_left_as_it_was(self):
+        other = write_study(self.dir / "other", name="o")
+        with open(other.parent / "data.jsonl", "a") as f:
+            f.write(json.dumps({"id": "extra", "text": "one more", "label": 1}) + "\n")
+        local = self.dir / "other.ledger"
+        r = subprocess.run([PROBAUDIT, "run", other, "--config", "ref", "--ledger", local],
+                           capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        before = digest(local)
+        r = subprocess.run(self.remote("--ledger", local, "--remote-ledger",
+                                       self.dir / "remote" / "third.ledger"),
+                           capture_output=True, text=True)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("other items", r.stderr)
+        self.assertEqual(digest(local), before)
+
+    def test_runs_come_into_an_existing_ledger_labelled_with_their_host(self):
+        local = self.dir / "mixed.ledger"
+        r = subprocess.run([PROBAUDIT, "run", self.study, "--config", "b8", "--ledger", local],
+                           capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        r = subprocess.run(self.remote("--ledger", local, "--remote-ledger",
+                                       self.dir / "remote" / "fourth.ledger"),
+                           capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with sqlite3.connect(local) as db:
+            runs = db.execute("select config_name, label from runs order by id").fetchall()
+        self.assertEqual(runs, [("b8", ""), ("ref", "imported from ssh://probaudit-test"),
+                                ("b4", "imported from ssh://probaudit-test"),
+                                ("b8", "imported from ssh://probaudit-test")])
+        self.assertEqual(subprocess.run([PROBAUDIT, "verify", local], capture_output=True).returncode, 0)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
