@@ -12,7 +12,7 @@
     task latency.
   - Remote engine: demo study A (9 configs x 400 items) recorded by `probaudit run` here and
     by `probaudit run --engine ssh://` through a real sshd on 127.0.0.1 (tests/ssh_server.py;
-    needs root), alternating, after a warm-up pair; items/s over the whole command (for the
+    needs root), alternating 5 times after a warm-up pair; items/s over the whole command (for the
     remote one: ssh, the run, copying the ledger back and verifying it).
 
     .venv/bin/python bench/sweep_bench.py     (prints the rows as JSON)
@@ -95,7 +95,7 @@ def slurm_lines():
              "bar": "report"}]
 
 
-def ssh_lines(reps=3):
+def ssh_lines(reps=5):
     if os.geteuid() != 0 or not os.path.exists("/usr/sbin/sshd"):
         return [{"what": "remote engine over ssh", "value": "not measured (needs root and openssh-server)",
                  "bar": ">= 0.95x"}]

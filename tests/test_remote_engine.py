@@ -70,6 +70,11 @@ class TestRemoteEngine(unittest.TestCase):
         cls.slow = cls.dir / "slow-probaudit"
         cls.slow.write_text(f"#!/bin/sh\nPROBAUDIT_TEST_BATCH_DELAY_MS=150 exec {FAULT_ENGINE} \"$@\"\n")
         cls.slow.chmod(0o755)
+        # The remote probaudit that notes which command each connection ran.
+        cls.calls = cls.dir / "calls.log"
+        cls.noting = cls.dir / "noting-probaudit"
+        cls.noting.write_text(f"#!/bin/sh\necho \"$1\" >> {cls.calls}\nexec {PROBAUDIT} \"$@\"\n")
+        cls.noting.chmod(0o755)
 
     def remote(self, *args, probaudit=None, study=None, engine=HOST):
         return [PROBAUDIT, "run", str(study or self.study), "--all", "--engine", engine,
@@ -79,10 +84,15 @@ class TestRemoteEngine(unittest.TestCase):
     def test_remote_run_records_what_a_local_run_records(self):
         local = self.dir / "local.ledger"
         remote_ledger = self.dir / "remote" / "first.ledger"
-        r = subprocess.run(self.remote("--ledger", local, "--remote-ledger", remote_ledger),
+        r = subprocess.run(self.remote("--ledger", local, "--remote-ledger", remote_ledger,
+                                       probaudit=self.noting),
                            capture_output=True, text=True)
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn("3 new finished runs of ssh://probaudit-test:", r.stderr)
+        # One connection: the run sent its ledger's copy back itself (no `snapshot` after it),
+        # and removed it there.
+        self.assertEqual(self.calls.read_text().split(), ["run"])
+        self.assertEqual(list((self.dir / "remote").glob("first.ledger.copy-*")), [])
         self.assertEqual(numerics(local), numerics(self.one))
         self.assertEqual(len(numerics(local)), 3)
         self.assertEqual(subprocess.run([PROBAUDIT, "verify", local], capture_output=True).returncode, 0)

@@ -7,8 +7,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -156,38 +158,65 @@ Error connectionError(const RemoteOptions& r, const std::string& log, bool start
 // Streams the remote run's events; returns its exit code.
 struct RemoteEnd {
     int exit = 0;
-    std::string snapshot; // the copy of the remote ledger the run made there, or ""
+    bool copied = false; // the run's copy of its ledger came back whole (into the local copy)
 };
 
-// The remote shell's and program's messages come back on stdout with the events.
-// A stop (Ctrl-C, or the workbench's Cancel) ends the connection: the remote run then stops at
-// its next event, keeping every committed batch, and the same command resumes it.
-RemoteEnd streamRun(const RunOptions& o, const RemoteOptions& r, const std::string& remoteLedger,
-                    Events& events, const std::atomic<bool>& stop) {
-    const TempFile log(fs::temp_directory_path() / "probaudit-ssh");
-    const std::string snapshot = remoteLedger + ".copy-" + std::to_string(::getpid()) + "-" +
-                                 fs::path(log.path).extension().string().substr(1);
-    Child ssh =
-        startSsh(r, shellWords(runArguments(o, r, remoteLedger, snapshot)) + " 2>&1", log.path);
-    RemoteEnd result;
+// Ends the connection when `stop` is raised (Ctrl-C, the workbench's Cancel): the remote run
+// then stops at its next event, keeping every committed batch. The child is signalled only
+// before finish(), never once it may have been waited for.
+class StopWatcher {
+public:
+    StopWatcher(Child& child, const std::atomic<bool>& stop)
+        : m_thread([this, &child, &stop] {
+              while (!stop) {
+                  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+                  const std::lock_guard<std::mutex> lock(m_mutex);
+                  if (m_finished) {
+                      return;
+                  }
+              }
+              const std::lock_guard<std::mutex> lock(m_mutex);
+              if (!m_finished) {
+                  child.signal(SIGTERM);
+              }
+          }) {}
+    ~StopWatcher() { finish(); }
+    void finish() {
+        {
+            const std::lock_guard<std::mutex> lock(m_mutex);
+            m_finished = true;
+        }
+        if (m_thread.joinable()) {
+            m_thread.join();
+        }
+    }
+
+private:
+    std::mutex m_mutex;
+    bool m_finished = false;
+    std::thread m_thread;
+};
+
+// What comes back from the remote command: event lines, other text (the remote shell's and
+// program's messages), then, after {"event":"snapshot","bytes":N}, N bytes of the copy of the
+// remote ledger, which go into `copy`.
+struct RunStream {
+    RunStream(Events& e, std::string copyPath) : events(e), copy(std::move(copyPath)) {}
+    Events& events;
+    std::string copy;
     bool started = false;
-    std::mutex endedMutex; // the child is signalled only before it is waited for
-    bool ended = false;
-    std::thread watcher([&] {
-        while (!stop) {
-            std::this_thread::sleep_for(std::chrono::milliseconds(100));
-            const std::lock_guard<std::mutex> lock(endedMutex);
-            if (ended) {
-                return;
-            }
+    std::vector<std::string> text; // said once the exit is known
+    std::ofstream out;
+    std::uint64_t remaining = 0;
+    bool copying = false;
+
+    void onLine(const std::string& line) {
+        if (copying) { // the ledger's bytes, cut at its newline bytes
+            const auto n = std::min<std::uint64_t>(remaining, line.size());
+            out.write(line.data(), std::streamsize(n));
+            remaining -= n;
+            return;
         }
-        const std::lock_guard<std::mutex> lock(endedMutex);
-        if (!ended) {
-            ssh.signal(SIGTERM);
-        }
-    });
-    std::vector<std::string> text; // lines that are not events: said once the exit is known
-    ssh.readLines([&](const std::string& line) {
         const auto e = nlohmann::json::parse(line, nullptr, false);
         if (!e.is_object() || !e.contains("event")) {
             text.push_back(line.substr(0, line.find('\n')));
@@ -195,49 +224,61 @@ RemoteEnd streamRun(const RunOptions& o, const RemoteOptions& r, const std::stri
         }
         started = true;
         if (e["event"] == "snapshot") {
-            result.snapshot = e.value("path", "");
+            out.open(copy, std::ios::binary | std::ios::trunc);
+            remaining = e.value("bytes", std::uint64_t(0));
+            copying = true;
         } else if (e["event"] != protocol::event::kDone) { // the local ledger is done later
             events.emit(e);
         }
-    });
-    {
-        const std::lock_guard<std::mutex> lock(endedMutex);
-        ended = true;
     }
-    watcher.join();
+    bool copied() {
+        out.close();
+        return copying && remaining == 0 && !out.fail();
+    }
+};
+
+// The run on the remote host, its copy of its ledger streamed back through the same
+// connection into `copy` (one ssh connection for both).
+RemoteEnd streamRun(const RunOptions& o, const RemoteOptions& r, const std::string& remoteLedger,
+                    const std::string& copy, Events& events, const std::atomic<bool>& stop) {
+    const TempFile log(fs::temp_directory_path() / "probaudit-ssh");
+    const std::string snapshot = remoteLedger + ".copy-" + std::to_string(::getpid()) + "-" +
+                                 fs::path(log.path).extension().string().substr(1);
+    const std::string command = shellWords(runArguments(o, r, remoteLedger, snapshot)) +
+                                " 2>&1; rc=$?; if [ -f " + shellWords({snapshot}) +
+                                " ]; then cat " + shellWords({snapshot}) + "; rm -f " +
+                                shellWords({snapshot}) + "; fi; exit $rc";
+    Child ssh = startSsh(r, command, log.path);
+    RunStream stream(events, copy);
+    StopWatcher watcher(ssh, stop);
+    ssh.readLines([&](const std::string& line) { stream.onLine(line); });
+    watcher.finish();
     const ChildExit end = ssh.wait();
     if (stop) {
         events.emit({{"event", protocol::event::kWarning},
                      {"message", "stopped: the run on " + r.target.url() +
                                      " keeps every committed batch; run again to resume it"}});
-        result.exit = protocol::kExitInterrupted;
-        return result;
+        return {protocol::kExitInterrupted, false};
     }
     if (end.signal != 0 || end.code == 255) {
-        throw connectionError(r, log.path, started);
+        throw connectionError(r, log.path, stream.started);
     }
-    const std::string said = text.empty() ? "" : " (" + text.back() + ")";
-    if ((end.code == 127 || end.code == 126) && !started) {
+    const std::string said = stream.text.empty() ? "" : " (" + stream.text.back() + ")";
+    if ((end.code == 127 || end.code == 126) && !stream.started) {
         throw Error(r.target.url(), r.probaudit + " cannot be run there" + said +
                                         "; --remote-probaudit names the remote probaudit");
     }
-    for (const std::string& t : text) {
+    for (const std::string& t : stream.text) {
         events.emit({{"event", protocol::event::kWarning}, {"message", r.target.url() + ": " + t}});
     }
-    result.exit = end.code;
-    return result;
+    return {end.code, stream.copied()};
 }
 
-// A consistent copy of the remote ledger in `copy`, checked.
-// The run's own copy when it made one (then removed there), else `probaudit snapshot`.
-void pullLedger(const RemoteOptions& r, const std::string& remoteLedger,
-                const std::string& snapshot, const std::string& copy) {
+// A consistent copy of the remote ledger in `copy` by `probaudit snapshot` over a connection
+// of its own (when the run's own copy did not come back).
+void pullLedger(const RemoteOptions& r, const std::string& remoteLedger, const std::string& copy) {
     const TempFile log(fs::temp_directory_path() / "probaudit-ssh");
-    const std::string command =
-        snapshot.empty()
-            ? shellWords({r.probaudit, "snapshot", remoteLedger})
-            : shellWords({"cat", snapshot}) + " && " + shellWords({"rm", "-f", snapshot});
-    Child ssh = startSsh(r, command, log.path);
+    Child ssh = startSsh(r, shellWords({r.probaudit, "snapshot", remoteLedger}), log.path);
     std::ofstream out(copy, std::ios::binary | std::ios::trunc);
     ssh.readLines(
         [&](const std::string& chunk) { out.write(chunk.data(), std::streamsize(chunk.size())); });
@@ -362,13 +403,15 @@ int runRemote(const RunOptions& o, const RemoteOptions& r, Events& events,
         r.remoteLedger.empty() ? defaultLedgerPath(o.study) : r.remoteLedger;
     const std::string local =
         o.ledger.empty() ? fs::path(defaultLedgerPath(o.study)).filename().string() : o.ledger;
-    const RemoteEnd end = streamRun(o, r, remoteLedger, events, stop);
+    const TempFile copy(local + ".remote");
+    const RemoteEnd end = streamRun(o, r, remoteLedger, copy.path, events, stop);
     const int exit = end.exit;
     if (exit != protocol::kExitOk && (exit != protocol::kExitInterrupted || stop)) {
         return exit; // its error event said why, or it was stopped here
     }
-    const TempFile copy(local + ".remote");
-    pullLedger(r, remoteLedger, end.snapshot, copy.path);
+    if (!end.copied) {
+        pullLedger(r, remoteLedger, copy.path);
+    }
     const int added = importRuns(copy.path, local, r.target.url());
     events.emit({{"event", protocol::event::kDone},
                  {"ledger", local},

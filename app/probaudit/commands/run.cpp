@@ -9,6 +9,8 @@
 #include "runner/remote_run.h"
 #include "runner/study_session.h"
 
+#include <filesystem>
+
 namespace probaudit::app {
 
 namespace {
@@ -23,7 +25,7 @@ struct RunArgs {
 
 // `--snapshot-to PATH` (what `run --engine ssh://` asks of the remote run, saving a second
 // process start): after a run that kept its work, a consistent copy of the ledger in PATH and
-// {"event":"snapshot","path":PATH}.
+// {"event":"snapshot","path":PATH,"bytes":N}.
 int snapshotAfter(const RunArgs& o, const runner::RunOptions& run, int exit, Events& events) {
     if (o.snapshotTo.empty() || (exit != protocol::kExitOk && exit != protocol::kExitInterrupted)) {
         return exit;
@@ -32,7 +34,9 @@ int snapshotAfter(const RunArgs& o, const runner::RunOptions& run, int exit, Eve
         const std::string path =
             run.ledger.empty() ? runner::defaultLedgerPath(run.study) : run.ledger;
         ledger::Ledger(path, ledger::Ledger::Mode::Read).snapshotTo(o.snapshotTo);
-        events.emit({{"event", "snapshot"}, {"path", o.snapshotTo}});
+        events.emit({{"event", "snapshot"},
+                     {"path", o.snapshotTo},
+                     {"bytes", std::filesystem::file_size(o.snapshotTo)}});
     } catch (const std::exception& e) {
         events.emit({{"event", protocol::event::kError}, {"message", e.what()}});
         return protocol::kExitError;
