@@ -827,7 +827,7 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
     </message>
     <message>
         <source>Check</source>
-        <translation>확인</translation>
+        <translation>점검</translation>
     </message>
     <message>
         <source>The host is an ssh:// address, such as ssh://user@gpu-host or ssh://gpu-host:2222.</source>

@@ -209,7 +209,8 @@ std::map<int, std::pair<TaskState, std::string>> schedulerView(const std::string
             view[i] = {t, "squeue"};
         }
     } else if (q.output.find("Invalid job id") == std::string::npos) {
-        throw Error("squeue: " + firstLine(q.output));
+        const std::string why = firstLine(q.output);
+        throw Error(why.rfind("squeue", 0) == 0 ? why : "squeue: " + why);
     }
     const ToolResult a =
         runTool("sacct", {"-n", "-P", "-X", "-j", job, "-o", "JobID,State,ExitCode"});
