@@ -197,6 +197,30 @@ private Q_SLOTS:
         ab.flips = 6;
         QVERIFY(analysis::noiseFloor(ab, {probe})->exceeded);
     }
+
+    // A diagnosis made on another host, its runs imported here under other ids: every id it
+    // names, in its fields and its text, becomes the id here, each once (3 -> 12 is not then
+    // taken on to 40); ids it has no new id for, and words that only end in "run", stay.
+    void renumberedRunsAreTheRunsHere() {
+        analysis::Diagnosis d;
+        d.ladder.push_back({"loader and repeatability", "recorded run 12 vs fresh; run 3 again",
+                            "rerun 12, run 7", analysis::StepStatus::Clean});
+        d.table.push_back({"shape", "against run 3", 12, 3, 16, 0, "none", 0, 1});
+        analysis::ConfigResult b8;
+        b8.run = 3;
+        d.configs.push_back({"b8", {"batch_size"}, {"shape"}, b8});
+        d.configs.push_back({"b4", {"batch_size"}, {"shape"}, std::nullopt});
+        d.reference_run = 12;
+        analysis::renumberRuns(d, {{12, 40}, {3, 12}});
+        QCOMPARE(d.ladder[0].finding, std::string("recorded run 40 vs fresh; run 12 again"));
+        QCOMPARE(d.ladder[0].verdict, std::string("rerun 12, run 7"));
+        QCOMPARE(d.table[0].what, std::string("against run 12"));
+        QCOMPARE(d.table[0].run_a, std::int64_t(40));
+        QCOMPARE(d.table[0].run_b, std::int64_t(12));
+        QCOMPARE(d.configs[0].result->run, std::int64_t(12));
+        QVERIFY(!d.configs[1].result);
+        QCOMPARE(*d.reference_run, std::int64_t(40));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestDiagnosisRules)

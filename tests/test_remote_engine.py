@@ -8,6 +8,9 @@ generated host key and user key, stopped by its pid file).
   - The connection killed mid-run (the ssh client, found as a child of the CLI by its pid) is
     one sentence and exit 1; the same command resumes the remote run where its ledger stopped
     and the local ledger ends up complete.
+  - `probaudit diagnose --engine ssh://`: the ladder runs there; its probe runs and the
+    diagnosis come into the local ledger, the diagnosis naming the same runs by their ids here
+    (which differ from theirs there when the local ledger has runs of its own).
   - Bad input (no server, no remote probaudit, a relative study path, a local ledger of another
     study) is one line, exit 1, and the local ledger is as it was.
 
@@ -17,6 +20,7 @@ import hashlib
 import json
 import os
 import pathlib
+import re
 import signal
 import sqlite3
 import subprocess
@@ -76,10 +80,87 @@ class TestRemoteEngine(unittest.TestCase):
         cls.noting.write_text(f"#!/bin/sh\necho \"$1\" >> {cls.calls}\nexec {PROBAUDIT} \"$@\"\n")
         cls.noting.chmod(0o755)
 
-    def remote(self, *args, probaudit=None, study=None, engine=HOST):
-        return [PROBAUDIT, "run", str(study or self.study), "--all", "--engine", engine,
+    def remote(self, *args, probaudit=None, study=None, engine=HOST, command=("run", "--all")):
+        return [PROBAUDIT, command[0], str(study or self.study), *command[1:], "--engine", engine,
                 "--ssh-config", self.ssh_config, "--remote-probaudit", str(probaudit or PROBAUDIT),
                 *map(str, args)]
+
+    @staticmethod
+    def diagnosis(ledger):
+        with sqlite3.connect(f"file:{ledger}?mode=ro", uri=True) as db:
+            return json.loads(db.execute("select json from diagnoses order by id desc limit 1").fetchone()[0])
+
+    @staticmethod
+    def run_digests(ledger):
+        """Run id -> (config or probe label, numerics digest)."""
+        with sqlite3.connect(f"file:{ledger}?mode=ro", uri=True) as db:
+            return {i: (c if k == "study" else lab, n) for i, c, k, lab, n in db.execute(
+                "select id, config_name, kind, label, numerics_sha256 from runs where status = 'finished'")}
+
+    @staticmethod
+    def run_ids(d):
+        ids = [d["reference_run"]] + [c["run"] for c in d["configs"] if "run" in c]
+        return ids + [x for r in d["table"] for x in (r["run_a"], r["run_b"])]
+
+    def test_diagnose_there_brings_its_probes_and_diagnosis_here(self):
+        remote_ledger = self.dir / "remote" / "diagnosed.ledger"
+        local = self.dir / "diagnosed.ledger"
+        # The local ledger has a run of its own: the runs coming in get other ids here.
+        r = subprocess.run([PROBAUDIT, "run", self.study, "--config", "b8", "--ledger", local],
+                           capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        r = subprocess.run(self.remote("--ledger", local, "--remote-ledger", remote_ledger),
+                           capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        r = subprocess.run(self.remote("--ledger", local, "--remote-ledger", remote_ledger,
+                                       command=("diagnose", "--sample", "16")),
+                           capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("Diagnosis of study", r.stdout)  # printed here, as a local diagnosis is
+        self.assertIn("probe ", r.stderr)               # each probe reported as it runs there
+        there, here = self.diagnosis(remote_ledger), self.diagnosis(local)
+        runs_there, runs_here = self.run_digests(remote_ledger), self.run_digests(local)
+        # Every run the diagnosis names is, here, the same run (its label and numbers) as there.
+        ids_there, ids_here = self.run_ids(there), self.run_ids(here)
+        self.assertEqual(len(ids_there), len(ids_here))
+        self.assertGreater(len(ids_there), 4)
+        self.assertNotEqual(ids_there, ids_here)  # renumbered: the test sees the mapping
+        for a, b in zip(ids_there, ids_here):
+            self.assertEqual(runs_there[a], runs_here[b], (a, b))
+        mapping = dict(zip(ids_there, ids_here))
+        for step_there, step_here in zip(there["ladder"], here["ladder"]):
+            expected = step_there["finding"]
+            for old in re.findall(r"\brun (\d+)\b", expected):
+                self.assertIn(int(old), mapping, expected)
+            self.assertEqual(re.sub(r"\brun (\d+)\b", lambda m: f"run {mapping[int(m[1])]}", expected),
+                             step_here["finding"])
+        self.assertEqual({k: v for k, v in here.items() if k not in ("ladder", "table", "configs",
+                                                                      "reference_run")},
+                         {k: v for k, v in there.items() if k not in ("ladder", "table", "configs",
+                                                                      "reference_run")})
+        self.assertEqual(subprocess.run([PROBAUDIT, "verify", local], capture_output=True).returncode, 0)
+        # The workbench's form: JSON events, ending with the local ledger and the head.
+        r = subprocess.run(self.remote("--ledger", self.dir / "fresh.ledger", "--remote-ledger",
+                                       remote_ledger, "--events", "jsonl",
+                                       command=("diagnose", "--sample", "16")),
+                           capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        events = [json.loads(line) for line in r.stdout.splitlines()]
+        self.assertEqual(events[-1], {"event": "done", "ledger": str(self.dir / "fresh.ledger"),
+                                      "head": "mean"})
+        self.assertIn("started", {e["event"] for e in events})
+        self.assertNotIn("snapshot", {e["event"] for e in events})
+        # No local ledger before: the copy is it, its diagnosis the remote one as it is.
+        self.assertEqual(self.diagnosis(self.dir / "fresh.ledger"), self.diagnosis(remote_ledger))
+
+    def test_diagnose_there_refuses_what_a_local_diagnose_refuses(self):
+        local = self.dir / "refused-diagnosis.ledger"
+        r = subprocess.run(self.remote("--ledger", local, "--head", "nope",
+                                       command=("diagnose", "--sample", "16")),
+                           capture_output=True, text=True)
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("no head variant \"nope\"", r.stderr)
+        self.assertFalse(local.exists())
 
     def test_remote_run_records_what_a_local_run_records(self):
         local = self.dir / "local.ledger"

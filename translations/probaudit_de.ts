@@ -2345,10 +2345,6 @@ Sie sondiert eine Stichprobe mit festem Seed: die Referenz zweimal, geänderte N
         <source>The engine failed: %1. %2</source>
         <translation>Die Engine ist fehlgeschlagen: %1. %2</translation>
     </message>
-    <message>
-        <source>The diagnosis runs its probes on this computer&apos;s engine; choose it in Settings → Engine to diagnose, or run probaudit diagnose on that host.</source>
-        <translation>Die Diagnose führt ihre Sonden mit der Engine dieses Computers aus; wählen Sie sie unter Einstellungen → Engine, um zu diagnostizieren, oder führen Sie probaudit diagnose auf jenem Rechner aus.</translation>
-    </message>
 </context>
 <context>
     <name>probaudit::ui::RunPanel</name>

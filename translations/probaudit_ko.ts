@@ -2342,10 +2342,6 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
         <source>The engine failed: %1. %2</source>
         <translation>엔진 오류: %1. %2</translation>
     </message>
-    <message>
-        <source>The diagnosis runs its probes on this computer&apos;s engine; choose it in Settings → Engine to diagnose, or run probaudit diagnose on that host.</source>
-        <translation>진단은 이 컴퓨터의 엔진으로 프로브를 실행합니다. 진단하려면 설정 → 엔진에서 이 컴퓨터를 선택하거나, 그 호스트에서 probaudit diagnose를 실행하십시오.</translation>
-    </message>
 </context>
 <context>
     <name>probaudit::ui::RunPanel</name>

@@ -116,18 +116,38 @@ void printConfigs(const analysis::Diagnosis& d, const std::string& study, std::s
 
 } // namespace
 
+namespace {
+// The ladder here or on the engine's host; 0 with `d` filled, or the exit code.
+int diagnoseHereOrThere(const runner::DiagnoseOptions& o, const EngineArgs& engine,
+                        runner::Events& sink, const std::atomic<bool>& stop,
+                        analysis::Diagnosis& d) {
+    if (engine.remoteEngine()) {
+        return runner::diagnoseRemote(o, engine.target(), sink, stop, d);
+    }
+    d = runner::diagnose(o, sink, stop);
+    return protocol::kExitOk;
+}
+} // namespace
+
 int diagnoseCommand(const runner::DiagnoseOptions& o, bool asJson, const std::string& events,
-                    const std::atomic<bool>& stop) {
+                    const EngineArgs& engine, const std::atomic<bool>& stop) {
     ProbeEvents probeLines;
     const std::unique_ptr<runner::Events> jsonLines = events.empty() ? nullptr : makeEvents(events);
     runner::Events& sink = jsonLines ? *jsonLines : probeLines;
-    const std::string ledgerPath =
-        o.run.ledger.empty() ? runner::defaultLedgerPath(o.run.study) : o.run.ledger;
+    const std::string ledgerPath = engine.remoteEngine()
+                                       ? runner::localLedgerPath(o.run.ledger, o.run.study)
+                                   : o.run.ledger.empty() ? runner::defaultLedgerPath(o.run.study)
+                                                          : o.run.ledger;
     try {
-        const analysis::Diagnosis d = runner::diagnose(o, sink, stop);
+        analysis::Diagnosis d;
+        if (const int exit = diagnoseHereOrThere(o, engine, sink, stop, d);
+            exit != protocol::kExitOk) {
+            return exit; // the remote command's error event said why
+        }
         if (jsonLines) {
-            sink.emit({{"event", protocol::event::kDone}, {"ledger", ledgerPath}});
-            return protocol::kExitOk;
+            sink.emit(
+                {{"event", protocol::event::kDone}, {"ledger", ledgerPath}, {"head", d.head}});
+            return snapshotAfter(engine, ledgerPath, protocol::kExitOk, sink);
         }
         if (asJson) {
             std::cout << d.toJson().dump(2) << "\n";

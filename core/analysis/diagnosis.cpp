@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <regex>
 #include <set>
 
 namespace probaudit::analysis {
@@ -198,6 +199,48 @@ Diagnosis Diagnosis::fromJson(const json& j) {
         d.reference_run = get<std::int64_t>(j, "reference_run", 0);
     }
     return d;
+}
+
+namespace {
+std::int64_t renumbered(std::int64_t id, const std::map<std::int64_t, std::int64_t>& ids) {
+    const auto it = ids.find(id);
+    return it == ids.end() ? id : it->second;
+}
+
+// "run 12" -> "run 40" for each id in `ids`, in one pass (a new id is never renumbered again).
+std::string renumberedText(const std::string& text,
+                           const std::map<std::int64_t, std::int64_t>& ids) {
+    static const std::regex runId(R"(\brun (\d{1,18})\b)");
+    std::string out;
+    auto from = text.cbegin();
+    for (std::sregex_iterator m(text.begin(), text.end(), runId), end; m != end; ++m) {
+        out.append(from, (*m)[1].first);
+        out += std::to_string(renumbered(std::stoll((*m)[1].str()), ids));
+        from = (*m)[1].second;
+    }
+    out.append(from, text.cend());
+    return out;
+}
+} // namespace
+
+void renumberRuns(Diagnosis& d, const std::map<std::int64_t, std::int64_t>& ids) {
+    for (LadderStep& s : d.ladder) {
+        s.finding = renumberedText(s.finding, ids);
+        s.verdict = renumberedText(s.verdict, ids);
+    }
+    for (ProbeRow& r : d.table) {
+        r.what = renumberedText(r.what, ids);
+        r.run_a = renumbered(r.run_a, ids);
+        r.run_b = renumbered(r.run_b, ids);
+    }
+    for (ConfigExplanation& c : d.configs) {
+        if (c.result) {
+            c.result->run = renumbered(c.result->run, ids);
+        }
+    }
+    if (d.reference_run) {
+        d.reference_run = renumbered(*d.reference_run, ids);
+    }
 }
 
 const FlipForecast* Diagnosis::forecastOf(const std::string& config) const {

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -84,6 +85,11 @@ struct Diagnosis {
 };
 
 std::string_view statusName(StepStatus s);
+
+// The diagnosis as it reads once its runs have other ids (a diagnosis made on another host,
+// its runs imported here): every run id in `ids` (old -> new), in the fields and in the text
+// ("recorded run 12 vs fresh"). Ids not in `ids` stay.
+void renumberRuns(Diagnosis& d, const std::map<std::int64_t, std::int64_t>& ids);
 
 // --- the ladder's rules, on stored comparisons ---------------------------------------------
 

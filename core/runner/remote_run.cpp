@@ -15,7 +15,10 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <map>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <unistd.h>
 
@@ -117,10 +120,8 @@ Child startSsh(const RemoteOptions& r, const std::string& remoteCommand, const s
 }
 
 std::vector<std::string> runArguments(const RunOptions& o, const RemoteOptions& r,
-                                      const std::string& remoteLedger,
-                                      const std::string& snapshot) {
-    std::vector<std::string> a{r.probaudit, "run",   o.study,         "--ledger", remoteLedger,
-                               "--events",  "jsonl", "--snapshot-to", snapshot};
+                                      const std::string& remoteLedger) {
+    std::vector<std::string> a{r.probaudit, "run", o.study, "--ledger", remoteLedger};
     if (o.all) {
         a.push_back("--all");
     }
@@ -142,6 +143,28 @@ std::vector<std::string> runArguments(const RunOptions& o, const RemoteOptions& 
     return a;
 }
 
+std::vector<std::string> diagnoseArguments(const DiagnoseOptions& o, const RemoteOptions& r,
+                                           const std::string& remoteLedger) {
+    std::vector<std::string> a{r.probaudit,
+                               "diagnose",
+                               o.run.study,
+                               "--ledger",
+                               remoteLedger,
+                               "--sample",
+                               std::to_string(o.sample),
+                               "--batch",
+                               std::to_string(o.batch),
+                               "--seed",
+                               std::to_string(o.seed)};
+    if (!o.head.empty()) {
+        a.insert(a.end(), {"--head", o.head});
+    }
+    if (o.run.skipBadLines) {
+        a.push_back("--skip-bad-lines");
+    }
+    return a;
+}
+
 // What an ssh exit of 255 (ssh's own failure) or a signal means, in one sentence.
 Error connectionError(const RemoteOptions& r, const std::string& log, bool started) {
     const std::string why = lastLine(log);
@@ -159,6 +182,7 @@ Error connectionError(const RemoteOptions& r, const std::string& log, bool start
 struct RemoteEnd {
     int exit = 0;
     bool copied = false; // the run's copy of its ledger came back whole (into the local copy)
+    nlohmann::json done; // the remote command's done event (null when it sent none)
 };
 
 // Ends the connection when `stop` is raised (Ctrl-C, the workbench's Cancel): the remote run
@@ -209,6 +233,7 @@ struct RunStream {
     std::ofstream out;
     std::uint64_t remaining = 0;
     bool copying = false;
+    nlohmann::json done;
 
     void onLine(const std::string& line) {
         if (copying) { // the ledger's bytes, cut at its newline bytes
@@ -227,7 +252,9 @@ struct RunStream {
             out.open(copy, std::ios::binary | std::ios::trunc);
             remaining = e.value("bytes", std::uint64_t(0));
             copying = true;
-        } else if (e["event"] != protocol::event::kDone) { // the local ledger is done later
+        } else if (e["event"] == protocol::event::kDone) { // the local ledger is done later
+            done = e;
+        } else {
             events.emit(e);
         }
     }
@@ -237,17 +264,19 @@ struct RunStream {
     }
 };
 
-// The run on the remote host, its copy of its ledger streamed back through the same
-// connection into `copy` (one ssh connection for both).
-RemoteEnd streamRun(const RunOptions& o, const RemoteOptions& r, const std::string& remoteLedger,
-                    const std::string& copy, Events& events, const std::atomic<bool>& stop) {
+// `args` (a probaudit command writing `remoteLedger`) on the remote host with --events jsonl,
+// its copy of its ledger streamed back through the same connection into `copy` (one ssh
+// connection for both).
+RemoteEnd streamRun(std::vector<std::string> args, const RemoteOptions& r,
+                    const std::string& remoteLedger, const std::string& copy, Events& events,
+                    const std::atomic<bool>& stop) {
     const TempFile log(fs::temp_directory_path() / "probaudit-ssh");
     const std::string snapshot = remoteLedger + ".copy-" + std::to_string(::getpid()) + "-" +
                                  fs::path(log.path).extension().string().substr(1);
-    const std::string command = shellWords(runArguments(o, r, remoteLedger, snapshot)) +
-                                " 2>&1; rc=$?; if [ -f " + shellWords({snapshot}) +
-                                " ]; then cat " + shellWords({snapshot}) + "; rm -f " +
-                                shellWords({snapshot}) + "; fi; exit $rc";
+    args.insert(args.end(), {"--events", "jsonl", "--snapshot-to", snapshot});
+    const std::string command = shellWords(args) + " 2>&1; rc=$?; if [ -f " +
+                                shellWords({snapshot}) + " ]; then cat " + shellWords({snapshot}) +
+                                "; rm -f " + shellWords({snapshot}) + "; fi; exit $rc";
     Child ssh = startSsh(r, command, log.path);
     RunStream stream(events, copy);
     StopWatcher watcher(ssh, stop);
@@ -258,7 +287,7 @@ RemoteEnd streamRun(const RunOptions& o, const RemoteOptions& r, const std::stri
         events.emit({{"event", protocol::event::kWarning},
                      {"message", "stopped: the run on " + r.target.url() +
                                      " keeps every committed batch; run again to resume it"}});
-        return {protocol::kExitInterrupted, false};
+        return {protocol::kExitInterrupted, false, nullptr};
     }
     if (end.signal != 0 || end.code == 255) {
         throw connectionError(r, log.path, stream.started);
@@ -271,7 +300,7 @@ RemoteEnd streamRun(const RunOptions& o, const RemoteOptions& r, const std::stri
     for (const std::string& t : stream.text) {
         events.emit({{"event", protocol::event::kWarning}, {"message", r.target.url() + ": " + t}});
     }
-    return {end.code, stream.copied()};
+    return {end.code, stream.copied(), stream.done};
 }
 
 // A consistent copy of the remote ledger in `copy` by `probaudit snapshot` over a connection
@@ -293,28 +322,42 @@ void pullLedger(const RemoteOptions& r, const std::string& remoteLedger, const s
     }
 }
 
+// What a copy brought: how many runs are new here, and each finished run's id here.
+struct Imported {
+    int added = 0;
+    std::map<std::int64_t, std::int64_t> ids; // the remote ledger's id -> this ledger's
+};
+
+// More to take over from the copy in the import's transaction (a diagnosis): called with the
+// copy, the local ledger, the runs' ids and the remote command's done event.
+using AlsoImport = std::function<void(const ledger::Ledger& src, ledger::Ledger& dst,
+                                      const Imported& runs, const nlohmann::json& done)>;
+
 // The copy, verified, becomes the local ledger when there is none (meta "recorded_on" says
-// where); otherwise its finished runs are imported into it (one transaction, labelled
-// "imported from ssh://..."). Returns how many runs are new there.
-int importRuns(const std::string& copy, const std::string& local, const std::string& origin) {
+// where); otherwise its finished runs are imported into it (one transaction with `also`,
+// labelled "imported from ssh://...").
+Imported importRuns(const std::string& copy, const std::string& local, const std::string& origin,
+                    const nlohmann::json& done, const AlsoImport& also) {
     const ledger::Ledger src(copy, ledger::Ledger::Mode::Read);
     const ledger::VerifyResult v = src.verify();
     if (!v.ok) {
         throw Error(origin, "the remote ledger does not verify: " + v.problem);
     }
+    Imported got;
     if (!fs::exists(local)) { // the copy becomes the local ledger, as it was recorded there
-        int finished = 0;
         for (const ledger::Run& run : src.runs()) {
-            finished += run.status == ledger::RunStatus::Finished ? 1 : 0;
+            if (run.status == ledger::RunStatus::Finished) {
+                got.ids[run.id] = run.id;
+                ++got.added;
+            }
         }
         ledger::Ledger(copy, ledger::Ledger::Mode::Write).setMeta("recorded_on", origin);
         if (::rename(copy.c_str(), local.c_str()) != 0) {
             throw Error(local, "cannot be written");
         }
-        return finished;
+        return got;
     }
     ledger::Ledger dst(local, ledger::Ledger::Mode::Write);
-    int added = 0;
     try {
         dst.atomically([&] {
             if (!dst.hasStudy()) {
@@ -326,10 +369,13 @@ int importRuns(const std::string& copy, const std::string& local, const std::str
             const std::size_t before = dst.runs().size();
             for (const ledger::Run& run : src.runs()) {
                 if (run.status == ledger::RunStatus::Finished) {
-                    dst.importRun(src, run.id, /*reuse=*/true, origin);
+                    got.ids[run.id] = dst.importRun(src, run.id, /*reuse=*/true, origin);
                 }
             }
-            added = int(dst.runs().size() - before);
+            got.added = int(dst.runs().size() - before);
+            if (also) {
+                also(src, dst, got, done);
+            }
         });
     } catch (...) {
         if (dst.runs().empty()) {
@@ -337,10 +383,44 @@ int importRuns(const std::string& copy, const std::string& local, const std::str
         }
         throw;
     }
-    return added;
+    return got;
+}
+
+// `args` run there writing `remoteLedger`, then its copy taken into `local` (importRuns).
+struct RemoteResult {
+    int exit = 0;
+    std::optional<Imported> imported; // none: stopped here, or the remote command failed
+    nlohmann::json done;              // the remote command's done event
+};
+
+RemoteResult runThere(const std::vector<std::string>& args, const RemoteOptions& r,
+                      const std::string& remoteLedger, const std::string& local, Events& events,
+                      const std::atomic<bool>& stop, const AlsoImport& also = {}) {
+    const TempFile copy(local + ".remote");
+    const RemoteEnd end = streamRun(args, r, remoteLedger, copy.path, events, stop);
+    if (end.exit != protocol::kExitOk && (end.exit != protocol::kExitInterrupted || stop)) {
+        return {end.exit, std::nullopt,
+                end.done}; // its error event said why, or it was stopped here
+    }
+    if (!end.copied) {
+        pullLedger(r, remoteLedger, copy.path);
+    }
+    return {end.exit, importRuns(copy.path, local, r.target.url(), end.done, also), end.done};
+}
+
+// The study on the remote host; throws when STUDY is not a path there.
+void checkRemoteStudy(const std::string& study) {
+    if (study.empty() || study[0] != '/') {
+        throw Error(study, "with --engine ssh://, STUDY is the study's path on that host: give "
+                           "it absolute");
+    }
 }
 
 } // namespace
+
+std::string localLedgerPath(const std::string& ledger, const std::string& study) {
+    return ledger.empty() ? fs::path(defaultLedgerPath(study)).filename().string() : ledger;
+}
 
 std::string shellWords(const std::vector<std::string>& words) {
     std::string line;
@@ -391,33 +471,63 @@ std::string remoteEnvironment(const RemoteOptions& r, bool json) {
 
 int runRemote(const RunOptions& o, const RemoteOptions& r, Events& events,
               const std::atomic<bool>& stop) {
-    if (o.study.empty() || o.study[0] != '/') {
-        throw Error(o.study, "with --engine ssh://, STUDY is the study's path on that host: give "
-                             "it absolute");
-    }
+    checkRemoteStudy(o.study);
     if (o.shard.active()) {
         throw Error("--shard records into a ledger of its own on the host that runs it; use "
                     "probaudit sweep there");
     }
     const std::string remoteLedger =
         r.remoteLedger.empty() ? defaultLedgerPath(o.study) : r.remoteLedger;
-    const std::string local =
-        o.ledger.empty() ? fs::path(defaultLedgerPath(o.study)).filename().string() : o.ledger;
-    const TempFile copy(local + ".remote");
-    const RemoteEnd end = streamRun(o, r, remoteLedger, copy.path, events, stop);
-    const int exit = end.exit;
-    if (exit != protocol::kExitOk && (exit != protocol::kExitInterrupted || stop)) {
-        return exit; // its error event said why, or it was stopped here
+    const std::string local = localLedgerPath(o.ledger, o.study);
+    const RemoteResult end =
+        runThere(runArguments(o, r, remoteLedger), r, remoteLedger, local, events, stop);
+    if (end.imported) {
+        events.emit({{"event", protocol::event::kDone},
+                     {"ledger", local},
+                     {"imported", end.imported->added},
+                     {"from", r.target.url() + ":" + remoteLedger}});
     }
-    if (!end.copied) {
-        pullLedger(r, remoteLedger, copy.path);
+    return end.exit;
+}
+
+int diagnoseRemote(const DiagnoseOptions& o, const RemoteOptions& r, Events& events,
+                   const std::atomic<bool>& stop, analysis::Diagnosis& diagnosis) {
+    checkRemoteStudy(o.run.study);
+    const std::string remoteLedger =
+        r.remoteLedger.empty() ? defaultLedgerPath(o.run.study) : r.remoteLedger;
+    const std::string local = localLedgerPath(o.run.ledger, o.run.study);
+    // The head diagnosed there (the study's first when --head is not given).
+    const auto headOf = [&](const nlohmann::json& done) {
+        return done.is_object() && done.contains("head") && done["head"].is_string()
+                   ? done["head"].get<std::string>()
+                   : o.head;
+    };
+    // The diagnosis names its runs by their ids there: here it names the same runs by theirs.
+    const AlsoImport takeDiagnosis = [&](const ledger::Ledger& src, ledger::Ledger& dst,
+                                         const Imported& runs, const nlohmann::json& done) {
+        const std::string head = headOf(done);
+        const auto stored = src.latestDiagnosis(head);
+        if (!stored) {
+            throw Error(r.target.url(), "the remote ledger holds no diagnosis of head \"" + head +
+                                            "\" (is its probaudit older than this one?)");
+        }
+        analysis::Diagnosis d = analysis::Diagnosis::fromJson(*stored);
+        analysis::renumberRuns(d, runs.ids);
+        dst.putDiagnosis(head, d.toJson());
+    };
+    const RemoteResult end = runThere(diagnoseArguments(o, r, remoteLedger), r, remoteLedger, local,
+                                      events, stop, takeDiagnosis);
+    if (end.exit != protocol::kExitOk || !end.imported) {
+        return end.exit == protocol::kExitOk ? protocol::kExitError : end.exit;
     }
-    const int added = importRuns(copy.path, local, r.target.url());
-    events.emit({{"event", protocol::event::kDone},
-                 {"ledger", local},
-                 {"imported", added},
-                 {"from", r.target.url() + ":" + remoteLedger}});
-    return exit;
+    const std::string head = headOf(end.done);
+    const ledger::Ledger led(local, ledger::Ledger::Mode::Read);
+    const auto stored = led.latestDiagnosis(head);
+    if (!stored) { // the copy became the local ledger: its diagnosis is the remote one
+        throw Error(local, "holds no diagnosis of head \"" + head + "\" after the remote one");
+    }
+    diagnosis = analysis::Diagnosis::fromJson(*stored);
+    return protocol::kExitOk;
 }
 
 } // namespace probaudit::runner

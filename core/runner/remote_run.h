@@ -7,7 +7,8 @@
 // "recorded_on" = the ssh:// address), else its finished runs are imported into the local
 // ledger, labelled "imported from ssh://host" (a local ledger of other items is refused). A
 // dropped connection is one sentence; the remote run keeps every committed batch and the same
-// command resumes it.
+// command resumes it. `probaudit diagnose --engine ssh://` runs the ladder there the same way.
+#include "runner/diagnose.h"
 #include "runner/events.h"
 #include "runner/study_session.h"
 
@@ -38,6 +39,10 @@ std::string shellWords(const std::vector<std::string>& words);
 // mode (never a password prompt), keep-alives that notice a dead connection in ~15 s.
 std::vector<std::string> sshCommand(const RemoteOptions& r, const std::string& remoteCommand);
 
+// The local ledger of a command run on another host: `ledger`, or NAME.ledger in the current
+// folder for the remote study NAME.study.json.
+std::string localLedgerPath(const std::string& ledger, const std::string& remoteStudy);
+
 // `probaudit env [--json]` run on the target: its output, or probaudit::Error with why not (the
 // connection, or the remote probaudit that cannot be run).
 std::string remoteEnvironment(const RemoteOptions& r, bool json);
@@ -47,5 +52,13 @@ std::string remoteEnvironment(const RemoteOptions& r, bool json);
 // a remote ledger that does not verify, or runs the local ledger cannot take.
 int runRemote(const RunOptions& o, const RemoteOptions& r, Events& events,
               const std::atomic<bool>& stop);
+
+// `probaudit diagnose` of `o` there (o.run.study absolute on that host): the probes stream here
+// as a local diagnosis's do; the probe runs and the study's finished runs come back into the
+// local ledger as runRemote's do, and the diagnosis with them (in the same transaction), its run
+// ids and the run ids in its text those of the local ledger. Returns the exit code; on 0
+// `diagnosis` is the one stored here. Throws probaudit::Error as runRemote does.
+int diagnoseRemote(const DiagnoseOptions& o, const RemoteOptions& r, Events& events,
+                   const std::atomic<bool>& stop, analysis::Diagnosis& diagnosis);
 
 } // namespace probaudit::runner

@@ -39,15 +39,12 @@ bool RunController::start(const QString& study, const QString& ledger, const QSt
 }
 
 bool RunController::startDiagnosis(const QString& study, const QString& ledger) {
-    if (EngineSettings::load().remote()) {
-        Q_EMIT finished(Outcome::Failed,
-                        tr("The diagnosis runs its probes on this computer's engine; choose it in "
-                           "Settings → Engine to diagnose, or run probaudit diagnose on that "
-                           "host."));
-        return false;
-    }
-    return startEngine({QStringLiteral("diagnose"), study, QStringLiteral("--ledger"), ledger,
-                        QStringLiteral("--events"), QStringLiteral("jsonl")},
+    const EngineSettings engine = EngineSettings::load();
+    return startEngine(QStringList{QStringLiteral("diagnose"),
+                                   engine.remote() ? engine.remoteStudyPath(study) : study,
+                                   QStringLiteral("--ledger"), ledger, QStringLiteral("--events"),
+                                   QStringLiteral("jsonl")} +
+                           engine.engineArguments(),
                        ledger);
 }
 

@@ -26,8 +26,8 @@ public:
     // Starts the engine; false (and failed()) when one is already running or it cannot start.
     bool start(const QString& study, const QString& ledger, const QStringList& configs);
     // Runs the diagnosis ladder in the engine (`probaudit diagnose STUDY --ledger L --events
-    // jsonl`): each probe run reports like a config run, named by what it probes; the diagnosis
-    // is stored in the ledger when it finishes.
+    // jsonl`, on the engine of Settings → Engine): each probe run reports like a config run,
+    // named by what it probes; the diagnosis is stored in the ledger when it finishes.
     bool startDiagnosis(const QString& study, const QString& ledger);
     void cancel();
     bool isRunning() const { return m_process != nullptr; }

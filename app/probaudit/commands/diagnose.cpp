@@ -1,7 +1,9 @@
 // probaudit diagnose STUDY [--ledger L] [--head NAME] [--sample N] [--batch N] [--seed S] [--json]
+//   [--engine ssh://user@host]
 #include "command.h"
 #include "diagnose_cmd.h"
 #include "predict.h"
+#include "remote_engine.h"
 
 #include "common/protocol_request.h"
 #include "study/study.h"
@@ -13,6 +15,7 @@ struct DiagnoseArgs {
     runner::DiagnoseOptions diag;
     bool json = false;
     std::string events;
+    EngineArgs engine;
 };
 } // namespace
 
@@ -39,11 +42,18 @@ void addDiagnoseCommand(CLI::App& cli, Action& chosen) {
                     "jsonl: the probe runs' events as JSON lines on stdout (for the workbench)")
         ->check(CLI::IsMember({"jsonl"}))
         ->excludes(json);
+    addEngineOptions(sub, a->engine,
+                     "run the probes there (STUDY and its paths as that host sees them), then "
+                     "bring them and the diagnosis into the local --ledger",
+                     true);
     onChosen(sub, chosen, a, [](const DiagnoseArgs& o, const Invocation& inv) {
         const std::atomic<bool>& stop = stopOnSignals();
+        if (o.engine.remoteEngine()) { // the study is a path on that host
+            return diagnoseCommand(o.diag, o.json, o.events, o.engine, stop);
+        }
         const auto st = study::Study::load(o.diag.run.study);
         ensureCpuCapability(st.config(st.reference)->config.toJson().dump(), inv.argc, inv.argv);
-        return diagnoseCommand(o.diag, o.json, o.events, stop);
+        return diagnoseCommand(o.diag, o.json, o.events, o.engine, stop);
     });
 }
 

@@ -4,12 +4,10 @@
 //   then imported into the local ledger (runner/remote_run.h).
 #include "command.h"
 #include "events.h"
+#include "remote_engine.h"
 
-#include "ledger/ledger.h"
-#include "runner/remote_run.h"
+#include "common/protocol.h"
 #include "runner/study_session.h"
-
-#include <filesystem>
 
 namespace probaudit::app {
 
@@ -18,31 +16,8 @@ struct RunArgs {
     runner::RunOptions run;
     std::string events;
     std::string shard;
-    std::string engine; // "" = here; ssh://user@host[:port]
-    runner::RemoteOptions remote;
-    std::string snapshotTo; // after the run: a consistent copy of the ledger here (hidden)
+    EngineArgs engine;
 };
-
-// `--snapshot-to PATH` (what `run --engine ssh://` asks of the remote run, saving a second
-// process start): after a run that kept its work, a consistent copy of the ledger in PATH and
-// {"event":"snapshot","path":PATH,"bytes":N}.
-int snapshotAfter(const RunArgs& o, const runner::RunOptions& run, int exit, Events& events) {
-    if (o.snapshotTo.empty() || (exit != protocol::kExitOk && exit != protocol::kExitInterrupted)) {
-        return exit;
-    }
-    try {
-        const std::string path =
-            run.ledger.empty() ? runner::defaultLedgerPath(run.study) : run.ledger;
-        ledger::Ledger(path, ledger::Ledger::Mode::Read).snapshotTo(o.snapshotTo);
-        events.emit({{"event", "snapshot"},
-                     {"path", o.snapshotTo},
-                     {"bytes", std::filesystem::file_size(o.snapshotTo)}});
-    } catch (const std::exception& e) {
-        events.emit({{"event", protocol::event::kError}, {"message", e.what()}});
-        return protocol::kExitError;
-    }
-    return exit;
-}
 } // namespace
 
 void addRunCommand(CLI::App& cli, Action& chosen) {
@@ -68,17 +43,10 @@ void addRunCommand(CLI::App& cli, Action& chosen) {
     sub->add_option("--shard", a->shard,
                     "I/N: record shard I of N (whole batches of every config) into this "
                     "ledger; `probaudit merge` joins the shards' ledgers into one");
-    sub->add_option("--engine", a->engine,
-                    "ssh://[user@]host[:port]: run there (STUDY and its paths as that host sees "
-                    "them; OpenSSH with your keys and config), then import its finished runs "
-                    "into the local --ledger");
-    sub->add_option("--remote-probaudit", a->remote.probaudit,
-                    "--engine ssh://: the probaudit on that host")
-        ->capture_default_str();
-    sub->add_option("--ssh-config", a->remote.sshConfig, "--engine ssh://: ssh -F FILE");
-    sub->add_option("--remote-ledger", a->remote.remoteLedger,
-                    "--engine ssh://: the ledger on that host (default: beside its study)");
-    sub->add_option("--snapshot-to", a->snapshotTo)->group(""); // for run --engine ssh://
+    addEngineOptions(sub, a->engine,
+                     "run there (STUDY and its paths as that host sees them; OpenSSH with your "
+                     "keys and config), then import its finished runs into the local --ledger",
+                     true);
     sub->add_option("--events", a->events,
                     "jsonl: one JSON event per line on stdout (for the workbench)")
         ->check(CLI::IsMember({"jsonl"}));
@@ -86,25 +54,21 @@ void addRunCommand(CLI::App& cli, Action& chosen) {
         const std::atomic<bool>& stop = stopOnSignals();
         const auto events = makeEvents(o.events);
         runner::RunOptions run = o.run;
-        if (!o.shard.empty()) {
-            try {
+        try {
+            if (!o.shard.empty()) {
                 run.shard = runner::Shard::parse(o.shard);
-            } catch (const std::exception& e) {
-                events->emit({{"event", protocol::event::kError}, {"message", e.what()}});
-                return protocol::kExitError;
             }
-        }
-        if (!o.engine.empty()) {
-            runner::RemoteOptions remote = o.remote;
-            try {
-                remote.target = runner::SshTarget::parse(o.engine);
-                return runner::runRemote(run, remote, *events, stop);
-            } catch (const std::exception& e) {
-                events->emit({{"event", protocol::event::kError}, {"message", e.what()}});
-                return protocol::kExitError;
+            if (o.engine.remoteEngine()) {
+                return runner::runRemote(run, o.engine.target(), *events, stop);
             }
+        } catch (const std::exception& e) {
+            events->emit({{"event", protocol::event::kError}, {"message", e.what()}});
+            return protocol::kExitError;
         }
-        return snapshotAfter(o, run, runner::runStudy(run, *events, stop), *events);
+        const int exit = runner::runStudy(run, *events, stop);
+        return snapshotAfter(o.engine,
+                             run.ledger.empty() ? runner::defaultLedgerPath(run.study) : run.ledger,
+                             exit, *events);
     });
 }
 
