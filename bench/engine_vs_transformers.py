@@ -49,14 +49,23 @@ CASES = {
 }
 
 
-def engine_run(case, batch, threads, items_file, n, passes, capture="none", attention="sdpa", kernels="default"):
+GEMMS = ("aten::mm", "aten::addmm", "aten::bmm", "aten::baddbmm", "aten::mv", "aten::addmv")
+
+
+def engine_run(case, batch, threads, items_file, n, passes, capture="none", attention="sdpa", kernels="default",
+               gemm=False):
+    """Items/s of the fastest pass; with gemm, (items/s, GEMM share): one more pass measures the time
+    inside the matrix multiplies, over the fastest pass's time."""
     cfg = {"batch_size": batch, "threads": threads, "padding_side": case["padding"], "attention": attention,
            "kernels": kernels}
     out = subprocess.run([str(ENGINE), "score", str(case["path"]), "--head", json.dumps(case["head"]),
                           "--input", str(items_file), "--limit", str(n), "--config", json.dumps(cfg),
-                          "--capture", capture, "--warmup", str(-(-n // batch)), "--repeat", str(passes), "--json"],
+                          "--capture", capture, "--warmup", str(-(-n // batch)), "--repeat", str(passes), "--json",
+                          *(["--gemm-time"] if gemm else [])],
                          check=True, capture_output=True, text=True)
     r = json.loads(out.stdout)
+    if gemm:
+        return r["items"] / r["seconds"], r["gemm"]["gemm_seconds"] / r["seconds"]
     return r["items"] / r["seconds"]
 
 
@@ -101,12 +110,15 @@ class HfSide:
         return len(texts) / (time.perf_counter() - t0)
 
 
-def hf_run(name, batch, threads, n, passes):
-    """The transformers side in its own fresh process, like the engine side."""
+def hf_run(name, batch, threads, n, passes, gemm=False):
+    """The transformers side in its own fresh process, like the engine side (and with gemm, as
+    engine_run, its GEMM share: the profiler's time inside the same matrix multiplies)."""
     out = subprocess.run([sys.executable, __file__, "--hf-worker", name, "--batches", str(batch),
-                          "--threads", str(threads), "--items", str(n), "--passes", str(passes)],
+                          "--threads", str(threads), "--items", str(n), "--passes", str(passes),
+                          *(["--gemm"] if gemm else [])],
                          check=True, capture_output=True, text=True)
-    return float(out.stdout.strip().splitlines()[-1])
+    r = json.loads(out.stdout.strip().splitlines()[-1])
+    return (r["items_s"], r["gemm_share"]) if gemm else r["items_s"]
 
 
 def hf_worker(a):
@@ -116,7 +128,14 @@ def hf_worker(a):
     texts = [json.loads(l)["text"] for l in ITEMS.read_text().splitlines()[:a.items]]
     hf = HfSide(name, case, a.threads)
     hf.run(texts, batch)  # warm-up pass
-    print(max(hf.run(texts, batch) for _ in range(a.passes)))
+    best = max(hf.run(texts, batch) for _ in range(a.passes))
+    out = {"items_s": best}
+    if a.gemm:
+        with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU]) as prof:
+            hf.run(texts, batch)
+        gemm_us = sum(e.cpu_time_total for e in prof.key_averages() if e.key in GEMMS)
+        out["gemm_share"] = gemm_us * 1e-6 / (len(texts) / best)
+    print(json.dumps(out))
 
 
 def summary(ratios):
@@ -133,6 +152,7 @@ def main():
     ap.add_argument("--capture", action="store_true")
     ap.add_argument("--json", type=pathlib.Path)
     ap.add_argument("--only", help="run only this model")
+    ap.add_argument("--gemm", action="store_true", help="also each side's share of time in GEMM")
     ap.add_argument("--hf-worker", help=argparse.SUPPRESS)
     a = ap.parse_args()
     if a.hf_worker:
@@ -145,10 +165,14 @@ def main():
         n = a.items or case["items"]
         a_items = n
         for batch in [int(x) for x in a.batches.split(",")]:
-            ratios, eng, ref = [], [], []
+            ratios, eng, ref, eng_gemm, ref_gemm = [], [], [], [], []
             for _ in range(a.reps):
-                e = engine_run(case, batch, a.threads, ITEMS, a_items, a.passes)
-                h = hf_run(name, batch, a.threads, a_items, a.passes)
+                e = engine_run(case, batch, a.threads, ITEMS, a_items, a.passes, gemm=a.gemm)
+                h = hf_run(name, batch, a.threads, a_items, a.passes, gemm=a.gemm)
+                if a.gemm:
+                    (e, eg), (h, hg) = e, h
+                    eng_gemm.append(eg)
+                    ref_gemm.append(hg)
                 eng.append(e)
                 ref.append(h)
                 ratios.append(e / h)
@@ -156,8 +180,14 @@ def main():
             rows.append({"what": f"{name} forward, batch {batch}", "engine_items_s": statistics.median(eng),
                          "peer": "transformers", "peer_items_s": statistics.median(ref),
                          "ratio_median": med, "ratio_min": lo, "ratio_max": hi})
+            gemm = ""
+            if a.gemm:
+                rows[-1].update(engine_gemm_share=statistics.median(eng_gemm),
+                                peer_gemm_share=statistics.median(ref_gemm))
+                gemm = (f" GEMM share: engine {statistics.median(eng_gemm):.0%}, transformers "
+                        f"{statistics.median(ref_gemm):.0%} |")
             print(f"| {name} | batch {batch} | engine {statistics.median(eng):.1f} items/s | "
-                  f"transformers {statistics.median(ref):.1f} items/s | {med:.2f}x ({lo:.2f}-{hi:.2f}) |",
+                  f"transformers {statistics.median(ref):.1f} items/s | {med:.2f}x ({lo:.2f}-{hi:.2f}) |{gemm}",
                   flush=True)
         if a.capture:
             for capture in ("hashes", "vectors"):

@@ -13,9 +13,11 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <thread>
 
 using namespace probaudit;
 using engine::Capture;
@@ -211,6 +213,38 @@ private Q_SLOTS:
         QVERIFY(sdpa.count("aten::scaled_dot_product_attention"));
         QCOMPARE(sdpa.at("aten::scaled_dot_product_attention"), 4 * 2); // 4 batches x 2 layers
         QVERIFY(math.at("aten::linear") > 0);
+    }
+
+    // The GEMM clock (the benchmark's floor): it counts and times exactly the matrix
+    // multiplies, of the engine's run or of a thread of its own, not the other operators; a
+    // second clock is refused while one runs; time and count are zero again in the next one.
+    void gemmClockTimesOnlyTheMatrixMultiplies() {
+        Engine eng(modelDir(QStringLiteral("tiny-llama")), headFor(QStringLiteral("tiny-llama")));
+        const auto items = forwardItems();
+        const RunConfig c = config("{\"batch_size\":8}");
+        eng.run(items, c, Capture::None);
+        const auto ops = eng.lastTrace().ops();
+        std::int64_t gemms = 0;
+        for (const char* op : {"aten::mm", "aten::addmm", "aten::bmm", "aten::baddbmm"}) {
+            gemms += ops.count(op) ? ops.at(op) : 0;
+        }
+        QVERIFY(gemms > 0);
+        {
+            const engine::GemmClock clock;
+            QVERIFY_THROWS_EXCEPTION(Error, engine::GemmClock());
+            const auto t0 = std::chrono::steady_clock::now();
+            eng.run(items, c, Capture::None);
+            const double pass =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+            QCOMPARE(clock.calls(), gemms);
+            QVERIFY(clock.seconds() > 0 && clock.seconds() < pass);
+            std::thread([] { (void)at::mm(at::ones({64, 64}), at::ones({64, 64})); }).join();
+            (void)at::add(at::ones({64, 64}), 1);
+            QCOMPARE(clock.calls(), gemms + 1);
+        }
+        const engine::GemmClock next;
+        QCOMPARE(next.calls(), std::int64_t(0));
+        QCOMPARE(next.seconds(), 0.0);
     }
 
     // A trace asked to record device kernels where there are none (this CPU run, and on a

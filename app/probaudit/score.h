@@ -13,6 +13,7 @@ struct ScoreOptions {
     std::size_t limit = 0;
     std::size_t warmup = 0; // batches run once, untimed, before the measured run
     std::size_t repeat = 1; // measured passes; the fastest is reported
+    bool gemmTime = false;  // then one more pass, its time inside GEMMs measured
 };
 
 nlohmann::json score(const ScoreOptions& o);

@@ -7,6 +7,8 @@
 #include <kineto/ActivityType.h>
 #include <torch/csrc/autograd/profiler_kineto.h>
 
+#include <atomic>
+#include <chrono>
 #include <mutex>
 #include <set>
 #include <unordered_map>
@@ -139,6 +141,61 @@ nlohmann::json KernelTrace::toJson() const {
         out["device_kernels_unavailable"] = m_deviceUnavailable;
     }
     return out;
+}
+
+namespace {
+
+std::atomic<std::int64_t> g_gemmNanos{0}, g_gemmCalls{0};
+std::atomic<bool> g_gemmClockRunning{false};
+
+bool isGemm(const char* name) {
+    static const std::set<std::string> gemms{"aten::mm",      "aten::addmm", "aten::bmm",
+                                             "aten::baddbmm", "aten::mv",    "aten::addmv"};
+    return gemms.count(name) != 0;
+}
+
+struct GemmStart : at::ObserverContext {
+    std::chrono::steady_clock::time_point t0 = std::chrono::steady_clock::now();
+};
+
+std::unique_ptr<at::ObserverContext> onGemmStart(const at::RecordFunction& fn) {
+    return isGemm(fn.name()) ? std::make_unique<GemmStart>() : nullptr;
+}
+
+void onGemmEnd(const at::RecordFunction&, at::ObserverContext* ctx) {
+    if (ctx == nullptr) {
+        return;
+    }
+    const auto t0 = static_cast<GemmStart*>(ctx)->t0;
+    g_gemmNanos +=
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0)
+            .count();
+    ++g_gemmCalls;
+}
+
+} // namespace
+
+GemmClock::GemmClock() {
+    if (g_gemmClockRunning.exchange(true)) {
+        throw Error("a GEMM clock is already running in this process");
+    }
+    g_gemmNanos = 0;
+    g_gemmCalls = 0;
+    m_handle = at::addGlobalCallback(
+        at::RecordFunctionCallback(&onGemmStart, &onGemmEnd).scopes({at::RecordScope::FUNCTION}));
+}
+
+GemmClock::~GemmClock() {
+    at::removeCallback(m_handle);
+    g_gemmClockRunning = false;
+}
+
+double GemmClock::seconds() const {
+    return double(g_gemmNanos.load()) * 1e-9;
+}
+
+std::int64_t GemmClock::calls() const {
+    return g_gemmCalls.load();
 }
 
 } // namespace probaudit::engine

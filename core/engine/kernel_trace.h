@@ -42,4 +42,21 @@ private:
     int m_sinceCollect = 0;
 };
 
+// Wall time spent inside the matrix multiplies (aten::mm, addmm, bmm, baddbmm, mv, addmv: what
+// linear layers and eager attention run; their threads work inside these calls) while it is
+// running, on every thread that calls them. For benchmarks: the share of a pass that is GEMM,
+// the floor that the engine and transformers share. One at a time in a process.
+class GemmClock {
+public:
+    GemmClock();
+    ~GemmClock();
+    GemmClock(const GemmClock&) = delete;
+    GemmClock& operator=(const GemmClock&) = delete;
+    double seconds() const;
+    std::int64_t calls() const;
+
+private:
+    std::uint64_t m_handle = 0;
+};
+
 } // namespace probaudit::engine

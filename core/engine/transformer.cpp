@@ -282,12 +282,13 @@ public:
                 }
             }
             attn = attn.transpose(1, 2).contiguous().reshape({B, L, -1});
-            h = residual + dense(attn, w.o, w.ob);
+            // Fresh GEMM outputs take the sums and the product in place (no allocation).
+            h = dense(attn, w.o, w.ob).add_(residual);
             residual = h;
             x = rmsNorm(h, w.post_norm, s.norm_eps);
-            x = dense(at::silu(dense(x, w.gate, w.gate_b)) * dense(x, w.up, w.up_b), w.down,
+            x = dense(at::silu(dense(x, w.gate, w.gate_b)).mul_(dense(x, w.up, w.up_b)), w.down,
                       w.down_b);
-            h = residual + x;
+            h = x.add_(residual);
             if (opt.onHidden && l + 1 < m_layers.size()) {
                 opt.onHidden(static_cast<int>(l + 1), h);
             }

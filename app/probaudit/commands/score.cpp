@@ -31,6 +31,9 @@ void addScoreCommand(CLI::App& cli, Action& chosen) {
     sub->add_option(
         "--repeat", s.repeat,
         "Time the pass this many times and report the fastest (all are listed in --json)");
+    sub->add_flag("--gemm-time", s.gemmTime,
+                  "Then one more pass with the time inside matrix multiplies measured (\"gemm\" "
+                  "in --json: the share of a pass that is GEMM)");
     sub->add_flag("--json", a->json, "Machine-readable JSON");
     onChosen(sub, chosen, a, [](const ScoreCommandArgs& o, const Invocation& inv) {
         ensureCpuCapability(o.score.config, inv.argc, inv.argv);
