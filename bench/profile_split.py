@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+"""Where the engine and transformers spend their time on the same forward (issue #28): each side
+runs under `perf record` (CPU samples of every thread, after its model load and warm-up pass),
+and the samples are sorted into GEMM (MKL sgemm: the floor both share), thread sync (OpenMP
+waits and spins), attention (SDPA's flash kernel, softmax), elementwise and norms (ATen's
+vectorised loops), copies and allocation, Python, tokenizer, and the rest.
+
+    .venv/bin/python bench/profile_split.py [--model SmolLM2-135M-Instruct] [--batch 1]
+        [--items 32] [--passes 6]
+
+Needs `perf` (Debian linux-perf) and permission to use it (root here).
+"""
+import argparse
+import collections
+import json
+import pathlib
+import re
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import engine_vs_transformers as evt  # noqa: E402
+
+CATEGORIES = [  # first match wins; on "dso symbol"
+    ("GEMM (MKL sgemm)", r"mkl_blas|sgemm|gemv"),
+    ("thread sync (OpenMP)", r"libgomp"),
+    ("attention (SDPA, softmax)", r"flash_attention|softmax|sdpa|scaled_dot"),
+    ("elementwise and norms", r"VectorizedLoop|vectorized_loop|cpu_kernel|reduce|Sleef|pow_tensor|rsqrt|silu|"
+                              r"add_kernel|mul_kernel|binary|unary|norm"),
+    ("copies", r"copy|memcpy|memmove|cat_serial|cat_|index_select|embedding"),
+    ("allocation", r"malloc|free|_int_|alloc|clear_page|page_fault|mmap|munmap|madvise"),
+    ("Python", r"libpython|_Py|python3|Py[A-Z]"),
+    ("tokenizer", r"tokeniz|onig|regex"),
+    ("dispatch and the rest", r"."),
+]
+
+
+rest = collections.Counter()  # the biggest of "the rest", for --rest
+
+
+def perf_run(cmd, delay_ms, out):
+    subprocess.run(["perf", "record", "-q", "-F", "499", "-D", str(delay_ms), "-o", out, "--", *cmd],
+                   check=True, capture_output=True)
+    rep = subprocess.run(["perf", "report", "-i", out, "--no-children", "--sort", "dso,symbol", "-n",
+                          "--stdio", "--percent-limit", "0"], check=True, capture_output=True, text=True).stdout
+    counts = collections.Counter()
+    for line in rep.splitlines():
+        m = re.match(r"\s*[\d.]+%\s+(\d+)\s+(\S+)\s+\[.\]\s+(.*)", line)
+        if not m:
+            continue
+        n, dso, sym = int(m[1]), m[2], m[3]
+        for name, pat in CATEGORIES:
+            if re.search(pat, f"{dso} {sym}"):
+                counts[name] += n
+                if name == CATEGORIES[-1][0]:
+                    rest[f"{dso} {sym[:90]}"] += n
+                break
+    return counts
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--model", default="SmolLM2-135M-Instruct", choices=list(evt.CASES))
+    ap.add_argument("--batch", type=int, default=1)
+    ap.add_argument("--items", type=int, default=32)
+    ap.add_argument("--passes", type=int, default=6)
+    ap.add_argument("--engine-delay", type=int, default=8000, help="ms before sampling starts (load, warm-up)")
+    ap.add_argument("--hf-delay", type=int, default=33000)
+    ap.add_argument("--rest", action="store_true", help="also list the biggest symbols of the rest")
+    a = ap.parse_args()
+    case = evt.CASES[a.model]
+    cfg = {"batch_size": a.batch, "threads": 2, "padding_side": case["padding"], "attention": "sdpa"}
+    engine = [str(evt.ENGINE), "score", str(case["path"]), "--head", json.dumps(case["head"]), "--input",
+              str(evt.ITEMS), "--limit", str(a.items), "--config", json.dumps(cfg), "--warmup",
+              str(-(-a.items // a.batch)), "--repeat", str(a.passes), "--json"]
+    hf = [sys.executable, evt.__file__, "--hf-worker", a.model, "--batches", str(a.batch), "--threads", "2",
+          "--items", str(a.items), "--passes", str(a.passes)]
+    with tempfile.TemporaryDirectory() as d:
+        sides = {"ProbAudit": perf_run(engine, a.engine_delay, f"{d}/engine.data"),
+                 "transformers": perf_run(hf, a.hf_delay, f"{d}/hf.data")}
+    print(f"{a.model}, batch {a.batch}, float32, 2 threads: share of CPU samples (both threads)\n")
+    print("| where | " + " | ".join(sides) + " |\n|---|" + "---|" * len(sides))
+    for name, _ in CATEGORIES:
+        print(f"| {name} | " + " | ".join(f"{c[name] / max(1, sum(c.values())):.1%}" for c in sides.values()) + " |")
+    if a.rest:
+        print("\nthe rest, both sides' samples:", *(f"  {n:6d} {what}" for what, n in rest.most_common(15)), sep="\n")
+
+
+if __name__ == "__main__":
+    main()
