@@ -405,7 +405,9 @@ RemoteResult runThere(const std::vector<std::string>& args, const RemoteOptions&
     if (!end.copied) {
         pullLedger(r, remoteLedger, copy.path);
     }
-    return {end.exit, importRuns(copy.path, local, r.target.url(), end.done, also), end.done};
+    // A command that did not end well brings its finished runs, never what it meant to add.
+    const AlsoImport more = end.exit == protocol::kExitOk ? also : AlsoImport{};
+    return {end.exit, importRuns(copy.path, local, r.target.url(), end.done, more), end.done};
 }
 
 // The study on the remote host; throws when STUDY is not a path there.
