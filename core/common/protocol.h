@@ -9,8 +9,11 @@
 //    "forward_seconds"[, "records_sha256"][, "serving"]}
 //   {"event":"skipped", "run", "head", "config", "reason"}
 //   {"event":"warning", "message"}   {"event":"error", "message"}
-//   {"event":"done", "ledger"[, "imported", "from"]}  (imported/from: a run on another host,
-//     `run --engine ssh://`: how many finished runs came into the local ledger, from where)
+//   {"event":"done", "ledger"[, "head"][, "imported", "from"]}  (head: the head a diagnosis
+//     explained; imported/from: a run on another host, `run --engine ssh://`: how many
+//     finished runs came into the local ledger, from where)
+//   {"event":"snapshot", "path", "bytes"}  (the remote side of --engine ssh://, after done:
+//     N bytes of its ledger's copy follow on the same stream)
 // Under `run --jobs N` every event of a job also carries "job": "K/N"; its started and
 // progress events carry no "run" (the run has its id in the study's ledger once imported).
 // `probaudit engine` adds {"event":"ready","protocol":kVersion} and answers each request
