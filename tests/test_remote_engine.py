@@ -128,6 +128,8 @@ class TestRemoteEngine(unittest.TestCase):
         for a, b in zip(ids_there, ids_here):
             self.assertEqual(runs_there[a], runs_here[b], (a, b))
         mapping = dict(zip(ids_there, ids_here))
+        self.assertEqual(len(here["ladder"]), len(there["ladder"]))
+        self.assertEqual(len(here["ladder"]), 4)
         for step_there, step_here in zip(there["ladder"], here["ladder"]):
             expected = step_there["finding"]
             for old in re.findall(r"\brun (\d+)\b", expected):

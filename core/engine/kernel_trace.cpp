@@ -181,8 +181,13 @@ GemmClock::GemmClock() {
     }
     g_gemmNanos = 0;
     g_gemmCalls = 0;
-    m_handle = at::addGlobalCallback(
-        at::RecordFunctionCallback(&onGemmStart, &onGemmEnd).scopes({at::RecordScope::FUNCTION}));
+    try {
+        m_handle = at::addGlobalCallback(at::RecordFunctionCallback(&onGemmStart, &onGemmEnd)
+                                             .scopes({at::RecordScope::FUNCTION}));
+    } catch (...) {
+        g_gemmClockRunning = false;
+        throw;
+    }
 }
 
 GemmClock::~GemmClock() {
