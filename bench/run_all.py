@@ -9,7 +9,10 @@ Speed claims are ratios against a peer measured in the same run, sides alternati
   - capture `hashes` and `vectors` against `none` (the engine against itself);
   - an endpoint study's requests against the `openai` Python client with asyncio, the same
     200 requests to the same real server at concurrency 1 and 4 (bench/endpoint_vs_openai.py;
-    wall times, so there the smaller ratio is the faster).
+    wall times, so there the smaller ratio is the faster);
+  - the transformers runner (`probaudit run` of a `runner: transformers` config) against a plain
+    transformers loop doing the same batches, 200 items of each real model
+    (bench/runner_vs_transformers.py).
 Where no program does the same job (the ledger, the workbench), the line reports the measured
 figure next to the bar the issue sets for it, and says so. Also: the end-to-end demo study A
 (`probaudit run --all`) with the share of its wall time spent outside the forward pass; the
@@ -35,6 +38,7 @@ BIN = ROOT / "build" / "default" / "bin"
 sys.path.insert(0, str(ROOT / "bench"))
 import endpoint_vs_openai as evo  # noqa: E402
 import engine_vs_transformers as evt  # noqa: E402
+import runner_vs_transformers as rvt  # noqa: E402
 import sweep_bench as swb  # noqa: E402
 
 
@@ -254,7 +258,7 @@ def main():
     m = machine()
     peer, gemm = engine_vs_peer(a.reps, a.quick)
     ratios = (peer + capture_overhead(a.reps, a.quick) + invariant_vs_default(a.reps, a.quick) +
-              evo.client_overhead(a.reps, a.quick))
+              evo.client_overhead(a.reps, a.quick) + rvt.runner_overhead(a.reps, a.quick))
     lines = (gemm + peak_memory() + ledger_lines() + swb.merge_lines() + micro_lines() + workbench_lines() +
              end_to_end() + swb.slurm_lines() + swb.ssh_lines())
     text = markdown(m, ratios, lines, "./scripts/bench")

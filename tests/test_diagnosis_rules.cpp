@@ -3,6 +3,7 @@
 // in advance: the JSON form round-trips, suspects follow the axes table, the forecast counts
 // sign changes of the logit gap, and the noise floor scales flips to the A/B's item count.
 #include "analysis/diagnosis.h"
+#include "analysis/fingerprint.h"
 #include "common/axes.h"
 #include "common/error.h"
 #include "common/run_config.h"
@@ -44,9 +45,9 @@ analysis::Diagnosis sampleDiagnosis() {
     d.ladder = {{"loader and repeatability", "f1", "v1", analysis::StepStatus::Clean},
                 {"shape", "f2", "v2", analysis::StepStatus::Explains}};
     d.table = {{"shape", "batch size 1 -> 8", 3, 4, 16, 1.5, "layer 1", 2, 0.25}};
-    analysis::ConfigExplanation run{"b8", {"batch_size"}, {"shape"}, std::nullopt};
+    analysis::ConfigExplanation run{"b8", {"batch_size"}, {"shape"}, std::nullopt, {}};
     run.result = analysis::ConfigResult{7, 1, 0.5, 0.75, "layer 2", 0.9, std::nullopt};
-    d.configs = {run, {"bf16", {"dtype"}, {"kernels"}, std::nullopt}};
+    d.configs = {run, {"bf16", {"dtype"}, {"kernels"}, std::nullopt, {}}};
     d.forecast = {{"b8", 1.25, 16, 1}, {"bf16", 0.0, 16, std::nullopt}};
     d.reference_run = 1;
     return d;
@@ -208,8 +209,8 @@ private Q_SLOTS:
         d.table.push_back({"shape", "against run 3", 12, 3, 16, 0, "none", 0, 1});
         analysis::ConfigResult b8;
         b8.run = 3;
-        d.configs.push_back({"b8", {"batch_size"}, {"shape"}, b8});
-        d.configs.push_back({"b4", {"batch_size"}, {"shape"}, std::nullopt});
+        d.configs.push_back({"b8", {"batch_size"}, {"shape"}, b8, {}});
+        d.configs.push_back({"b4", {"batch_size"}, {"shape"}, std::nullopt, {}});
         d.reference_run = 12;
         analysis::renumberRuns(d, {{12, 40}, {3, 12}});
         QCOMPARE(d.ladder[0].finding, std::string("recorded run 40 vs fresh; run 12 again"));
@@ -220,6 +221,47 @@ private Q_SLOTS:
         QCOMPARE(d.configs[0].result->run, std::int64_t(12));
         QVERIFY(!d.configs[1].result);
         QCOMPARE(*d.reference_run, std::int64_t(40));
+    }
+
+    // Two transformers-runner environments (docs/runner-protocol.md, "env"): what differs that
+    // can move numbers is said in one sentence each, kernel libraries first; what only names
+    // the environment (its name, interpreter, package digest) and thread counts are left out;
+    // a diagnosis keeps the sentences through JSON.
+    void environmentDifferencesAreSentences() {
+        const json a{{"kind", "transformers"},
+                     {"environment", "cu130"},
+                     {"executable", "/opt/a/bin/python"},
+                     {"torch", "2.11.0+cu130"},
+                     {"kernel_libraries", {{"flash-linear-attention", "0.5.2"}, {"xformers", ""}}},
+                     {"packages", {{"flash-linear-attention", "0.5.2"}, {"numpy", "2.1.0"}}},
+                     {"packages_sha256", "aa"},
+                     {"threads", {{"intra_op", 2}}}};
+        json b = a;
+        b["environment"] = "cu128";
+        b["executable"] = "/opt/b/bin/python";
+        b["torch"] = "2.11.0+cu128";
+        b["kernel_libraries"]["flash-linear-attention"] = "";
+        b["packages"].erase("flash-linear-attention");
+        b["packages"]["numpy"] = "2.2.0";
+        b["packages_sha256"] = "bb";
+        b["threads"]["intra_op"] = 4;
+        const auto lines = analysis::environmentSentences(a, b);
+        QCOMPARE(lines.size(), std::size_t(3));
+        QCOMPARE(lines[0], std::string("flash-linear-attention 0.5.2 present in A, absent in B (a "
+                                       "kernel library that can change which kernels run)"));
+        QCOMPARE(lines[1], std::string("numpy 2.1.0 in A, 2.2.0 in B"));
+        QVERIFY2(lines[2].rfind("torch: 2.11.0+cu130 in A, 2.11.0+cu128 in B (", 0) == 0,
+                 lines[2].c_str());
+        QVERIFY(analysis::environmentSentences(a, a).empty());
+        QCOMPARE(analysis::environmentSentences(a, b, 2).back(),
+                 std::string("and 2 more differences"));
+        // The "environment" suspect and its sentences survive the diagnosis's JSON.
+        analysis::Diagnosis d;
+        d.configs.push_back({"cu128", {"env"}, {"environment"}, std::nullopt, lines});
+        const auto back = analysis::Diagnosis::fromJson(d.toJson());
+        QCOMPARE(back.configs.at(0).environment, lines);
+        QCOMPARE(suspectOf("env"), std::string("environment"));
+        QCOMPARE(suspectOf("runner"), std::string("environment"));
     }
 };
 

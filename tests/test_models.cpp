@@ -62,8 +62,8 @@ analysis::Diagnosis fixtureDiagnosis(const analysis::Review& rv) {
     result.max_dp = 3.92;
     result.bit_identical = 0.5;
     result.first_layer = "layer 2";
-    d.configs = {{"batch-8", {"batch_size"}, {"shape"}, result},
-                 {"bfloat16", {"dtype"}, {"kernels"}, std::nullopt}};
+    d.configs = {{"batch-8", {"batch_size"}, {"shape"}, result, {}},
+                 {"bfloat16", {"dtype"}, {"kernels"}, std::nullopt, {}}};
     d.forecast = {{"batch-8", 1.3, 16, 1}, {"bfloat16", 0.4, 16, std::nullopt}};
     return d;
 }

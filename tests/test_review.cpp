@@ -1019,11 +1019,12 @@ private Q_SLOTS:
         const QString dir = m_dir.filePath(QStringLiteral("tour"));
         QCOMPARE(runScreenshotTour(dir, m_ledger, QStringLiteral("-test")), 0);
         const QStringList files = QDir(dir).entryList({QStringLiteral("*-test.png")}, QDir::Files);
-        QCOMPARE(files.size(), 23); // 11 views + 6 presentation slides + 5 forms + the tables
-        for (const char* form : {"10-new-study-test.png", "10b-new-study-server-test.png",
-                                 "10c-engine-settings-test.png", "11-config-editor-test.png",
-                                 "12-engine-runs-test.png", "09-presentation-3-test.png",
-                                 "13-field-report-tables-test.png"}) {
+        QCOMPARE(files.size(), 24); // 11 views + 6 presentation slides + 6 forms + the tables
+        for (const char* form :
+             {"10-new-study-test.png", "10b-new-study-server-test.png",
+              "10d-new-study-transformers-test.png", "10c-engine-settings-test.png",
+              "11-config-editor-test.png", "12-engine-runs-test.png", "09-presentation-3-test.png",
+              "13-field-report-tables-test.png"}) {
             QVERIFY2(files.contains(QString::fromLatin1(form)), form);
         }
         for (const QString& name : files) {

@@ -503,6 +503,55 @@ private Q_SLOTS:
         QCOMPARE(s.config("warm-cache")->config.prefix_cache, std::string("warm"));
     }
 
+    // The transformers runner as the source: the interpreter is checked by starting the runner
+    // there (it reports Python, torch and transformers, or says why not), every config runs in
+    // that environment, and a model of any architecture is read by its config.json.
+    void newStudyFormForTheTransformersRunner() {
+        QTemporaryDir dir;
+        writeStudy(QDir(dir.path()), 8); // for its dataset
+        NewStudyDialog d;
+        d.sourceBox()->setCurrentIndex(d.sourceBox()->findData(QStringLiteral("transformers")));
+        QVERIFY(d.pythonEdit()->isVisibleTo(&d));
+        QVERIFY(d.modelEdit()->isVisibleTo(&d));
+        QVERIFY(!d.urlEdit()->isVisibleTo(&d));
+        d.nameEdit()->setText(QStringLiteral("reference"));
+        d.modelEdit()->setText(kFixtures + QStringLiteral("/tiny-bert"));
+        d.datasetEdit()->setText(dir.filePath(QStringLiteral("data.jsonl")));
+        d.labelsEdit()->setText(QStringLiteral("negative, positive"));
+        d.headPathEdit()->setText(kFixtures +
+                                  QStringLiteral("/adapters/tiny-bert-mean.safetensors"));
+        d.outputEdit()->setText(dir.filePath(QStringLiteral("reference.study.json")));
+        QSignalSpy checked(&d, &NewStudyDialog::interpreterChecked);
+        d.pythonEdit()->setText(dir.filePath(QStringLiteral("no-such-python")));
+        d.checkInterpreterButton()->click();
+        QVERIFY(checked.wait(30000));
+        QCOMPARE(checked.takeFirst().at(0).toBool(), false);
+        QVERIFY2(d.interpreterStatus()->text().contains(QStringLiteral("no such interpreter")),
+                 qPrintable(d.interpreterStatus()->text()));
+        const QString python = QStringLiteral(PROBAUDIT_SOURCE_DIR "/.venv/bin/python");
+        if (!QFileInfo::exists(python)) {
+            QSKIP(".venv has no Python (./scripts/setup makes it)");
+        }
+        d.pythonEdit()->setText(python);
+        d.checkInterpreterButton()->click();
+        QVERIFY(checked.wait(120000));
+        QVERIFY2(checked.takeFirst().at(0).toBool(), qPrintable(d.interpreterStatus()->text()));
+        QVERIFY2(d.interpreterStatus()->text().contains(QStringLiteral("torch ")) &&
+                     d.interpreterStatus()->text().contains(QStringLiteral("transformers ")),
+                 qPrintable(d.interpreterStatus()->text()));
+        QVERIFY2(d.validateNow(), qPrintable(d.problems().join(u'\n')));
+        const QString path = d.create();
+        QVERIFY(!path.isEmpty());
+        const auto s = study::Study::load(path.toStdString());
+        QCOMPARE(s.environments.size(), std::size_t(1));
+        QCOMPARE(s.environments[0].python, python.toStdString());
+        QCOMPARE(s.configs.size(), std::size_t(7));
+        for (const auto& c : s.configs) {
+            QCOMPARE(c.config.runner, std::string("transformers"));
+            QCOMPARE(c.config.env, std::string("python"));
+        }
+    }
+
     void configEditor() {
         QTemporaryDir dir;
         const QString study = writeStudy(QDir(dir.path()), 8);

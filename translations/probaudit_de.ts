@@ -2104,6 +2104,54 @@ Sie sondiert eine Stichprobe mit festem Seed: die Referenz zweimal, geänderte N
         <source>It does not list %1.</source>
         <translation>%1 ist nicht darunter.</translation>
     </message>
+    <message>
+        <source>a GGUF file; transformers dequantizes it at load</source>
+        <translation>eine GGUF-Datei; transformers dequantisiert sie beim Laden</translation>
+    </message>
+    <message>
+        <source>%1: no config.json (not a Hugging Face folder)</source>
+        <translation>%1: keine config.json (kein Hugging-Face-Ordner)</translation>
+    </message>
+    <message>
+        <source>%1: config.json names no model_type</source>
+        <translation>%1: config.json nennt keinen model_type</translation>
+    </message>
+    <message>
+        <source>%1, read by transformers in the environment</source>
+        <translation>%1, von transformers in der Umgebung gelesen</translation>
+    </message>
+    <message>
+        <source>a model file, in a Python environment (transformers)</source>
+        <translation>eine Modelldatei, in einer Python-Umgebung (transformers)</translation>
+    </message>
+    <message>
+        <source>&amp;Python:</source>
+        <translation>&amp;Python:</translation>
+    </message>
+    <message>
+        <source>the interpreter of the environment, e.g. /opt/venv/bin/python</source>
+        <translation>der Interpreter der Umgebung, z. B. /opt/venv/bin/python</translation>
+    </message>
+    <message>
+        <source>Check interpreter</source>
+        <translation>Interpreter prüfen</translation>
+    </message>
+    <message>
+        <source>Starting the transformers runner in %1…</source>
+        <translation>Starte den transformers-Runner in %1…</translation>
+    </message>
+    <message>
+        <source>No interpreter given.</source>
+        <translation>Kein Interpreter angegeben.</translation>
+    </message>
+    <message>
+        <source>Python %1, torch %2, transformers %3</source>
+        <translation>Python %1, torch %2, transformers %3</translation>
+    </message>
+    <message>
+        <source>reference: batch 1, no padding, float32, 1 thread, in the Python environment</source>
+        <translation>Referenz: Batch 1, kein Padding, float32, 1 Thread, in der Python-Umgebung</translation>
+    </message>
 </context>
 <context>
     <name>probaudit::ui::PresentationWindow</name>

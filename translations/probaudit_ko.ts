@@ -2101,6 +2101,54 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
         <source>It does not list %1.</source>
         <translation>%1은(는) 목록에 없습니다.</translation>
     </message>
+    <message>
+        <source>a GGUF file; transformers dequantizes it at load</source>
+        <translation>GGUF 파일; transformers가 로드할 때 역양자화합니다</translation>
+    </message>
+    <message>
+        <source>%1: no config.json (not a Hugging Face folder)</source>
+        <translation>%1: config.json이 없습니다 (Hugging Face 폴더가 아님)</translation>
+    </message>
+    <message>
+        <source>%1: config.json names no model_type</source>
+        <translation>%1: config.json에 model_type이 없습니다</translation>
+    </message>
+    <message>
+        <source>%1, read by transformers in the environment</source>
+        <translation>%1, 환경의 transformers가 읽음</translation>
+    </message>
+    <message>
+        <source>a model file, in a Python environment (transformers)</source>
+        <translation>모델 파일, Python 환경에서 (transformers)</translation>
+    </message>
+    <message>
+        <source>&amp;Python:</source>
+        <translation>&amp;Python:</translation>
+    </message>
+    <message>
+        <source>the interpreter of the environment, e.g. /opt/venv/bin/python</source>
+        <translation>환경의 인터프리터, 예: /opt/venv/bin/python</translation>
+    </message>
+    <message>
+        <source>Check interpreter</source>
+        <translation>인터프리터 확인</translation>
+    </message>
+    <message>
+        <source>Starting the transformers runner in %1…</source>
+        <translation>%1에서 transformers 러너를 시작하는 중…</translation>
+    </message>
+    <message>
+        <source>No interpreter given.</source>
+        <translation>인터프리터가 지정되지 않았습니다.</translation>
+    </message>
+    <message>
+        <source>Python %1, torch %2, transformers %3</source>
+        <translation>Python %1, torch %2, transformers %3</translation>
+    </message>
+    <message>
+        <source>reference: batch 1, no padding, float32, 1 thread, in the Python environment</source>
+        <translation>기준: 배치 1, 패딩 없음, float32, 스레드 1개, Python 환경에서</translation>
+    </message>
 </context>
 <context>
     <name>probaudit::ui::PresentationWindow</name>

@@ -112,6 +112,16 @@ void printConfigs(const analysis::Diagnosis& d, const std::string& study, std::s
         }
         std::printf("\n");
     }
+    for (const auto& c : d.configs) {
+        if (!c.environment.empty()) {
+            std::printf("\n%s runs in another environment than the reference (A: the reference's, "
+                        "B: its own):\n",
+                        c.config.c_str());
+            for (const auto& line : c.environment) {
+                std::printf("- %s\n", line.c_str());
+            }
+        }
+    }
 }
 
 } // namespace

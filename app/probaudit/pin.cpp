@@ -7,7 +7,9 @@
 #include "engine/engine.h"
 #include "engine/env_fingerprint.h"
 #include "ledger/ledger.h"
+#include "runner/runner_batches.h"
 #include "runner/study_session.h"
+#include "runner/transformers_runner.h"
 #include "study/study.h"
 
 #include <nlohmann/json.hpp>
@@ -18,6 +20,7 @@
 #include <ctime>
 #include <fstream>
 #include <iostream>
+#include <optional>
 
 namespace probaudit::app {
 
@@ -31,9 +34,16 @@ std::string hex64(std::uint64_t v) {
     return buf;
 }
 
+// One sample item's results, from whichever runner computed them.
+struct SampleRecord {
+    std::string id;
+    std::vector<float> probs, logits;
+    int decision = -1;
+    std::vector<std::uint64_t> hashes;
+};
+
 // The sample's results as exact data: float32 bit patterns in hex, layer hashes in hex.
-json sampleResults(const std::vector<engine::ItemRecord>& records,
-                   const std::vector<engine::Item>& items) {
+json sampleResults(const std::vector<SampleRecord>& records) {
     json out = json::array();
     for (const auto& r : records) {
         auto bits = [](const std::vector<float>& v) {
@@ -48,16 +58,94 @@ json sampleResults(const std::vector<engine::ItemRecord>& records,
             return a;
         };
         json hashes = json::array();
-        for (auto h : r.layer_hashes) {
+        for (auto h : r.hashes) {
             hashes.push_back(hex64(h));
         }
-        out.push_back({{"id", items[r.item].id},
-                       {"probs", r.head.probs},
-                       {"probs_bits", bits(r.head.probs)},
-                       {"logits_bits", bits(r.head.logits)},
-                       {"decision", r.head.decision},
+        out.push_back({{"id", r.id},
+                       {"probs", r.probs},
+                       {"probs_bits", bits(r.probs)},
+                       {"logits_bits", bits(r.logits)},
+                       {"decision", r.decision},
                        {"layer_hashes", hashes}});
     }
+    return out;
+}
+
+// Where a pinned config runs: the built-in engine, or the transformers runner in the Python
+// environment the lock (or the study) names, with the config's CPU capability.
+struct Runtime {
+    std::string modelPath;
+    HeadSpec head;
+    RunConfig config;
+    std::optional<study::Environment> python; // set for the transformers runner
+};
+
+std::optional<study::Environment> pythonEnvironment(const study::Study& s, const RunConfig& c) {
+    if (c.runner != "transformers") {
+        return std::nullopt;
+    }
+    const study::Environment* e = s.environment(c.env);
+    if (e == nullptr) {
+        throw Error(s.file, "no environment \"" + c.env + "\" in $.environments");
+    }
+    return *e;
+}
+
+study::Environment withCapability(study::Environment e, const RunConfig& c) {
+    if (!c.cpu_capability.empty()) {
+        e.vars.push_back("ATEN_CPU_CAPABILITY=" + c.cpu_capability);
+    }
+    return e;
+}
+
+// The runtime's fingerprint, with the config's settings applied (thread counts are in it).
+json currentEnvironment(const Runtime& rt) {
+    if (!rt.python) {
+        engine::Engine::applyProcessSettings(rt.config);
+        return engine::collectEnvironment();
+    }
+    runner::TransformersRunner tr(withCapability(*rt.python, rt.config));
+    tr.load(rt.modelPath, rt.head.toJson(), rt.config.toJson());
+    return tr.fingerprint();
+}
+
+// Reruns the sample as one group under the config (the same batches wherever it is rerun);
+// `environment` gets the fingerprint of the runtime that computed it.
+std::vector<SampleRecord> rerunSample(const Runtime& rt, const std::vector<engine::Item>& sample,
+                                      json& environment) {
+    std::vector<SampleRecord> out;
+    if (!rt.python) {
+        engine::Engine eng(rt.modelPath, rt.head);
+        eng.prepare(rt.config);
+        environment = engine::collectEnvironment();
+        for (const auto& r : eng.run(sample, rt.config, engine::Capture::Hashes)) {
+            out.push_back(
+                {sample[r.item].id, r.head.probs, r.head.logits, r.head.decision, r.layer_hashes});
+        }
+        return out;
+    }
+    runner::TransformersRunner tr(withCapability(*rt.python, rt.config));
+    tr.load(rt.modelPath, rt.head.toJson(), rt.config.toJson());
+    environment = tr.fingerprint();
+    std::vector<std::string> texts;
+    for (const auto& it : sample) {
+        texts.push_back(it.text);
+    }
+    const auto tokens = tr.tokenize(texts, rt.config.max_length);
+    std::vector<const runner::RunnerItem*> items;
+    for (const auto& t : tokens) {
+        items.push_back(&t);
+    }
+    out.resize(sample.size());
+    runner::runRunnerBatches(
+        tr, items, rt.head, rt.config, "hashes", {},
+        [&](std::vector<ledger::Record>&& recs, double, const json&) {
+            for (auto& r : recs) {
+                const auto k = std::size_t(r.item);
+                out[k] = {sample[k].id, r.probs, r.logits, r.decision, r.layer_hashes};
+            }
+            return true;
+        });
     return out;
 }
 
@@ -76,15 +164,7 @@ int pinRun(const PinOptions& o) {
     const HeadSpec head =
         HeadSpec::fromJson(run.head_json, "run " + std::to_string(o.run) + " head");
     const json pinnedEnv = led.environment(run.env_hash);
-    engine::Engine eng(s.model_path, head);
-    eng.prepare(config);
-    const json env = engine::collectEnvironment();
-    if (ledger::Ledger::environmentHash(env) != run.env_hash) {
-        throw Error(
-            ledgerPath,
-            "run " + std::to_string(o.run) +
-                " was recorded in another environment than this one; pin it where it was recorded");
-    }
+    const Runtime rt{s.model_path, head, config, pythonEnvironment(s, config)};
     // The sample: the first K items, rerun now as one group under the run's config, so that a
     // check elsewhere reruns exactly the same batches.
     const auto items = led.items();
@@ -92,26 +172,38 @@ int pinRun(const PinOptions& o) {
     for (std::size_t i = 0; i < items.size() && int(sample.size()) < o.sample; ++i) {
         sample.push_back({items[i].id, items[i].text, items[i].label});
     }
-    const auto records = eng.run(sample, config, engine::Capture::Hashes);
+    json env;
+    const auto records = rerunSample(rt, sample, env);
+    if (ledger::Ledger::environmentHash(env) != run.env_hash) {
+        throw Error(
+            ledgerPath,
+            "run " + std::to_string(o.run) +
+                " was recorded in another environment than this one; pin it where it was recorded");
+    }
     json texts = json::array();
     for (const auto& it : sample) {
         texts.push_back({{"id", it.id}, {"text", it.text}});
     }
     const std::string when = utcNow();
-    const json lock{{"probaudit_lock", 1},
-                    {"created", when},
-                    {"study", s.name},
-                    {"ledger", ledgerPath},
-                    {"run", run.id},
-                    {"head", head.toJson()},
-                    {"config_name", run.config_name},
-                    {"config", config.toJson()},
-                    {"config_hash", run.config_hash},
-                    {"environment", pinnedEnv},
-                    {"environment_hash", run.env_hash},
-                    {"records_sha256", run.records_sha256},
-                    {"items", run.items_total},
-                    {"sample", {{"items", texts}, {"results", sampleResults(records, sample)}}}};
+    json lock{{"probaudit_lock", 1},
+              {"created", when},
+              {"study", s.name},
+              {"ledger", ledgerPath},
+              {"run", run.id},
+              {"head", head.toJson()},
+              {"config_name", run.config_name},
+              {"config", config.toJson()},
+              {"config_hash", run.config_hash},
+              {"environment", pinnedEnv},
+              {"environment_hash", run.env_hash},
+              {"records_sha256", run.records_sha256},
+              {"items", run.items_total},
+              {"sample", {{"items", texts}, {"results", sampleResults(records)}}}};
+    if (rt.python) { // check starts the runner there again
+        const study::Environment& e = *rt.python;
+        lock["runner_environment"] = {{"name", e.name}, {"python", e.python}, {"env", e.vars}};
+        lock["model"] = s.model_path;
+    }
     std::ofstream out(o.output);
     if (!out) {
         throw Error(o.output, "cannot write");
@@ -133,8 +225,19 @@ int checkLock(const CheckOptions& o) {
         throw Error(o.lock, "not a ProbAudit runtime lock");
     }
     const RunConfig config = RunConfig::fromJson(lock.at("config"));
-    engine::Engine::applyProcessSettings(config);
-    const json current = engine::collectEnvironment();
+    const HeadSpec head = HeadSpec::fromJson(lock.at("head"), o.lock);
+    Runtime rt{lock.value("model", ""), head, config, std::nullopt};
+    if (lock.contains("runner_environment")) {
+        const json& e = lock["runner_environment"];
+        rt.python = study::Environment{e.value("name", ""), e.value("python", ""),
+                                       e.value("env", std::vector<std::string>{})};
+    }
+    std::optional<study::Study> s;
+    if (!o.study.empty()) {
+        s = study::Study::load(o.study);
+        rt.modelPath = s->model_path;
+    }
+    const json current = currentEnvironment(rt);
     const auto diffs = analysis::fingerprintDiff(lock.at("environment"), current);
     bool envMoves = false;
     json diffJson = json::array();
@@ -148,17 +251,14 @@ int checkLock(const CheckOptions& o) {
     }
     json result{{"lock", o.lock}, {"run", lock.at("run")}, {"environment_differences", diffJson}};
     int code = envMoves ? kExitEnvironmentDiffers : 0;
-    if (!o.study.empty()) {
-        const study::Study s = study::Study::load(o.study);
-        const HeadSpec head = HeadSpec::fromJson(lock.at("head"), o.lock);
-        engine::Engine eng(s.model_path, head);
+    if (s) {
         std::vector<engine::Item> sample;
         for (const auto& it : lock.at("sample").at("items")) {
             sample.push_back(
                 {it.at("id").get<std::string>(), it.at("text").get<std::string>(), std::nullopt});
         }
-        const auto records = eng.run(sample, config, engine::Capture::Hashes);
-        const json now = sampleResults(records, sample);
+        json unused;
+        const json now = sampleResults(rerunSample(rt, sample, unused));
         const json& then = lock.at("sample").at("results");
         std::int64_t changed = 0;
         json changedIds = json::array();

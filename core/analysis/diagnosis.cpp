@@ -89,6 +89,9 @@ json rowJson(const ProbeRow& r) {
 
 json configJson(const ConfigExplanation& c) {
     json row{{"config", c.config}, {"differs_in", c.differs_in}, {"suspects", c.suspects}};
+    if (!c.environment.empty()) { // absent without: earlier diagnoses keep their form
+        row["environment"] = c.environment;
+    }
     if (c.result) {
         const ConfigResult& r = *c.result;
         row.update({{"run", r.run},
@@ -169,7 +172,8 @@ Diagnosis Diagnosis::fromJson(const json& j) {
     for (const auto& c : array(j, "configs")) {
         ConfigExplanation e{get<std::string>(c, "config", ""),
                             get<std::vector<std::string>>(c, "differs_in", {}),
-                            get<std::vector<std::string>>(c, "suspects", {}), std::nullopt};
+                            get<std::vector<std::string>>(c, "suspects", {}), std::nullopt,
+                            get<std::vector<std::string>>(c, "environment", {})};
         if (c.contains("run")) {
             ConfigResult r;
             r.run = get<std::int64_t>(c, "run", 0);

@@ -55,6 +55,9 @@ struct ConfigExplanation {
     std::vector<std::string> differs_in; // axes
     std::vector<std::string> suspects;   // shape | kernels | environment
     std::optional<ConfigResult> result;  // none: not run yet
+    // Suspect "environment": what differs between the two runs' environments that can move
+    // numbers, one sentence each ("flash-linear-attention 0.5.2 present in A, absent in B").
+    std::vector<std::string> environment;
 };
 
 struct FlipForecast {

@@ -1,6 +1,7 @@
 #include "analysis/fingerprint.h"
 
 #include <map>
+#include <set>
 
 namespace probaudit::analysis {
 
@@ -28,8 +29,49 @@ void flatten(const json& j, const std::string& prefix, std::map<std::string, jso
     out[prefix] = j;
 }
 
+std::string versionText(const json& v) {
+    return v.is_string() ? v.get<std::string>() : v.dump();
+}
+
+// The transformers runner's fingerprint (docs/runner-protocol.md, "env"): its kernel libraries,
+// packages and Python; false when the path is not one of them.
+bool classifyRunner(EnvDifference& d, const std::string& top) {
+    const std::string name = d.path.substr(d.path.find('.') + 1);
+    const bool absentA = d.pinned.is_null() || d.pinned == "";
+    const bool absentB = d.current.is_null() || d.current == "";
+    if (top == "kernel_libraries" || top == "packages") {
+        const std::string what = top == "kernel_libraries" ? "a kernel library" : "a package";
+        d.why = absentB ? name + " " + versionText(d.pinned) + " present in A, absent in B (" +
+                              what + " that can change which kernels run)"
+                : absentA ? name + " " + versionText(d.current) + " present in B, absent in A (" +
+                                what + " that can change which kernels run)"
+                          : name + " " + versionText(d.pinned) + " in A, " +
+                                versionText(d.current) + " in B";
+        return true;
+    }
+    if (top == "transformers") {
+        d.why = "another transformers: its model code can compute differently";
+    } else if (top == "torch_cuda" || top == "cudnn" || top == "cublas" || top == "gpus") {
+        d.why = "another CUDA build, cuDNN, cuBLAS or GPU: GPU kernels can differ";
+    } else if (top == "python") {
+        d.why = "another Python";
+    } else if (top == "environment" || top == "executable" || top == "prefix" ||
+               top == "packages_sha256") {
+        d.moves_numerics = false;
+        d.why = "names the environment; what differs in it is listed on its own";
+    } else if (top == "env") {
+        d.why = "a numerics-relevant environment variable";
+    } else {
+        return false;
+    }
+    return true;
+}
+
 void classify(EnvDifference& d) {
     const std::string top = d.path.substr(0, d.path.find('.'));
+    if (classifyRunner(d, top)) {
+        return;
+    }
     if (top == "os" || top == "schema" || top == "env_vars_watched") {
         d.moves_numerics = false;
         d.why = "does not enter the computation";
@@ -51,7 +93,8 @@ void classify(EnvDifference& d) {
     } else if (top == "kernels") {
         d.why = "other compiled kernels";
     } else if (top == "kind") {
-        d.why = "one run is the engine's, the other a server's: another computation altogether";
+        d.why = "another runner (the engine, the transformers runner, a server): another "
+                "computation altogether";
     } else if (top == "endpoint") {
         d.why = "another server address, API or model name: another server can compute "
                 "differently";
@@ -93,6 +136,45 @@ std::vector<EnvDifference> fingerprintDiff(const json& pinned, const json& curre
             classify(d);
             out.push_back(d);
         }
+    }
+    return out;
+}
+
+std::vector<std::string> environmentSentences(const json& a, const json& b, std::size_t limit) {
+    std::vector<std::string> first, second, rest;
+    std::set<std::string> libraries; // a kernel library is also a package: said once
+    const auto diffs = fingerprintDiff(a, b);
+    for (const EnvDifference& d : diffs) {
+        if (d.moves_numerics && d.path.rfind("kernel_libraries.", 0) == 0) {
+            libraries.insert(d.path.substr(17));
+        }
+    }
+    for (const EnvDifference& d : diffs) {
+        if (!d.moves_numerics || d.path.rfind("threads.", 0) == 0) {
+            continue;
+        }
+        const std::string top = d.path.substr(0, d.path.find('.'));
+        if (top == "kernel_libraries") {
+            first.push_back(d.why);
+        } else if (top == "packages") {
+            if (!libraries.count(d.path.substr(9))) {
+                second.push_back(d.why);
+            }
+        } else {
+            const auto text = [](const json& v) {
+                return v.is_null() ? std::string("absent") : versionText(v);
+            };
+            rest.push_back(d.path + ": " + text(d.pinned) + " in A, " + text(d.current) +
+                           " in B (" + d.why + ")");
+        }
+    }
+    std::vector<std::string> out = first;
+    out.insert(out.end(), second.begin(), second.end());
+    out.insert(out.end(), rest.begin(), rest.end());
+    if (out.size() > limit) {
+        const std::size_t more = out.size() - (limit - 1);
+        out.resize(limit - 1);
+        out.push_back("and " + std::to_string(more) + " more differences");
     }
     return out;
 }

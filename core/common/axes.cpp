@@ -14,7 +14,7 @@ const std::vector<Axis>& configAxes() {
             {"arrival_seed", K::Integer, {}, 0, S::Kernels, C::Both},
             {"attention",
              K::Choice,
-             {"math", "sdpa", "batch_invariant"},
+             {"math", "sdpa", "batch_invariant", "flash_attention_2"},
              0,
              S::Kernels,
              C::Engine,
@@ -37,6 +37,8 @@ const std::vector<Axis>& configAxes() {
              S::Kernels,
              C::Engine,
              true},
+            // The transformers runner's environment (study $.environments); "" = the engine.
+            {"env", K::Name, {}, 0, S::Environment, C::Engine},
             {"kernels", K::Choice, {"default", "batch_invariant"}, 0, S::Kernels, C::Engine, true},
             {"max_length", K::Integer, {}, 0, S::Shape, C::Engine, false, 1 << 20},
             {"order", K::Choice, {"as_given", "shuffled", "by_length"}, 0, S::Shape, C::Engine},
@@ -46,6 +48,9 @@ const std::vector<Axis>& configAxes() {
             {"padding_side", K::Choice, {"right", "left"}, 0, S::Shape, C::Engine, true},
             {"prefix_cache", K::Choice, {"cold", "warm"}, 0, S::Kernels, C::Endpoint},
             {"repeat", K::Integer, {}, 0, S::Kernels, C::Both, false, 1 << 20},
+            // What computes the numbers: the built-in libtorch engine, or Hugging Face
+            // transformers in a Python environment (runners/python, docs/runner-protocol.md).
+            {"runner", K::Choice, {"engine", "transformers"}, 0, S::Environment, C::Engine},
             {"seed", K::Integer, {}, -1, S::Kernels, C::Endpoint},
             {"tf32", K::Boolean, {}, 0, S::Kernels, C::Engine, true},
             {"threads", K::Integer, {}, 1, S::Kernels, C::Engine, false, 1024},
@@ -70,7 +75,15 @@ const Axis* findAxis(std::string_view name) {
 }
 
 std::string_view suspectName(Suspect s) {
-    return s == Suspect::Shape ? "shape" : "kernels";
+    switch (s) {
+    case Suspect::Shape:
+        return "shape";
+    case Suspect::Kernels:
+        return "kernels";
+    case Suspect::Environment:
+        return "environment";
+    }
+    return "kernels";
 }
 
 std::string suspectOf(std::string_view axis) {

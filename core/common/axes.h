@@ -15,6 +15,7 @@ enum class AxisKind {
     Integer, // min <= v <= max
     Boolean,
     Device, // cpu | cuda:N
+    Name,   // a name the study defines ("" = none): the runner environment of $.environments
 };
 
 // What an axis is a setting of: the built-in engine's computation, the requests an endpoint run
@@ -23,8 +24,10 @@ enum class AxisKind {
 enum class Scope { Engine, Endpoint, Both };
 
 // Which rung of the diagnosis ladder an axis belongs to: the batch's shape (batch size,
-// padding, order, truncation), or the computation path (kernels, dtype, threads, flags).
-enum class Suspect { Shape, Kernels };
+// padding, order, truncation), the computation path (kernels, dtype, threads, flags), or the
+// environment (which runner computes, in which Python environment: its torch build and kernel
+// libraries).
+enum class Suspect { Shape, Kernels, Environment };
 
 struct Axis {
     std::string_view name;
@@ -47,7 +50,8 @@ bool axisApplies(const Axis& axis, bool endpoint);
 std::vector<std::string> axisValues(const Axis& axis);
 // The axis called `name`, or null.
 const Axis* findAxis(std::string_view name);
-// "shape" or "kernels": the suspect an axis difference points to (unknown axes: "kernels").
+// "shape", "kernels" or "environment": the suspect an axis difference points to (unknown axes:
+// "kernels").
 std::string suspectOf(std::string_view axis);
 std::string_view suspectName(Suspect s);
 

@@ -41,6 +41,12 @@ json RunConfig::toJson() const {
     if (seed != -1) {
         j["seed"] = seed;
     }
+    if (runner != "engine") {
+        j["runner"] = runner;
+    }
+    if (!env.empty()) {
+        j["env"] = env;
+    }
     return j;
 }
 
@@ -51,6 +57,8 @@ json RunConfig::allAxesJson() const {
     j["repeat"] = repeat;
     j["prefix_cache"] = prefix_cache;
     j["seed"] = seed;
+    j["runner"] = runner;
+    j["env"] = env;
     return j;
 }
 
@@ -97,6 +105,16 @@ bool validAxisValue(const Axis& axis, const json& v, const std::string& where,
                           d.find_first_not_of("0123456789", 5) == std::string::npos;
         if (d != "cpu" && !cuda) {
             errors.push_back(where + ": unknown value \"" + d + "\" (cpu or cuda:N)");
+            return false;
+        }
+        return true;
+    }
+    case AxisKind::Name: {
+        static const std::string allowed = "abcdefghijklmnopqrstuvwxyz"
+                                           "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-";
+        if (!v.is_string() || v.get<std::string>().size() > 64 ||
+            v.get<std::string>().find_first_not_of(allowed) != std::string::npos) {
+            errors.push_back(where + ": must be a name of letters, digits, '.', '_' or '-'");
             return false;
         }
         return true;
@@ -164,6 +182,11 @@ RunConfig RunConfig::fromJson(const json& j, const std::string& path,
     c.repeat = values["repeat"].get<std::int64_t>();
     c.prefix_cache = values["prefix_cache"].get<std::string>();
     c.seed = values["seed"].get<std::int64_t>();
+    c.runner = values["runner"].get<std::string>();
+    c.env = values["env"].get<std::string>();
+    if (!c.env.empty() && !j.contains("runner")) {
+        c.runner = "transformers"; // an environment is the transformers runner's
+    }
     if (c.pad_to != "longest" && c.pad_to_n < 1) {
         errors.push_back(path + ".pad_to_n: pad_to \"" + c.pad_to + "\" needs pad_to_n >= 1");
     }

@@ -41,10 +41,14 @@ struct RunConfig {
     // recorded (a server with a prefix cache then answers from it); "cold" sends nothing before.
     std::string prefix_cache = "cold";
     std::int64_t seed = -1; // endpoint runs: the requests' "seed" field (-1: none sent)
+    // What computes the numbers: "engine" (built in) or "transformers" (the reference runner in
+    // the Python environment `env` names, one of the study's $.environments).
+    std::string runner = "engine";
+    std::string env;
 
     // Every axis, except that axes added after the first release (concurrency, arrival_seed,
-    // repeat, prefix_cache, seed) appear only when they are not at their default: earlier
-    // ledgers keep their config hashes.
+    // repeat, prefix_cache, seed, runner, env) appear only when they are not at their default:
+    // earlier ledgers keep their config hashes.
     nlohmann::json toJson() const;
     // Every axis, the later ones too (toJson leaves them out at their defaults, so that older
     // configs keep their hashes).

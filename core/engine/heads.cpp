@@ -211,6 +211,10 @@ at::Tensor Head::decisionVector(const Batch& b, const at::Tensor& hidden) const 
 }
 
 HeadOutput Head::decide(const at::Tensor& row) const {
+    return engine::decide(row, m_spec.threshold);
+}
+
+HeadOutput decide(const at::Tensor& row, double threshold) {
     HeadOutput o;
     const at::Tensor l = row.to(at::kFloat).contiguous();
     o.logits.assign(l.data_ptr<float>(), l.data_ptr<float>() + l.numel());
@@ -239,8 +243,8 @@ HeadOutput Head::decide(const at::Tensor& row) const {
     }
     o.margin = o.logits.size() > 1 ? o.logits[std::size_t(best)] - second : std::abs(o.logits[0]);
     o.decision = best;
-    if (m_spec.threshold >= 0 && o.probs.size() == 2) {
-        o.decision = o.probs[1] >= m_spec.threshold ? 1 : 0;
+    if (threshold >= 0 && o.probs.size() == 2) {
+        o.decision = o.probs[1] >= threshold ? 1 : 0;
     }
     return o;
 }

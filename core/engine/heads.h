@@ -32,6 +32,11 @@ struct HeadOutput {
     bool nonfinite = false;    // NaN or Inf in the logits: recorded, never a decision
 };
 
+// Probabilities (float32 softmax), decision and margin of one row of decision-class logits
+// [C]; with threshold >= 0 a binary head decides class 1 when p1 >= threshold. One definition
+// for every runner, so that equal logits give equal records.
+HeadOutput decide(const at::Tensor& logitsRow, double threshold);
+
 class Head {
 public:
     virtual ~Head() = default;

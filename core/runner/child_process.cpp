@@ -45,7 +45,115 @@ std::vector<char*> pointers(std::vector<std::string>& strings) {
     return p;
 }
 
+// posix_spawn with SIGPIPE at its default in the child (a process that ignores it here, as the
+// engine server does, must not hand that on) and, with `ownGroup`, a process group of its own.
+pid_t spawn(const std::string& exe, std::vector<std::string>& argStore,
+            const std::vector<std::string>& setEnv, posix_spawn_file_actions_t& fa, bool ownGroup,
+            int& rc) {
+    std::vector<char*> argv = pointers(argStore);
+    std::vector<std::string> envStore = environmentWith(setEnv);
+    std::vector<char*> envp = pointers(envStore);
+    posix_spawnattr_t attr;
+    posix_spawnattr_init(&attr);
+    sigset_t defaults;
+    sigemptyset(&defaults);
+    sigaddset(&defaults, SIGPIPE);
+    posix_spawnattr_setsigdefault(&attr, &defaults);
+    int flags = POSIX_SPAWN_SETSIGDEF;
+    if (ownGroup) {
+        flags |= POSIX_SPAWN_SETPGROUP;
+        posix_spawnattr_setpgroup(&attr, 0);
+    }
+    posix_spawnattr_setflags(&attr, static_cast<short>(flags));
+    pid_t pid = 0;
+    rc = posix_spawn(&pid, exe.c_str(), &fa, &attr, argv.data(), envp.data());
+    posix_spawnattr_destroy(&attr);
+    return rc == 0 ? pid : -1;
+}
+
 } // namespace
+
+Child Child::startServer(const std::string& exe, const std::vector<std::string>& args,
+                         const std::vector<std::string>& setEnv, const std::string& stderrFile) {
+    std::vector<std::string> argStore{exe};
+    argStore.insert(argStore.end(), args.begin(), args.end());
+    int toChild[2] = {-1, -1}, fromChild[2] = {-1, -1};
+    if (::pipe2(toChild, O_CLOEXEC) != 0) {
+        throw Error(exe, "could not be started (no pipe)");
+    }
+    if (::pipe2(fromChild, O_CLOEXEC) != 0) {
+        ::close(toChild[0]);
+        ::close(toChild[1]);
+        throw Error(exe, "could not be started (no pipe)");
+    }
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, toChild[0], STDIN_FILENO);
+    posix_spawn_file_actions_adddup2(&fa, fromChild[1], STDOUT_FILENO);
+    posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, stderrFile.c_str(),
+                                     O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    int rc = 0;
+    const pid_t pid = spawn(exe, argStore, setEnv, fa, /*ownGroup=*/true, rc);
+    posix_spawn_file_actions_destroy(&fa);
+    ::close(toChild[0]);
+    ::close(fromChild[1]);
+    if (pid < 0) {
+        ::close(toChild[1]);
+        ::close(fromChild[0]);
+        throw Error(exe, std::string("could not be started: ") + std::strerror(rc));
+    }
+    Child c(pid, -1);
+    c.m_in = toChild[1];
+    c.m_lines = ::fdopen(fromChild[0], "r");
+    return c;
+}
+
+bool Child::writeLine(const std::string& line) {
+    if (m_in < 0) {
+        return false;
+    }
+    const std::string data = line + "\n";
+    std::size_t done = 0;
+    while (done < data.size()) {
+        // MSG_NOSIGNAL exists for sockets only: block SIGPIPE around the write instead.
+        sigset_t pipeSet, old;
+        sigemptyset(&pipeSet);
+        sigaddset(&pipeSet, SIGPIPE);
+        pthread_sigmask(SIG_BLOCK, &pipeSet, &old);
+        const ssize_t n = ::write(m_in, data.data() + done, data.size() - done);
+        const int err = errno;
+        if (n < 0 && err == EPIPE) {
+            const timespec zero{0, 0};
+            sigtimedwait(&pipeSet, nullptr, &zero); // consume the pending SIGPIPE
+        }
+        pthread_sigmask(SIG_SETMASK, &old, nullptr);
+        if (n < 0) {
+            if (err == EINTR) {
+                continue;
+            }
+            return false;
+        }
+        done += std::size_t(n);
+    }
+    return true;
+}
+
+bool Child::readLine(std::string& line) {
+    if (m_lines == nullptr) {
+        return false;
+    }
+    char* buf = nullptr;
+    size_t cap = 0;
+    const ssize_t n = ::getline(&buf, &cap, m_lines);
+    if (n > 0) {
+        line.assign(buf, std::size_t(n));
+        if (!line.empty() && line.back() == '\n') {
+            line.pop_back();
+        }
+    }
+    std::free(buf);
+    return n > 0;
+}
 
 Child Child::start(const std::string& exe, const std::string& argv0,
                    const std::vector<std::string>& args, const std::vector<std::string>& setEnv,
@@ -53,9 +161,6 @@ Child Child::start(const std::string& exe, const std::string& argv0,
     const bool captureStdout = out == Stdout::Capture || out == Stdout::CaptureWithStderr;
     std::vector<std::string> argStore{argv0};
     argStore.insert(argStore.end(), args.begin(), args.end());
-    std::vector<char*> argv = pointers(argStore);
-    std::vector<std::string> envStore = environmentWith(setEnv);
-    std::vector<char*> envp = pointers(envStore);
     int pipeFd[2] = {-1, -1};
     // Close-on-exec: a sibling started meanwhile from another thread must not inherit either
     // end (it would keep the pipe open past this child's exit). dup2 onto stdout clears it.
@@ -73,23 +178,8 @@ Child Child::start(const std::string& exe, const std::string& argv0,
     } else if (out == Stdout::Discard) {
         posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
     }
-    posix_spawnattr_t attr;
-    posix_spawnattr_init(&attr);
-    // A child starts with SIGPIPE at its default even where this process ignores it (the
-    // engine server does): a report writer whose reader is gone should end, not spin.
-    sigset_t defaults;
-    sigemptyset(&defaults);
-    sigaddset(&defaults, SIGPIPE);
-    posix_spawnattr_setsigdefault(&attr, &defaults);
-    int flags = POSIX_SPAWN_SETSIGDEF;
-    if (ownGroup) {
-        flags |= POSIX_SPAWN_SETPGROUP;
-        posix_spawnattr_setpgroup(&attr, 0);
-    }
-    posix_spawnattr_setflags(&attr, static_cast<short>(flags));
-    pid_t pid = 0;
-    const int rc = posix_spawn(&pid, exe.c_str(), &fa, &attr, argv.data(), envp.data());
-    posix_spawnattr_destroy(&attr);
+    int rc = 0;
+    const pid_t pid = spawn(exe, argStore, setEnv, fa, ownGroup, rc);
     posix_spawn_file_actions_destroy(&fa);
     if (captureStdout) {
         ::close(pipeFd[1]);
@@ -103,14 +193,23 @@ Child Child::start(const std::string& exe, const std::string& argv0,
     return Child(pid, captureStdout ? pipeFd[0] : -1);
 }
 
-Child::Child(Child&& other) noexcept : m_pid(other.m_pid), m_out(other.m_out) {
+Child::Child(Child&& other) noexcept
+    : m_pid(other.m_pid), m_out(other.m_out), m_in(other.m_in), m_lines(other.m_lines) {
     other.m_pid = -1;
     other.m_out = -1;
+    other.m_in = -1;
+    other.m_lines = nullptr;
 }
 
 Child::~Child() {
     if (m_out >= 0) {
         ::close(m_out);
+    }
+    if (m_in >= 0) {
+        ::close(m_in); // a server child reads the end of its input and exits
+    }
+    if (m_lines != nullptr) {
+        std::fclose(m_lines);
     }
     if (m_pid > 0) {
         wait(); // never leave a zombie

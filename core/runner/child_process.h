@@ -2,6 +2,7 @@
 // Child processes of a runner: the engine re-executed under another ATEN_CPU_CAPABILITY, the
 // Qt-based report writer beside `probaudit`. One place that starts them, reads their output
 // and says how they ended (an exit code, or the signal that killed them).
+#include <cstdio>
 #include <functional>
 #include <string>
 #include <sys/types.h>
@@ -36,6 +37,12 @@ public:
                        const std::vector<std::string>& args,
                        const std::vector<std::string>& setEnv = {}, Stdout out = Stdout::Inherit,
                        bool ownGroup = false);
+    // A child that serves requests (the transformers runner): its standard input and output
+    // are pipes (writeLine, readLine) and its standard error goes to the file `stderrFile`,
+    // which the caller reads for the message when it fails. It leads a process group of its
+    // own: a Ctrl-C reaches only this process, which stops between requests.
+    static Child startServer(const std::string& exe, const std::vector<std::string>& args,
+                             const std::vector<std::string>& setEnv, const std::string& stderrFile);
     Child(Child&& other) noexcept;
     Child& operator=(Child&&) = delete;
     Child(const Child&) = delete;
@@ -43,6 +50,11 @@ public:
 
     // Calls `onLine` with every line of the child's standard output until it closes it.
     void readLines(const std::function<void(const std::string& line)>& onLine);
+    // One line to a server child's standard input (a newline is added); false when it has
+    // closed it (it ended). Never raises SIGPIPE.
+    bool writeLine(const std::string& line);
+    // The next line of its standard output, without the newline; false at its end.
+    bool readLine(std::string& line);
     void signal(int sig);
     pid_t pid() const { return m_pid; }
     // Waits for the child to end (retrying when interrupted).
@@ -52,6 +64,8 @@ private:
     Child(pid_t pid, int out) : m_pid(pid), m_out(out) {}
     pid_t m_pid = -1;
     int m_out = -1;
+    int m_in = -1;                // server children: the write end of their standard input
+    std::FILE* m_lines = nullptr; // server children: their standard output, read by readLine
 };
 
 // The executable `name` beside this process's own executable.

@@ -260,22 +260,26 @@ void Ladder::kernelStep() {
         bf.dtype = "bfloat16";
         vary("bfloat16", bf, finding);
     }
-    // The fix this engine offers: the batch-invariant kernel set, one at a time against batch N
-    // with padding. Bit-identical there means pinning it removes the shape effect.
-    const std::string N = std::to_string(m_batch), L2 = std::to_string(m_padL2);
-    RunConfig bi1 = m_base1;
-    bi1.kernels = "batch_invariant";
-    RunConfig biN = bi1;
-    biN.batch_size = m_batch;
-    biN.pad_to = "fixed";
-    biN.pad_to_n = m_padL2;
-    const auto fix =
-        compareRuns("kernels", "batch-invariant kernels: batch 1 -> " + N + ", padded to " + L2,
-                    probe("kernels: batch-invariant, batch 1", bi1),
-                    probe("kernels: batch-invariant, batch " + N, biN));
-    finding += "; batch-invariant kernels, batch 1 -> " + N + " padded to " + L2 + ": " +
-               analysis::evidence(fix) +
-               (fix.bit_identical_share == 1 ? " (a fix: pin kernels: batch_invariant)" : "");
+    if (m_base1.runner == "engine") {
+        // The fix this engine offers: the batch-invariant kernel set, one at a time against batch N
+        // with padding. Bit-identical there means pinning it removes the shape effect.
+        const std::string N = std::to_string(m_batch), L2 = std::to_string(m_padL2);
+        RunConfig bi1 = m_base1;
+        bi1.kernels = "batch_invariant";
+        RunConfig biN = bi1;
+        biN.batch_size = m_batch;
+        biN.pad_to = "fixed";
+        biN.pad_to_n = m_padL2;
+        const auto fix =
+            compareRuns("kernels", "batch-invariant kernels: batch 1 -> " + N + ", padded to " + L2,
+                        probe("kernels: batch-invariant, batch 1", bi1),
+                        probe("kernels: batch-invariant, batch " + N, biN));
+        finding += "; batch-invariant kernels, batch 1 -> " + N + " padded to " + L2 + ": " +
+                   analysis::evidence(fix) +
+                   (fix.bit_identical_share == 1 ? " (a fix: pin kernels: batch_invariant)" : "");
+    } else {
+        finding += "; batch-invariant kernels: the engine's, not probed on the transformers runner";
+    }
     if (m_base1.device != "cpu") {
         RunConfig tf = m_base1;
         tf.tf32 = !m_base1.tf32;
@@ -349,13 +353,12 @@ void Ladder::explainConfigs() {
         if (run) {
             full = analysis::compare(refData, load(run->id), m_items);
             // Another environment is a suspect of its own unless the only difference is the
-            // thread count, which is a config axis.
-            for (const auto& d : analysis::fingerprintDiff(m_led.environment(refRun->env_hash),
-                                                           m_led.environment(run->env_hash))) {
-                if (d.moves_numerics && d.path.rfind("threads.", 0) != 0) {
-                    row.suspects.push_back("environment");
-                    break;
-                }
+            // thread count, which is a config axis; the differences say what it is.
+            row.environment = analysis::environmentSentences(m_led.environment(refRun->env_hash),
+                                                             m_led.environment(run->env_hash));
+            if (!row.environment.empty() && std::find(row.suspects.begin(), row.suspects.end(),
+                                                      "environment") == row.suspects.end()) {
+                row.suspects.push_back("environment");
             }
             row.result = analysis::ConfigResult{run->id,
                                                 full->flips,

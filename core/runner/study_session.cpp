@@ -12,6 +12,7 @@
 #include "ledger/ledger.h"
 #include "runner/child_process.h"
 #include "runner/parallel_runs.h"
+#include "runner/runner_batches.h"
 #include "study/study.h"
 #include "sweep/sweep.h"
 
@@ -23,6 +24,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 
 namespace probaudit::runner {
 
@@ -54,6 +56,32 @@ json headIdentity(const HeadSpec& h) {
         j["sha256"] = fileSha256(h.adapter_path);
     }
     return j;
+}
+
+// The digest of the model's files. A model only the transformers runner reads (an architecture
+// the engine does not have) is digested by the files such a folder holds: config.json, the
+// safetensors files and their index, tokenizer.json, in name order.
+std::string studyModelDigest(const study::Study& s) {
+    const bool engineConfigs = std::any_of(s.configs.begin(), s.configs.end(), [](const auto& c) {
+        return c.config.runner == "engine";
+    });
+    try {
+        return modelDigest(model::Checkpoint::open(s.model_path).files());
+    } catch (const Error&) {
+        if (engineConfigs || s.model_format != "hf") {
+            throw;
+        }
+    }
+    std::vector<std::string> files;
+    for (const auto& e : fs::directory_iterator(s.model_path)) {
+        const std::string name = e.path().filename().string();
+        if (name == "config.json" || name == "tokenizer.json" ||
+            name == "model.safetensors.index.json" || e.path().extension() == ".safetensors") {
+            files.push_back(e.path().string());
+        }
+    }
+    std::sort(files.begin(), files.end());
+    return modelDigest(files);
 }
 
 ledger::Record toRecord(const engine::ItemRecord& r) {
@@ -234,8 +262,8 @@ StudySession::StudySession(const RunOptions& o, Events& events, const std::atomi
         // Before the ledger is touched: a server that cannot be audited leaves it as it was.
         m_endpointEnv = endpoint::preflight(m_study.endpoint, heads);
     } else {
-        const model::Checkpoint ckpt = model::Checkpoint::open(m_study.model_path);
-        studyJson["model"]["sha256"] = modelDigest(ckpt.files());
+        studyJson["model"]["sha256"] = studyModelDigest(m_study);
+        preflightRunners(o);
     }
 
     m_ledger = std::make_unique<ledger::Ledger>(m_ledgerPath, ledger::Ledger::Mode::Write);
@@ -658,6 +686,9 @@ RunOutcome StudySession::record(const RunRequest& r) {
     if (m_study.isEndpoint()) {
         return recordEndpoint(r);
     }
+    if (r.config.runner == "transformers") {
+        return recordTransformers(r);
+    }
     RunOutcome out;
     engine::Engine& eng = engine(*r.head);
     const bool generation = r.head->generation();
@@ -705,18 +736,7 @@ RunOutcome StudySession::record(const RunRequest& r) {
     }
     json finished = finishedEvent(run, progress.seconds(),
                                   generation && r.config.batch_size == 1 ? &serving : nullptr);
-    if (eng.cancelled()) {
-        m_ledger->markRun(run.id, ledger::RunStatus::Interrupted,
-                          generation ? "stopped by a signal; a generation run is recorded whole, "
-                                       "run again to record it from the start"
-                                     : "stopped by a signal; run again to resume");
-        finished["status"] = "interrupted";
-        m_events.emit(finished);
-        out.cancelled = true;
-        return out;
-    }
-    seal(run.id, finished);
-    return out;
+    return endRun(run.id, finished, eng.cancelled(), generation);
 }
 
 // An endpoint run commits every item as its reply comes (its record or output and its exchange
@@ -761,6 +781,175 @@ RunOutcome StudySession::recordEndpoint(const RunRequest& r) {
     return out;
 }
 
+TransformersRunner& StudySession::transformersRunner(const RunConfig& c) {
+    const std::string key = c.env + "\n" + c.cpu_capability;
+    auto it = m_runners.find(key);
+    if (it == m_runners.end()) {
+        const study::Environment* env = m_study.environment(c.env);
+        if (env == nullptr) {
+            throw Error(m_opt.study, "no environment \"" + c.env + "\" in $.environments");
+        }
+        study::Environment e = *env;
+        if (!c.cpu_capability.empty()) { // the runner's own process: set before torch starts
+            e.vars.push_back("ATEN_CPU_CAPABILITY=" + c.cpu_capability);
+        }
+        it = m_runners.emplace(key, std::make_unique<TransformersRunner>(e)).first;
+    }
+    return *it->second;
+}
+
+const std::vector<RunnerItem>&
+StudySession::runnerItems(TransformersRunner& tr, const HeadSpec& head, std::int64_t maxLength) {
+    const std::string key = std::to_string(reinterpret_cast<std::uintptr_t>(&tr)) + "\n" +
+                            head.name + "\n" + std::to_string(maxLength);
+    auto it = m_runnerItems.find(key);
+    if (it == m_runnerItems.end()) {
+        std::vector<std::string> texts;
+        for (const auto& item : m_items) {
+            if (item.text.find_first_not_of(" \t\r\n") == std::string::npos) {
+                throw Error("item " + item.id + ": empty text");
+            }
+            texts.push_back(item.text);
+        }
+        it = m_runnerItems.emplace(key, tr.tokenize(texts, maxLength)).first;
+    }
+    return it->second;
+}
+
+void StudySession::preflightRunners(const RunOptions& o) {
+    // A session that names no configs (the diagnosis: its probes follow the reference and it
+    // reads every config) may use them all.
+    RunOptions every = o;
+    every.all = every.all || every.configs.empty();
+    const Selection sel = selectRuns(m_study, every);
+    std::set<std::string> seen;
+    for (const study::NamedConfig* nc : sel.configs) {
+        const RunConfig& c = nc->config;
+        if (c.runner != "transformers" || !seen.insert(c.env + "\n" + c.cpu_capability).second) {
+            continue;
+        }
+        TransformersRunner& tr = transformersRunner(c);
+        tr.fingerprint();
+        for (const HeadSpec* h : sel.heads) {
+            tr.load(m_study.model_path, h->toJson(), c.toJson());
+        }
+    }
+}
+
+namespace {
+
+// A decision head's run on the transformers runner: its batches, one transaction each, records
+// in ledger item order; returns false when stopped.
+bool recordRunnerDecisions(TransformersRunner& tr, ledger::Ledger& led, ActiveRun& run,
+                           const std::vector<RunnerItem>& all, ProgressEvents& progress,
+                           json& trace) {
+    std::vector<const RunnerItem*> items;
+    for (std::size_t k = 0; k < run.items; ++k) {
+        items.push_back(&all.at(std::size_t(run.ledgerItem(k))));
+    }
+    bool going = true;
+    runRunnerBatches(tr, items, *run.req.head, run.req.config, run.req.capture, run.skip,
+                     [&](std::vector<ledger::Record>&& recs, double seconds, const json& t) {
+                         addKernelTrace(trace, t);
+                         for (auto& rec : recs) {
+                             rec.item = run.ledgerItem(std::size_t(rec.item));
+                         }
+                         std::sort(recs.begin(), recs.end(),
+                                   [](const auto& x, const auto& y) { return x.item < y.item; });
+                         led.appendBatch(run.id, recs);
+                         run.doneHere += recs.size();
+                         run.forward += seconds;
+                         batchCommitted();
+                         going = progress(run.doneHere, run.total());
+                         return going;
+                     });
+    return going;
+}
+
+// A generation head's run on the transformers runner: static batches of batch_size prompts
+// (the engine's generate()), recorded whole in one transaction at the end, as the engine's
+// generation runs are; returns false when stopped (nothing recorded).
+bool recordRunnerGeneration(TransformersRunner& tr, ledger::Ledger& led, ActiveRun& run,
+                            const std::vector<engine::Item>& items, ProgressEvents& progress) {
+    const HeadSpec& head = *run.req.head;
+    const auto B = static_cast<std::size_t>(run.req.config.batch_size);
+    std::vector<ledger::GenerationRecord> recs;
+    for (std::size_t first = 0; first < run.items; first += B) {
+        std::vector<std::string> prompts;
+        for (std::size_t k = first; k < std::min(run.items, first + B); ++k) {
+            prompts.push_back(head.prompt(items.at(std::size_t(run.ledgerItem(k))).text));
+        }
+        const auto t0 = Clock::now();
+        for (auto& g : tr.generate(prompts, head)) {
+            const std::size_t k = first + std::size_t(g.item);
+            g.item = run.ledgerItem(k);
+            g.arrival = static_cast<std::int64_t>(k);
+            recs.push_back(std::move(g));
+        }
+        run.forward += std::chrono::duration<double>(Clock::now() - t0).count();
+        if (!progress(recs.size(), run.items)) {
+            return false;
+        }
+    }
+    led.appendGenerations(run.id, recs);
+    run.doneHere = recs.size();
+    batchCommitted();
+    return true;
+}
+
+} // namespace
+
+RunOutcome StudySession::recordTransformers(const RunRequest& r) {
+    if (m_opt.shard.active()) {
+        throw Error(m_opt.study, "config \"" + r.configName +
+                                     "\" runs on the transformers runner; a sweep shard records "
+                                     "engine configs");
+    }
+    RunOutcome out;
+    TransformersRunner& tr = transformersRunner(r.config);
+    tr.load(m_study.model_path, r.head->toJson(), r.config.toJson());
+    const bool generation = r.head->generation();
+    static const std::vector<RunnerItem> none;
+    const auto& all = generation ? none : runnerItems(tr, *r.head, r.config.max_length);
+    ActiveRun run(r);
+    run.items = r.items.empty() ? m_items.size() : r.items.size();
+    std::string configHash, envHash;
+    if (auto skipped = skipIfRecorded(r, tr.fingerprint(), configHash, envHash)) {
+        return *skipped;
+    }
+    openRun(*m_ledger, m_events, run, configHash, envHash);
+    m_currentRun = out.id = run.id;
+    ProgressEvents progress(m_events, run, m_stop);
+    json trace = json::object();
+    const bool whole = generation ? recordRunnerGeneration(tr, *m_ledger, run, m_items, progress)
+                                  : recordRunnerDecisions(tr, *m_ledger, run, all, progress, trace);
+    if (!generation) {
+        m_ledger->setKernelTrace(run.id, trace);
+    }
+    json finished = finishedEvent(run, progress.seconds(), nullptr);
+    finished["runner"] = {{"kind", "transformers"}, {"environment", r.config.env}};
+    return endRun(run.id, finished,
+                  !whole && run.already + std::int64_t(run.doneHere) < std::int64_t(run.total()),
+                  generation);
+}
+
+RunOutcome StudySession::endRun(std::int64_t run, json& finished, bool stopped, bool generation) {
+    RunOutcome out;
+    out.id = run;
+    if (!stopped) {
+        seal(run, finished);
+        return out;
+    }
+    m_ledger->markRun(run, ledger::RunStatus::Interrupted,
+                      generation ? "stopped by a signal; a generation run is recorded whole, "
+                                   "run again to record it from the start"
+                                 : "stopped by a signal; run again to resume");
+    finished["status"] = "interrupted";
+    m_events.emit(finished);
+    out.cancelled = true;
+    return out;
+}
+
 void StudySession::markFailed(const std::string& message) {
     if (m_ledger && m_currentRun != 0) {
         try {
@@ -785,7 +974,8 @@ int runStudy(const RunOptions& o, Events& events, const std::atomic<bool>& stop)
         for (const HeadSpec* head : sel.heads) {
             for (const study::NamedConfig* nc : sel.configs) {
                 const RunConfig& cfg = nc->config;
-                if (!cfg.cpu_capability.empty() && cfg.cpu_capability != currentCapability()) {
+                if (!cfg.cpu_capability.empty() && cfg.runner == "engine" &&
+                    cfg.cpu_capability != currentCapability()) {
                     session->releaseLedger(); // the child process writes the ledger
                     const int rc = runInChild(o, session->ledgerPath(), head->name, nc->name,
                                               cfg.cpu_capability, events, stop);

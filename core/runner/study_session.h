@@ -8,6 +8,7 @@
 #include "common/run_config.h"
 #include "ledger/ledger.h"
 #include "runner/events.h"
+#include "runner/transformers_runner.h"
 #include "study/study.h"
 #include "tokenizer/tokenizer.h"
 
@@ -114,6 +115,18 @@ private:
                                                const std::string& envHash);
 
     RunOutcome recordEndpoint(const RunRequest& request);
+    // A config of the transformers runner: its environment's runner tokenizes and computes,
+    // this process plans the batches, decides and records, as for the engine.
+    RunOutcome recordTransformers(const RunRequest& request);
+    // The runner of a config's environment (and CPU capability: a process of its own each),
+    // started on first use.
+    TransformersRunner& transformersRunner(const RunConfig& config);
+    const std::vector<RunnerItem>& runnerItems(TransformersRunner& runner, const HeadSpec& head,
+                                               std::int64_t maxLength);
+    // Before the ledger is touched: every environment the selected configs name starts its
+    // runner, answers "env" and loads the model, so an environment or model it cannot use
+    // leaves the ledger as it was.
+    void preflightRunners(const RunOptions& o);
     // Refuses what a shard cannot record (before the ledger is opened), and a ledger of another
     // shard, or of the whole study (before anything is written to it).
     void checkShard(const RunOptions& o) const;
@@ -125,6 +138,10 @@ private:
                                              std::string& configHash, std::string& envHash);
     // Seals a run whose every item is recorded and sends its "run-finished" event.
     void seal(std::int64_t run, nlohmann::json& finished);
+    // Seals the run, or, when it was stopped before every item was recorded, marks it
+    // interrupted (a generation run is recorded whole: run again records it from the start)
+    // and sends its "run-finished" event with status "interrupted".
+    RunOutcome endRun(std::int64_t run, nlohmann::json& finished, bool stopped, bool generation);
 
     RunOptions m_opt;
     Events& m_events;
@@ -137,6 +154,8 @@ private:
     std::map<std::pair<std::string, std::int64_t>, std::vector<tokenizer::Encoding>> m_encodings;
     std::int64_t m_currentRun = 0;
     nlohmann::json m_endpointEnv;
+    std::map<std::string, std::unique_ptr<TransformersRunner>> m_runners; // by env + capability
+    std::map<std::string, std::vector<RunnerItem>> m_runnerItems; // by runner, head, max_length
 };
 
 // Returns the exit code (common/protocol.h): 0 done, 130 interrupted (finished batches kept),

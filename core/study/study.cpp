@@ -293,6 +293,87 @@ void readDataset(const ordered_json& j, const std::string& baseDir, Study& s,
 
 // $.configs: an object of name -> config (every axis optional, defaults from RunConfig);
 // two names for the same configuration are refused.
+void readEnvironments(const ordered_json& j, const std::string& baseDir, Study& s,
+                      std::vector<std::string>& errors) {
+    if (!j.contains("environments")) {
+        return;
+    }
+    if (!j["environments"].is_object()) {
+        errors.push_back("$.environments: must be an object of environments by name");
+        return;
+    }
+    for (const auto& [name, e] : j["environments"].items()) {
+        const std::string path = "$.environments." + name;
+        if (!e.is_object()) {
+            errors.push_back(path + ": must be an object with \"python\"");
+            continue;
+        }
+        unknownFields(e, {"$comment", "python", "env"}, path, errors);
+        Environment env{name, "", {}};
+        if (stringField(e, "python", env.python, path, errors, true) &&
+            env.python.find('/') != std::string::npos) {
+            env.python = resolve(env.python, baseDir); // a bare name is looked up on PATH
+        }
+        if (e.contains("env")) {
+            if (!e["env"].is_object()) {
+                errors.push_back(path + ".env: must be an object of variables and their values");
+            } else {
+                for (const auto& [var, value] : e["env"].items()) {
+                    if (!value.is_string() || var.empty() || var.find('=') != std::string::npos) {
+                        errors.push_back(path + ".env." + var + ": must be a string value");
+                    } else {
+                        env.vars.push_back(var + "=" + value.get<std::string>());
+                    }
+                }
+            }
+        }
+        s.environments.push_back(std::move(env));
+    }
+}
+
+// Which runner computes each config: an environment is the transformers runner's (a config of
+// a study with one environment runs there unless it names another); the engine's batch-invariant
+// kernels exist only in the engine, flash_attention_2 only in transformers.
+void checkRunners(Study& s, std::vector<std::string>& errors) {
+    for (auto& nc : s.configs) {
+        RunConfig& c = nc.config;
+        const std::string p = "$.configs." + nc.name;
+        if (c.runner == "engine") {
+            if (!c.env.empty()) {
+                errors.push_back(p + ".env: an environment is the transformers runner's (runner: "
+                                     "transformers), the engine has none");
+            }
+            if (c.attention == "flash_attention_2") {
+                errors.push_back(p + ".attention: flash_attention_2 is the transformers runner's "
+                                     "(runner: transformers); the engine has math, sdpa and "
+                                     "batch_invariant");
+            }
+            continue;
+        }
+        if (s.isEndpoint()) {
+            continue; // checkAxesScope names runner as not an endpoint study's axis
+        }
+        if (c.env.empty() && s.environments.size() == 1) {
+            c.env = s.environments.front().name;
+        }
+        if (c.env.empty()) {
+            errors.push_back(p + ".env: the transformers runner runs in an environment; name one "
+                                 "of $.environments");
+        } else if (s.environment(c.env) == nullptr) {
+            errors.push_back(p + ".env: \"" + c.env + "\" is not one of $.environments");
+        }
+        if (c.attention == "batch_invariant" || c.kernels == "batch_invariant") {
+            errors.push_back(p + ": the batch-invariant kernels are the engine's; the transformers "
+                                 "runner has attention math, sdpa or flash_attention_2 and the "
+                                 "default kernels");
+        }
+        if (c.concurrency > 1) {
+            errors.push_back(p + ".concurrency: the serving simulation is the engine's; the "
+                                 "transformers runner generates in static batches (batch_size)");
+        }
+    }
+}
+
 void readConfigs(const ordered_json& j, Study& s, std::vector<std::string>& errors) {
     if (!j.contains("configs") || !j["configs"].is_object() || j["configs"].empty()) {
         errors.push_back("$.configs: missing (an object: config name -> runtime configuration)");
@@ -320,9 +401,10 @@ Study Study::fromJson(const ordered_json& j, const std::string& baseDir,
         return s;
     }
     s.source = json::parse(j.dump());
-    unknownFields(
-        j, {"$comment", "name", "model", "heads", "dataset", "capture", "configs", "reference"},
-        "$", errors);
+    unknownFields(j,
+                  {"$comment", "name", "model", "heads", "dataset", "capture", "environments",
+                   "configs", "reference"},
+                  "$", errors);
     stringField(j, "name", s.name, "$", errors, true);
 
     readModel(j, baseDir, s, errors);
@@ -338,7 +420,9 @@ Study Study::fromJson(const ordered_json& j, const std::string& baseDir,
         }
     }
 
+    readEnvironments(j, baseDir, s, errors);
     readConfigs(j, s, errors);
+    checkRunners(s, errors);
     checkGeneration(s, errors);
     checkAxesScope(s, errors);
     checkEndpoint(j, s, errors);
@@ -384,6 +468,15 @@ const NamedConfig* Study::config(const std::string& name) const {
     return nullptr;
 }
 
+const Environment* Study::environment(const std::string& name) const {
+    for (const auto& e : environments) {
+        if (e.name == name) {
+            return &e;
+        }
+    }
+    return nullptr;
+}
+
 const HeadSpec* Study::head(const std::string& name) const {
     for (const auto& h : heads) {
         if (h.name == name) {
@@ -417,8 +510,16 @@ json Study::resolvedJson() const {
         model = endpoint.toJson();
         model["format"] = model_format;
     }
-    return json{{"name", name},       {"model", model},     {"heads", heads},        {"dataset", d},
-                {"capture", capture}, {"configs", configs}, {"reference", reference}};
+    json out{{"name", name},       {"model", model},     {"heads", heads},        {"dataset", d},
+             {"capture", capture}, {"configs", configs}, {"reference", reference}};
+    if (!environments.empty()) { // absent without: earlier ledgers keep their study
+        json envs = json::object();
+        for (const auto& e : environments) {
+            envs[e.name] = {{"python", e.python}, {"env", e.vars}};
+        }
+        out["environments"] = envs;
+    }
+    return out;
 }
 
 } // namespace probaudit::study

@@ -24,18 +24,28 @@ struct NamedConfig {
     RunConfig config;
 };
 
+// A Python environment the transformers runner runs in ($.environments.NAME): the interpreter
+// and the variables set for it. Configs name it (`"env": NAME`), so the environment (its torch
+// and CUDA build, its kernel libraries) is an axis like any other.
+struct Environment {
+    std::string name;
+    std::string python;            // absolute when the study gave a path; else looked up on PATH
+    std::vector<std::string> vars; // "NAME=VALUE", set for the runner process
+};
+
 struct Study {
     std::string file; // the study file (absolute)
     std::string name;
-    std::string model_path;           // absolute; "" for an endpoint
-    std::string model_format;         // hf | gguf | endpoint
-    EndpointSpec endpoint;            // model_format "endpoint": the server
-    std::vector<HeadSpec> heads;      // variants, in file order; names are unique
-    DatasetSpec dataset;              // path absolute
-    std::string capture = "hashes";   // none | hashes | vectors | full
-    std::vector<NamedConfig> configs; // in file order
-    std::string reference;            // a config name
-    nlohmann::json source;            // the file as written
+    std::string model_path;                // absolute; "" for an endpoint
+    std::string model_format;              // hf | gguf | endpoint
+    EndpointSpec endpoint;                 // model_format "endpoint": the server
+    std::vector<HeadSpec> heads;           // variants, in file order; names are unique
+    DatasetSpec dataset;                   // path absolute
+    std::string capture = "hashes";        // none | hashes | vectors | full
+    std::vector<Environment> environments; // in file order; names are unique
+    std::vector<NamedConfig> configs;      // in file order
+    std::string reference;                 // a config name
+    nlohmann::json source;                 // the file as written
 
     // Loads and validates everything up front; throws probaudit::Error whose message lists
     // every problem found, one per line, each with its JSON path ("$.configs.bs8.dtype: ...").
@@ -47,6 +57,7 @@ struct Study {
     // The model is a server (an OpenAI-compatible endpoint), not a checkpoint the engine loads.
     bool isEndpoint() const { return model_format == "endpoint"; }
     const NamedConfig* config(const std::string& name) const;
+    const Environment* environment(const std::string& name) const;
     const HeadSpec* head(const std::string& name) const;
     // The study as stored in a ledger: resolved paths, every default written out.
     nlohmann::json resolvedJson() const;

@@ -234,6 +234,14 @@ QVariant ConfigExplanationModel::data(const QModelIndex& index, int role) const 
     if (role == Qt::BackgroundRole) {
         return r && r->flips > 0 ? QVariant(tint(flipColor(), 0.2)) : QVariant();
     }
+    if (role == Qt::ToolTipRole && index.column() == SuspectsColumn && !c.environment.empty()) {
+        // What differs in the environment (A: the reference's, B: this config's).
+        QStringList lines;
+        for (const auto& line : c.environment) {
+            lines << str(line);
+        }
+        return lines.join(QLatin1Char('\n'));
+    }
     if (role != Qt::DisplayRole && role != SortRole) {
         return {};
     }

@@ -3,6 +3,7 @@
 #include "common/endpoint_spec.h"
 #include "endpoint/endpoint_run.h"
 #include "model/checkpoint.h"
+#include "runner/transformers_runner.h"
 #include "study/dataset.h"
 #include "study/study.h"
 #include "ui/models/colors.h"
@@ -12,6 +13,7 @@
 #include <QCoreApplication>
 #include <QDialogButtonBox>
 #include <QDir>
+#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
@@ -67,6 +69,29 @@ const StandardConfig kServerStandard[] = {
     {"warm-cache", QT_TRANSLATE_NOOP("probaudit::ui::NewStudyDialog", "prefix cache warm"),
      R"({"prefix_cache":"warm"})"},
 };
+
+// What a model folder says it is, for the transformers runner (which loads it in its own
+// environment): config.json's model_type, or a GGUF file. Throws what is wrong.
+QString transformersModelStatus(const QString& model) {
+    const QFileInfo info(model);
+    if (info.isFile() && model.endsWith(QLatin1String(".gguf"))) {
+        return NewStudyDialog::tr("a GGUF file; transformers dequantizes it at load");
+    }
+    QFile f(QDir(model).filePath(QStringLiteral("config.json")));
+    if (!f.open(QIODevice::ReadOnly)) {
+        throw std::runtime_error(
+            NewStudyDialog::tr("%1: no config.json (not a Hugging Face folder)")
+                .arg(model)
+                .toStdString());
+    }
+    const auto j = nlohmann::json::parse(f.readAll().toStdString(), nullptr, false);
+    if (!j.is_object() || !j.contains("model_type") || !j["model_type"].is_string()) {
+        throw std::runtime_error(
+            NewStudyDialog::tr("%1: config.json names no model_type").arg(model).toStdString());
+    }
+    return NewStudyDialog::tr("%1, read by transformers in the environment")
+        .arg(QString::fromStdString(j["model_type"].get<std::string>()));
+}
 
 void setStatus(QLabel* label, const QString& text, bool ok) {
     label->setText(text);
@@ -127,10 +152,13 @@ NewStudyDialog::NewStudyDialog(QWidget* parent) : QDialog(parent) {
     m_source = new QComboBox(this);
     m_source->setObjectName(QStringLiteral("modelSource"));
     m_source->addItem(tr("a model file (the built-in engine)"), QStringLiteral("engine"));
+    m_source->addItem(tr("a model file, in a Python environment (transformers)"),
+                      QStringLiteral("transformers"));
     m_source->addItem(tr("a server (OpenAI-compatible API)"), QStringLiteral("endpoint"));
     form->addRow(tr("Model &source:"), m_source);
     m_model = pathRow(tr("&Model:"), true, form, &m_modelStatus);
     m_model->setPlaceholderText(tr("a Hugging Face folder or a GGUF file"));
+    createPythonRows();
     createServerRows();
     m_dataset = pathRow(tr("&Dataset:"), false, form, &m_datasetStatus);
     m_dataset->setPlaceholderText(tr("a JSONL or CSV file"));
@@ -193,6 +221,96 @@ bool NewStudyDialog::isEndpoint() const {
     return m_source->currentData().toString() == QLatin1String("endpoint");
 }
 
+bool NewStudyDialog::isTransformers() const {
+    return m_source->currentData().toString() == QLatin1String("transformers");
+}
+
+// The transformers runner's environment: the interpreter and a button that starts the runner
+// there (torch and transformers are checked before anything runs).
+void NewStudyDialog::createPythonRows() {
+    QLabel* unused = nullptr;
+    m_python = pathRow(tr("&Python:"), false, m_form, &unused);
+    m_python->setObjectName(QStringLiteral("pythonInterpreter"));
+    m_python->setPlaceholderText(
+        tr("the interpreter of the environment, e.g. /opt/venv/bin/python"));
+    m_form->removeRow(unused);
+    QWidget* check = buttonRow(tr("Check interpreter"), QStringLiteral("checkInterpreter"),
+                               &m_checkPython, &m_pythonStatus);
+    m_pythonRows = {m_python->parentWidget(), check};
+    connect(m_checkPython, &QPushButton::clicked, this, &NewStudyDialog::checkInterpreter);
+}
+
+// Starts the runner in the environment on a thread of its own (loading torch takes seconds)
+// and says what it found: Python, torch and transformers, or the one sentence why not.
+void NewStudyDialog::checkInterpreter() {
+    study::Environment env;
+    env.name = "python";
+    env.python = m_python->text().trimmed().toStdString();
+    m_checkPython->setEnabled(false);
+    setStatus(m_pythonStatus, tr("Starting the transformers runner in %1…").arg(m_python->text()),
+              true);
+    inBackground(
+        [env] {
+            if (env.python.empty()) {
+                throw std::runtime_error(tr("No interpreter given.").toStdString());
+            }
+            runner::TransformersRunner r(env);
+            const auto& ready = r.ready();
+            return std::make_pair(
+                true, tr("Python %1, torch %2, transformers %3")
+                          .arg(QString::fromStdString(ready.value("python", "?")),
+                               QString::fromStdString(ready.value("torch", "?")),
+                               QString::fromStdString(ready.value("transformers", "?"))));
+        },
+        [this](bool ok, const QString& text) {
+            m_checkPython->setEnabled(true);
+            setStatus(m_pythonStatus, text, ok);
+            Q_EMIT interpreterChecked(ok);
+        });
+}
+
+// A button with the sentence it answers beside it, as one row of the form.
+QWidget* NewStudyDialog::buttonRow(const QString& text, const QString& name, QPushButton** button,
+                                   QLabel** status) {
+    auto* w = new QWidget(this);
+    auto* row = new QHBoxLayout(w);
+    row->setContentsMargins(0, 0, 0, 0);
+    *button = new QPushButton(text, w);
+    (*button)->setObjectName(name);
+    *status = new QLabel(w);
+    (*status)->setWordWrap(true);
+    row->addWidget(*button);
+    row->addWidget(*status, 1);
+    m_form->addRow(QString(), w);
+    return w;
+}
+
+// Runs `work` on a thread of its own (a server that does not answer, or torch loading, must not
+// freeze the form); what it returns, or the sentence it throws, reaches `done` on the GUI thread
+// if the form still exists.
+void NewStudyDialog::inBackground(const std::function<std::pair<bool, QString>()>& work,
+                                  const std::function<void(bool, const QString&)>& done) {
+    QPointer<NewStudyDialog> self(this);
+    QThread* t = QThread::create([self, work, done] {
+        std::pair<bool, QString> answer{false, QString()};
+        try {
+            answer = work();
+        } catch (const std::exception& x) {
+            answer.second = QString::fromStdString(x.what());
+        }
+        QMetaObject::invokeMethod(
+            QCoreApplication::instance(),
+            [self, done, answer] {
+                if (self) {
+                    done(answer.first, answer.second);
+                }
+            },
+            Qt::QueuedConnection);
+    });
+    connect(t, &QThread::finished, t, &QObject::deleteLater);
+    t->start();
+}
+
 // A server: its base URL, the model name its requests carry, the API form, the environment
 // variable that holds its key (never the key), and a button that asks it for its models.
 void NewStudyDialog::createServerRows() {
@@ -211,16 +329,8 @@ void NewStudyDialog::createServerRows() {
     m_keyEnv = new QLineEdit(this);
     m_keyEnv->setPlaceholderText(tr("environment variable holding the key, e.g. OPENAI_API_KEY"));
     f->addRow(tr("&Key variable:"), m_keyEnv);
-    auto* test = new QWidget(this);
-    auto* row = new QHBoxLayout(test);
-    row->setContentsMargins(0, 0, 0, 0);
-    m_testButton = new QPushButton(tr("Test connection"), test);
-    m_testButton->setObjectName(QStringLiteral("testConnection"));
-    m_serverStatus = new QLabel(test);
-    m_serverStatus->setWordWrap(true);
-    row->addWidget(m_testButton);
-    row->addWidget(m_serverStatus, 1);
-    f->addRow(QString(), test);
+    QWidget* test = buttonRow(tr("Test connection"), QStringLiteral("testConnection"),
+                              &m_testButton, &m_serverStatus);
     m_serverRows = {m_url, m_serverModel, m_api, m_keyEnv, test};
     connect(m_testButton, &QPushButton::clicked, this, &NewStudyDialog::testConnection);
     for (QLineEdit* e : {m_url, m_serverModel, m_keyEnv}) {
@@ -237,12 +347,18 @@ void NewStudyDialog::sourceChanged() {
     for (QWidget* w : m_serverRows) {
         m_form->setRowVisible(w, server);
     }
+    for (QWidget* w : m_pythonRows) {
+        m_form->setRowVisible(w, isTransformers());
+    }
     m_form->setRowVisible(m_capture, !server);
     for (QCheckBox* box : m_configBoxes) {
         box->setVisible(box->property("server").toBool() == server);
     }
     m_referenceLabel->setText(server ? tr("reference: one request at a time, cold cache")
-                                     : tr("reference: batch 1, no padding, float32, 1 thread"));
+                              : isTransformers()
+                                  ? tr("reference: batch 1, no padding, float32, 1 thread, in the "
+                                       "Python environment")
+                                  : tr("reference: batch 1, no padding, float32, 1 thread"));
     if (server) {
         m_headKind->setCurrentIndex(m_headKind->findData(QStringLiteral("label_tokens")));
     }
@@ -260,36 +376,22 @@ void NewStudyDialog::testConnection() {
     e.max_retries = 0;
     m_testButton->setEnabled(false);
     setStatus(m_serverStatus, tr("Asking %1 for its models…").arg(m_url->text().trimmed()), true);
-    QPointer<NewStudyDialog> self(this);
-    QThread* t = QThread::create([self, e] {
-        bool ok = false;
-        QString text;
-        try {
+    inBackground(
+        [e] {
             QStringList ids;
             for (const auto& id : endpoint::listModels(e)) {
                 ids << QString::fromStdString(id);
             }
-            ok = e.model.empty() || ids.contains(QString::fromStdString(e.model));
-            text = tr("The server lists %n model(s): %1.", nullptr, int(ids.size()))
-                       .arg(ids.join(QStringLiteral(", ")));
+            const bool ok = e.model.empty() || ids.contains(QString::fromStdString(e.model));
+            QString text = tr("The server lists %n model(s): %1.", nullptr, int(ids.size()))
+                               .arg(ids.join(QStringLiteral(", ")));
             if (!ok) {
                 text += QLatin1Char(' ') +
                         tr("It does not list %1.").arg(QString::fromStdString(e.model));
             }
-        } catch (const std::exception& x) {
-            text = QString::fromStdString(x.what());
-        }
-        QMetaObject::invokeMethod(
-            QCoreApplication::instance(),
-            [self, ok, text] {
-                if (self) {
-                    self->showConnection(ok, text);
-                }
-            },
-            Qt::QueuedConnection);
-    });
-    connect(t, &QThread::finished, t, &QObject::deleteLater);
-    t->start();
+            return std::make_pair(ok, text);
+        },
+        [this](bool ok, const QString& text) { showConnection(ok, text); });
 }
 
 void NewStudyDialog::showConnection(bool ok, const QString& text) {
@@ -349,6 +451,12 @@ ordered_json NewStudyDialog::studyJson() const {
         if (box->isChecked() && box->property("server").toBool() == server) {
             configs[box->property("configName").toString().toStdString()] =
                 ordered_json::parse(box->property("configJson").toString().toStdString());
+        }
+    }
+    if (isTransformers()) { // every config in the one environment
+        j["environments"] = {{"python", {{"python", m_python->text().trimmed().toStdString()}}}};
+        for (auto& [name, c] : configs.items()) {
+            c["env"] = "python";
         }
     }
     j["configs"] = configs;
@@ -426,12 +534,17 @@ void NewStudyDialog::connectValidation() {
 // The model: open it (headers only) and say what it is.
 void NewStudyDialog::checkModel() {
     const QString model = isEndpoint() ? QString() : m_model->text().trimmed();
-    if (model != m_lastModel) {
-        m_lastModel = model;
+    const QString key = m_source->currentData().toString() + u'|' + model;
+    if (key != m_lastModel) {
+        m_lastModel = key;
         if (model.isEmpty()) {
             m_modelStatus->clear();
         } else {
             try {
+                if (isTransformers()) { // any architecture: transformers reads it
+                    setStatus(m_modelStatus, transformersModelStatus(model), true);
+                    return;
+                }
                 const auto ckpt = model::Checkpoint::open(model.toStdString());
                 const auto& spec = ckpt.spec();
                 setStatus(m_modelStatus,

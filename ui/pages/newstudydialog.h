@@ -1,11 +1,17 @@
 #pragma once
-// File → New Study: a study from a model folder (or GGUF file) and a dataset, with a form that
+// File → New Study: a study from a model folder (or GGUF file) and a dataset, computed by the
+// built-in engine or by the transformers runner in a Python environment, or from a server, with
+// a form that
 // validates as you type: the model is opened (architecture, layers, tokenizer), the dataset
 // read (items, labels), and the whole study checked by the same rules `probaudit run` uses,
 // every problem listed with its JSON path. Standard configs to compare can be ticked.
 #include <nlohmann/json.hpp>
 
 #include <QDialog>
+#include <QString>
+
+#include <functional>
+#include <utility>
 
 class QCheckBox;
 class QFormLayout;
@@ -39,7 +45,13 @@ public:
     QLineEdit* keyEnvEdit() const { return m_keyEnv; }
     QPushButton* testConnectionButton() const { return m_testButton; }
     QLabel* serverStatus() const { return m_serverStatus; }
+    // The model through the transformers runner in a Python environment: its interpreter, and
+    // a button that starts the runner there and reports Python, torch and transformers.
+    QLineEdit* pythonEdit() const { return m_python; }
+    QPushButton* checkInterpreterButton() const { return m_checkPython; }
+    QLabel* interpreterStatus() const { return m_pythonStatus; }
     bool isEndpoint() const;
+    bool isTransformers() const;
     // Runs the checks now (they also run 250 ms after each edit); true when the study is valid.
     bool validateNow();
     QStringList problems() const { return m_problems; }
@@ -51,12 +63,20 @@ Q_SIGNALS:
     void created(const QString& studyPath);
     // "Test connection" has its answer (shown in serverStatus()).
     void connectionTested(bool ok);
+    // "Check interpreter" has its answer (shown in interpreterStatus()).
+    void interpreterChecked(bool ok);
 
 private:
     QLineEdit* pathRow(const QString& label, bool folderOrFile, QFormLayout* form, QLabel** status);
     void scheduleValidation();
     QWidget* createConfigBoxes();
     void createServerRows(); // in the form, hidden unless the model is a server
+    void createPythonRows(); // in the form, hidden unless the transformers runner computes
+    void checkInterpreter();
+    QWidget* buttonRow(const QString& text, const QString& name, QPushButton** button,
+                       QLabel** status);
+    void inBackground(const std::function<std::pair<bool, QString>()>& work,
+                      const std::function<void(bool, const QString&)>& done);
     void sourceChanged();
     void testConnection();
     void showConnection(bool ok, const QString& text);
@@ -76,6 +96,10 @@ private:
     QLineEdit* m_keyEnv = nullptr;
     QPushButton* m_testButton = nullptr;
     QLabel* m_serverStatus = nullptr;
+    QList<QWidget*> m_pythonRows;
+    QLineEdit* m_python = nullptr;
+    QPushButton* m_checkPython = nullptr;
+    QLabel* m_pythonStatus = nullptr;
     QLabel* m_referenceLabel = nullptr;
     QLineEdit* m_model = nullptr;
     QLabel* m_modelStatus = nullptr;

@@ -21,6 +21,7 @@
 #include <QEventLoop>
 #include <QFile>
 #include <QFileInfo>
+#include <QLineEdit>
 #include <QTimer>
 #include <QWidget>
 
@@ -117,6 +118,11 @@ bool saveForms(MainWindow& window, const ReviewPtr& review, const QString& dir,
         // The same form for a server (an OpenAI-compatible endpoint).
         form.sourceBox()->setCurrentIndex(form.sourceBox()->findData(QStringLiteral("endpoint")));
         ok &= save(&form, dir, QStringLiteral("10b-new-study-server"), suffix);
+        // And for the transformers runner in a Python environment.
+        form.sourceBox()->setCurrentIndex(
+            form.sourceBox()->findData(QStringLiteral("transformers")));
+        form.pythonEdit()->setText(QStringLiteral("/opt/venv-cu130/bin/python"));
+        ok &= save(&form, dir, QStringLiteral("10d-new-study-transformers"), suffix);
         form.close();
     }
     {

@@ -1,0 +1,34 @@
+#pragma once
+// A run of the transformers runner over items it tokenized (runner/transformers_runner.h): the
+// engine's batch plan for the config, one "forward" per batch, each row decided here with the
+// engine's definition (engine::decide), so that its records mean what the engine's mean. Used
+// by recorded runs (StudySession) and by pin/check's sample reruns. This header is torch-free.
+#include "common/head_spec.h"
+#include "common/run_config.h"
+#include "ledger/ledger.h"
+#include "runner/transformers_runner.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstddef>
+#include <functional>
+#include <vector>
+
+namespace probaudit::runner {
+
+// One batch's records: those of the positions not skipped, in the batch's row order, each with
+// item = its position in `items`, batch, row, padded length and seconds filled in; the batch's
+// kernel trace. Returns false to stop after this batch.
+using RunnerBatchSink = std::function<bool(std::vector<ledger::Record>&& records, double seconds,
+                                           const nlohmann::json& trace)>;
+
+// Runs `items` (by position) under `config`; a batch whose positions are all in `skip` (empty:
+// none) is not sent. Throws probaudit::Error when the runner fails.
+void runRunnerBatches(TransformersRunner& runner, const std::vector<const RunnerItem*>& items,
+                      const HeadSpec& head, const RunConfig& config, const std::string& capture,
+                      const std::vector<bool>& skip, const RunnerBatchSink& sink);
+
+// Adds a batch's kernel trace to a run's (counts summed).
+void addKernelTrace(nlohmann::json& run, const nlohmann::json& batch);
+
+} // namespace probaudit::runner

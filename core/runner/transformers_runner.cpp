@@ -1,0 +1,290 @@
+#include "runner/transformers_runner.h"
+
+#include "common/error.h"
+#include "common/json_read.h"
+#include "runner/child_process.h"
+
+#include <openssl/evp.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
+namespace probaudit::runner {
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+std::string runnerPackageDir() {
+    if (const char* dir = std::getenv("PROBAUDIT_RUNNERS_DIR"); dir != nullptr && *dir != '\0') {
+        return dir;
+    }
+    const fs::path exeDir = fs::read_symlink("/proc/self/exe").parent_path();
+    return (exeDir.parent_path() / "share" / "probaudit" / "runners" / "python").string();
+}
+
+namespace {
+
+// Floats sent as base64 of their little-endian float32 bytes: exact, and a third of decimal.
+std::vector<float> decodeFloats(const json& j, const char* what) {
+    if (!j.is_string()) {
+        throw Error(std::string("the runner's reply has no ") + what);
+    }
+    const std::string& text = j.get_ref<const std::string&>();
+    std::string bytes(text.size() / 4 * 3 + 3, '\0');
+    const int n = EVP_DecodeBlock(reinterpret_cast<unsigned char*>(bytes.data()),
+                                  reinterpret_cast<const unsigned char*>(text.data()),
+                                  static_cast<int>(text.size()));
+    if (n < 0 || text.size() % 4 != 0) {
+        throw Error(std::string("the runner's ") + what + " are not base64");
+    }
+    std::size_t size = std::size_t(n);
+    for (std::size_t k = text.size(); k > 0 && text[k - 1] == '='; --k) {
+        --size; // EVP_DecodeBlock counts the padding as zero bytes
+    }
+    if (size % sizeof(float) != 0) {
+        throw Error(std::string("the runner's ") + what + " are not whole float32 values");
+    }
+    std::vector<float> out(size / sizeof(float));
+    std::memcpy(out.data(), bytes.data(), size);
+    return out;
+}
+
+std::vector<std::uint64_t> decodeHashes(const json& j) {
+    std::vector<std::uint64_t> out;
+    if (!j.is_array()) {
+        throw Error("the runner's reply has no layer hashes");
+    }
+    for (const auto& h : j) {
+        const std::string s = h.is_string() ? h.get<std::string>() : std::string();
+        if (s.size() != 16 || s.find_first_not_of("0123456789abcdef") != std::string::npos) {
+            throw Error("the runner's layer hashes are not 16 hex digits each");
+        }
+        out.push_back(std::stoull(s, nullptr, 16));
+    }
+    return out;
+}
+
+std::string lastLine(const std::string& file) {
+    std::ifstream in(file);
+    std::string line, last;
+    while (std::getline(in, line)) {
+        if (line.find_first_not_of(" \t\r") != std::string::npos) {
+            last = line;
+        }
+    }
+    return last.size() > 400 ? last.substr(0, 400) + "..." : last;
+}
+
+} // namespace
+
+TransformersRunner::TransformersRunner(const study::Environment& env) : m_env(env) {
+    m_python = env.python.find('/') != std::string::npos
+                   ? env.python
+                   : executableOnPath(env.python, " (environment \"" + env.name + "\")");
+    if (::access(m_python.c_str(), X_OK) != 0) {
+        throw Error(m_python, "no such interpreter (environment \"" + env.name + "\")");
+    }
+    char tmpl[] = "/tmp/probaudit-runner-XXXXXX";
+    const int fd = ::mkstemp(tmpl);
+    if (fd < 0) {
+        throw Error("could not make a temporary file for the runner's messages");
+    }
+    ::close(fd);
+    m_stderrFile = tmpl;
+    // The runner's package first on PYTHONPATH, then the environment's own (or this process's).
+    std::vector<std::string> vars;
+    const char* inherited = std::getenv("PYTHONPATH");
+    std::string path = inherited != nullptr ? inherited : "";
+    for (const std::string& v : env.vars) {
+        if (v.rfind("PYTHONPATH=", 0) == 0) {
+            path = v.substr(11);
+        } else {
+            vars.push_back(v);
+        }
+    }
+    vars.push_back("PYTHONPATH=" + runnerPackageDir() + (path.empty() ? "" : ":" + path));
+    vars.push_back("HF_HUB_OFFLINE=1"); // no hub: local folders and files only
+    vars.push_back("TRANSFORMERS_VERBOSITY=error");
+    vars.push_back("PYTHONUNBUFFERED=1");
+    m_child = std::make_unique<Child>(
+        Child::startServer(m_python, {"-m", "probaudit_runner"}, vars, m_stderrFile));
+    std::string line;
+    if (!m_child->readLine(line)) {
+        throw Error(m_python, "did not start the transformers runner: " + endedMessage());
+    }
+    try {
+        m_ready = parseJson(line);
+    } catch (const std::exception&) {
+        throw Error(m_python, "the transformers runner's first line is not JSON");
+    }
+    if (m_ready.value("event", "") == "error") {
+        throw Error(m_ready.value("message", m_python + ": the runner could not start"));
+    }
+    const int version = m_ready.value("protocol", -1);
+    if (m_ready.value("event", "") != "ready" || version != kRunnerProtocol) {
+        throw Error(m_python, "the runner speaks protocol " + std::to_string(version) +
+                                  ", this probaudit speaks " + std::to_string(kRunnerProtocol) +
+                                  " (use the probaudit_runner that came with this probaudit)");
+    }
+}
+
+TransformersRunner::~TransformersRunner() {
+    if (m_child) {
+        m_child->writeLine(R"({"id":0,"method":"shutdown"})");
+        m_child.reset(); // closes its input and waits
+    }
+    if (!m_stderrFile.empty()) {
+        ::unlink(m_stderrFile.c_str());
+    }
+}
+
+std::string TransformersRunner::endedMessage() {
+    const std::string last = lastLine(m_stderrFile);
+    const ChildExit e = m_child->wait();
+    std::string how = e.signal != 0 ? "killed by signal " + std::to_string(e.signal)
+                                    : "exited with status " + std::to_string(e.code);
+    return how + (last.empty() ? "" : " (" + last + ")");
+}
+
+json TransformersRunner::call(const std::string& method, const json& params) {
+    const std::int64_t id = m_nextId++;
+    const json req{{"id", id}, {"method", method}, {"params", params}};
+    std::string line;
+    if (!m_child->writeLine(req.dump()) || !m_child->readLine(line)) {
+        throw Error(m_python,
+                    "the transformers runner ended during \"" + method + "\": " + endedMessage());
+    }
+    json reply;
+    try {
+        reply = parseJson(line);
+    } catch (const std::exception&) {
+        throw Error(m_python, "the transformers runner answered \"" + method +
+                                  "\" with a line that "
+                                  "is not JSON");
+    }
+    if (!reply.is_object() || reply.value("id", json()) != id) {
+        throw Error(m_python,
+                    "the transformers runner answered another request than \"" + method + "\"");
+    }
+    if (reply.value("event", "") == "error") {
+        throw Error(reply.value("message", "the runner failed \"" + method + "\""));
+    }
+    if (reply.value("event", "") != "result" || !reply.contains("result")) {
+        throw Error(m_python,
+                    "the transformers runner's reply to \"" + method + "\" has no result");
+    }
+    return reply["result"];
+}
+
+json TransformersRunner::fingerprint() {
+    json fp = call("env", json::object());
+    fp["environment"] = m_env.name;
+    return fp;
+}
+
+json TransformersRunner::load(const std::string& modelPath, const json& head, const json& config) {
+    return call("load", {{"model", modelPath}, {"head", head}, {"config", config}});
+}
+
+std::vector<RunnerItem> TransformersRunner::tokenize(const std::vector<std::string>& texts,
+                                                     std::int64_t maxLength) {
+    const json r = call("tokenize", {{"texts", texts}, {"max_length", maxLength}});
+    std::vector<RunnerItem> out;
+    if (!r.contains("items") || !r["items"].is_array() || r["items"].size() != texts.size()) {
+        throw Error(m_python, "the transformers runner tokenized another number of texts");
+    }
+    for (const auto& it : r["items"]) {
+        RunnerItem item;
+        try {
+            item.ids = it.at("ids").get<std::vector<std::int64_t>>();
+            item.truncated = it.value("truncated", false);
+        } catch (const json::exception&) {
+            throw Error(m_python, "the transformers runner's tokens are not a list of ids");
+        }
+        if (item.ids.empty()) {
+            throw Error(m_python, "the transformers runner's tokenizer gave an item no tokens");
+        }
+        out.push_back(std::move(item));
+    }
+    return out;
+}
+
+std::vector<RunnerRecord>
+TransformersRunner::forward(const std::vector<std::vector<std::int64_t>>& rows, const json& config,
+                            const std::string& capture, bool trace, json* traceOut) {
+    const json r = call("forward", {{"rows", rows},
+                                    {"padding_side", config.value("padding_side", "right")},
+                                    {"pad_to", config.value("pad_to", "longest")},
+                                    {"pad_to_n", config.value("pad_to_n", 0)},
+                                    {"capture", capture},
+                                    {"trace", trace}});
+    if (!r.contains("records") || !r["records"].is_array() || r["records"].size() != rows.size()) {
+        throw Error(m_python, "the transformers runner returned another number of records");
+    }
+    std::vector<RunnerRecord> out;
+    for (const auto& j : r["records"]) {
+        RunnerRecord rec;
+        rec.logits = decodeFloats(j.value("logits", json()), "logits");
+        if (capture != "none") {
+            rec.hashes = decodeHashes(j.value("hashes", json()));
+        }
+        if (capture == "vectors" || capture == "full") {
+            rec.vectors = decodeFloats(j.value("vectors", json()), "vectors");
+        }
+        if (capture == "full") {
+            rec.full = decodeFloats(j.value("full", json()), "full hidden states");
+        }
+        out.push_back(std::move(rec));
+    }
+    if (traceOut != nullptr && r.contains("trace")) {
+        *traceOut = r["trace"];
+    }
+    return out;
+}
+
+std::vector<ledger::GenerationRecord>
+TransformersRunner::generate(const std::vector<std::string>& prompts, const HeadSpec& head) {
+    const json r = call("generate", {{"prompts", prompts},
+                                     {"max_new_tokens", head.max_new_tokens},
+                                     {"stop", head.stop},
+                                     {"stop_at_eos", head.stop_at_eos},
+                                     {"top_logprobs", head.top_logprobs}});
+    if (!r.contains("generations") || !r["generations"].is_array() ||
+        r["generations"].size() != prompts.size()) {
+        throw Error(m_python, "the transformers runner returned another number of generations");
+    }
+    std::vector<ledger::GenerationRecord> out;
+    for (const auto& g : r["generations"]) {
+        ledger::GenerationRecord rec;
+        rec.item = rec.arrival = static_cast<std::int64_t>(out.size());
+        try {
+            rec.prompt_tokens = g.at("prompt_tokens").get<std::int64_t>();
+            rec.text = g.at("text").get<std::string>();
+            rec.finish = g.at("finish").get<std::string>();
+            for (const auto& st : g.at("steps")) {
+                rec.tokens.push_back(st.at("token").get<std::int32_t>());
+                rec.logits.push_back(decodeFloats(st.at("logit"), "step logits").at(0));
+                rec.gaps.push_back(decodeFloats(st.at("gap"), "step gaps").at(0));
+                rec.batch.push_back(st.at("batch").get<std::int32_t>());
+                if (head.top_logprobs > 0) {
+                    const auto ids = st.at("top_tokens").get<std::vector<std::int32_t>>();
+                    const auto lp = decodeFloats(st.at("top_logprobs"), "top log-probabilities");
+                    rec.top_tokens.insert(rec.top_tokens.end(), ids.begin(), ids.end());
+                    rec.top_logprobs.insert(rec.top_logprobs.end(), lp.begin(), lp.end());
+                }
+            }
+        } catch (const json::exception&) {
+            throw Error(m_python, "the transformers runner's generation is not in the protocol's "
+                                  "form");
+        } catch (const std::out_of_range&) {
+            throw Error(m_python, "the transformers runner's generation step has no value");
+        }
+        out.push_back(std::move(rec));
+    }
+    return out;
+}
+
+} // namespace probaudit::runner

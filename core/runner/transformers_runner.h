@@ -1,0 +1,86 @@
+#pragma once
+// The client side of the transformers runner (docs/runner-protocol.md): `PYTHON -m
+// probaudit_runner` started in a study's environment, spoken to in JSON lines. Torch-free: the
+// runner returns decision-class logits and per-layer capture, the session decides and records.
+//
+// Every failure is one sentence naming the interpreter: it cannot start, torch or transformers
+// is missing or too old there, it speaks another protocol version, a request failed (its
+// message), or it ended mid-request (the last line it wrote to standard error).
+#include "ledger/ledger.h"
+#include "study/study.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace probaudit::runner {
+
+class Child;
+
+// The protocol version this side speaks (common/protocol.h kVersion is the engine's framing;
+// the runner's methods are version 2 of it).
+inline constexpr int kRunnerProtocol = 2;
+
+// Where `python -m probaudit_runner` is found: $PROBAUDIT_RUNNERS_DIR, else
+// share/probaudit/runners/python beside the executable's folder (installed and build trees).
+std::string runnerPackageDir();
+
+struct RunnerItem {
+    std::vector<std::int64_t> ids; // the tokens the model reads
+    bool truncated = false;
+};
+
+// One row's numbers as the runner computed them.
+struct RunnerRecord {
+    std::vector<float> logits;         // F32 [C] decision-class logits
+    std::vector<std::uint64_t> hashes; // [layers + 1], capture hashes and up
+    std::vector<float> vectors;        // F32 [layers + 1, H], capture vectors and full
+    std::vector<float> full;           // F32 [layers + 1, T, H], capture full
+};
+
+class TransformersRunner {
+public:
+    // Starts the runner in `env` and waits for its "ready" line. Throws probaudit::Error.
+    explicit TransformersRunner(const study::Environment& env);
+    ~TransformersRunner();
+    TransformersRunner(const TransformersRunner&) = delete;
+    TransformersRunner& operator=(const TransformersRunner&) = delete;
+
+    const study::Environment& environment() const { return m_env; }
+    const nlohmann::json& ready() const { return m_ready; }
+    // The environment's fingerprint (kind "transformers"; DESIGN.md "environment fingerprint").
+    nlohmann::json fingerprint();
+    // Loads the model for a head and config (once per model, head, dtype, device, attention)
+    // and applies the config's process settings. Returns {labels, hidden_states, ...}.
+    nlohmann::json load(const std::string& modelPath, const nlohmann::json& head,
+                        const nlohmann::json& config);
+    std::vector<RunnerItem> tokenize(const std::vector<std::string>& texts, std::int64_t maxLength);
+    // One batch, rows as planned; `trace` asks for the batch's kernel trace (ops, device
+    // kernels), returned through `traceOut`.
+    std::vector<RunnerRecord> forward(const std::vector<std::vector<std::int64_t>>& rows,
+                                      const nlohmann::json& config, const std::string& capture,
+                                      bool trace, nlohmann::json* traceOut);
+
+    // Greedy generation of a generation head (loaded with load()) for prompts (templates filled
+    // in), as one static batch left padded (the engine's generate()): each output's item is its
+    // index in `prompts`, as is its arrival.
+    std::vector<ledger::GenerationRecord> generate(const std::vector<std::string>& prompts,
+                                                   const HeadSpec& head);
+
+private:
+    nlohmann::json call(const std::string& method, const nlohmann::json& params);
+    // The sentence for a runner that ended: its exit and the last line of its standard error.
+    std::string endedMessage();
+
+    study::Environment m_env;
+    std::string m_python;
+    std::string m_stderrFile;
+    std::unique_ptr<Child> m_child;
+    nlohmann::json m_ready;
+    std::int64_t m_nextId = 1;
+};
+
+} // namespace probaudit::runner

@@ -1,0 +1,158 @@
+"""`PYTHON -m probaudit_runner`: serves the runner protocol (docs/runner-protocol.md) on
+stdin/stdout, one JSON object per line. Every failure of a request is one "error" line with the
+request's id; the runner then serves the next request. What it cannot survive (torch or
+transformers missing or too old) is one "error" line in place of "ready", and exit status 1."""
+import json
+import os
+import sys
+
+from . import MIN_TORCH, MIN_TRANSFORMERS, PROTOCOL, VERSION
+
+
+def _version(text):
+    out = []
+    for part in text.split("+")[0].split(".")[:2]:
+        digits = "".join(c for c in part if c.isdigit())
+        out.append(int(digits or 0))
+    return tuple(out)
+
+
+def _requirements():
+    """None when torch and transformers are here and new enough, else the sentence why not."""
+    where = sys.executable
+    for name, minimum in (("torch", MIN_TORCH), ("transformers", MIN_TRANSFORMERS)):
+        try:
+            mod = __import__(name)
+        except ImportError:
+            return f"{name} is not installed in {where} (the transformers runner needs it)"
+        if _version(mod.__version__) < minimum:
+            return (f"{name} {mod.__version__} in {where} is older than the transformers runner "
+                    f"supports ({'.'.join(map(str, minimum))} or newer)")
+    return None
+
+
+class Server:
+    def __init__(self, out):
+        self.out = out
+        self.model = None
+        self.model_key = None
+        self.forwards = 0
+        fault = os.environ.get("PROBAUDIT_RUNNER_FAULT", "")  # fault injection for the tests
+        self.exit_after = int(fault.split(":")[1]) if fault.startswith("exit-after-forward:") else -1
+
+    def send(self, obj):
+        self.out.write(json.dumps(obj, separators=(",", ":")) + "\n")
+        self.out.flush()
+
+    def serve(self, lines):
+        from .model import RunnerError
+        for line in lines:
+            if not line.strip():
+                continue
+            rid = None
+            try:
+                req = json.loads(line)
+                if not isinstance(req, dict) or not isinstance(req.get("method"), str):
+                    raise RunnerError("a request is a JSON object with a method")
+                rid = req.get("id")
+                params = req.get("params") or {}
+                if not isinstance(params, dict):
+                    raise RunnerError("params must be an object")
+                method = req["method"]
+                if method == "shutdown":
+                    self.send({"id": rid, "event": "result", "result": {}})
+                    return
+                handler = getattr(self, "do_" + method, None)
+                if handler is None:
+                    raise RunnerError(f"unknown method \"{method}\"")
+                self.send({"id": rid, "event": "result", "result": handler(params)})
+            except RunnerError as e:
+                self.send({"id": rid, "event": "error", "message": str(e)})
+            except (ValueError, KeyError, TypeError) as e:
+                self.send({"id": rid, "event": "error", "message": f"bad request: {e}"})
+
+    def do_env(self, params):
+        from . import fingerprint
+        return fingerprint.collect()
+
+    def do_load(self, p):
+        import torch
+        from .model import DTYPES, LoadedModel, RunnerError
+        cfg = p["config"]
+        device = cfg.get("device", "cpu")
+        if device.startswith("cuda") and not torch.cuda.is_available():
+            raise RunnerError(f"device {device}: torch in {sys.executable} sees no CUDA device")
+        if cfg.get("dtype", "float32") not in DTYPES:
+            raise RunnerError(f"dtype \"{cfg.get('dtype')}\" is not one the runner has")
+        torch.set_num_threads(int(cfg.get("threads", 1)))
+        torch.use_deterministic_algorithms(bool(cfg.get("deterministic", False)))
+        torch.backends.cuda.matmul.allow_tf32 = bool(cfg.get("tf32", False))
+        torch.backends.cudnn.allow_tf32 = bool(cfg.get("tf32", False))
+        torch.backends.cudnn.benchmark = bool(cfg.get("cudnn_benchmark", False))
+        key = json.dumps([p["model"], p["head"], cfg.get("dtype", "float32"), device,
+                          cfg.get("attention", "math")], sort_keys=True)
+        if key != self.model_key:
+            self.model = None
+            self.model = LoadedModel(p["model"], p["head"], cfg.get("dtype", "float32"), device,
+                                     cfg.get("attention", "math"))
+            self.model_key = key
+        m = self.model
+        return {"labels": m.labels, "model_type": m.model.config.model_type,
+                "hidden_states": m.model.config.num_hidden_layers + 1,
+                "hidden_size": m.model.config.hidden_size}
+
+    def _loaded(self):
+        from .model import RunnerError
+        if self.model is None:
+            raise RunnerError("no model is loaded (send load first)")
+        return self.model
+
+    def do_tokenize(self, p):
+        return {"items": self._loaded().tokenize(p["texts"], int(p.get("max_length", 0)))}
+
+    def do_generate(self, p):
+        from .model import Generation, RunnerError
+        m = self._loaded()
+        if m.kind != "generation":
+            raise RunnerError("the loaded head is not a generation head")
+        if self.forwards == self.exit_after:
+            os._exit(3)
+        self.forwards += 1
+        gen = Generation(m, int(p.get("max_new_tokens", 32)), list(p.get("stop", [])),
+                         bool(p.get("stop_at_eos", True)), int(p.get("top_logprobs", 0)))
+        return {"generations": gen.run(p["prompts"])}
+
+    def do_forward(self, p):
+        m = self._loaded()
+        if self.forwards == self.exit_after:
+            os._exit(3)
+        self.forwards += 1
+        args = (p["rows"], p.get("padding_side", "right"), p.get("pad_to", "longest"),
+                int(p.get("pad_to_n", 0)), p.get("capture", "hashes"))
+        if not p.get("trace"):
+            return {"records": m.forward(*args)}
+        from .trace import traced
+        records, trace = traced(lambda: m.forward(*args), m.device)
+        return {"records": records, "trace": trace}
+
+
+def main():
+    out = sys.stdout
+    sys.stdout = sys.stderr  # whatever a library prints never reaches the protocol stream
+    problem = _requirements()
+    if problem:
+        out.write(json.dumps({"event": "error", "message": problem}) + "\n")
+        out.flush()
+        return 1
+    import torch
+    import transformers
+    server = Server(out)
+    server.send({"event": "ready", "protocol": PROTOCOL, "runner": "transformers",
+                 "runner_version": VERSION, "torch": torch.__version__,
+                 "transformers": transformers.__version__, "python": sys.version.split()[0]})
+    server.serve(sys.stdin)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,483 @@
+#!/usr/bin/env python3
+"""The transformers runner (runners/python/probaudit_runner, docs/runner-protocol.md) through
+`probaudit run`, in the Python environment of .venv (this interpreter):
+
+  - On the two demo models (all-MiniLM-L6-v2 with an adapter, SmolLM2-135M-Instruct GGUF with
+    label tokens) the reference runner's logits and probabilities match the libtorch engine's
+    within 1e-4 per item (fp32, CPU), on the same tokens; the same config recorded twice in
+    the same environment is bit-identical (every float, every layer hash); a second config
+    (bfloat16) is recorded, compared, and differs (the negative side of the checks).
+  - Its layer hashes are the engine's: the pa64 hash in Python gives the golden hashes of
+    tests/golden/row_hash.json (made by an independent implementation), and SmolLM2's
+    embedding layer, where both compute the same floats, hashes alike in both runners.
+  - A generation head on the runner gives the engine's texts, tokens and step logits (1e-4).
+  - Architectures the engine does not have (Gemma 3 with sliding-window layers, Phi-3, Qwen3
+    MoE, the LFM2 hybrid), as tiny random models: two configs each, recorded and compared.
+  - Two environments in one study (a second venv over .venv's packages, its runner with
+    ATEN_CPU_CAPABILITY=default): the diagnosis names the environment and what differs.
+  - Bad input is one line, exit 1 and no ledger: interpreter missing, torch missing there,
+    transformers older than supported, a model folder it cannot read, an architecture that
+    transformers does not know, a runner speaking another protocol version.
+  - pin and check work for a runner environment (the lock starts the runner there again).
+  - A runner that dies mid-run is one line and exit 1; the finished batches stay, and the same
+    command resumes the run to the numbers of an uninterrupted one.
+
+    .venv/bin/python tests/test_transformers_runner.py PROBAUDIT
+"""
+import json
+import os
+import pathlib
+import shutil
+import sqlite3
+import struct
+import subprocess
+import sys
+import tempfile
+import unittest
+
+PROBAUDIT = os.path.abspath(sys.argv.pop(1)) if len(sys.argv) > 1 else "build/default/bin/probaudit"
+HERE = pathlib.Path(__file__).resolve().parent
+ROOT = HERE.parent
+MODELS = ROOT / ".cache" / "models"
+MINILM = MODELS / "all-MiniLM-L6-v2"
+SMOLLM = MODELS / "SmolLM2-135M-Instruct" / "SmolLM2-135M-Instruct.Q4_1.gguf"
+ADAPTER = HERE / "fixtures" / "adapters" / "all-MiniLM-L6-v2-mean.safetensors"
+SENTENCES = ROOT / "resources" / "demo" / "sentiment-sentences" / "yelp.jsonl"
+SMOLLM_TEMPLATE = ("<|im_start|>user\nIs the sentiment of this review positive? Answer Yes or "
+                   "No.\nReview: {text}<|im_end|>\n<|im_start|>assistant\n")
+
+sys.path.insert(0, str(ROOT / "runners" / "python"))
+sys.path.insert(0, str(HERE))
+
+
+def run(*args, env=None):
+    return subprocess.run([PROBAUDIT, *map(str, args)], capture_output=True, text=True,
+                          env={**os.environ, **(env or {})}, timeout=900)
+
+
+def write_study(path, model, head, configs, environments=None, reference=None, capture="vectors",
+                limit=24):
+    study = {
+        "name": path.stem,
+        "model": {"path": str(model)},
+        "heads": {"h": head},
+        "dataset": {"path": str(SENTENCES), "labels": ["negative", "positive"], "limit": limit,
+                    "seed": 3},
+        "capture": capture,
+        "environments": environments or {"venv": {"python": sys.executable}},
+        "configs": configs,
+        "reference": reference or next(iter(configs)),
+    }
+    path.write_text(json.dumps(study, indent=1))
+    return path
+
+
+def runs_by_config(ledger):
+    with sqlite3.connect(f"file:{ledger}?mode=ro", uri=True) as db:
+        return {r[1]: r[0] for r in db.execute("select id, config_name from runs order by id")}
+
+
+def records(ledger, run_id):
+    r = run("export", ledger, "--run", run_id, "--format", "jsonl")
+    if r.returncode != 0:
+        raise AssertionError(r.stderr)
+    out = {}
+    for line in r.stdout.splitlines():
+        rec = json.loads(line)
+        rec.pop("batch_seconds", None)
+        out[rec["id"]] = rec
+    return out
+
+
+def numbers(rec):
+    """The recorded numbers of one item (what "bit-identical" compares)."""
+    return {k: v for k, v in rec.items() if k not in ("batch_seconds", "run")}
+
+
+class TestRowHash(unittest.TestCase):
+    def test_python_hash_is_the_golden_hash(self):
+        import torch
+        from probaudit_runner.rowhash import hash_bytes_reference, hash_rows
+        golden = json.loads((HERE / "golden" / "row_hash.json").read_text())
+        self.assertGreaterEqual(len(golden["cases"]), 10)
+        for case in golden["cases"]:
+            n, length = case["case"], case["bytes"]
+            data = bytes((k * 37 + 11 * n) % 256 for k in range(length))
+            self.assertEqual(f"{hash_bytes_reference(data):016x}", case["hash"], case)
+            if length:
+                t = torch.frombuffer(bytearray(data), dtype=torch.uint8).reshape(1, -1)
+                self.assertEqual(f"{hash_rows(t)[0]:016x}", case["hash"], case)
+        # A row of floats: the vectorized hash is the plain one, and a changed bit changes it.
+        t = torch.randn(3, 384)
+        hashes = hash_rows(t)
+        self.assertEqual(hashes, [hash_bytes_reference(t[i].numpy().tobytes()) for i in range(3)])
+        t[1, 7] = torch.nextafter(t[1, 7], torch.tensor(10.0))
+        self.assertNotEqual(hash_rows(t)[1], hashes[1])
+
+
+@unittest.skipUnless(MINILM.is_dir() and SMOLLM.is_file(), "the demo models are not in .cache/models")
+class TestParity(unittest.TestCase):
+    """Engine vs reference runner in one ledger, and the runner against itself."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.dir = pathlib.Path(cls.tmp.name)
+        configs = {
+            "engine": {"batch_size": 4, "threads": 2},
+            "hf": {"runner": "transformers", "batch_size": 4, "threads": 2},
+            "hf-again": {"runner": "transformers", "batch_size": 4, "threads": 2, "repeat": 1},
+            "hf-bfloat16": {"runner": "transformers", "batch_size": 4, "threads": 2,
+                            "dtype": "bfloat16"},
+        }
+        cls.ledgers = {}
+        for name, model, head in (
+                ("minilm", MINILM, {"kind": "adapter", "path": str(ADAPTER)}),
+                ("smollm2", SMOLLM, {"kind": "label_tokens", "template": SMOLLM_TEMPLATE,
+                                     "labels": ["No", "Yes"]})):
+            study = write_study(cls.dir / f"{name}.study.json", model, head, configs)
+            r = run("run", study, "--all")
+            if r.returncode != 0:
+                raise RuntimeError(r.stderr)
+            cls.ledgers[name] = cls.dir / f"{name}.ledger"
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def check_model(self, name):
+        ledger = self.ledgers[name]
+        runs = runs_by_config(ledger)
+        self.assertEqual(set(runs), {"engine", "hf", "hf-again", "hf-bfloat16"})
+        eng, hf, again, bf16 = (records(ledger, runs[c])
+                                for c in ("engine", "hf", "hf-again", "hf-bfloat16"))
+        self.assertEqual(len(eng), 24)
+        worst = 0.0
+        for item, e in eng.items():
+            h = hf[item]
+            self.assertEqual(e["tokens"], h["tokens"], item)  # the same tokens were read
+            for a, b in zip(e["logits"] + e["probs"], h["logits"] + h["probs"]):
+                worst = max(worst, abs(a - b))
+            self.assertEqual(e["decision"], h["decision"], item)
+            self.assertEqual(len(e["layer_hashes"]), len(h["layer_hashes"]))
+        self.assertLessEqual(worst, 1e-4, f"{name}: engine vs transformers differ by {worst}")
+        same_layers = sum(e["layer_hashes"] == hf[i]["layer_hashes"] for i, e in eng.items())
+        print(f"{name}: engine vs transformers: largest difference {worst:.3g}, "
+              f"{same_layers}/{len(eng)} items bit-identical in every layer", file=sys.stderr)
+        # Run to run in one environment: every number and every layer hash.
+        for item in hf:
+            self.assertEqual(numbers(hf[item]), numbers(again[item]), item)
+        # The negative side: the same checks do see a difference where there is one (bfloat16
+        # against float32 in the same environment).
+        self.assertEqual(set(bf16), set(hf))
+        self.assertTrue(all(bf16[i]["layer_hashes"][-1] != hf[i]["layer_hashes"][-1] for i in hf))
+        self.assertGreater(max(abs(a - b) for i in hf
+                               for a, b in zip(bf16[i]["logits"], hf[i]["logits"])), 1e-4)
+        # The cross-runner comparison with its three levels.
+        r = run("compare", ledger, runs["engine"], runs["hf"], "--json")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        verdict = json.loads(r.stdout)
+        self.assertEqual(verdict["items"], 24)
+        r = run("verify", ledger)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        return eng, hf
+
+    def test_minilm_matches_the_engine(self):
+        self.check_model("minilm")
+
+    def test_smollm2_matches_the_engine(self):
+        eng, hf = self.check_model("smollm2")
+        # The embedding layer is a lookup of the same dequantized weights in both runners: the
+        # same floats, so the same hash (the runners hash alike).
+        self.assertTrue(all(eng[i]["layer_hashes"][0] == hf[i]["layer_hashes"][0] for i in eng))
+
+    def test_environment_is_the_runners(self):
+        with sqlite3.connect(f"file:{self.ledgers['minilm']}?mode=ro", uri=True) as db:
+            envs = [json.loads(r[0]) for r in db.execute(
+                "select e.json from runs r join environments e on e.hash = r.env_hash "
+                "where r.config_name = 'hf'")]
+        self.assertEqual(len(envs), 1)
+        fp = envs[0]
+        import torch
+        import transformers
+        self.assertEqual(fp["kind"], "transformers")
+        self.assertEqual(fp["environment"], "venv")
+        self.assertEqual(fp["torch"], torch.__version__)
+        self.assertEqual(fp["transformers"], transformers.__version__)
+        self.assertIn("flash-linear-attention", fp["kernel_libraries"])
+        self.assertEqual(len(fp["packages_sha256"]), 64)
+
+
+TOKENIZER = MODELS / "SmolLM2-135M-Instruct-hf"
+LABEL_HEAD = {"kind": "label_tokens", "template": "Review: {text}\nIs it positive? Answer:",
+              "labels": [" No", " Yes"]}
+
+
+@unittest.skipUnless(TOKENIZER.is_dir(), "the SmolLM2 tokenizer is not in .cache/models")
+class TestArchitectures(unittest.TestCase):
+    """Architectures the engine does not have, as tiny random models made here from
+    transformers configs (tests/tiny_models.py): each through a study with two configs, compared."""
+
+    @classmethod
+    def setUpClass(cls):
+        import tiny_models
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.dir = pathlib.Path(cls.tmp.name)
+        cls.models = {n: tiny_models.make(n, cls.dir / n, TOKENIZER) for n in tiny_models.ARCHITECTURES}
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def test_each_architecture_runs_two_configs_and_compares(self):
+        self.assertEqual(set(self.models), {"gemma3", "phi3", "qwen3_moe", "lfm2"})
+        for name, path in self.models.items():
+            with self.subTest(name):
+                layers = json.loads((path / "config.json").read_text())["num_hidden_layers"]
+                study = write_study(self.dir / f"{name}.study.json", path, LABEL_HEAD, {
+                    "batch-1": {"runner": "transformers", "batch_size": 1},
+                    "batch-4-left": {"runner": "transformers", "batch_size": 4,
+                                     "padding_side": "left"}}, capture="hashes", limit=12)
+                r = run("run", study, "--all")
+                self.assertEqual(r.returncode, 0, r.stderr)
+                ledger = self.dir / f"{name}.ledger"
+                runs = runs_by_config(ledger)
+                a, b = records(ledger, runs["batch-1"]), records(ledger, runs["batch-4-left"])
+                self.assertEqual(len(a), 12)
+                for item, rec in a.items():
+                    self.assertEqual(len(rec["layer_hashes"]), layers + 1)
+                    self.assertEqual(len(rec["probs"]), 2)
+                    self.assertAlmostEqual(sum(rec["probs"]), 1.0, places=5)
+                    self.assertEqual(rec["tokens"], b[item]["tokens"])
+                    self.assertLess(abs(rec["logits"][0] - b[item]["logits"][0]), 1e-3, item)
+                r = run("compare", ledger, runs["batch-1"], runs["batch-4-left"], "--json")
+                self.assertEqual(r.returncode, 0, r.stderr)
+                self.assertEqual(json.loads(r.stdout)["items"], 12)
+                # The engine does not have this architecture: the study's engine config is
+                # refused with one line, before anything is written.
+                engine_study = write_study(self.dir / f"{name}-engine.study.json", path,
+                                           LABEL_HEAD, {"engine": {}}, limit=4)
+                r = run("run", engine_study, "--all")
+                self.assertEqual(r.returncode, 1)
+                self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
+                self.assertFalse((self.dir / f"{name}-engine.ledger").exists())
+
+
+@unittest.skipUnless(MINILM.is_dir(), "the demo models are not in .cache/models")
+class TestTwoEnvironments(unittest.TestCase):
+    """Two Python environments in one study: a second venv made cheaply over .venv's packages
+    (a .pth file), whose runner reads ATEN_CPU_CAPABILITY=default (ATen's unvectorized kernels).
+    The diagnosis names the environment as the suspect and says what differs in it."""
+
+    def test_diagnosis_names_the_environment_difference(self):
+        import site
+        import venv
+        with tempfile.TemporaryDirectory() as tmp:
+            d = pathlib.Path(tmp)
+            venv.EnvBuilder(with_pip=False).create(d / "venv-b")
+            purelib = next((d / "venv-b" / "lib").glob("python3*/site-packages"))
+            (purelib / "probaudit-over-venv.pth").write_text(
+                "\n".join(site.getsitepackages()) + "\n")
+            study = write_study(d / "two.study.json", MINILM, {"kind": "adapter", "path": str(ADAPTER)}, {
+                "a": {"env": "a", "batch_size": 4},
+                "b": {"env": "b", "batch_size": 4}},
+                environments={"a": {"python": sys.executable},
+                              "b": {"python": str(d / "venv-b" / "bin" / "python"),
+                                    "env": {"ATEN_CPU_CAPABILITY": "default"}}},
+                capture="hashes", limit=16)
+            r = run("run", study, "--all")
+            self.assertEqual(r.returncode, 0, r.stderr)
+            r = run("diagnose", study, "--sample", "8", "--batch", "4", "--json")
+            self.assertEqual(r.returncode, 0, r.stderr)
+            diagnosis = json.loads(r.stdout)
+            row = next(c for c in diagnosis["configs"] if c["config"] == "b")
+            self.assertEqual(row["differs_in"], ["env"])
+            self.assertEqual(row["suspects"], ["environment"])
+            text = "\n".join(row["environment"])
+            self.assertIn("env.ATEN_CPU_CAPABILITY: absent in A, default in B", text)
+            self.assertIn("cpu.capability", text)
+            self.assertNotIn("packages_sha256", text)  # names the environment, moves nothing
+            r = run("diagnose", study, "--sample", "8", "--batch", "4")
+            self.assertIn("b runs in another environment than the reference", r.stdout)
+
+
+@unittest.skipUnless(TOKENIZER.is_dir(), "SmolLM2 (Hugging Face folder) is not in .cache/models")
+class TestGeneration(unittest.TestCase):
+    """A generation head on the transformers runner: greedy, static batches, the engine's
+    definitions of a step (chosen token, its logit, the top-2 gap, the batch) and of the text."""
+
+    def test_generation_matches_the_engine(self):
+        head = {"kind": "generation",
+                "template": "<|im_start|>user\nList the words that carry the sentiment of this "
+                            "sentence, one per line.\nSentence: {text}<|im_end|>\n"
+                            "<|im_start|>assistant\n",
+                "max_new_tokens": 16, "top_logprobs": 2,
+                "records": {"mode": "lines", "lowercase": True}}
+        with tempfile.TemporaryDirectory() as tmp:
+            d = pathlib.Path(tmp)
+            study = write_study(d / "gen.study.json", TOKENIZER, head, {
+                "engine": {"batch_size": 4, "threads": 2},
+                "hf": {"runner": "transformers", "batch_size": 4, "threads": 2},
+                "hf-serial": {"runner": "transformers", "batch_size": 1, "threads": 2}},
+                capture="none", limit=8)
+            r = run("run", study, "--all")
+            self.assertEqual(r.returncode, 0, r.stderr)
+            ledger = d / "gen.ledger"
+            runs = runs_by_config(ledger)
+            with sqlite3.connect(f"file:{ledger}?mode=ro", uri=True) as db:
+                def gens(run_id):
+                    return {item: (text, finish, tokens, logits, batch) for item, text, finish, tokens,
+                            logits, batch in db.execute(
+                                "select item, text, finish, tokens, logits, batch from generations "
+                                "where run = ?", (run_id,))}
+                eng, hf, serial = gens(runs["engine"]), gens(runs["hf"]), gens(runs["hf-serial"])
+            self.assertEqual(len(eng), 8)
+            worst = 0.0
+            for item, e in eng.items():
+                h = hf[item]
+                self.assertEqual(e[0], h[0], item)  # the text
+                self.assertEqual(e[1], h[1], item)  # why it ended
+                self.assertEqual(e[2], h[2], item)  # the tokens
+                self.assertEqual(e[4], h[4], item)  # rows in each pass
+                n = len(e[3]) // 4
+                for a, b in zip(struct.unpack(f"<{n}f", e[3]), struct.unpack(f"<{n}f", h[3])):
+                    worst = max(worst, abs(a - b))
+                self.assertEqual(set(struct.unpack(f"<{n}i", serial[item][4])), {1})
+            self.assertLessEqual(worst, 1e-4)
+            print(f"generation: engine vs transformers: largest step-logit difference {worst:.3g}",
+                  file=sys.stderr)
+
+
+@unittest.skipUnless(MINILM.is_dir(), "the demo models are not in .cache/models")
+class TestPinCheck(unittest.TestCase):
+    """pin and check for a runner environment: the lock holds the environment's fingerprint and
+    interpreter; check starts the runner there again, and names what changed."""
+
+    def test_pin_and_check_a_runner_environment(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            d = pathlib.Path(tmp)
+            study = write_study(d / "pin.study.json", MINILM, {"kind": "adapter", "path": str(ADAPTER)},
+                                {"hf": {"runner": "transformers", "batch_size": 4}},
+                                capture="hashes", limit=12)
+            self.assertEqual(run("run", study, "--all").returncode, 0)
+            lock = d / "runtime.lock.json"
+            r = run("pin", study, "--run", 1, "-o", lock, "--sample", 6)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            pinned = json.loads(lock.read_text())
+            self.assertEqual(pinned["environment"]["kind"], "transformers")
+            self.assertEqual(pinned["runner_environment"]["python"], sys.executable)
+            r = run("check", lock, "--study", study, "--json")
+            self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+            result = json.loads(r.stdout)
+            self.assertEqual(result["environment_differences"], [])
+            self.assertEqual(result["sample"]["changed"], 0)
+            # The environment changed since the pin: ATen's kernels chosen otherwise.
+            pinned["runner_environment"]["env"] = ["ATEN_CPU_CAPABILITY=default"]
+            lock.write_text(json.dumps(pinned))
+            r = run("check", lock, "--json")
+            self.assertEqual(r.returncode, 3, r.stdout + r.stderr)
+            what = {x["what"] for x in json.loads(r.stdout)["environment_differences"]
+                    if x["can_move_numbers"]}
+            self.assertIn("env.ATEN_CPU_CAPABILITY", what)
+            self.assertIn("cpu.capability", what)
+
+
+class TestBadInput(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.dir = pathlib.Path(cls.tmp.name)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def refused(self, name, expect, model=MINILM, environments=None, env=None, head=None):
+        study = write_study(self.dir / f"{name}.study.json", model,
+                            head or {"kind": "adapter", "path": str(ADAPTER)},
+                            {"hf": {"runner": "transformers"}}, environments=environments)
+        r = run("run", study, "--all", env=env)
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        lines = [l for l in r.stderr.splitlines() if l.strip()]
+        self.assertEqual(len(lines), 1, r.stderr)
+        self.assertIn(expect, lines[0])
+        self.assertFalse((self.dir / f"{name}.ledger").exists(), "a ledger was written")
+        return lines[0]
+
+    def test_interpreter_missing(self):
+        self.refused("nopython", "no such interpreter",
+                     environments={"gone": {"python": str(self.dir / "no" / "python")}})
+
+    def test_torch_missing(self):
+        if shutil.which("python3") is None or subprocess.run(
+                ["python3", "-c", "import torch"], capture_output=True).returncode == 0:
+            self.skipTest("the system python3 has torch")
+        self.refused("notorch", "torch is not installed in",
+                     environments={"bare": {"python": shutil.which("python3")}})
+
+    def test_transformers_too_old(self):
+        fake = self.dir / "old-transformers"
+        (fake / "transformers").mkdir(parents=True, exist_ok=True)
+        (fake / "transformers" / "__init__.py").write_text('__version__ = "4.20.0"\n')
+        line = self.refused("oldtf", "transformers 4.20.0",
+                            environments={"old": {"python": sys.executable,
+                                                  "env": {"PYTHONPATH": str(fake)}}})
+        self.assertIn("older than the transformers runner supports", line)
+
+    @unittest.skipUnless(MINILM.is_dir(), "the demo models are not in .cache/models")
+    def test_model_folder_unreadable(self):
+        broken = self.dir / "broken-model"
+        shutil.copytree(MINILM, broken, dirs_exist_ok=True)
+        (broken / "config.json").write_text("{ not json")
+        self.refused("broken", "config.json", model=broken)
+
+    @unittest.skipUnless(MINILM.is_dir(), "the demo models are not in .cache/models")
+    def test_architecture_unknown(self):
+        odd = self.dir / "odd-model"
+        shutil.copytree(MINILM, odd, dirs_exist_ok=True)
+        cfg = json.loads((odd / "config.json").read_text())
+        cfg["model_type"] = "no-such-architecture"
+        (odd / "config.json").write_text(json.dumps(cfg))
+        self.refused("odd", "\"no-such-architecture\" is not known to transformers", model=odd)
+
+    def test_another_protocol_version(self):
+        pkg = self.dir / "other-runner" / "probaudit_runner"
+        pkg.mkdir(parents=True, exist_ok=True)
+        (pkg / "__init__.py").write_text("")
+        (pkg / "__main__.py").write_text(
+            'import json, sys\nprint(json.dumps({"event": "ready", "protocol": 99}), flush=True)\n'
+            "sys.stdin.read()\n")
+        self.refused("protocol", "speaks protocol 99",
+                     env={"PROBAUDIT_RUNNERS_DIR": str(pkg.parent)})
+
+
+@unittest.skipUnless(MINILM.is_dir(), "the demo models are not in .cache/models")
+class TestCrashResumes(unittest.TestCase):
+    def test_runner_dies_mid_run_and_the_run_resumes(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            d = pathlib.Path(tmp)
+            head = {"kind": "adapter", "path": str(ADAPTER)}
+            configs = {"hf": {"runner": "transformers", "batch_size": 4}}
+            whole = write_study(d / "whole.study.json", MINILM, head, configs, capture="hashes")
+            self.assertEqual(run("run", whole, "--all").returncode, 0)
+            study = write_study(d / "cut.study.json", MINILM, head, configs, capture="hashes")
+            r = run("run", study, "--all", env={"PROBAUDIT_RUNNER_FAULT": "exit-after-forward:2"})
+            self.assertEqual(r.returncode, 1, r.stderr)
+            self.assertIn("ended during \"forward\"", r.stderr)
+            ledger = d / "cut.ledger"
+            with sqlite3.connect(f"file:{ledger}?mode=ro", uri=True) as db:
+                done, status = db.execute("select items_done, status from runs").fetchone()
+            self.assertEqual((done, status), (8, "interrupted"))
+            r = run("run", study, "--all")
+            self.assertEqual(r.returncode, 0, r.stderr)
+            with sqlite3.connect(f"file:{ledger}?mode=ro", uri=True) as db:
+                self.assertEqual(db.execute("select count(*) from runs").fetchone()[0], 1)
+            cut = records(ledger, runs_by_config(ledger)["hf"])
+            full = records(d / "whole.ledger", runs_by_config(d / "whole.ledger")["hf"])
+            self.assertEqual(len(cut), 24)
+            for item in full:
+                self.assertEqual(numbers(cut[item]), numbers(full[item]), item)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
