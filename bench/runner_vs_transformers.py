@@ -6,9 +6,9 @@ timed over its batches only (the runner: the run's "seconds" from its run-finish
 starts after the model is loaded and the items tokenized; the loop: its batches after the same
 loading and tokenizing). Ratio = the loop's time / the runner's time (>= 0.95x is the bar).
 
-The runner does what a recorded run does (capture of per-layer hashes, a kernel trace per batch,
-one ledger transaction per batch); the row "capture none" shows the cost of the protocol and
-the ledger alone.
+The runner does what a recorded run does (capture of per-layer hashes, hashed by the engine's
+row hash library; a torch.profiler kernel trace of every batch; one ledger transaction per
+batch); the row "capture none" leaves out the hashes. The loop does none of this.
 
     .venv/bin/python bench/runner_vs_transformers.py [--reps 5] [--quick]
 """

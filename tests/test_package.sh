@@ -88,6 +88,11 @@ print("env --json: torch", d["torch"]["version"], "| invariant CPU", d["kernels"
         grep -q "ok .*demo study sentiment-smollm2" "$tmp/self2.txt" || bad "study B not ok with models"
     fi
     [ -x "$prefix/bin/probaudit-fetch-demo-models" ] || bad "no probaudit-fetch-demo-models"
+    # The transformers runner and the row hash library it loads, where the client looks.
+    [ -f "$prefix/share/probaudit/runners/python/probaudit_runner/__main__.py" ] ||
+        bad "no transformers runner under share/probaudit/runners/python"
+    clean python3 -c 'import ctypes, sys; assert ctypes.CDLL(sys.argv[1]).probaudit_rowhash_abi() == 1' \
+        "$prefix/lib/probaudit/libprobaudit_rowhash.so" || bad "lib/probaudit/libprobaudit_rowhash.so does not load"
 }
 
 # check_tree DIR PREFIX: no RUNPATH outside $ORIGIN and no build-machine path in any installed

@@ -46,6 +46,9 @@ SENTENCES = ROOT / "resources" / "demo" / "sentiment-sentences" / "yelp.jsonl"
 SMOLLM_TEMPLATE = ("<|im_start|>user\nIs the sentiment of this review positive? Answer Yes or "
                    "No.\nReview: {text}<|im_end|>\n<|im_start|>assistant\n")
 
+# The row hash library probaudit gives its runners (bin/../lib/probaudit), for the in-process tests.
+ROWHASH_LIB = pathlib.Path(PROBAUDIT).resolve().parent.parent / "lib" / "probaudit" / "libprobaudit_rowhash.so"
+os.environ.setdefault("PROBAUDIT_ROWHASH_LIB", str(ROWHASH_LIB))
 sys.path.insert(0, str(ROOT / "runners" / "python"))
 sys.path.insert(0, str(HERE))
 
@@ -114,6 +117,56 @@ class TestRowHash(unittest.TestCase):
         t[1, 7] = torch.nextafter(t[1, 7], torch.tensor(10.0))
         self.assertNotEqual(hash_rows(t)[1], hashes[1])
 
+    def test_batch_hash_is_each_rows_hash(self):
+        """hash_batch (numpy on the CPU, torch on a device; both run here) is hash_rows of each
+        row's real tokens, whatever the padding side, dtype or hidden size; a changed bit in a
+        real token changes that row and layer only, a changed pad changes nothing."""
+        import torch
+        from probaudit_runner import rowhash
+        from probaudit_runner.rowhash import hash_batch, hash_rows
+        self.assertIsNotNone(rowhash.native(), f"no row hash library at {ROWHASH_LIB}")
+        torch.manual_seed(3)
+        for dtype, H, side in ((torch.float32, 384, "right"), (torch.float32, 7, "left"),
+                               (torch.bfloat16, 64, "left"), (torch.bfloat16, 5, "right"),
+                               (torch.float16, 6, "right")):
+            lengths, L = [9, 4, 1, 9], 9
+            start = [L - n if side == "left" else 0 for n in lengths]
+            hidden = [torch.randn(4, L, H).to(dtype) for _ in range(3)]
+            want = [hash_rows(torch.stack([h[r, s:s + n] for h in hidden]).reshape(3, -1))
+                    for r, (s, n) in enumerate(zip(start, lengths))]
+            for method, threads in (("native", 1), ("numpy", 1), ("numpy", 2), ("torch", 1)):
+                got = hash_batch(hidden, start, lengths, threads, method)
+                self.assertEqual(got, want, (dtype, H, side, method, threads))
+            r = 1
+            pad = 0 if side == "left" else L - 1
+            hidden[2][r, pad] += 1  # a pad
+            self.assertEqual(hash_batch(hidden, start, lengths), want)
+            hidden[2][r, start[r] + 2] += 1  # a real token of row 1, layer 2
+            got = hash_batch(hidden, start, lengths)
+            self.assertNotEqual(got[r][2], want[r][2])
+            got[r][2] = want[r][2]
+            self.assertEqual(got, want)
+
+
+class TestTraceCounts(unittest.TestCase):
+    def test_raw_events_count_as_key_averages_do(self):
+        """The trace reads the profiler's raw events; key_averages (the documented, slower path)
+        counts the same ops, and a different computation shows in the counts."""
+        import torch
+        from probaudit_runner.trace import counts, traced
+        x = torch.randn(8, 16)
+        with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU]) as prof:
+            torch.softmax(x @ x.T, -1)
+        raw, averaged = counts(prof), counts(prof, raw=False)
+        self.assertEqual(raw, averaged)
+        self.assertEqual(counts(prof, device_kernels=True), raw)  # the CUDA run's reading
+        self.assertEqual(raw[0].get("aten::mm"), 1, raw[0])
+        self.assertIn("aten::_softmax", raw[0])
+        _, trace = traced(lambda: torch.relu(x), "cpu")
+        self.assertIn("aten::relu", trace["ops"])
+        self.assertNotIn("aten::mm", trace["ops"])
+        self.assertIn("device_kernels_unavailable", trace)
+
 
 @unittest.skipUnless(MINILM.is_dir() and SMOLLM.is_file(), "the demo models are not in .cache/models")
 class TestParity(unittest.TestCase):
@@ -130,16 +183,18 @@ class TestParity(unittest.TestCase):
             "hf-bfloat16": {"runner": "transformers", "batch_size": 4, "threads": 2,
                             "dtype": "bfloat16"},
         }
-        cls.ledgers = {}
+        cls.ledgers, cls.finished = {}, {}
         for name, model, head in (
                 ("minilm", MINILM, {"kind": "adapter", "path": str(ADAPTER)}),
                 ("smollm2", SMOLLM, {"kind": "label_tokens", "template": SMOLLM_TEMPLATE,
                                      "labels": ["No", "Yes"]})):
             study = write_study(cls.dir / f"{name}.study.json", model, head, configs)
-            r = run("run", study, "--all")
+            r = run("run", study, "--all", "--events", "jsonl")
             if r.returncode != 0:
                 raise RuntimeError(r.stderr)
             cls.ledgers[name] = cls.dir / f"{name}.ledger"
+            cls.finished[name] = [e for e in map(json.loads, r.stdout.splitlines())
+                                  if e.get("event") == "run-finished"]
 
     @classmethod
     def tearDownClass(cls):
@@ -206,6 +261,10 @@ class TestParity(unittest.TestCase):
         self.assertEqual(fp["transformers"], transformers.__version__)
         self.assertIn("flash-linear-attention", fp["kernel_libraries"])
         self.assertEqual(len(fp["packages_sha256"]), 64)
+        # probaudit gave the runner its row hash library (the hashes are the engine's either way).
+        runner = [e["runner"] for e in self.finished["minilm"] if "runner" in e]
+        self.assertEqual(len(runner), 3, self.finished["minilm"])
+        self.assertTrue(all(x["row_hash"] == "native" for x in runner), runner)
 
 
 TOKENIZER = MODELS / "SmolLM2-135M-Instruct-hf"

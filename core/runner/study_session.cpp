@@ -927,7 +927,9 @@ RunOutcome StudySession::recordTransformers(const RunRequest& r) {
         m_ledger->setKernelTrace(run.id, trace);
     }
     json finished = finishedEvent(run, progress.seconds(), nullptr);
-    finished["runner"] = {{"kind", "transformers"}, {"environment", r.config.env}};
+    finished["runner"] = {{"kind", "transformers"},
+                          {"environment", r.config.env},
+                          {"row_hash", tr.ready().value("row_hash", "")}};
     return endRun(run.id, finished,
                   !whole && run.already + std::int64_t(run.doneHere) < std::int64_t(run.total()),
                   generation);

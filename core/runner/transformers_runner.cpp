@@ -25,6 +25,12 @@ std::string runnerPackageDir() {
     return (exeDir.parent_path() / "share" / "probaudit" / "runners" / "python").string();
 }
 
+std::string rowHashLibrary() {
+    const fs::path exeDir = fs::read_symlink("/proc/self/exe").parent_path();
+    const fs::path lib = exeDir.parent_path() / "lib" / "probaudit" / "libprobaudit_rowhash.so";
+    return ::access(lib.c_str(), R_OK) == 0 ? lib.string() : std::string();
+}
+
 namespace {
 
 // Floats sent as base64 of their little-endian float32 bytes: exact, and a third of decimal.
@@ -109,6 +115,9 @@ TransformersRunner::TransformersRunner(const study::Environment& env) : m_env(en
     vars.push_back("HF_HUB_OFFLINE=1"); // no hub: local folders and files only
     vars.push_back("TRANSFORMERS_VERBOSITY=error");
     vars.push_back("PYTHONUNBUFFERED=1");
+    if (const std::string lib = rowHashLibrary(); !lib.empty()) {
+        vars.push_back("PROBAUDIT_ROWHASH_LIB=" + lib); // else the runner hashes in numpy
+    }
     m_child = std::make_unique<Child>(
         Child::startServer(m_python, {"-m", "probaudit_runner"}, vars, m_stderrFile));
     std::string line;

@@ -27,6 +27,9 @@ inline constexpr int kRunnerProtocol = 2;
 // Where `python -m probaudit_runner` is found: $PROBAUDIT_RUNNERS_DIR, else
 // share/probaudit/runners/python beside the executable's folder (installed and build trees).
 std::string runnerPackageDir();
+// The row hash library the runner loads (kernels/row_hash_c.cpp), at lib/probaudit/ beside the
+// executables' folder; empty when it is not there (the runner then hashes in numpy).
+std::string rowHashLibrary();
 
 struct RunnerItem {
     std::vector<std::int64_t> ids; // the tokens the model reads

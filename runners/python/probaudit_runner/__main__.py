@@ -146,10 +146,12 @@ def main():
         return 1
     import torch
     import transformers
+    from . import rowhash
     server = Server(out)
     server.send({"event": "ready", "protocol": PROTOCOL, "runner": "transformers",
                  "runner_version": VERSION, "torch": torch.__version__,
-                 "transformers": transformers.__version__, "python": sys.version.split()[0]})
+                 "transformers": transformers.__version__, "python": sys.version.split()[0],
+                 "row_hash": "native" if rowhash.native() is not None else "numpy"})
     server.serve(sys.stdin)
     return 0
 

@@ -8,7 +8,7 @@ import os
 
 import torch
 
-from .rowhash import hash_rows
+from .rowhash import hash_batch
 
 ATTENTION = {"math": "eager", "sdpa": "sdpa", "flash_attention_2": "flash_attention_2"}
 DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}
@@ -245,17 +245,16 @@ class LoadedModel:
         return torch.nn.functional.linear(pooled, self.w, self.b)
 
     def _capture(self, hidden, mask, start, lengths, last, capture, records):
-        layers = torch.stack(hidden)  # [layers + 1, B, L, H], the model's dtype
+        hashes = hash_batch(hidden, start, lengths, torch.get_num_threads())
         vectors = None
         if capture in ("vectors", "full"):  # per layer over the whole batch, as the engine does
             vectors = torch.stack([self._pooled(h, mask, start, last) for h in hidden], 1)
         for r, (s, n) in enumerate(zip(start, lengths)):
-            real = layers[:, r, s:s + n, :]
-            records[r]["hashes"] = [f"{h:016x}" for h in hash_rows(real.reshape(real.shape[0], -1))]
+            records[r]["hashes"] = [f"{h:016x}" for h in hashes[r]]
             if vectors is not None:
                 records[r]["vectors"] = b64floats(vectors[r])
             if capture == "full":
-                records[r]["full"] = b64floats(real)
+                records[r]["full"] = b64floats(torch.stack([h[r, s:s + n] for h in hidden]))
 
 
 class Generation:
