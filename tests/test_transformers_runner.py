@@ -54,8 +54,10 @@ sys.path.insert(0, str(HERE))
 
 
 def run(*args, env=None):
+    # The row hash library is probaudit's to name: the in-process tests' variable stays here.
+    base = {k: v for k, v in os.environ.items() if k != "PROBAUDIT_ROWHASH_LIB"}
     return subprocess.run([PROBAUDIT, *map(str, args)], capture_output=True, text=True,
-                          env={**os.environ, **(env or {})}, timeout=900)
+                          env={**base, **(env or {})}, timeout=900)
 
 
 def write_study(path, model, head, configs, environments=None, reference=None, capture="vectors",
@@ -157,9 +159,16 @@ class TestTraceCounts(unittest.TestCase):
         x = torch.randn(8, 16)
         with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU]) as prof:
             torch.softmax(x @ x.T, -1)
+        from probaudit_runner.trace import _raw_counts
+        self.assertIsNotNone(_raw_counts(prof, False), "this torch has no raw profiler events")
         raw, averaged = counts(prof), counts(prof, raw=False)
         self.assertEqual(raw, averaged)
         self.assertEqual(counts(prof, device_kernels=True), raw)  # the CUDA run's reading
+        # The documented difference: key_averages folds aten::sum into its same-name caller.
+        with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU]) as prof:
+            x.sum()
+        self.assertEqual(counts(prof)[0]["aten::sum"], 2)
+        self.assertEqual(counts(prof, raw=False)[0]["aten::sum"], 1)
         self.assertEqual(raw[0].get("aten::mm"), 1, raw[0])
         self.assertIn("aten::_softmax", raw[0])
         _, trace = traced(lambda: torch.relu(x), "cpu")

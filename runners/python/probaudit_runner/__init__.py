@@ -6,7 +6,7 @@ writes the ledger; this package loads the model, tokenizes, runs the batches it 
 returns what the ledger records (decision-class logits, per-layer hashes and vectors)."""
 
 PROTOCOL = 2
-VERSION = "0.1.0"
+VERSION = "0.2.0"  # 0.2: trace counts from raw profiler events (docs/runner-protocol.md)
 # The oldest versions this runner is written against (older ones lack dtype=, logits_to_keep,
 # attn_implementation=...).
 MIN_TORCH = (2, 1)

@@ -151,6 +151,8 @@ def hash_batch(hidden, start, lengths, threads=1, method=None):
     if method is None:
         method = ("native" if native() is not None else "numpy") if on_cpu else "torch"
     if method == "native":
+        if not on_cpu or native() is None:
+            raise ValueError("the row hash library hashes CPU tensors, and only where it is loaded")
         return _hash_batch_native(native(), hidden, start, lengths)
     words = [_words(h) for h in hidden]
     if any(w is None for w in words):

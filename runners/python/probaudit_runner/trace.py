@@ -12,16 +12,28 @@ import collections
 import torch
 
 
+# What torch's own event parser leaves out (autograd bookkeeping, the profiler's own marks);
+# left out here too, so that both readings name the same ops.
+_DROPPED = ("aten::is_leaf", "aten::output_nr", "aten::_version")
+
+
 def _raw_counts(prof, device_kernels):
     """{(name, is_device_kernel): calls} from the raw events, or None without them."""
     results = getattr(getattr(prof, "profiler", None), "kineto_results", None)
     if results is None or not hasattr(results, "events"):
         return None
+    events = results.events()
     if not device_kernels:  # a CPU run: names alone (the per-event work is most of the cost)
-        return {(name, False): n
-                for name, n in collections.Counter(e.name() for e in results.events()).items()}
-    cuda = torch.autograd.DeviceType.CUDA
-    return collections.Counter((e.name(), e.device_type() == cuda) for e in results.events())
+        got = {(name, False): n for name, n in collections.Counter(e.name() for e in events).items()}
+    else:
+        cuda = torch.autograd.DeviceType.CUDA
+        got = collections.Counter((e.name(), e.device_type() == cuda) for e in events)
+        hidden = collections.Counter((e.name(), e.device_type() == cuda) for e in events
+                                     if e.is_hidden_event())
+        got.subtract(hidden)
+    for key in [k for k in got if k[0] in _DROPPED or k[0].startswith("profiler::")]:
+        del got[key]
+    return got
 
 
 def _averaged_counts(prof):
