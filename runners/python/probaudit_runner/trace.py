@@ -22,18 +22,11 @@ def _raw_counts(prof, device_kernels):
     results = getattr(getattr(prof, "profiler", None), "kineto_results", None)
     if results is None or not hasattr(results, "events"):
         return None
-    events = results.events()
-    if not device_kernels:  # a CPU run: names alone (the per-event work is most of the cost)
-        got = {(name, False): n for name, n in collections.Counter(e.name() for e in events).items()}
-    else:
-        cuda = torch.autograd.DeviceType.CUDA
-        got = collections.Counter((e.name(), e.device_type() == cuda) for e in events)
-        hidden = collections.Counter((e.name(), e.device_type() == cuda) for e in events
-                                     if e.is_hidden_event())
-        got.subtract(hidden)
-    for key in [k for k in got if k[0] in _DROPPED or k[0].startswith("profiler::")]:
-        del got[key]
-    return got
+    cuda = torch.autograd.DeviceType.CUDA
+    got = collections.Counter(
+        (e.name(), device_kernels and e.device_type() == cuda) for e in results.events()
+        if not (hasattr(e, "is_hidden_event") and e.is_hidden_event()))
+    return {k: n for k, n in got.items() if k[0] not in _DROPPED and not k[0].startswith("profiler::")}
 
 
 def _averaged_counts(prof):
