@@ -24,6 +24,7 @@
 namespace {
 
 const QString kCli = QStringLiteral(PROBAUDIT_CLI);
+const QString kFaultEngine = QStringLiteral(PROBAUDIT_FAULT_ENGINE); // kCli, with slower batches
 const QString kFixtures = QStringLiteral(PROBAUDIT_SOURCE_DIR "/tests/fixtures");
 
 void write(const QString& path, const QByteArray& bytes) {
@@ -82,13 +83,23 @@ using probaudit::test::parseEvents;
 // Starts a run with events and stops it the way `stop` says once some batches are committed.
 // The process leads a process group of its own (as a shell's foreground job does), so `stop`
 // may signal the group as a terminal's Ctrl-C does; a process still running two minutes after
-// it was started is killed (the result then says -1: a hang).
-Result runAndStop(const QStringList& args, const std::function<void(QProcess&)>& stop) {
+// it was started is killed (the result then says -1: a hang). `ready` says, from the events
+// so far, when to stop; by default once some run has committed 40 items.
+using Events = QList<QJsonObject>;
+bool fortyItemsDone(const Events& seen) {
+    const QJsonObject& e = seen.last();
+    return e.value("event").toString() == "progress" && e.value("done").toInt() >= 40;
+}
+
+Result runAndStop(const QStringList& args, const std::function<void(QProcess&)>& stop,
+                  const std::function<bool(const Events&)>& ready = fortyItemsDone,
+                  const QString& program = kCli) {
     QProcess p;
     p.setChildProcessModifier([] { ::setpgid(0, 0); });
-    p.start(kCli, args);
+    p.start(program, args);
     QByteArray out;
     bool stopped = false;
+    Events seen;
     QElapsedTimer clock;
     clock.start();
     while (p.state() != QProcess::NotRunning || p.bytesAvailable() > 0) {
@@ -99,9 +110,8 @@ Result runAndStop(const QStringList& args, const std::function<void(QProcess&)>&
         while (p.canReadLine()) {
             const QByteArray line = p.readLine();
             out += line;
-            const QJsonObject e = QJsonDocument::fromJson(line).object();
-            if (!stopped && e.value("event").toString() == "progress" &&
-                e.value("done").toInt() >= 40) {
+            seen.append(QJsonDocument::fromJson(line).object());
+            if (!stopped && ready(seen)) {
                 stop(p);
                 stopped = true;
             }
@@ -801,8 +811,24 @@ private Q_SLOTS:
         const QStringList args{"run",    study,      "--config", "ref",      "--config",
                                "t2",     "--config", "b2",       "--ledger", ledger,
                                "--jobs", "2",        "--events", "jsonl"};
+        // Stopped once both jobs have committed batches: a job whose engine is still loading
+        // its model when the signal comes never starts its run, which says nothing here. The
+        // tiny model runs 1500 items in a third of a second, so each batch lasts 2 ms longer
+        // (the fault engine, tests/fault_engine.cpp): a job must not end before the signal.
+        qputenv("PROBAUDIT_TEST_BATCH_DELAY_MS", "2");
+        const auto bothJobsRunning = [](const Events& seen) {
+            QSet<QString> running;
+            for (const QJsonObject& e : seen) {
+                if (e.value("event").toString() == "progress" && e.value("done").toInt() >= 40) {
+                    running.insert(e.value("job").toString());
+                }
+            }
+            return running.size() == 2;
+        };
         const Result r = runAndStop(
-            args, [](QProcess& p) { ::kill(-pid_t(p.processId()), SIGINT); }); // the group
+            args, [](QProcess& p) { ::kill(-pid_t(p.processId()), SIGINT); }, // the group
+            bothJobsRunning, kFaultEngine);
+        qunsetenv("PROBAUDIT_TEST_BATCH_DELAY_MS");
         QCOMPARE(r.code, 130);
         int interrupted = 0;
         for (const auto& e : r.events) {
