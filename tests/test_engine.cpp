@@ -17,6 +17,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <map>
 #include <thread>
 
 using namespace probaudit;
@@ -284,6 +285,38 @@ private Q_SLOTS:
         QCOMPARE(Engine::plan(lengths, c).batches[0], s1); // same seed, same order
         c.order_seed = 8;
         QVERIFY(Engine::plan(lengths, c).batches[0] != s1);
+
+        // neighbours_shuffled: every item keeps its row, its batch-mates change with the seed.
+        const std::vector<std::int64_t> many(30, 4); // 30 items, batches of 8 (the last of 6)
+        const auto rowOf = [](const probaudit::engine::RunPlan& plan) {
+            std::map<std::size_t, std::size_t> row;
+            for (const auto& b : plan.batches) {
+                for (std::size_t r = 0; r < b.size(); ++r) {
+                    row[b[r]] = r;
+                }
+            }
+            return row;
+        };
+        c = config("{\"batch_size\":8,\"order\":\"neighbours_shuffled\",\"order_seed\":1}");
+        const auto n1 = Engine::plan(many, c);
+        c.order_seed = 2;
+        const auto n2 = Engine::plan(many, c);
+        QCOMPARE(n1.batches.size(), size_t(4));
+        QCOMPARE(n1.batches.back().size(), size_t(6));
+        const auto rows1 = rowOf(n1);
+        QCOMPARE(rows1.size(), many.size()); // every item once
+        for (const auto& [item, row] : rows1) {
+            QCOMPARE(row, item % 8); // its row as given
+        }
+        QCOMPARE(rowOf(n2), rows1);
+        QVERIFY(n1.batches != n2.batches);                   // other neighbours
+        QCOMPARE(Engine::plan(many, c).batches, n2.batches); // the same seed, the same batches
+        c.order = "shuffled"; // the plain shuffle moves items to other rows
+        std::size_t moved = 0;
+        for (const auto& [item, row] : rowOf(Engine::plan(many, c))) {
+            moved += row != item % 8;
+        }
+        QVERIFY(moved > 0);
     }
 
     // A resumed run (items already recorded are skipped) gives the same bits for the rest,

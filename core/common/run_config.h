@@ -18,8 +18,8 @@ struct RunConfig {
     std::string padding_side = "right"; // right | left
     std::string pad_to = "longest";     // longest | multiple | fixed
     std::int64_t pad_to_n = 0;          // N for multiple / fixed
-    std::string order = "as_given";     // as_given | shuffled | by_length
-    std::uint64_t order_seed = 0;       // for shuffled
+    std::string order = "as_given";     // as_given | shuffled | by_length | neighbours_shuffled
+    std::uint64_t order_seed = 0;       // for shuffled and neighbours_shuffled
     std::string attention = "math";     // math | sdpa | batch_invariant
     std::string kernels = "default";    // default | batch_invariant
     std::int64_t threads = 1;           // CPU intra-op threads

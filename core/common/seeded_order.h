@@ -12,4 +12,10 @@ namespace probaudit {
 // gives the same order on every machine.
 std::vector<std::size_t> seededOrder(std::size_t n, std::uint64_t seed);
 
+// The "neighbours_shuffled" order: the items cut into batches of `batch` as given, each keeps
+// its row (its position in its batch) and the batch it sits in is shuffled, row by row, with
+// seed. Two seeds give the same item the same row and other batch-mates: the content of its
+// neighbours changes, nothing else (the first field report's neighbour probe).
+std::vector<std::size_t> neighboursShuffled(std::size_t n, std::size_t batch, std::uint64_t seed);
+
 } // namespace probaudit

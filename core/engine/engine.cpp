@@ -157,6 +157,9 @@ RunPlan Engine::plan(const std::vector<std::int64_t>& lengths, const RunConfig& 
     std::iota(order.begin(), order.end(), 0);
     if (c.order == "shuffled") {
         order = seededOrder(lengths.size(), c.order_seed);
+    } else if (c.order == "neighbours_shuffled") {
+        order = neighboursShuffled(lengths.size(), static_cast<std::size_t>(c.batch_size),
+                                   c.order_seed);
     } else if (c.order == "by_length") {
         std::stable_sort(order.begin(), order.end(),
                          [&](std::size_t a, std::size_t b) { return lengths[a] < lengths[b]; });

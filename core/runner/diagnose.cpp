@@ -133,7 +133,9 @@ void Ladder::chooseSample() {
     m_fixed.batch_size = m_batch;
     m_fixed.pad_to = "fixed";
     m_fixed.pad_to_n = m_padL;
-    m_fixed.order = "shuffled";
+    // Each item keeps its row in its batch: between two seeds only its neighbours change (a
+    // GEMM may give a row other bits in another row of the same batch; that is the shape step's).
+    m_fixed.order = "neighbours_shuffled";
 }
 
 // 1. loader and repeatability
@@ -188,7 +190,8 @@ void Ladder::neighbourStep() {
     }
     const std::string finding =
         "batch " + std::to_string(m_batch) + ", every item padded to " + std::to_string(m_padL) +
-        ", neighbours shuffled 3 ways: " + std::to_string(changed) + " item results changed";
+        " and in its own row, neighbours shuffled 3 ways: " + std::to_string(changed) +
+        " item results changed";
     if (changed > 0) {
         step("neighbour interference", finding,
              "SERIOUS: an item's result depends on the other items in its batch; stop and find "
@@ -223,10 +226,19 @@ void Ladder::shapeStep() {
     longer.pad_to_n = m_padL2;
     const auto c = compareRuns("shape", "padding length " + L + " -> " + L2 + " at batch " + N,
                                m_n1, probe("shape: batch " + N + ", padded to " + L2, longer));
-    const double worst = std::max({a.max_dp, b.max_dp, c.max_dp});
+    // The same batches' shape, every item in another row: with the neighbours clean (step 2),
+    // a difference here is the row an item sits in.
+    RunConfig rows = m_fixed;
+    rows.order = "shuffled";
+    rows.order_seed = 1;
+    const auto d =
+        compareRuns("shape", "row in the batch changed at batch " + N + ", padded to " + L, m_n1,
+                    probe("shape: batch " + N + ", other rows", rows));
+    const double worst = std::max({a.max_dp, b.max_dp, c.max_dp, d.max_dp});
     step("shape",
          "padding added: " + analysis::evidence(a) + "; batch 1 -> " + N + ": " +
-             analysis::evidence(b) + "; longer padding: " + analysis::evidence(c),
+             analysis::evidence(b) + "; longer padding: " + analysis::evidence(c) +
+             "; another row: " + analysis::evidence(d),
          worst > 0 ? "the batch shape changes the numbers (largest gap " +
                          analysis::formatPoints(worst) + " points)"
                    : "no shape effect on this sample",
