@@ -49,6 +49,10 @@ SMOLLM_TEMPLATE = ("<|im_start|>user\nIs the sentiment of this review positive? 
 # The row hash library probaudit gives its runners (bin/../lib/probaudit), for the in-process tests.
 ROWHASH_LIB = pathlib.Path(PROBAUDIT).resolve().parent.parent / "lib" / "probaudit" / "libprobaudit_rowhash.so"
 os.environ.setdefault("PROBAUDIT_ROWHASH_LIB", str(ROWHASH_LIB))
+# The runners' operator counter (probaudit_runner/optrace.py) is built once for this test run,
+# here and in every runner probaudit starts, not in the home folder.
+_CACHE = tempfile.TemporaryDirectory(prefix="probaudit-runner-cache-")
+os.environ["PROBAUDIT_RUNNER_CACHE"] = _CACHE.name
 sys.path.insert(0, str(ROOT / "runners" / "python"))
 sys.path.insert(0, str(HERE))
 
@@ -92,6 +96,12 @@ def records(ledger, run_id):
         rec.pop("batch_seconds", None)
         out[rec["id"]] = rec
     return out
+
+
+def kernel_traces(ledger):
+    with sqlite3.connect(f"file:{ledger}?mode=ro", uri=True) as db:
+        return {r[0]: json.loads(r[1]) for r in db.execute(
+            "select config_name, kernel_trace from runs where kernel_trace is not null")}
 
 
 def numbers(rec):
@@ -155,7 +165,7 @@ class TestTraceCounts(unittest.TestCase):
         """The trace reads the profiler's raw events; key_averages (the documented, slower path)
         counts the same ops, and a different computation shows in the counts."""
         import torch
-        from probaudit_runner.trace import counts, traced
+        from probaudit_runner.trace import counts
         x = torch.randn(8, 16)
         with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU]) as prof:
             torch.softmax(x @ x.T, -1)
@@ -171,10 +181,82 @@ class TestTraceCounts(unittest.TestCase):
         self.assertEqual(counts(prof, raw=False)[0]["aten::sum"], 1)
         self.assertEqual(raw[0].get("aten::mm"), 1, raw[0])
         self.assertIn("aten::_softmax", raw[0])
-        _, trace = traced(lambda: torch.relu(x), "cpu")
-        self.assertIn("aten::relu", trace["ops"])
-        self.assertNotIn("aten::mm", trace["ops"])
-        self.assertIn("device_kernels_unavailable", trace)
+
+    def test_a_run_trace_is_the_sum_of_its_forwards(self):
+        """A run's trace, its operators counted natively (a RecordFunction callback, as the
+        engine counts them) or by one profiler over the run counted every `harvest` forwards,
+        counts what a profiler around each forward counts, summed: on plain operators, on a
+        transformer layer's forward (some 50 kinds of operator) and on the numpy row hash."""
+        import collections
+        import torch
+        from probaudit_runner.rowhash import hash_batch
+        from probaudit_runner.trace import RunTrace, counts
+        torch.manual_seed(1)
+        x = torch.randn(8, 16)
+        layer = torch.nn.TransformerEncoderLayer(16, 2, 32, batch_first=True).eval()
+        mask = torch.tensor([[False] * 6 + [True] * 2] * 2)
+
+        def encoder():
+            with torch.inference_mode():
+                return layer(x.reshape(2, 4, 16).repeat(1, 2, 1), src_key_padding_mask=mask)
+
+        def numpy_hash():  # on a pool of threads, whose operators only the native counter sees
+            hash_batch([x.reshape(2, 4, 16)] * 3, [0, 1], [4, 3], 2, "numpy")
+
+        forwards = [lambda: torch.softmax(x @ x.T, -1), lambda: x.sum(),
+                    lambda: torch.relu(x) @ x.T, encoder, lambda: x @ x.T, encoder, numpy_hash]
+        want = collections.Counter()
+        for f in forwards:
+            with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU]) as prof:
+                f()
+            want.update(counts(prof)[0])
+        self.assertGreater(len(want), 30, want)
+        for ops_from, harvest in (("native", 64), ("profiler", 1), ("profiler", 2),
+                                  ("profiler", 64)):
+            trace = RunTrace("cpu", harvest, ops_from)
+            self.assertEqual(trace.ops_from, ops_from)
+            for f in forwards:
+                trace.forward(f)
+            got = trace.result()
+            self.assertEqual(got["ops"], dict(want), (ops_from, harvest))
+            self.assertEqual(got["device_kernels"], {})
+            self.assertIn("device_kernels_unavailable", got)
+            self.assertEqual(trace.result()["ops"], dict(want))  # result() counts nothing twice
+            torch.sigmoid(x)  # after the trace: not counted
+            self.assertNotIn("aten::sigmoid", trace.result()["ops"])
+
+    def test_without_a_compiler_the_profiler_counts(self):
+        """Where the native counter cannot be built (no compiler here), the trace counts from
+        the profiler and says why, and builds nothing; with a compiler it is built once into
+        the cache and reused by the next runner."""
+        code = ("import sys, torch; sys.path.insert(0, sys.argv[1]); "
+                "from probaudit_runner.trace import RunTrace; t = RunTrace('cpu'); "
+                "t.forward(lambda: torch.ones(3) @ torch.ones(3)); r = t.result(); "
+                "print(t.ops_from, r['ops'].get('aten::dot'), t.why_profiler)")
+        with tempfile.TemporaryDirectory() as cache:
+            def trace(**env):
+                r = subprocess.run([sys.executable, "-c", code, str(ROOT / "runners" / "python")],
+                                   capture_output=True, text=True, timeout=300,
+                                   env={**os.environ, "PROBAUDIT_RUNNER_CACHE": cache, **env})
+                self.assertEqual(r.returncode, 0, r.stderr)
+                return r.stdout.split(maxsplit=2)
+            ops_from, dots, why = trace(CXX=os.path.join(cache, "no-such-c++"))
+            self.assertEqual((ops_from, dots), ("profiler", "1"))
+            self.assertIn("no-such-c++", why)
+            self.assertEqual(os.listdir(cache), [])
+            self.assertEqual(trace(PROBAUDIT_RUNNER_TRACE="profiler")[:2], ["profiler", "1"])
+            # A compiler that notes each call it gets: the first runner builds, the next reuses.
+            calls = pathlib.Path(cache) / "calls"
+            cxx = pathlib.Path(cache) / "c++"
+            cxx.write_text(f'#!/bin/sh\necho "$@" >> {calls}\nexec c++ "$@"\n')
+            cxx.chmod(0o755)
+            for _ in range(2):
+                native = trace(CXX=str(cxx))
+                self.assertEqual(native[:2], ["native", "1"], native)
+            self.assertEqual(len(calls.read_text().splitlines()), 1)
+            built = [f for f in os.listdir(cache) if f.startswith("optrace-")]
+            self.assertEqual(len(built), 1, os.listdir(cache))
+            self.assertTrue(built[0].endswith(".so"), built)
 
 
 @unittest.skipUnless(MINILM.is_dir() and SMOLLM.is_file(), "the demo models are not in .cache/models")
@@ -209,7 +291,7 @@ class TestParity(unittest.TestCase):
     def tearDownClass(cls):
         cls.tmp.cleanup()
 
-    def check_model(self, name):
+    def check_model(self, name, tables):
         ledger = self.ledgers[name]
         runs = runs_by_config(ledger)
         self.assertEqual(set(runs), {"engine", "hf", "hf-again", "hf-bfloat16"})
@@ -244,13 +326,21 @@ class TestParity(unittest.TestCase):
         self.assertEqual(verdict["items"], 24)
         r = run("verify", ledger)
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        # The kernel trace spans each run: the same batches count the same ops, all six batches
+        # of four are in it (`tables` embedding tables each), and bfloat16 runs other ops.
+        traces = kernel_traces(ledger)
+        ops = traces["hf"]["ops"]
+        self.assertEqual(traces["hf-again"]["ops"], ops)
+        self.assertNotEqual(traces["hf-bfloat16"]["ops"], ops)
+        self.assertIn("device_kernels_unavailable", traces["hf"])
+        self.assertEqual(ops.get("aten::embedding"), 6 * tables, ops)  # a lookup a table a batch
         return eng, hf
 
     def test_minilm_matches_the_engine(self):
-        self.check_model("minilm")
+        self.check_model("minilm", tables=3)  # words, positions, token types
 
     def test_smollm2_matches_the_engine(self):
-        eng, hf = self.check_model("smollm2")
+        eng, hf = self.check_model("smollm2", tables=1)
         # The embedding layer is a lookup of the same dequantized weights in both runners: the
         # same floats, so the same hash (the runners hash alike).
         self.assertTrue(all(eng[i]["layer_hashes"][0] == hf[i]["layer_hashes"][0] for i in eng))
@@ -274,6 +364,25 @@ class TestParity(unittest.TestCase):
         runner = [e["runner"] for e in self.finished["minilm"] if "runner" in e]
         self.assertEqual(len(runner), 3, self.finished["minilm"])
         self.assertTrue(all(x["row_hash"] == "native" for x in runner), runner)
+        self.assertTrue(all(x["trace_ops"] == "native" for x in runner), runner)
+
+    def test_the_profiler_counts_what_the_native_counter_counts(self):
+        """The same run with the operators counted by torch.profiler (as where no compiler
+        can build the native counter): the same kernel trace, and a warning that says so."""
+        study = json.loads((self.dir / "minilm.study.json").read_text())
+        study["configs"], study["reference"] = {"hf": study["configs"]["hf"]}, "hf"
+        path = self.dir / "minilm-profiler.study.json"
+        path.write_text(json.dumps(study))
+        r = run("run", path, "--all", "--events", "jsonl", env={"PROBAUDIT_RUNNER_TRACE": "profiler"})
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        events = [json.loads(l) for l in r.stdout.splitlines()]
+        warnings = [e["message"] for e in events if e.get("event") == "warning"]
+        self.assertEqual(len(warnings), 1, warnings)
+        self.assertIn("counted the kernel trace's operators with torch.profiler", warnings[0])
+        finished = [e for e in events if e.get("event") == "run-finished"]
+        self.assertEqual(finished[0]["runner"]["trace_ops"], "profiler")
+        self.assertEqual(kernel_traces(self.dir / "minilm-profiler.ledger")["hf"],
+                         kernel_traces(self.ledgers["minilm"])["hf"])
 
 
 TOKENIZER = MODELS / "SmolLM2-135M-Instruct-hf"
@@ -509,14 +618,18 @@ class TestBadInput(unittest.TestCase):
         self.refused("odd", "\"no-such-architecture\" is not known to transformers", model=odd)
 
     def test_another_protocol_version(self):
-        pkg = self.dir / "other-runner" / "probaudit_runner"
-        pkg.mkdir(parents=True, exist_ok=True)
-        (pkg / "__init__.py").write_text("")
-        (pkg / "__main__.py").write_text(
-            'import json, sys\nprint(json.dumps({"event": "ready", "protocol": 99}), flush=True)\n'
-            "sys.stdin.read()\n")
-        self.refused("protocol", "speaks protocol 99",
-                     env={"PROBAUDIT_RUNNERS_DIR": str(pkg.parent)})
+        # 2: the runner before the run-long kernel trace; 99: one from the future.
+        for version in (2, 99):
+            with self.subTest(version=version):
+                pkg = self.dir / f"runner-{version}" / "probaudit_runner"
+                pkg.mkdir(parents=True, exist_ok=True)
+                (pkg / "__init__.py").write_text("")
+                (pkg / "__main__.py").write_text(
+                    "import json, sys\nprint(json.dumps({\"event\": \"ready\", \"protocol\": "
+                    f"{version}}}), flush=True)\nsys.stdin.read()\n")
+                line = self.refused(f"protocol-{version}", f"speaks protocol {version}",
+                                    env={"PROBAUDIT_RUNNERS_DIR": str(pkg.parent)})
+                self.assertIn("this probaudit speaks 3", line)
 
 
 @unittest.skipUnless(MINILM.is_dir(), "the demo models are not in .cache/models")
@@ -543,6 +656,56 @@ class TestCrashResumes(unittest.TestCase):
             cut = records(ledger, runs_by_config(ledger)["hf"])
             full = records(d / "whole.ledger", runs_by_config(d / "whole.ledger")["hf"])
             self.assertEqual(len(cut), 24)
+            for item in full:
+                self.assertEqual(numbers(cut[item]), numbers(full[item]), item)
+
+    def test_a_stopped_run_keeps_the_batch_in_flight_and_resumes(self):
+        """Ctrl-C during a runner run: the batch the runner was computing when the stop came
+        (sent before the previous one was recorded) is recorded too, the run is interrupted
+        after whole batches, and the same command resumes it to an uninterrupted run's numbers."""
+        import signal
+        with tempfile.TemporaryDirectory() as tmp:
+            d = pathlib.Path(tmp)
+            head = {"kind": "adapter", "path": str(ADAPTER)}
+            configs = {"hf": {"runner": "transformers", "batch_size": 4}}
+            whole = write_study(d / "whole.study.json", MINILM, head, configs, capture="hashes",
+                                limit=400)
+            self.assertEqual(run("run", whole, "--all").returncode, 0)
+            study = write_study(d / "cut.study.json", MINILM, head, configs, capture="hashes",
+                                limit=400)
+            env = {k: v for k, v in os.environ.items() if k != "PROBAUDIT_ROWHASH_LIB"}
+            seen = None
+            with subprocess.Popen([PROBAUDIT, "run", str(study), "--all", "--events", "jsonl"],
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                  env=env) as p:
+                try:
+                    for line in p.stdout:
+                        e = json.loads(line)
+                        if seen is None and e.get("event") == "progress" and e["done"] >= 8:
+                            seen = e["done"]
+                            p.send_signal(signal.SIGINT)
+                        if e.get("event") == "run-finished":
+                            finished = e
+                    p.wait(timeout=300)
+                    err = p.stderr.read()
+                finally:
+                    if p.poll() is None:
+                        p.kill()
+            self.assertIsNotNone(seen, "the run ended before it could be stopped")
+            self.assertEqual(p.returncode, 130, err)
+            self.assertEqual(finished["status"], "interrupted")
+            done = finished["items_done"]
+            self.assertEqual(done % 4, 0)
+            # At least the batch recorded when the stop was seen, and the one then in flight.
+            self.assertGreaterEqual(done, seen + 8)
+            self.assertLess(done, 400)
+            r = run("run", study, "--all", "--events", "jsonl")
+            self.assertEqual(r.returncode, 0, r.stderr)
+            started = [json.loads(l) for l in r.stdout.splitlines() if '"started"' in l]
+            self.assertEqual(started[0]["resumed_items"], done)
+            cut = records(d / "cut.ledger", runs_by_config(d / "cut.ledger")["hf"])
+            full = records(d / "whole.ledger", runs_by_config(d / "whole.ledger")["hf"])
+            self.assertEqual(len(cut), 400)
             for item in full:
                 self.assertEqual(numbers(cut[item]), numbers(full[item]), item)
 

@@ -138,8 +138,8 @@ std::vector<SampleRecord> rerunSample(const Runtime& rt, const std::vector<engin
     }
     out.resize(sample.size());
     runner::runRunnerBatches(
-        tr, items, rt.head, rt.config, "hashes", {},
-        [&](std::vector<ledger::Record>&& recs, double, const json&) {
+        tr, items, rt.head, rt.config, "hashes", {}, /*trace=*/false,
+        [&](std::vector<ledger::Record>&& recs, double) {
             for (auto& r : recs) {
                 const auto k = std::size_t(r.item);
                 out[k] = {sample[k].id, r.probs, r.logits, r.decision, r.layer_hashes};

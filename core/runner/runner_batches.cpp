@@ -44,27 +44,10 @@ ledger::Record decided(RunnerRecord&& rr, const RunnerItem& item, const HeadSpec
 
 } // namespace
 
-void addKernelTrace(json& run, const json& batch) {
-    for (const char* part : {"ops", "device_kernels"}) {
-        if (!batch.contains(part) || !batch[part].is_object()) {
-            continue;
-        }
-        json& into = run[part];
-        if (!into.is_object()) {
-            into = json::object();
-        }
-        for (const auto& [name, n] : batch[part].items()) {
-            into[name] = into.value(name, std::int64_t(0)) + n.get<std::int64_t>();
-        }
-    }
-    if (batch.contains("device_kernels_unavailable")) {
-        run["device_kernels_unavailable"] = batch["device_kernels_unavailable"];
-    }
-}
-
-void runRunnerBatches(TransformersRunner& tr, const std::vector<const RunnerItem*>& items,
-                      const HeadSpec& head, const RunConfig& config, const std::string& capture,
-                      const std::vector<bool>& skip, const RunnerBatchSink& sink) {
+RunnerTrace runRunnerBatches(TransformersRunner& tr, const std::vector<const RunnerItem*>& items,
+                             const HeadSpec& head, const RunConfig& config,
+                             const std::string& capture, const std::vector<bool>& skip, bool trace,
+                             const RunnerBatchSink& sink) {
     const json configJson = config.toJson();
     std::vector<std::int64_t> lengths;
     for (const RunnerItem* it : items) {
@@ -72,22 +55,32 @@ void runRunnerBatches(TransformersRunner& tr, const std::vector<const RunnerItem
     }
     const auto skipped = [&](std::size_t k) { return !skip.empty() && skip[k]; };
     const engine::RunPlan plan = engine::Engine::plan(lengths, config);
+    std::vector<std::size_t> todo; // the batches to send; the others were recorded before
     for (std::size_t b = 0; b < plan.batches.size(); ++b) {
-        const auto& members = plan.batches[b];
-        if (std::all_of(members.begin(), members.end(), skipped)) {
-            continue; // recorded before a resume
+        if (!std::all_of(plan.batches[b].begin(), plan.batches[b].end(), skipped)) {
+            todo.push_back(b);
         }
+    }
+    const auto send = [&](std::size_t b) {
         std::vector<std::vector<std::int64_t>> rows;
+        for (std::size_t k : plan.batches[b]) {
+            rows.push_back(items[k]->ids);
+        }
+        return tr.sendForward(rows, configJson, capture);
+    };
+    // Each batch's records, with its seconds: from the reply before it (when the runner began
+    // it) to its own.
+    auto last = std::chrono::steady_clock::now();
+    const auto record = [&](std::size_t b, std::int64_t id) {
+        const auto& members = plan.batches[b];
+        std::vector<RunnerRecord> got = tr.receiveForward(id, members.size(), capture);
+        const auto now = std::chrono::steady_clock::now();
+        const double seconds = std::chrono::duration<double>(now - last).count();
+        last = now;
         std::int64_t longest = 0;
         for (std::size_t k : members) {
-            rows.push_back(items[k]->ids);
             longest = std::max(longest, lengths[k]);
         }
-        json trace;
-        const auto t0 = std::chrono::steady_clock::now();
-        std::vector<RunnerRecord> got = tr.forward(rows, configJson, capture, true, &trace);
-        const double seconds =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         std::vector<ledger::Record> recs;
         for (std::size_t row = 0; row < members.size(); ++row) {
             const std::size_t k = members[row];
@@ -102,10 +95,26 @@ void runRunnerBatches(TransformersRunner& tr, const std::vector<const RunnerItem
             rec.padded_length = paddedLength(config, longest);
             rec.batch_seconds = seconds;
         }
-        if (!sink(std::move(recs), seconds, trace)) {
-            return;
+        return sink(std::move(recs), seconds);
+    };
+    if (trace) {
+        tr.traceStart();
+    }
+    last = std::chrono::steady_clock::now();
+    // One batch ahead: the runner computes batch i + 1 while batch i is decided and recorded
+    // here. A stop after batch i records batch i + 1 too (it was computed), then ends.
+    std::int64_t due = todo.empty() ? 0 : send(todo[0]);
+    for (std::size_t i = 0; i < todo.size(); ++i) {
+        const std::int64_t id = due;
+        due = i + 1 < todo.size() ? send(todo[i + 1]) : 0;
+        if (!record(todo[i], id)) {
+            if (due != 0) {
+                record(todo[i + 1], due);
+            }
+            break;
         }
     }
+    return trace ? tr.traceStop() : RunnerTrace{};
 }
 
 } // namespace probaudit::runner

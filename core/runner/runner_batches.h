@@ -17,18 +17,17 @@
 namespace probaudit::runner {
 
 // One batch's records: those of the positions not skipped, in the batch's row order, each with
-// item = its position in `items`, batch, row, padded length and seconds filled in; the batch's
-// kernel trace. Returns false to stop after this batch.
-using RunnerBatchSink = std::function<bool(std::vector<ledger::Record>&& records, double seconds,
-                                           const nlohmann::json& trace)>;
+// item = its position in `items`, batch, row, padded length and seconds filled in. Returns
+// false to stop after this batch.
+using RunnerBatchSink = std::function<bool(std::vector<ledger::Record>&& records, double seconds)>;
 
 // Runs `items` (by position) under `config`; a batch whose positions are all in `skip` (empty:
-// none) is not sent. Throws probaudit::Error when the runner fails.
-void runRunnerBatches(TransformersRunner& runner, const std::vector<const RunnerItem*>& items,
-                      const HeadSpec& head, const RunConfig& config, const std::string& capture,
-                      const std::vector<bool>& skip, const RunnerBatchSink& sink);
-
-// Adds a batch's kernel trace to a run's (counts summed).
-void addKernelTrace(nlohmann::json& run, const nlohmann::json& batch);
+// none) is not sent. With `trace`, returns the kernel trace of the batches sent (also when the
+// sink stopped them), else an empty one. Throws probaudit::Error when the runner fails.
+RunnerTrace runRunnerBatches(TransformersRunner& runner,
+                             const std::vector<const RunnerItem*>& items, const HeadSpec& head,
+                             const RunConfig& config, const std::string& capture,
+                             const std::vector<bool>& skip, bool trace,
+                             const RunnerBatchSink& sink);
 
 } // namespace probaudit::runner

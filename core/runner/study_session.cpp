@@ -842,27 +842,28 @@ namespace {
 // in ledger item order; returns false when stopped.
 bool recordRunnerDecisions(TransformersRunner& tr, ledger::Ledger& led, ActiveRun& run,
                            const std::vector<RunnerItem>& all, ProgressEvents& progress,
-                           json& trace) {
+                           RunnerTrace& trace) {
     std::vector<const RunnerItem*> items;
     for (std::size_t k = 0; k < run.items; ++k) {
         items.push_back(&all.at(std::size_t(run.ledgerItem(k))));
     }
     bool going = true;
-    runRunnerBatches(tr, items, *run.req.head, run.req.config, run.req.capture, run.skip,
-                     [&](std::vector<ledger::Record>&& recs, double seconds, const json& t) {
-                         addKernelTrace(trace, t);
-                         for (auto& rec : recs) {
-                             rec.item = run.ledgerItem(std::size_t(rec.item));
-                         }
-                         std::sort(recs.begin(), recs.end(),
-                                   [](const auto& x, const auto& y) { return x.item < y.item; });
-                         led.appendBatch(run.id, recs);
-                         run.doneHere += recs.size();
-                         run.forward += seconds;
-                         batchCommitted();
-                         going = progress(run.doneHere, run.total());
-                         return going;
-                     });
+    trace =
+        runRunnerBatches(tr, items, *run.req.head, run.req.config, run.req.capture, run.skip,
+                         /*trace=*/true, [&](std::vector<ledger::Record>&& recs, double seconds) {
+                             for (auto& rec : recs) {
+                                 rec.item = run.ledgerItem(std::size_t(rec.item));
+                             }
+                             std::sort(recs.begin(), recs.end(), [](const auto& x, const auto& y) {
+                                 return x.item < y.item;
+                             });
+                             led.appendBatch(run.id, recs);
+                             run.doneHere += recs.size();
+                             run.forward += seconds;
+                             batchCommitted();
+                             going = progress(run.doneHere, run.total());
+                             return going;
+                         });
     return going;
 }
 
@@ -920,16 +921,27 @@ RunOutcome StudySession::recordTransformers(const RunRequest& r) {
     openRun(*m_ledger, m_events, run, configHash, envHash);
     m_currentRun = out.id = run.id;
     ProgressEvents progress(m_events, run, m_stop);
-    json trace = json::object();
+    RunnerTrace trace;
     const bool whole = generation ? recordRunnerGeneration(tr, *m_ledger, run, m_items, progress)
                                   : recordRunnerDecisions(tr, *m_ledger, run, all, progress, trace);
     if (!generation) {
-        m_ledger->setKernelTrace(run.id, trace);
+        m_ledger->setKernelTrace(run.id, trace.trace);
+    }
+    if (trace.opsFrom == "profiler") {
+        m_events.emit({{"event", protocol::event::kWarning},
+                       {"message", "config " + r.configName +
+                                       ": the transformers runner counted the kernel trace's "
+                                       "operators with torch.profiler, which slows a run by "
+                                       "10-20% (" +
+                                       trace.why + ")"}});
     }
     json finished = finishedEvent(run, progress.seconds(), nullptr);
     finished["runner"] = {{"kind", "transformers"},
                           {"environment", r.config.env},
                           {"row_hash", tr.ready().value("row_hash", "")}};
+    if (!trace.opsFrom.empty()) {
+        finished["runner"]["trace_ops"] = trace.opsFrom;
+    }
     return endRun(run.id, finished,
                   !whole && run.already + std::int64_t(run.doneHere) < std::int64_t(run.total()),
                   generation);

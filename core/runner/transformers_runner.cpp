@@ -6,6 +6,7 @@
 
 #include <openssl/evp.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -115,6 +116,23 @@ TransformersRunner::TransformersRunner(const study::Environment& env) : m_env(en
     vars.push_back("HF_HUB_OFFLINE=1"); // no hub: local folders and files only
     vars.push_back("TRANSFORMERS_VERBOSITY=error");
     vars.push_back("PYTHONUNBUFFERED=1");
+    // glibc's malloc serves big blocks with mmap and frees them with munmap until its dynamic
+    // threshold has grown past a model's activations: in a fresh runner every batch's hidden
+    // states are page faults again for the first few hundred batches (MiniLM's first 200 items
+    // ran 15% slower than in a warm process). Fixed thresholds keep them in the heap from the
+    // start; allocation moves no number (torch aligns its tensors itself). The environment's
+    // own settings win.
+    for (const char* tune :
+         {"MALLOC_MMAP_THRESHOLD_=268435456", "MALLOC_TRIM_THRESHOLD_=1073741824"}) {
+        const std::string name(tune, std::strchr(tune, '=') - tune);
+        const bool own = std::getenv(name.c_str()) != nullptr ||
+                         std::any_of(vars.begin(), vars.end(), [&](const std::string& v) {
+                             return v.rfind(name + "=", 0) == 0;
+                         });
+        if (!own) {
+            vars.emplace_back(tune);
+        }
+    }
     if (const std::string lib = rowHashLibrary(); !lib.empty()) {
         vars.push_back("PROBAUDIT_ROWHASH_LIB=" + lib); // else the runner hashes in numpy
     }
@@ -158,11 +176,36 @@ std::string TransformersRunner::endedMessage() {
     return how + (last.empty() ? "" : " (" + last + ")");
 }
 
+void TransformersRunner::dropDueReplies() {
+    while (!m_due.empty()) {
+        receive(m_due.front().first);
+    }
+}
+
 json TransformersRunner::call(const std::string& method, const json& params) {
+    dropDueReplies();
+    return receive(send(method, params));
+}
+
+std::int64_t TransformersRunner::send(const std::string& method, const json& params) {
     const std::int64_t id = m_nextId++;
     const json req{{"id", id}, {"method", method}, {"params", params}};
+    if (!m_child->writeLine(req.dump())) {
+        throw Error(m_python,
+                    "the transformers runner ended during \"" + method + "\": " + endedMessage());
+    }
+    m_due.emplace_back(id, method);
+    return id;
+}
+
+json TransformersRunner::receive(std::int64_t id) {
+    if (m_due.empty() || m_due.front().first != id) {
+        throw Error(m_python, "a transformers runner reply was awaited out of order");
+    }
+    const std::string method = m_due.front().second;
+    m_due.pop_front();
     std::string line;
-    if (!m_child->writeLine(req.dump()) || !m_child->readLine(line)) {
+    if (!m_child->readLine(line)) {
         throw Error(m_python,
                     "the transformers runner ended during \"" + method + "\": " + endedMessage());
     }
@@ -221,16 +264,19 @@ std::vector<RunnerItem> TransformersRunner::tokenize(const std::vector<std::stri
     return out;
 }
 
-std::vector<RunnerRecord>
-TransformersRunner::forward(const std::vector<std::vector<std::int64_t>>& rows, const json& config,
-                            const std::string& capture, bool trace, json* traceOut) {
-    const json r = call("forward", {{"rows", rows},
-                                    {"padding_side", config.value("padding_side", "right")},
-                                    {"pad_to", config.value("pad_to", "longest")},
-                                    {"pad_to_n", config.value("pad_to_n", 0)},
-                                    {"capture", capture},
-                                    {"trace", trace}});
-    if (!r.contains("records") || !r["records"].is_array() || r["records"].size() != rows.size()) {
+std::int64_t TransformersRunner::sendForward(const std::vector<std::vector<std::int64_t>>& rows,
+                                             const json& config, const std::string& capture) {
+    return send("forward", {{"rows", rows},
+                            {"padding_side", config.value("padding_side", "right")},
+                            {"pad_to", config.value("pad_to", "longest")},
+                            {"pad_to_n", config.value("pad_to_n", 0)},
+                            {"capture", capture}});
+}
+
+std::vector<RunnerRecord> TransformersRunner::receiveForward(std::int64_t id, std::size_t rows,
+                                                             const std::string& capture) {
+    const json r = receive(id);
+    if (!r.contains("records") || !r["records"].is_array() || r["records"].size() != rows) {
         throw Error(m_python, "the transformers runner returned another number of records");
     }
     std::vector<RunnerRecord> out;
@@ -248,10 +294,36 @@ TransformersRunner::forward(const std::vector<std::vector<std::int64_t>>& rows, 
         }
         out.push_back(std::move(rec));
     }
-    if (traceOut != nullptr && r.contains("trace")) {
-        *traceOut = r["trace"];
-    }
     return out;
+}
+
+void TransformersRunner::traceStart() {
+    call("trace_start", json::object());
+}
+
+RunnerTrace TransformersRunner::traceStop() {
+    json r = call("trace_stop", json::object());
+    const json& t = r.contains("trace") ? r["trace"] : json();
+    const auto counts = [&](const char* part) {
+        if (!t.is_object() || !t.contains(part) || !t[part].is_object()) {
+            return false;
+        }
+        for (const auto& [name, n] : t[part].items()) {
+            if (!n.is_number_integer() || n.get<std::int64_t>() < 0) {
+                return false;
+            }
+        }
+        return true;
+    };
+    const auto text = [&](const char* key) {
+        return r.contains(key) && r[key].is_string() ? r[key].get<std::string>() : std::string();
+    };
+    if (!counts("ops") || !counts("device_kernels") ||
+        (text("ops_from") != "native" && text("ops_from") != "profiler")) {
+        throw Error(m_python, "the transformers runner's kernel trace is not a set of counts "
+                              "with how they were counted");
+    }
+    return {r["trace"], text("ops_from"), text("why")};
 }
 
 std::vector<ledger::GenerationRecord>

@@ -12,8 +12,10 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace probaudit::runner {
@@ -21,8 +23,8 @@ namespace probaudit::runner {
 class Child;
 
 // The protocol version this side speaks (common/protocol.h kVersion is the engine's framing;
-// the runner's methods are version 2 of it).
-inline constexpr int kRunnerProtocol = 2;
+// the runner's methods are version 3 of it).
+inline constexpr int kRunnerProtocol = 3;
 
 // Where `python -m probaudit_runner` is found: $PROBAUDIT_RUNNERS_DIR, else
 // share/probaudit/runners/python beside the executable's folder (installed and build trees).
@@ -44,6 +46,15 @@ struct RunnerRecord {
     std::vector<float> full;           // F32 [layers + 1, T, H], capture full
 };
 
+// A run's kernel trace from the runner, and how it counted the operators: "native" (a
+// RecordFunction callback, as the engine counts) or "profiler" (torch.profiler, slower; `why`
+// says why not native).
+struct RunnerTrace {
+    nlohmann::json trace = nlohmann::json::object(); // {"ops", "device_kernels", ...}
+    std::string opsFrom;
+    std::string why;
+};
+
 class TransformersRunner {
 public:
     // Starts the runner in `env` and waits for its "ready" line. Throws probaudit::Error.
@@ -61,11 +72,18 @@ public:
     nlohmann::json load(const std::string& modelPath, const nlohmann::json& head,
                         const nlohmann::json& config);
     std::vector<RunnerItem> tokenize(const std::vector<std::string>& texts, std::int64_t maxLength);
-    // One batch, rows as planned; `trace` asks for the batch's kernel trace (ops, device
-    // kernels), returned through `traceOut`.
-    std::vector<RunnerRecord> forward(const std::vector<std::vector<std::int64_t>>& rows,
-                                      const nlohmann::json& config, const std::string& capture,
-                                      bool trace, nlohmann::json* traceOut);
+    // One batch, rows as planned, in two halves, so that the runner computes a batch while the
+    // one before is recorded here: sendForward returns the request's id, receiveForward(id)
+    // its records. Replies are read in the order sent; any other request first reads (and
+    // drops) the replies still due.
+    std::int64_t sendForward(const std::vector<std::vector<std::int64_t>>& rows,
+                             const nlohmann::json& config, const std::string& capture);
+    std::vector<RunnerRecord> receiveForward(std::int64_t id, std::size_t rows,
+                                             const std::string& capture);
+    // The kernel trace of every forward between the two (ops, device kernels, with counts;
+    // the engine's trace also spans a run).
+    void traceStart();
+    RunnerTrace traceStop();
 
     // Greedy generation of a generation head (loaded with load()) for prompts (templates filled
     // in), as one static batch left padded (the engine's generate()): each output's item is its
@@ -75,6 +93,11 @@ public:
 
 private:
     nlohmann::json call(const std::string& method, const nlohmann::json& params);
+    std::int64_t send(const std::string& method, const nlohmann::json& params);
+    // The result of request `id`, the oldest still due.
+    nlohmann::json receive(std::int64_t id);
+    // Reads the replies of requests sent and no longer waited for (a run stopped mid-way).
+    void dropDueReplies();
     // The sentence for a runner that ended: its exit and the last line of its standard error.
     std::string endedMessage();
 
@@ -84,6 +107,7 @@ private:
     std::unique_ptr<Child> m_child;
     nlohmann::json m_ready;
     std::int64_t m_nextId = 1;
+    std::deque<std::pair<std::int64_t, std::string>> m_due; // sent, not yet answered: id, method
 };
 
 } // namespace probaudit::runner

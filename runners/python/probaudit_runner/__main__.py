@@ -37,6 +37,7 @@ class Server:
         self.model = None
         self.model_key = None
         self.forwards = 0
+        self.trace = None  # the running RunTrace, between trace_start and trace_stop
         fault = os.environ.get("PROBAUDIT_RUNNER_FAULT", "")  # fault injection for the tests
         self.exit_after = int(fault.split(":")[1]) if fault.startswith("exit-after-forward:") else -1
 
@@ -129,11 +130,50 @@ class Server:
         self.forwards += 1
         args = (p["rows"], p.get("padding_side", "right"), p.get("pad_to", "longest"),
                 int(p.get("pad_to_n", 0)), p.get("capture", "hashes"))
-        if not p.get("trace"):
+        if self.trace is None:
             return {"records": m.forward(*args)}
-        from .trace import traced
-        records, trace = traced(lambda: m.forward(*args), m.device)
-        return {"records": records, "trace": trace}
+        return {"records": self.trace.forward(lambda: m.forward(*args))}
+
+    def do_trace_start(self, p):
+        """Starts the kernel trace of the forwards to come; one never stopped (its run ended in
+        an error) is dropped."""
+        from .trace import HARVEST, RunTrace
+        if self.trace is not None:
+            self.trace.result()
+        self.trace = RunTrace(self._loaded().device, int(p.get("harvest", HARVEST)))
+        return self._counted_by(self.trace)
+
+    @staticmethod
+    def _counted_by(trace):
+        out = {"ops_from": trace.ops_from}
+        if trace.ops_from == "profiler":
+            out["why"] = trace.why_profiler
+        return out
+
+    def do_trace_stop(self, p):
+        from .model import RunnerError
+        if self.trace is None:
+            raise RunnerError("no kernel trace is running (send trace_start first)")
+        trace, self.trace = self.trace, None
+        return {"trace": trace.result(), **self._counted_by(trace)}
+
+
+def read_ahead(stream):
+    """The lines of `stream`, read by a thread of their own as they come: probaudit sends a
+    run's next forward while this one computes, and a request or reply larger than a pipe holds
+    must never leave both sides waiting to write."""
+    import queue
+    import threading
+    lines = queue.SimpleQueue()
+
+    def read():
+        for line in stream:
+            lines.put(line)
+        lines.put(None)
+
+    threading.Thread(target=read, name="probaudit-requests", daemon=True).start()
+    while (line := lines.get()) is not None:
+        yield line
 
 
 def main():
@@ -152,7 +192,7 @@ def main():
                  "runner_version": VERSION, "torch": torch.__version__,
                  "transformers": transformers.__version__, "python": sys.version.split()[0],
                  "row_hash": "native" if rowhash.native() is not None else "numpy"})
-    server.serve(sys.stdin)
+    server.serve(read_ahead(sys.stdin))
     return 0
 
 

@@ -22,6 +22,12 @@ def b64floats(t):
     return base64.b64encode(t.detach().to("cpu", torch.float32).contiguous().numpy().tobytes()).decode()
 
 
+def b64rows(t):
+    """b64floats of each row of t (one copy to the CPU for all of them)."""
+    a = t.detach().to("cpu", torch.float32).contiguous().numpy()
+    return [base64.b64encode(row.tobytes()).decode() for row in a]
+
+
 def _auto_class(kind):
     import transformers as tf
     return {"label_tokens": tf.AutoModelForCausalLM, "generation": tf.AutoModelForCausalLM,
@@ -186,14 +192,12 @@ class LoadedModel:
             if longest > pad_to_n:
                 raise RunnerError(f"an item of {longest} tokens does not fit pad_to fixed {pad_to_n}")
             L = pad_to_n
-        ids = torch.full((len(rows), L), self.pad_id, dtype=torch.long)
-        mask = torch.zeros((len(rows), L), dtype=torch.long)
-        start = []
-        for r, row in enumerate(rows):
-            s = L - len(row) if padding_side == "left" else 0
-            ids[r, s:s + len(row)] = torch.tensor(row, dtype=torch.long)
-            mask[r, s:s + len(row)] = 1
-            start.append(s)
+        start = [L - len(row) if padding_side == "left" else 0 for row in rows]
+        # Laid out in Python lists, then one tensor each (a tensor op per row costs more).
+        ids = torch.tensor([[self.pad_id] * s + list(row) + [self.pad_id] * (L - s - len(row))
+                            for s, row in zip(start, rows)], dtype=torch.long)
+        mask = torch.tensor([[0] * s + [1] * len(row) + [0] * (L - s - len(row))
+                             for s, row in zip(start, rows)], dtype=torch.long)
         pos = (mask.cumsum(1) - 1).clamp_min(0) * mask
         return ids.to(self.device), mask.to(self.device), pos.to(self.device), start
 
@@ -212,7 +216,7 @@ class LoadedModel:
         with torch.inference_mode():
             out = self.model(**kw)
             logits = self._logits(out, mask, start, last, keep)
-            records = [{"logits": b64floats(logits[r])} for r in range(len(rows))]
+            records = [{"logits": b} for b in b64rows(logits)]
             if capture != "none":
                 self._capture(out.hidden_states, mask, start, lengths, last, capture, records)
         return records
@@ -249,10 +253,11 @@ class LoadedModel:
         vectors = None
         if capture in ("vectors", "full"):  # per layer over the whole batch, as the engine does
             vectors = torch.stack([self._pooled(h, mask, start, last) for h in hidden], 1)
+        vectors = b64rows(vectors.flatten(1)) if vectors is not None else None
         for r, (s, n) in enumerate(zip(start, lengths)):
             records[r]["hashes"] = [f"{h:016x}" for h in hashes[r]]
             if vectors is not None:
-                records[r]["vectors"] = b64floats(vectors[r])
+                records[r]["vectors"] = vectors[r]
             if capture == "full":
                 records[r]["full"] = b64floats(torch.stack([h[r, s:s + n] for h in hidden]))
 

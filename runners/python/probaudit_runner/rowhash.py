@@ -112,7 +112,7 @@ def _layer_sums_numpy(words, idx, valid):
     """sum_i mix((i << 32) | w_i) over each row's real tokens, for one layer, in numpy uint64
     (logical shifts, wrapping multiplies, single-threaded and without torch's int64 emulation)."""
     import numpy as np
-    z = np.add(idx, words.numpy().view(np.uint32))
+    z = np.add(idx, words.view(np.uint32))
     t = np.empty_like(z)
     with np.errstate(over="ignore"):
         for shift, mul in ((30, M1), (27, M2), (31, None)):
@@ -177,7 +177,9 @@ def hash_batch(hidden, start, lengths, threads=1, method=None):
 def _numpy_sums(words, idx, valid, threads):
     import numpy as np
     idx_np, valid_np = idx.numpy().view(np.uint64), valid.numpy().astype(np.uint64)
-    words = [w.cpu() for w in words]
+    # Torch is done here, on this thread: the pool's threads see numpy arrays only (a profiler
+    # would not see their operators, the native counter would).
+    words = [w.cpu().numpy() for w in words]
     layer = lambda w: _layer_sums_numpy(w, idx_np, valid_np)
     if threads > 1 and len(words) > 1:
         from concurrent.futures import ThreadPoolExecutor

@@ -1,20 +1,27 @@
-"""The kernel trace of a batch (DESIGN.md): the ATen operators that ran and, on CUDA, the device
-kernels, with counts, from torch.profiler; the same form as the engine's trace.
+"""The kernel trace of a run (DESIGN.md): the ATen operators that ran in its forwards and, on
+CUDA, the device kernels, with counts; the same form as the engine's trace, which also spans a
+run, and counted the same way: every operator call, nested calls of the same name too.
 
-The counts are read from the profiler's raw events (`kineto_results`), which costs a few
-milliseconds a batch; `key_averages()` builds a Python object per event first (~0.1 s for one
-MiniLM batch of 8, more than the batch's forward pass is worth). Every call counts, as in the
-engine's RecordFunction observer. Where a torch does not expose the raw events, key_averages()
-is the fallback; it counts the same, except that it folds a call into a caller of the same name
-(aten::sum() calling aten::sum.dim_IntList counts once there)."""
+The operators are counted by a RecordFunction callback as the engine counts them (optrace.py:
+compiled for this environment's torch on first use, about a microsecond a call), or, where that
+cannot be built, from torch.profiler's raw events (`kineto_results`), leaving out what torch's
+own parser leaves out; both count the same (tests/test_transformers_runner.py). The profiler
+records several microseconds an operator call, so a run that counts with it runs 10-20%
+slower. Device kernels always come from torch.profiler (CUPTI). One profiler spans the run,
+counted and started again every `harvest` forwards so that a long run's events never pile up;
+the sums are the same either way.
+
+Where a torch does not expose the raw events, key_averages() is the fallback; it counts the
+same, except that it folds a call into a caller of the same name (aten::sum() calling
+aten::sum.dim_IntList counts once there)."""
 import collections
 
 import torch
 
-
 # What torch's own event parser leaves out (autograd bookkeeping, the profiler's own marks);
 # left out here too, so that both readings name the same ops.
 _DROPPED = ("aten::is_leaf", "aten::output_nr", "aten::_version")
+HARVEST = 64  # forwards per profiler
 
 
 def _raw_counts(prof, device_kernels):
@@ -51,15 +58,63 @@ def counts(prof, raw=True, device_kernels=False):
     return ops, kernels
 
 
-def traced(fn, device):
-    acts = [torch.profiler.ProfilerActivity.CPU]
-    cuda = str(device).startswith("cuda")
-    if cuda:
-        acts.append(torch.profiler.ProfilerActivity.CUDA)
-    with torch.profiler.profile(activities=acts) as prof:
-        result = fn()
-    ops, kernels = counts(prof, device_kernels=cuda)
-    trace = {"ops": ops, "device_kernels": kernels}
-    if not cuda:
-        trace["device_kernels_unavailable"] = "a CPU run has no device kernels"
-    return result, trace
+def _aten(names):
+    return {k: n for k, n in names.items() if k.startswith("aten::") and k not in _DROPPED}
+
+
+class RunTrace:
+    """The kernel trace of everything run from its start to `result()`; probaudit sends nothing
+    but the run's forwards in between (trace_start, trace_stop)."""
+
+    def __init__(self, device, harvest=HARVEST, ops_from=None):
+        """ops_from: "native" or "profiler" (None: native where it can be built)."""
+        from . import optrace
+        self.cuda = str(device).startswith("cuda")
+        self.native, self.why_profiler = ((None, "asked for") if ops_from == "profiler"
+                                          else optrace.counter())
+        if ops_from == "native" and self.native is None:
+            raise RuntimeError(f"no native operator counter: {self.why_profiler}")
+        self.ops_from = "native" if self.native else "profiler"
+        self.acts = [] if self.native else [torch.profiler.ProfilerActivity.CPU]
+        if self.cuda:
+            self.acts.append(torch.profiler.ProfilerActivity.CUDA)
+        self.harvest = max(1, int(harvest))
+        self.ops, self.kernels = collections.Counter(), collections.Counter()
+        self.prof, self.pending = None, 0
+        if self.native:
+            self.native.start()
+
+    def forward(self, fn):
+        """fn(), counted."""
+        if self.prof is None and self.acts:
+            self.prof = torch.profiler.profile(activities=self.acts)
+            self.prof.start()
+        try:
+            return fn()  # a forward copies its results to the CPU: its kernels have ended
+        finally:
+            self.pending += 1
+            if self.pending >= self.harvest:
+                self._count()
+
+    def _count(self):
+        if self.prof is not None:
+            self.prof.stop()
+            ops, kernels = counts(self.prof, device_kernels=self.cuda)
+            if not self.native:
+                self.ops.update(ops)
+            self.kernels.update(kernels)
+            self.prof = None
+        self.pending = 0
+
+    def result(self):
+        """{"ops", "device_kernels"} of everything counted so far (a CPU run says it has no
+        device kernels); counting stops."""
+        self._count()
+        if self.native:
+            self.native.stop()
+            self.ops.update(_aten(self.native.read()))
+            self.native = None
+        trace = {"ops": dict(self.ops), "device_kernels": dict(self.kernels)}
+        if not self.cuda:
+            trace["device_kernels_unavailable"] = "a CPU run has no device kernels"
+        return trace
