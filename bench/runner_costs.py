@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Where the transformers runner's time goes, in one process (no protocol, no ledger): the
 same batches as bench/runner_vs_transformers.py through the plain loop, through the runner's
-LoadedModel.forward (capture hashes) untraced, and traced as a recorded run traces every batch
-(torch.profiler); then the three row hash methods on one batch's hidden states. Alternating,
+LoadedModel.forward (capture hashes) untraced, traced as a recorded run traces (one profiler
+over the run, trace.RunTrace), and traced with a profiler of its own around every batch (what
+runner 0.2 did); then the three row hash methods on one batch's hidden states. Alternating,
 median of --reps; ratios against the plain loop. A diagnostic for #25, not a bar.
 
     .venv/bin/python bench/runner_costs.py [--model all-MiniLM-L6-v2|SmolLM2-135M] [--reps 7]
@@ -26,7 +27,7 @@ import torch  # noqa: E402
 import runner_vs_transformers as rvt  # noqa: E402
 from probaudit_runner.model import LoadedModel  # noqa: E402
 from probaudit_runner.rowhash import hash_batch, native  # noqa: E402
-from probaudit_runner.trace import traced  # noqa: E402
+from probaudit_runner.trace import RunTrace, counts  # noqa: E402
 
 
 def timed(fn):
@@ -53,12 +54,21 @@ def main():
         for b in batches:
             m.forward(b, side, "longest", 0, "hashes")
 
+    def run_traced():
+        trace = RunTrace("cpu")
+        for b in batches:
+            trace.forward(lambda: m.forward(b, side, "longest", 0, "hashes"))
+        trace.result()
+
     def every_batch_traced():
         for b in batches:
-            traced(lambda: m.forward(b, side, "longest", 0, "hashes"), "cpu")
+            with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU]) as p:
+                m.forward(b, side, "longest", 0, "hashes")
+            counts(p)
 
     sides = {"plain transformers loop": loop.seconds, "runner forward, capture hashes": untraced,
-             "runner forward, capture hashes, traced": every_batch_traced}
+             "runner forward, capture hashes, run traced": run_traced,
+             "runner forward, capture hashes, every batch traced": every_batch_traced}
     for fn in sides.values():
         fn()  # warm-up
     times = {k: [] for k in sides}
