@@ -70,43 +70,45 @@ def engine_run(case, batch, threads, items_file, n, passes, capture="none", atte
 
 
 class HfSide:
-    def __init__(self, name, case, threads):
+    def __init__(self, name, case, threads, device="cpu", dtype=torch.float32):
         from safetensors.torch import load_file
         from transformers import AutoModel, AutoModelForCausalLM, AutoTokenizer
         torch.set_num_threads(threads)
         self.name = name
         self.case = case
+        self.device = device
         path = case["path"]
         if path.suffix == ".gguf":
             self.tok = AutoTokenizer.from_pretrained(str(path.parent), gguf_file=path.name)
             self.model = AutoModelForCausalLM.from_pretrained(str(path.parent), gguf_file=path.name,
-                                                              dtype=torch.float32).eval()
+                                                              dtype=dtype).to(device).eval()
             self.tok.padding_side = "left"
             if self.tok.pad_token is None:
                 self.tok.pad_token = self.tok.eos_token
             self.label_ids = [self.tok(l, add_special_tokens=False)["input_ids"][0] for l in case["head"]["labels"]]
         else:
             self.tok = AutoTokenizer.from_pretrained(str(path))
-            self.model = AutoModel.from_pretrained(str(path), dtype=torch.float32).eval()
-            ad = load_file(str(MINILM_ADAPTER))
+            self.model = AutoModel.from_pretrained(str(path), dtype=dtype).to(device).eval()
+            ad = load_file(str(MINILM_ADAPTER), device=str(device))
             self.w, self.b = ad["weight"], ad["bias"]
 
     def run(self, texts, batch):
+        """Items/s of one pass; each batch's probabilities reach the host (as the engine's do)."""
         t0 = time.perf_counter()
         with torch.inference_mode():
             for i in range(0, len(texts), batch):
                 chunk = texts[i:i + batch]
                 if hasattr(self, "label_ids"):
                     chunk = [self.case["head"]["template"].replace("{text}", t) for t in chunk]
-                    enc = self.tok(chunk, return_tensors="pt", padding=True)
+                    enc = self.tok(chunk, return_tensors="pt", padding=True).to(self.device)
                     logits = self.model(**enc, logits_to_keep=1).logits[:, -1]
-                    torch.softmax(logits[:, self.label_ids], -1)
+                    torch.softmax(logits[:, self.label_ids].float(), -1).cpu()
                 else:
-                    enc = self.tok(chunk, return_tensors="pt", padding=True)
+                    enc = self.tok(chunk, return_tensors="pt", padding=True).to(self.device)
                     h = self.model(**enc).last_hidden_state
                     m = enc["attention_mask"].unsqueeze(-1).float()
                     pooled = (h * m).sum(1) / m.sum(1).clamp(min=1e-9)
-                    torch.softmax(pooled @ self.w.T + self.b, -1)
+                    torch.softmax(pooled @ self.w.T + self.b, -1).cpu()
         return len(texts) / (time.perf_counter() - t0)
 
 

@@ -242,10 +242,40 @@ def markdown(m, ratios, lines, cmd):
             "| what | measured | bar |", "|---|---|---|"]
     for l in lines:
         out.append(f"| {l['what']} | {l['value']} | {l['bar']} |")
-    out += ["", "GPU figures (default vs batch-invariant kernels at batch 1, 8, 32 in bfloat16 and float32) come "
-            "from `scripts/gpu-check.sh` on a machine with an NVIDIA GPU; none has been measured here (this machine "
-            "has no GPU).", ""]
+    out += gpu_section()
     return "\n".join(out)
+
+
+def gpu_section(logs=ROOT / "docs" / "gpu"):
+    """The GPU rows from the newest log of `scripts/gpu-check.sh` kept in docs/gpu/ (this machine
+    has no GPU: they are that run's figures, with its device and date, not this run's)."""
+    found = sorted(logs.glob("*.log"))
+    if not found:
+        return ["", "GPU figures come from `scripts/gpu-check.sh` on a machine with an NVIDIA GPU; none has been "
+                "recorded in docs/gpu/.", ""]
+    log = found[-1]
+    text = log.read_text().splitlines()
+    bench = {}  # (model, dtype, batch) -> [default, invariant, ratio, traced]
+    hf = {}     # (model, dtype, batch) -> transformers it/s
+    for line in text:
+        f = line.split()
+        if len(f) == 7 and f[1] in ("bfloat16", "float32") and f[2].isdigit():
+            bench[(f[0], f[1], f[2])] = f[3:]
+        elif len(f) == 6 and f[1] in ("bfloat16", "float32") and f[2].isdigit():
+            hf[(f[0], f[1], f[2])] = f[3]
+    out = ["", f"## GPU (from `{log.relative_to(ROOT)}`: its first line names the device and the date)", "",
+           f"{text[0].lstrip('# ')}. Each figure is the median of 3 passes over 256 Yelp items "
+           "(`build/gpu-check/bin/gpu_bench`, then `bench/gpu_transformers.py` in the same call); engine and "
+           "transformers ran one after the other, not alternating.", "",
+           "| model | dtype | batch | engine default | engine batch-invariant | invariant / default | "
+           "with device-kernel trace / without | transformers | engine / transformers |",
+           "|---|---|---|---|---|---|---|---|---|"]
+    for key, (d, v, r, t) in bench.items():
+        peer = hf.get(key)
+        vs = f"**{float(d) / float(peer):.2f}x**" if peer else "-"
+        out.append(f"| {key[0]} | {key[1]} | {key[2]} | {d} it/s | {v} it/s | **{r}** | {t} | "
+                   f"{peer + ' it/s' if peer else '-'} | {vs} |")
+    return out + [""]
 
 
 def main():

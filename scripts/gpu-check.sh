@@ -2,7 +2,9 @@
 # The GPU check: on a machine with an NVIDIA GPU, nvcc and a Python torch (no Qt, no internet
 # needed), builds kernels/ and the engine against that torch, runs the `gpu` test suites and
 # prints the throughput of the default vs the batch-invariant kernels for both real models at
-# batch 1, 8 and 32 in bfloat16 and float32. Designed to finish in under 8 minutes on one GPU.
+# batch 1, 8 and 32 in bfloat16 and float32, then the same rows through transformers on the same
+# device (bench/gpu_transformers.py); the transformers runner's checks on the device
+# (tests/gpu/runner_gpu_check.py). Designed to finish in under 9 minutes on one GPU.
 #
 #   scripts/gpu-check.sh                 # PYTHON=python3 by default; the real models are read
 #                                        # from .cache/models (scripts/setup fetches them)
@@ -51,7 +53,12 @@ pack() {
         { echo "gpu-check: no .cache/models (run ./scripts/setup first)"; exit 2; }
     rm -rf "$PACK" && mkdir -p "$PACK"
     stage "$PACK/stage"
-    tar -C .cache -cf - models | gzip -1 >"$PACK/models.tar.gz"
+    # transformers on that machine reads the GGUF through the pure-Python gguf package, which
+    # its image lacks: its wheel travels with the staged libraries (bench/gpu_transformers.py).
+    python3 -m pip download --quiet --no-deps --only-binary=:all: -d "$PACK/stage/wheels" \
+        "$(awk '$1 == "venv" && $2 ~ /^gguf==/ { print $2 }' scripts/deps.txt)"
+    # Only the two models the suites and the benchmarks read (not the -hf conversion).
+    tar -C .cache -cf - models/all-MiniLM-L6-v2 models/SmolLM2-135M-Instruct | gzip -1 >"$PACK/models.tar.gz"
     (cd "$PACK" && sha256sum models.tar.gz >models.sha256)
     # What travels with every call: tracked files and untracked ones git does not ignore.
     local tree
@@ -192,8 +199,14 @@ build "$start" || exit 1
 status=0
 (cd build/gpu-check && ctest -L gpu --no-tests=error --output-on-failure --timeout 400) || status=1
 echo "gpu-check: tests done at $(( $(date +%s) - start )) s"
-build/gpu-check/bin/gpu_bench --reps 3 --items 256 || status=1
+# The transformers runner on the device, driven over its protocol (no Qt there).
+PYTHONUNBUFFERED=1 "$PY" tests/gpu/runner_gpu_check.py || status=1
+echo "gpu-check: runner check done at $(( $(date +%s) - start )) s"
+build/gpu-check/bin/gpu_bench --reps 3 --items 256 | tee build/gpu-check.bench.txt || status=1
 echo "gpu-check: benchmark done at $(( $(date +%s) - start )) s"
+# The same rows through transformers on the same device, with the engine's ratio.
+"$PY" bench/gpu_transformers.py --reps 3 --items 256 --engine build/gpu-check.bench.txt || status=1
+echo "gpu-check: transformers benchmark done at $(( $(date +%s) - start )) s"
 # The kernel suite once more under compute-sanitizer (stray writes, shared-memory races).
 sanitizer=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null || true)
 if [[ -n "$sanitizer" && -n "${PROBAUDIT_REQUIRE_GPU:-}" ]]; then
