@@ -125,6 +125,22 @@ __global__ void normKernel(NormParams p) {
     }
 }
 
+// ---- transcendental functions as the CPU kernels get them: CUDA's expf, erff, tanhf, cosf and
+// sinf are within 2 ulp, glibc's within about half an ulp, and the difference, amplified by 30
+// layers, moved SmolLM2's probabilities by 3e-6 on an H200 (docs/gpu/2026-12-04-h200.log).
+// Evaluated in double and rounded once, each is the correctly rounded float (but where the double
+// lands within an ulp of a tie), which is what glibc returns too in all but rare cases: the GPU
+// kernels then reproduce the CPU kernels' bits but for those rare cases.
+__device__ float expRounded(float x) {
+    return static_cast<float>(exp(static_cast<double>(x)));
+}
+__device__ float erfRounded(float x) {
+    return static_cast<float>(erf(static_cast<double>(x)));
+}
+__device__ float tanhRounded(float x) {
+    return static_cast<float>(tanh(static_cast<double>(x)));
+}
+
 // ---- attention: one block of 128 threads per (row, head, query); scores in shared memory.
 constexpr int kAttThreads = 128;
 
@@ -181,7 +197,7 @@ __global__ void attentionKernel(AttentionDevice a) {
     }
     __syncthreads();
     for (std::int64_t j = threadIdx.x; j < nk; j += blockDim.x) {
-        sc[j] = expf(sc[j] - mx);
+        sc[j] = expRounded(sc[j] - mx);
     }
     __syncthreads();
     if (threadIdx.x < 32) {
@@ -210,15 +226,16 @@ __global__ void attentionKernel(AttentionDevice a) {
 __device__ float activate(Activation f, float v) {
     switch (f) {
     case Activation::Silu:
-        return v / (1.0f + expf(-v));
+        return v / (1.0f + expRounded(-v));
     case Activation::GeluErf:
-        return v * 0.5f * (1.0f + erff(v * 0.70710678118654752440f));
+        return v * 0.5f * (1.0f + erfRounded(v * 0.70710678118654752440f));
     case Activation::GeluTanh:
-        return 0.5f * v * (1.0f + tanhf(0.79788456080286535588f * (v + 0.044715f * v * v * v)));
+        return 0.5f * v *
+               (1.0f + tanhRounded(0.79788456080286535588f * (v + 0.044715f * v * v * v)));
     case Activation::Relu:
         return v > 0.0f ? v : 0.0f;
     case Activation::Tanh:
-        return tanhf(v);
+        return tanhRounded(v);
     }
     return v;
 }
@@ -233,7 +250,7 @@ __global__ void activationKernel(Activation f, const float* x, float* y, std::in
 __global__ void siluMulKernel(const float* g, const float* u, float* y, std::int64_t n) {
     for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < n;
          i += std::int64_t(gridDim.x) * blockDim.x) {
-        y[i] = (g[i] / (1.0f + expf(-g[i]))) * u[i];
+        y[i] = (g[i] / (1.0f + expRounded(-g[i]))) * u[i];
     }
 }
 
@@ -246,7 +263,8 @@ __global__ void ropeKernel(RopeParams p) {
         const std::int64_t rh = e / half; // row * heads + head
         const std::int64_t r = rh / p.heads;
         const float angle = p.inv_freq[i] * static_cast<float>(p.positions[r]);
-        const float ci = cosf(angle), si = sinf(angle);
+        const float ci = static_cast<float>(cos(static_cast<double>(angle)));
+        const float si = static_cast<float>(sin(static_cast<double>(angle)));
         const float* x = p.x + rh * p.dim;
         float* y = p.y + rh * p.dim;
         const float lo = x[i] * ci + (-x[i + half]) * si;

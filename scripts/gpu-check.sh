@@ -12,6 +12,7 @@
 #                                        # few headers and libraries the engine needs (JSON,
 #                                        # PCRE2, utf8proc, OpenSSL) into DIR, for a GPU machine
 #                                        # that lacks them; then PROBAUDIT_GPU_STAGE=DIR there.
+#   PROBAUDIT_GPU_CHECK_TESTS_ONLY=1 ...  # the build and the `gpu` suites only (a short rerun)
 #   PROBAUDIT_GPU_CHECK_DRY=1 scripts/gpu-check.sh   # without a GPU: build and run (suites skip),
 #                                        # to check the script itself
 #
@@ -197,8 +198,11 @@ fi
 build "$start" || exit 1
 
 status=0
-(cd build/gpu-check && ctest -L gpu --no-tests=error --output-on-failure --timeout 400) || status=1
+(cd build/gpu-check && ctest -L gpu --no-tests=error --verbose --timeout 400) || status=1
 echo "gpu-check: tests done at $(( $(date +%s) - start )) s"
+if [[ -n "${PROBAUDIT_GPU_CHECK_TESTS_ONLY:-}" ]]; then # a rerun of the suites alone
+    exit $status
+fi
 # The transformers runner on the device, driven over its protocol (no Qt there).
 PYTHONUNBUFFERED=1 "$PY" tests/gpu/runner_gpu_check.py || status=1
 echo "gpu-check: runner check done at $(( $(date +%s) - start )) s"
