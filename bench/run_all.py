@@ -226,8 +226,9 @@ def end_to_end():
 
 def markdown(m, ratios, lines, cmd):
     out = ["# Benchmarks", "",
-           f"Regenerate with `{cmd}` (about 31 minutes on the machine below). Every figure on this page comes from "
-           "that one run.", "",
+           f"Regenerate with `{cmd}` (on the machine below about 31 minutes without the transformers runner's "
+           "rows, which add about an hour: SmolLM2's 200 items take 77 s a pass). Every figure above the GPU "
+           "section comes from that one run.", "",
            f"Machine: {m['cpu']}, {m['cores']} cores, CPU kernels {m['isa']}; torch {m['torch']}; {m['os']}; "
            f"measured {m['date']}.", "",
            "## Against a peer (ratio = ProbAudit / peer; median, min and max over alternating runs)", "",

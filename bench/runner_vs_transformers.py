@@ -14,7 +14,7 @@ row hash library; the run's kernel trace, its operators counted by a RecordFunct
 one ledger transaction per batch); the row "capture none" leaves out the hashes. The loop does
 none of this.
 
-    .venv/bin/python bench/runner_vs_transformers.py [--reps 5] [--quick]
+    .venv/bin/python bench/runner_vs_transformers.py [--reps 5] [--quick] [--only MODEL]
 """
 import argparse
 import json
@@ -109,7 +109,7 @@ class Loop:
         return time.perf_counter() - t0
 
 
-def runner_overhead(reps, quick):
+def runner_overhead(reps, quick, only=None):
     """Rows as bench/run_all.py's ratio_row makes them (imported there)."""
     from run_all import ratio_row
     items = 40 if quick else 200
@@ -118,6 +118,8 @@ def runner_overhead(reps, quick):
     with tempfile.TemporaryDirectory() as tmp:
         d = pathlib.Path(tmp)
         for name, case in CASES.items():
+            if only and name != only:
+                continue
             # The study's items are the dataset's first `items` (no seed): the loop reads those.
             loop = Loop(case, texts[:items])
             loop.seconds()  # warm-up
@@ -143,8 +145,9 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--only", choices=list(CASES), help="one model")
     a = ap.parse_args()
-    for r in runner_overhead(a.reps, a.quick):
+    for r in runner_overhead(a.reps, a.quick, a.only):
         print(f"{r['what']}: {r['ratio']:.2f}x ({r['min']:.2f}-{r['max']:.2f}), "
               f"{r['a']:.1f} vs {r['b']:.1f} items/s, bar {r['bar']}")
 
