@@ -696,8 +696,12 @@ class TestCrashResumes(unittest.TestCase):
             self.assertEqual(finished["status"], "interrupted")
             done = finished["items_done"]
             self.assertEqual(done % 4, 0)
-            # At least the batch recorded when the stop was seen, and the one then in flight.
-            self.assertGreaterEqual(done, seen + 8)
+            # The stop is noticed at the batch whose progress line was read (when the signal lands
+            # before that batch's progress call checks for it) or at a later one; the batch then in
+            # flight is recorded too, so at least one batch more than the progress line said. (Not
+            # + 8: which of the two cases happens depends on scheduling, and under a loaded
+            # machine both do.)
+            self.assertGreaterEqual(done, seen + 4)
             self.assertLess(done, 400)
             r = run("run", study, "--all", "--events", "jsonl")
             self.assertEqual(r.returncode, 0, r.stderr)
