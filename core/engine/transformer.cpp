@@ -103,16 +103,33 @@ at::Tensor dense(const at::Tensor& x, const at::Tensor& w, const at::Tensor& b =
 
 // ---- llama family ----------------------------------------------------------------------------
 
+// The reference's sequence (float32 variance, rsqrt, weight * normed); the intermediate
+// tensors are the norm's own, so the add, the rsqrt and the weight's product run in place: the
+// same kernels on the same operands (the product commutes), fewer allocations.
 at::Tensor rmsNorm(const at::Tensor& x, const at::Tensor& weight, double eps) {
-    at::Tensor h = x.to(at::kFloat);
-    const at::Tensor variance = h.pow(2).mean(-1, true);
-    h = h * at::rsqrt(variance + eps);
-    return weight * h.to(x.scalar_type());
+    const at::Tensor h = x.to(at::kFloat);
+    const at::Tensor inv = h.pow(2).mean(-1, true).add_(eps).rsqrt_();
+    at::Tensor normed = (h * inv).to(x.scalar_type());
+    if (weight.scalar_type() != normed.scalar_type()) {
+        return weight * normed; // type promotion: the result takes the wider type
+    }
+    return normed.mul_(weight);
 }
 
+// cat(-x2, x1) written into one tensor: the negation and the copy are exact.
 at::Tensor rotateHalf(const at::Tensor& x) {
     const auto half = x.size(-1) / 2;
-    return at::cat({x.slice(-1, half).neg(), x.slice(-1, 0, half)}, -1);
+    at::Tensor out = at::empty(x.sizes(), x.options());
+    at::Tensor low = out.slice(-1, 0, half);
+    at::neg_out(low, x.slice(-1, half));
+    out.slice(-1, half).copy_(x.slice(-1, 0, half));
+    return out;
+}
+
+// q * cos + rotate_half(q) * sin, as the reference computes it; both products are fresh.
+at::Tensor applyRope(const at::Tensor& x, const at::Tensor& cos, const at::Tensor& sin) {
+    const at::Tensor rotated = rotateHalf(x).mul_(sin);
+    return (x * cos).add_(rotated);
 }
 
 // inv_freq as transformers computes it (rope_init_fn), float32 [head_dim / 2].
@@ -244,8 +261,8 @@ public:
             }
             q = q.transpose(1, 2);
             k = k.transpose(1, 2);
-            q = (q * cos) + (rotateHalf(q) * sin);
-            k = (k * cos) + (rotateHalf(k) * sin);
+            q = applyRope(q, cos, sin);
+            k = applyRope(k, cos, sin);
             if (opt.cache != nullptr) {
                 appendToCache(*opt.cache, l, k, v, 2);
             }
@@ -286,8 +303,8 @@ public:
             h = dense(attn, w.o, w.ob).add_(residual);
             residual = h;
             x = rmsNorm(h, w.post_norm, s.norm_eps);
-            x = dense(at::silu(dense(x, w.gate, w.gate_b)).mul_(dense(x, w.up, w.up_b)), w.down,
-                      w.down_b);
+            at::Tensor gate = dense(x, w.gate, w.gate_b);
+            x = dense(at::silu_(gate).mul_(dense(x, w.up, w.up_b)), w.down, w.down_b);
             h = x.add_(residual);
             if (opt.onHidden && l + 1 < m_layers.size()) {
                 opt.onHidden(static_cast<int>(l + 1), h);
