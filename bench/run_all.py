@@ -20,6 +20,9 @@ merge of 20 shard ledgers and a 3-shard Slurm sweep of demo study A on a local c
 the same study on one node (bench/sweep_bench.py).
 
     .venv/bin/python bench/run_all.py [--reps 5] [--quick] [--out docs/benchmarks.md]
+    .venv/bin/python bench/run_all.py --only engine   the engine rows alone (against transformers
+        with each side's GEMM share, capture overhead, SmolLM2's peak memory), printed as
+        Markdown, nothing written (about 25 minutes here)
 """
 import argparse
 import datetime
@@ -284,9 +287,16 @@ def main():
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--quick", action="store_true", help="fewer items per run (a smoke test)")
     ap.add_argument("--out", type=pathlib.Path, default=ROOT / "docs" / "benchmarks.md")
+    ap.add_argument("--only", choices=["engine"], help="only these rows, printed, docs/benchmarks.md untouched")
     a = ap.parse_args()
     t0 = time.time()
     m = machine()
+    if a.only == "engine":
+        peer, gemm = engine_vs_peer(a.reps, a.quick)
+        ratios, lines = peer + capture_overhead(a.reps, a.quick), gemm + peak_memory()
+        print("## Against a peer" + markdown(m, ratios, lines, "./scripts/bench").split("## Against a peer", 1)[1].split("## GPU")[0])
+        print(f"(machine: {m['cpu']}, {m['isa']}, {m['date']}; {time.time() - t0:.0f} s)")
+        return
     peer, gemm = engine_vs_peer(a.reps, a.quick)
     ratios = (peer + capture_overhead(a.reps, a.quick) + invariant_vs_default(a.reps, a.quick) +
               evo.client_overhead(a.reps, a.quick) + rvt.runner_overhead(a.reps, a.quick))
