@@ -32,7 +32,8 @@ configs=('{"batch_size":1}'
     '{"batch_size":1,"attention":"sdpa"}'
     '{"batch_size":4,"padding_side":"right","dtype":"bfloat16"}'
     '{"batch_size":8,"padding_side":"left","pad_to":"fixed","pad_to_n":96,"attention":"sdpa"}'
-    '{"batch_size":8,"padding_side":"left","kernels":"batch_invariant"}')
+    '{"batch_size":8,"padding_side":"left","kernels":"batch_invariant"}'
+    '{"batch_size":4,"padding_side":"right","dtype":"bfloat16","kernels":"batch_invariant"}')
 models=(.cache/models/SmolLM2-135M-Instruct/SmolLM2-135M-Instruct.Q4_1.gguf
     .cache/models/SmolLM2-135M-Instruct-hf tests/fixtures/tiny-llama tests/fixtures/tiny-qwen3
     .cache/models/all-MiniLM-L6-v2)

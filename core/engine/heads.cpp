@@ -58,9 +58,8 @@ public:
     at::Tensor logits(const TransformerModel& model, const Batch& b,
                       const ForwardResult& out) const override {
         const at::Tensor rows = rowsAt(out.last_hidden, lastPositions(b));
-        const at::Tensor logits = model.lmLogits(rows, b.invariant);
-        return logits.index_select(1, at::tensor(m_ids, at::kLong).to(logits.device()))
-            .to(at::kFloat);
+        const at::Tensor ids = at::tensor(m_ids, at::kLong).to(rows.device());
+        return model.lmLogitsOf(rows, ids, b.invariant).to(at::kFloat);
     }
 
 private:

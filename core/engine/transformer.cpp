@@ -211,6 +211,14 @@ public:
         return invariantKernels ? invariant::linear(rows, m_lmHead, at::Tensor(), &packCache())
                                 : dense(rows, m_lmHead);
     }
+    at::Tensor lmLogitsOf(const at::Tensor& rows, const at::Tensor& ids,
+                          bool invariantKernels) const override {
+        if (!invariantKernels || !m_lmHead.defined()) {
+            return lmLogits(rows, invariantKernels).index_select(1, ids);
+        }
+        // A fresh tensor each call: not for the pack cache, which knows weights by address.
+        return invariant::linear(rows, m_lmHead.index_select(0, ids), at::Tensor(), nullptr);
+    }
 
     ForwardResult forward(const Batch& b, const ForwardOptions& opt) const override {
         const auto& s = m_spec;
@@ -434,6 +442,9 @@ public:
     }
     at::Tensor lmLogits(const at::Tensor&, bool) const override {
         throw Error("BERT models have no language-model head here");
+    }
+    at::Tensor lmLogitsOf(const at::Tensor& rows, const at::Tensor&, bool) const override {
+        return lmLogits(rows, false);
     }
 
     ForwardResult forward(const Batch& b, const ForwardOptions& opt) const override {

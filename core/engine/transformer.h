@@ -49,6 +49,13 @@ public:
     // (llama family; the tied embedding matrix when the checkpoint ties them).
     // With invariantKernels the product runs through kernels/invariant.h.
     virtual at::Tensor lmLogits(const at::Tensor& hiddenRows, bool invariantKernels) const = 0;
+    // The same logits for the vocabulary entries `ids` [n] (long) only -> [B, n]. The default
+    // kernels compute every logit and select, as a serving stack does (the full GEMM, whose
+    // rounding depends on its shape, is part of what an audit measures); the batch-invariant
+    // kernels compute each logit in one fixed order whatever the shape, so they multiply by
+    // these rows of the head alone: the same bits for a fraction of the work.
+    virtual at::Tensor lmLogitsOf(const at::Tensor& hiddenRows, const at::Tensor& ids,
+                                  bool invariantKernels) const = 0;
     virtual bool hasLmHead() const = 0;
     // A checkpoint tensor by Hugging Face name (e.g. a classification head), or undefined.
     virtual at::Tensor weight(const std::string& name) const = 0;
