@@ -443,8 +443,8 @@ public:
     at::Tensor lmLogits(const at::Tensor&, bool) const override {
         throw Error("BERT models have no language-model head here");
     }
-    at::Tensor lmLogitsOf(const at::Tensor& rows, const at::Tensor&, bool) const override {
-        return lmLogits(rows, false);
+    at::Tensor lmLogitsOf(const at::Tensor&, const at::Tensor&, bool) const override {
+        throw Error("BERT models have no language-model head here");
     }
 
     ForwardResult forward(const Batch& b, const ForwardOptions& opt) const override {
