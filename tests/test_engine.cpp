@@ -94,8 +94,10 @@ bool sameBits(const std::vector<ItemRecord>& a, const std::vector<ItemRecord>& b
     return true;
 }
 
-// kernels: "default" or "batch_invariant" (every op through kernels/invariant.h).
-void compareWithReference(const QString& name, double tol, const char* kernels = "default") {
+// kernels: "default" or "batch_invariant" (every op through kernels/invariant.h); gemm: "aten"
+// or "onednn" (the layers' projections through oneDNN on packed weights).
+void compareWithReference(const QString& name, double tol, const char* kernels = "default",
+                          const char* gemm = "aten") {
     Engine eng(modelDir(name), headFor(name));
     const auto items = forwardItems();
     const QJsonArray ref = heads()[name].toObject()[u"probs"].toArray();
@@ -104,6 +106,7 @@ void compareWithReference(const QString& name, double tol, const char* kernels =
           "{\"batch_size\":8,\"padding_side\":\"right\",\"attention\":\"sdpa\"}"}) {
         auto j = nlohmann::json::parse(base);
         j["kernels"] = kernels;
+        j["gemm"] = gemm;
         const std::string cfg = j.dump();
         const auto records = eng.run(items, RunConfig::fromJson(j), Capture::None);
         QCOMPARE(records.size(), items.size());
@@ -150,6 +153,18 @@ private Q_SLOTS:
     void realInvariantHeadsMatchReference() {
         QFETCH(QString, name);
         compareWithReference(name, 1e-5, "batch_invariant");
+    }
+
+    // gemm onednn: oneDNN's GEMM rounds otherwise than MKL's, within the same tolerance.
+    void fixtureOnednnHeadsMatchReference_data() { fixtureHeadsMatchReference_data(); }
+    void fixtureOnednnHeadsMatchReference() {
+        QFETCH(QString, name);
+        compareWithReference(name, 1e-5, "default", "onednn");
+    }
+    void realOnednnHeadsMatchReference_data() { realHeadsMatchReference_data(); }
+    void realOnednnHeadsMatchReference() {
+        QFETCH(QString, name);
+        compareWithReference(name, 1e-5, "default", "onednn");
     }
 
     void realHeadsMatchReference_data() {
@@ -514,6 +529,77 @@ private Q_SLOTS:
             differing += changed > 0;
         }
         QVERIFY2(differing > 0, "no shape or thread change moved any probability bit on this CPU");
+    }
+
+    // gemm onednn computes the layers' projections with oneDNN (the trace shows its operator in
+    // their place; the LM head stays ATen's) and gives other bits than MKL somewhere (on the real
+    // models: the tiny fixtures' GEMMs are too small to round differently). A model holds one
+    // layout of its weights at a time: going to oneDNN's and back is exact, and the
+    // batch-invariant kernels, whose packs know weights by address, still read the right ones.
+    void onednnLayoutSwitchesAreExact() {
+        const QString name = QStringLiteral("tiny-llama");
+        Engine eng(modelDir(name), headFor(name));
+        const auto items = forwardItems();
+        const RunConfig aten = config("{\"batch_size\":4}");
+        const RunConfig inv = config("{\"batch_size\":4,\"kernels\":\"batch_invariant\"}");
+        const RunConfig one = config("{\"batch_size\":4,\"gemm\":\"onednn\"}");
+        const auto a1 = eng.run(items, aten, Capture::Hashes);
+        const auto atenOps = eng.lastTrace().ops();
+        const auto i1 = eng.run(items, inv, Capture::Hashes);
+        const auto o1 = eng.run(items, one, Capture::Hashes);
+        const auto oneOps = eng.lastTrace().ops();
+        const std::int64_t projections = std::int64_t(items.size() / 4) * 2 * 7; // 2 layers
+        QCOMPARE(oneOps.at("mkldnn::_linear_pointwise"), projections);
+        QCOMPARE(oneOps.at("aten::linear") + projections, atenOps.at("aten::linear"));
+        QVERIFY(!atenOps.count("mkldnn::_linear_pointwise"));
+        const auto a2 = eng.run(items, aten, Capture::Hashes);
+        const auto i2 = eng.run(items, inv, Capture::Hashes);
+        const auto o2 = eng.run(items, one, Capture::Hashes);
+        QVERIFY(sameBits(a1, a2, true));
+        QVERIFY(sameBits(i1, i2, true));
+        QVERIFY(sameBits(o1, o2, true));
+        Engine fresh(modelDir(name), headFor(name));
+        QVERIFY(sameBits(o1, fresh.run(items, one, Capture::Hashes), true));
+    }
+    void onednnGemmDiffersSomewhere_data() { defaultPathDiffersSomewhere_data(); }
+    void onednnGemmDiffersSomewhere() {
+        QFETCH(QString, name);
+        Engine eng(modelDir(name), headFor(name));
+        const auto items = forwardItems();
+        const auto aten = eng.run(items, config("{\"batch_size\":8}"), Capture::Hashes);
+        const auto one =
+            eng.run(items, config("{\"batch_size\":8,\"gemm\":\"onednn\"}"), Capture::Hashes);
+        int changed = 0;
+        for (std::size_t i = 0; i < items.size(); ++i) {
+            changed += aten[i].layer_hashes != one[i].layer_hashes;
+        }
+        qInfo("%s: gemm onednn changed the layer bits of %d of %zu items", qPrintable(name),
+              changed, items.size());
+        QVERIFY(changed > 0);
+    }
+    // Where oneDNN cannot pack the weights (float16 without the CPU's fp16 instructions) the run
+    // fails with one sentence and the model keeps its weights as they were.
+    void onednnRefusalLeavesTheModelAsItWas() {
+        for (const char* bad :
+             {"{\"gemm\":\"onednn\",\"kernels\":\"batch_invariant\"}",
+              "{\"gemm\":\"onednn\",\"device\":\"cuda:0\"}", "{\"gemm\":\"mkl\"}"}) {
+            QVERIFY_THROWS_EXCEPTION(Error, config(bad));
+        }
+        const QString name = QStringLiteral("tiny-llama");
+        Engine eng(modelDir(name), headFor(name));
+        const auto items = forwardItems();
+        const RunConfig half = config("{\"batch_size\":4,\"dtype\":\"float16\"}");
+        const auto before = eng.run(items, half, Capture::Hashes);
+        try {
+            eng.run(items, config("{\"batch_size\":4,\"dtype\":\"float16\",\"gemm\":\"onednn\"}"),
+                    Capture::None);
+            qInfo("oneDNN packs float16 weights on this CPU");
+        } catch (const Error& e) {
+            const std::string what = e.what();
+            QVERIFY2(what.rfind("gemm onednn: ", 0) == 0 && what.find('\n') == std::string::npos,
+                     what.c_str());
+        }
+        QVERIFY(sameBits(before, eng.run(items, half, Capture::Hashes), true));
     }
 
     // A batch-invariant run shows its kernels in the trace, and no BLAS linear, matmul or SDPA.

@@ -149,6 +149,20 @@ private Q_SLOTS:
                           "\"configs\":{\"a\":{},\"b\":{\"concurrency\":2}},\"reference\":\"a\"}")
             << QStringList{"$.heads.c.stop: only a generation head has it",
                            "$.configs.b: concurrency and arrival_seed apply to generation heads"};
+        QTest::newRow("gemm onednn where it cannot run")
+            << QByteArray(
+                   "{\"name\":\"x\",\"model\":{\"path\":\".\"},\"heads\":{\"c\":{\"kind\":"
+                   "\"classifier\"}},\"dataset\":{\"path\":\".\"},\"environments\":{\"py\":{"
+                   "\"python\":\"/usr/bin/python3\"}},\"configs\":{\"a\":{\"runner\":\"engine\"},"
+                   "\"b\":{\"gemm\":\"onednn\",\"device\":\"cuda:0\",\"runner\":\"engine\"},"
+                   "\"c\":{\"gemm\":\"onednn\",\"kernels\":\"batch_invariant\",\"runner\":"
+                   "\"engine\"},\"d\":{\"gemm\":\"onednn\",\"runner\":\"transformers\"},\"e\":{"
+                   "\"gemm\":\"mkl\"}},"
+                   "\"reference\":\"a\"}")
+            << QStringList{"$.configs.b.gemm: onednn is a CPU path of the default kernels",
+                           "$.configs.c.gemm: onednn is a CPU path of the default kernels",
+                           "$.configs.d.gemm: onednn is the engine's; the transformers runner's",
+                           "$.configs.e.gemm: unknown value \"mkl\" (one of: aten, onednn)"};
     }
     void endpointStudyProblems_data() {
         QTest::addColumn<QByteArray>("study");

@@ -39,6 +39,8 @@ const std::vector<Axis>& configAxes() {
              true},
             // The transformers runner's environment (study $.environments); "" = the engine.
             {"env", K::Name, {}, 0, S::Environment, C::Engine},
+            // The CPU GEMM library of the layers' projections (RunConfig::gemm).
+            {"gemm", K::Choice, {"aten", "onednn"}, 0, S::Kernels, C::Engine},
             {"kernels", K::Choice, {"default", "batch_invariant"}, 0, S::Kernels, C::Engine, true},
             {"max_length", K::Integer, {}, 0, S::Shape, C::Engine, false, 1 << 20},
             {"order",

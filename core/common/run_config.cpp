@@ -47,6 +47,9 @@ json RunConfig::toJson() const {
     if (!env.empty()) {
         j["env"] = env;
     }
+    if (gemm != "aten") {
+        j["gemm"] = gemm;
+    }
     return j;
 }
 
@@ -59,6 +62,7 @@ json RunConfig::allAxesJson() const {
     j["seed"] = seed;
     j["runner"] = runner;
     j["env"] = env;
+    j["gemm"] = gemm;
     return j;
 }
 
@@ -184,11 +188,16 @@ RunConfig RunConfig::fromJson(const json& j, const std::string& path,
     c.seed = values["seed"].get<std::int64_t>();
     c.runner = values["runner"].get<std::string>();
     c.env = values["env"].get<std::string>();
+    c.gemm = values["gemm"].get<std::string>();
     if (!c.env.empty() && !j.contains("runner")) {
         c.runner = "transformers"; // an environment is the transformers runner's
     }
     if (c.pad_to != "longest" && c.pad_to_n < 1) {
         errors.push_back(path + ".pad_to_n: pad_to \"" + c.pad_to + "\" needs pad_to_n >= 1");
+    }
+    if (c.gemm == "onednn" && (c.device != "cpu" || c.kernels != "default")) {
+        errors.push_back(path + ".gemm: onednn is a CPU path of the default kernels (device cpu, "
+                                "kernels default)");
     }
     return c;
 }

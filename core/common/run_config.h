@@ -45,10 +45,15 @@ struct RunConfig {
     // the Python environment `env` names, one of the study's $.environments).
     std::string runner = "engine";
     std::string env;
+    // The engine's matrix multiplies of the layers' linear projections on the CPU with the
+    // default kernels: "aten" (at::linear, MKL's sgemm: what PyTorch eager and transformers run,
+    // bit for bit) or "onednn" (oneDNN's GEMM on weights packed once into its own layout: what
+    // PyTorch's inductor and IPEX run on CPUs; faster, other roundings).
+    std::string gemm = "aten";
 
     // Every axis, except that axes added after the first release (concurrency, arrival_seed,
-    // repeat, prefix_cache, seed, runner, env) appear only when they are not at their default:
-    // earlier ledgers keep their config hashes.
+    // repeat, prefix_cache, seed, runner, env, gemm) appear only when they are not at their
+    // default: earlier ledgers keep their config hashes.
     nlohmann::json toJson() const;
     // Every axis, the later ones too (toJson leaves them out at their defaults, so that older
     // configs keep their hashes).

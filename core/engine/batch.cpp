@@ -6,6 +6,12 @@
 
 namespace probaudit::engine {
 
+void markKernels(Batch& b, const RunConfig& c) {
+    b.invariant = c.kernels == "batch_invariant";
+    b.invariant_attention = b.invariant || c.attention == "batch_invariant";
+    b.onednn_gemm = c.gemm == "onednn";
+}
+
 Batch makeBatch(const std::vector<std::vector<std::int32_t>>& rows, const std::string& paddingSide,
                 const std::string& padTo, std::int64_t padToN, std::int32_t padId) {
     if (rows.empty()) {

@@ -3,6 +3,7 @@
 // them, so that a padded item means exactly what it means alone (only the arithmetic may
 // differ): pads are masked out as keys, and positions count real tokens only (cumsum of the
 // mask minus one, as generate() does for left padding), with pad positions at 0.
+#include "common/run_config.h"
 #include "common/seeded_order.h"
 
 #include <ATen/ATen.h>
@@ -24,6 +25,8 @@ struct Batch {
     // (attention: batch_invariant). Set by the engine per run.
     bool invariant = false;
     bool invariant_attention = false;
+    // The layers' linear projections through oneDNN on packed weights (RunConfig gemm: onednn).
+    bool onednn_gemm = false;
     std::int64_t rows() const { return static_cast<std::int64_t>(length.size()); }
     // No row has padding (every row fills the padded length).
     bool unpadded() const {
@@ -39,6 +42,9 @@ struct Batch {
         return start[std::size_t(row)] + length[std::size_t(row)] - 1;
     }
 };
+
+// Sets which kernels a run's batch goes through (the flags above) from its configuration.
+void markKernels(Batch& b, const RunConfig& c);
 
 // padTo: "longest" (the longest row), "multiple" (rounded up to a multiple of padToN) or
 // "fixed" (exactly padToN; a longer row is an error). paddingSide: "right" or "left".

@@ -110,6 +110,9 @@ void Engine::applyProcessSettings(const RunConfig& c) {
 }
 
 void Engine::prepare(const RunConfig& c) {
+    if (c.gemm == "onednn" && !at::hasMKLDNN()) {
+        throw Error("gemm onednn: this torch build has no oneDNN (use gemm aten)");
+    }
     applyProcessSettings(c);
     ensureModel(c);
 }
@@ -228,8 +231,7 @@ std::vector<ItemRecord> Engine::run(const std::vector<tokenizer::Encoding>& enc,
             }
             const auto t0 = std::chrono::steady_clock::now();
             Batch b = makeBatch(rows, c.padding_side, c.pad_to, c.pad_to_n, padId);
-            b.invariant = c.kernels == "batch_invariant";
-            b.invariant_attention = b.invariant || c.attention == "batch_invariant";
+            markKernels(b, c);
             if (device.is_cuda()) {
                 b.input_ids = b.input_ids.to(device);
                 b.attention_mask = b.attention_mask.to(device);

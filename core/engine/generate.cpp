@@ -80,12 +80,6 @@ bool takeStep(const at::Tensor& logits, const tokenizer::Tokenizer& tok,
     return std::all_of(done.begin(), done.end(), [](bool d) { return d; });
 }
 
-// Which ops of a generation run through the batch-invariant kernels (as Engine::run sets it).
-void markKernels(Batch& b, const RunConfig& c) {
-    b.invariant = c.kernels == "batch_invariant";
-    b.invariant_attention = b.invariant || c.attention == "batch_invariant";
-}
-
 // A batch's tensors on the device.
 Batch toDevice(Batch b, const at::Device& device, const RunConfig& c) {
     b.input_ids = b.input_ids.to(device);

@@ -149,8 +149,13 @@ std::atomic<std::int64_t> g_gemmNanos{0}, g_gemmCalls{0};
 std::atomic<bool> g_gemmClockRunning{false};
 
 bool isGemm(const char* name) {
-    static const std::set<std::string> gemms{"aten::mm",      "aten::addmm", "aten::bmm",
-                                             "aten::baddbmm", "aten::mv",    "aten::addmv"};
+    static const std::set<std::string> gemms{"aten::mm",
+                                             "aten::addmm",
+                                             "aten::bmm",
+                                             "aten::baddbmm",
+                                             "aten::mv",
+                                             "aten::addmv",
+                                             "mkldnn::_linear_pointwise"}; // the last: gemm onednn
     return gemms.count(name) != 0;
 }
 

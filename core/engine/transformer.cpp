@@ -7,6 +7,9 @@
 #include "common/error.h"
 #include "engine/invariant_ops.h"
 
+#include <ATen/core/dispatch/Dispatcher.h>
+#include <ATen/core/stack.h>
+
 #include <cmath>
 #include <limits>
 
@@ -33,6 +36,13 @@ public:
         return it == m_w.tensors.end() ? at::Tensor() : it->second;
     }
     bool has(const std::string& name) const { return m_w.tensors.count(name) != 0; }
+    // Moves a tensor out (a layer's linear weight, which the layer then owns alone, so that
+    // a change of its layout frees the old one).
+    at::Tensor take(const std::string& name) {
+        at::Tensor t = get(name);
+        m_w.tensors.erase(name);
+        return t;
+    }
     at::ScalarType dtype() const { return m_w.dtype; }
 
 private:
@@ -99,6 +109,13 @@ at::Tensor cachedMask(const at::Tensor& attentionMask, std::int64_t L, std::int6
 
 at::Tensor dense(const at::Tensor& x, const at::Tensor& w, const at::Tensor& b = {}) {
     return at::linear(x, w, b.defined() ? c10::optional<at::Tensor>(b) : c10::nullopt);
+}
+
+// A layer's linear projection: oneDNN's GEMM on the packed weight under gemm onednn (the layout
+// TransformerModel::useLayoutFor put it in), ATen's otherwise.
+at::Tensor project(const Batch& batch, const at::Tensor& x, const at::Tensor& w,
+                   const at::Tensor& b = {}) {
+    return batch.onednn_gemm ? packedLinear(x, w, b) : dense(x, w, b);
 }
 
 // ---- llama family ----------------------------------------------------------------------------
@@ -173,10 +190,10 @@ public:
             Layer L;
             L.in_norm = m_w.get(p + "input_layernorm.weight");
             L.post_norm = m_w.get(p + "post_attention_layernorm.weight");
-            L.q = m_w.get(p + "self_attn.q_proj.weight");
-            L.k = m_w.get(p + "self_attn.k_proj.weight");
-            L.v = m_w.get(p + "self_attn.v_proj.weight");
-            L.o = m_w.get(p + "self_attn.o_proj.weight");
+            L.q = m_w.take(p + "self_attn.q_proj.weight");
+            L.k = m_w.take(p + "self_attn.k_proj.weight");
+            L.v = m_w.take(p + "self_attn.v_proj.weight");
+            L.o = m_w.take(p + "self_attn.o_proj.weight");
             if (spec.attention_bias) {
                 L.qb = m_w.get(p + "self_attn.q_proj.bias");
                 L.kb = m_w.get(p + "self_attn.k_proj.bias");
@@ -189,9 +206,9 @@ public:
                 L.q_norm = m_w.get(p + "self_attn.q_norm.weight");
                 L.k_norm = m_w.get(p + "self_attn.k_norm.weight");
             }
-            L.gate = m_w.get(p + "mlp.gate_proj.weight");
-            L.up = m_w.get(p + "mlp.up_proj.weight");
-            L.down = m_w.get(p + "mlp.down_proj.weight");
+            L.gate = m_w.take(p + "mlp.gate_proj.weight");
+            L.up = m_w.take(p + "mlp.up_proj.weight");
+            L.down = m_w.take(p + "mlp.down_proj.weight");
             if (spec.mlp_bias) {
                 L.gate_b = m_w.get(p + "mlp.gate_proj.bias");
                 L.up_b = m_w.get(p + "mlp.up_proj.bias");
@@ -200,6 +217,11 @@ public:
             m_layers.push_back(std::move(L));
         }
         m_norm = m_w.get("model.norm.weight");
+        for (Layer& L : m_layers) {
+            for (at::Tensor* t : {&L.q, &L.k, &L.v, &L.o, &L.gate, &L.up, &L.down}) {
+                addLinearWeight(*t);
+            }
+        }
     }
 
     bool hasLmHead() const override { return m_lmHead.defined(); }
@@ -221,6 +243,7 @@ public:
     }
 
     ForwardResult forward(const Batch& b, const ForwardOptions& opt) const override {
+        useLayoutFor(b);
         const auto& s = m_spec;
         const auto B = b.rows();
         const auto L = b.input_ids.size(1);
@@ -260,9 +283,9 @@ public:
             const Layer& w = m_layers[l];
             at::Tensor residual = h;
             at::Tensor x = rmsNorm(h, w.in_norm, s.norm_eps);
-            at::Tensor q = dense(x, w.q, w.qb).view({B, L, -1, s.head_dim});
-            at::Tensor k = dense(x, w.k, w.kb).view({B, L, -1, s.head_dim});
-            at::Tensor v = dense(x, w.v, w.vb).view({B, L, -1, s.head_dim}).transpose(1, 2);
+            at::Tensor q = project(b, x, w.q, w.qb).view({B, L, -1, s.head_dim});
+            at::Tensor k = project(b, x, w.k, w.kb).view({B, L, -1, s.head_dim});
+            at::Tensor v = project(b, x, w.v, w.vb).view({B, L, -1, s.head_dim}).transpose(1, 2);
             if (s.qk_norm) {
                 q = rmsNorm(q, w.q_norm, s.norm_eps);
                 k = rmsNorm(k, w.k_norm, s.norm_eps);
@@ -308,11 +331,11 @@ public:
             }
             attn = attn.transpose(1, 2).contiguous().reshape({B, L, -1});
             // Fresh GEMM outputs take the sums and the product in place (no allocation).
-            h = dense(attn, w.o, w.ob).add_(residual);
+            h = project(b, attn, w.o, w.ob).add_(residual);
             residual = h;
             x = rmsNorm(h, w.post_norm, s.norm_eps);
-            at::Tensor gate = dense(x, w.gate, w.gate_b);
-            x = dense(at::silu_(gate).mul_(dense(x, w.up, w.up_b)), w.down, w.down_b);
+            at::Tensor gate = project(b, x, w.gate, w.gate_b);
+            x = project(b, at::silu_(gate).mul_(project(b, x, w.up, w.up_b)), w.down, w.down_b);
             h = x.add_(residual);
             if (opt.onHidden && l + 1 < m_layers.size()) {
                 opt.onHidden(static_cast<int>(l + 1), h);
@@ -422,7 +445,7 @@ public:
                 {L.v, "attention.self.value"},   {L.ao, "attention.output.dense"},
                 {L.inter, "intermediate.dense"}, {L.out, "output.dense"}};
             for (const auto& [dst, name] : parts) {
-                dst[0] = m_w.get(p + name + ".weight");
+                dst[0] = m_w.take(p + name + ".weight");
                 dst[1] = m_w.get(p + name + ".bias");
             }
             L.aln[0] = m_w.get(p + "attention.output.LayerNorm.weight");
@@ -430,6 +453,11 @@ public:
             L.oln[0] = m_w.get(p + "output.LayerNorm.weight");
             L.oln[1] = m_w.get(p + "output.LayerNorm.bias");
             m_layers.push_back(std::move(L));
+        }
+        for (Layer& L : m_layers) {
+            for (at::Tensor* t : {L.q, L.k, L.v, L.ao, L.inter, L.out}) {
+                addLinearWeight(t[0]);
+            }
         }
         m_poolW = m_w.optional(m_prefix + "pooler.dense.weight");
         m_poolB = m_w.optional(m_prefix + "pooler.dense.bias");
@@ -448,6 +476,7 @@ public:
     }
 
     ForwardResult forward(const Batch& b, const ForwardOptions& opt) const override {
+        useLayoutFor(b);
         const auto& s = m_spec;
         const auto B = b.rows();
         const auto L = b.input_ids.size(1);
@@ -469,11 +498,11 @@ public:
         for (std::size_t l = 0; l < m_layers.size(); ++l) {
             const Layer& w = m_layers[l];
             const at::Tensor q =
-                dense(h, w.q[0], w.q[1]).view({B, L, -1, s.head_dim}).transpose(1, 2);
+                project(b, h, w.q[0], w.q[1]).view({B, L, -1, s.head_dim}).transpose(1, 2);
             const at::Tensor k =
-                dense(h, w.k[0], w.k[1]).view({B, L, -1, s.head_dim}).transpose(1, 2);
+                project(b, h, w.k[0], w.k[1]).view({B, L, -1, s.head_dim}).transpose(1, 2);
             const at::Tensor v =
-                dense(h, w.v[0], w.v[1]).view({B, L, -1, s.head_dim}).transpose(1, 2);
+                project(b, h, w.v[0], w.v[1]).view({B, L, -1, s.head_dim}).transpose(1, 2);
             at::Tensor attn;
             if (b.invariant_attention) {
                 const auto flat = [&](const at::Tensor& t) {
@@ -492,11 +521,12 @@ public:
                 attn = at::matmul(at::softmax(scores, -1), v);
             }
             attn = attn.transpose(1, 2).contiguous().reshape({B, L, -1}).contiguous();
-            const at::Tensor a = at::layer_norm(dense(attn, w.ao[0], w.ao[1]) + h, normShape,
+            const at::Tensor a = at::layer_norm(project(b, attn, w.ao[0], w.ao[1]) + h, normShape,
                                                 w.aln[0], w.aln[1], s.norm_eps);
-            const at::Tensor inter = activation(s.activation, dense(a, w.inter[0], w.inter[1]));
-            h = at::layer_norm(dense(inter, w.out[0], w.out[1]) + a, normShape, w.oln[0], w.oln[1],
-                               s.norm_eps);
+            const at::Tensor inter =
+                activation(s.activation, project(b, a, w.inter[0], w.inter[1]));
+            h = at::layer_norm(project(b, inter, w.out[0], w.out[1]) + a, normShape, w.oln[0],
+                               w.oln[1], s.norm_eps);
             if (opt.onHidden) {
                 opt.onHidden(static_cast<int>(l + 1), h);
             }
@@ -561,6 +591,52 @@ private:
 };
 
 } // namespace
+
+namespace {
+
+// torch's oneDNN operators (registered by libtorch_cpu where it was built with oneDNN), called
+// through the dispatcher as any operator: the kernel trace records them by name.
+at::Tensor callOp(const char* name, torch::jit::Stack stack) {
+    c10::Dispatcher::singleton().findSchemaOrThrow(name, "").callBoxed(&stack);
+    return stack.front().toTensor();
+}
+
+at::Tensor packWeight(const at::Tensor& w) {
+    return callOp("mkldnn::_reorder_linear_weight", {w, c10::IValue()});
+}
+
+} // namespace
+
+at::Tensor packedLinear(const at::Tensor& x, const at::Tensor& packed, const at::Tensor& b) {
+    return callOp("mkldnn::_linear_pointwise",
+                  {x, packed, b.defined() ? c10::IValue(b) : c10::IValue(), std::string("none"),
+                   c10::List<std::optional<at::Scalar>>(), c10::IValue()});
+}
+
+void TransformerModel::useLayoutFor(const Batch& batch) const {
+    const bool packed = batch.onednn_gemm && !batch.invariant;
+    const std::lock_guard<std::mutex> lock(m_layoutMutex);
+    if (packed == m_packedLayout) {
+        return;
+    }
+    std::size_t done = 0;
+    try {
+        for (; done < m_linear.size(); ++done) {
+            at::Tensor& w = *m_linear[done];
+            w = packed ? packWeight(w) : w.to_dense();
+        }
+    } catch (const c10::Error& e) {
+        for (std::size_t i = 0; i < done; ++i) { // every weight back in the layout it had
+            at::Tensor& w = *m_linear[i];
+            w = packed ? w.to_dense() : packWeight(w);
+        }
+        throw Error(std::string("gemm onednn: oneDNN cannot take these weights: ") +
+                    e.what_without_backtrace());
+    }
+    // The batch-invariant kernels' packs know weights by address, which a layout change frees.
+    m_pack = std::make_unique<invariant::PackCache>();
+    m_packedLayout = packed;
+}
 
 std::unique_ptr<TransformerModel> TransformerModel::create(const ModelSpec& spec,
                                                            LoadedWeights weights) {

@@ -11,6 +11,7 @@
 
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -65,6 +66,12 @@ public:
     int hiddenCount() const { return static_cast<int>(m_spec.num_layers) + 1; }
     // Weights packed for the batch-invariant matmul, made on first use and kept with the model.
     invariant::PackCache& packCache() const { return *m_pack; }
+    // Puts the layers' linear weights into the layout `batch` needs: oneDNN's packed one for
+    // gemm onednn, the plain [out, in] one otherwise (ATen and the batch-invariant kernels read
+    // that). A model holds one layout at a time, so the packed one costs no memory; a switch
+    // moves every weight once and exactly (a layout is a permutation of the same floats). Every
+    // forward pass begins with it; forward passes of one model run one at a time.
+    void useLayoutFor(const Batch& batch) const;
 
     static std::unique_ptr<TransformerModel> create(const model::ModelSpec& spec,
                                                     LoadedWeights weights);
@@ -72,9 +79,22 @@ public:
 protected:
     TransformerModel(model::ModelSpec spec, at::ScalarType dtype)
         : m_spec(std::move(spec)), m_dtype(dtype) {}
+    // Registers a layer's linear weight for useLayoutFor (once construction has laid out the
+    // layers: the address must stay where it is).
+    void addLinearWeight(at::Tensor& w) { m_linear.push_back(&w); }
     model::ModelSpec m_spec;
     at::ScalarType m_dtype;
-    std::unique_ptr<invariant::PackCache> m_pack = std::make_unique<invariant::PackCache>();
+    // Replaced, not cleared, when the layout changes: it knows weights by their address.
+    mutable std::unique_ptr<invariant::PackCache> m_pack = std::make_unique<invariant::PackCache>();
+
+private:
+    std::vector<at::Tensor*> m_linear;
+    mutable bool m_packedLayout = false;
+    mutable std::mutex m_layoutMutex;
 };
+
+// x [..., K] times a weight packed by useLayoutFor, plus b [N] when defined -> [..., N]
+// (oneDNN's GEMM, as torch's mkldnn::_linear_pointwise runs it).
+at::Tensor packedLinear(const at::Tensor& x, const at::Tensor& packed, const at::Tensor& b);
 
 } // namespace probaudit::engine

@@ -367,6 +367,11 @@ void checkRunners(Study& s, std::vector<std::string>& errors) {
                                  "runner has attention math, sdpa or flash_attention_2 and the "
                                  "default kernels");
         }
+        if (c.gemm != "aten") {
+            errors.push_back(p + ".gemm: " + c.gemm +
+                             " is the engine's; the transformers runner's "
+                             "linear layers are its torch build's own");
+        }
         if (c.concurrency > 1) {
             errors.push_back(p + ".concurrency: the serving simulation is the engine's; the "
                                  "transformers runner generates in static batches (batch_size)");
