@@ -53,11 +53,14 @@ GEMMS = ("aten::mm", "aten::addmm", "aten::bmm", "aten::baddbmm", "aten::mv", "a
 
 
 def engine_run(case, batch, threads, items_file, n, passes, capture="none", attention="sdpa", kernels="default",
-               gemm=False):
+               gemm=False, gemm_path="aten"):
     """Items/s of the fastest pass; with gemm, (items/s, GEMM share): one more pass measures the time
-    inside the matrix multiplies, over the fastest pass's time."""
+    inside the matrix multiplies, over the fastest pass's time. gemm_path: the config's `gemm`
+    (aten: MKL's sgemm as PyTorch eager; onednn: oneDNN on packed weights)."""
     cfg = {"batch_size": batch, "threads": threads, "padding_side": case["padding"], "attention": attention,
            "kernels": kernels}
+    if gemm_path != "aten":
+        cfg["gemm"] = gemm_path
     out = subprocess.run([str(ENGINE), "score", str(case["path"]), "--head", json.dumps(case["head"]),
                           "--input", str(items_file), "--limit", str(n), "--config", json.dumps(cfg),
                           "--capture", capture, "--warmup", str(-(-n // batch)), "--repeat", str(passes), "--json",
@@ -67,6 +70,19 @@ def engine_run(case, batch, threads, items_file, n, passes, capture="none", atte
     if gemm:
         return r["items"] / r["seconds"], r["gemm"]["gemm_seconds"] / r["seconds"]
     return r["items"] / r["seconds"]
+
+
+def onednn_linears(model):
+    """Every nn.Linear of the model's layers computed as the engine's `gemm: onednn` computes it:
+    oneDNN's GEMM on the weight packed once (torch.ops.mkldnn, what inductor's freezing uses on
+    CPUs). The LM head and BERT's pooler, which the engine leaves to ATen, stay as they are. For the row that compares
+    the engine with transformers on the same GEMMs."""
+    for name, mod in model.named_modules():
+        if not isinstance(mod, torch.nn.Linear) or name == "lm_head" or name.endswith("pooler.dense"):
+            continue
+        packed = torch.ops.mkldnn._reorder_linear_weight(mod.weight.detach(), None)
+        mod.forward = (lambda p, b: lambda x: torch.ops.mkldnn._linear_pointwise(x, p, b, "none", [], ""))(
+            packed, mod.bias)
 
 
 class HfSide:
@@ -112,12 +128,13 @@ class HfSide:
         return len(texts) / (time.perf_counter() - t0)
 
 
-def hf_run(name, batch, threads, n, passes, gemm=False):
+def hf_run(name, batch, threads, n, passes, gemm=False, onednn=False):
     """The transformers side in its own fresh process, like the engine side (and with gemm, as
-    engine_run, its GEMM share: the profiler's time inside the same matrix multiplies)."""
+    engine_run, its GEMM share: the profiler's time inside the same matrix multiplies). With
+    onednn, its layers' linears run as the engine's `gemm: onednn` (onednn_linears)."""
     out = subprocess.run([sys.executable, __file__, "--hf-worker", name, "--batches", str(batch),
                           "--threads", str(threads), "--items", str(n), "--passes", str(passes),
-                          *(["--gemm"] if gemm else [])],
+                          *(["--gemm"] if gemm else []), *(["--hf-onednn"] if onednn else [])],
                          check=True, capture_output=True, text=True)
     r = json.loads(out.stdout.strip().splitlines()[-1])
     return (r["items_s"], r["gemm_share"]) if gemm else r["items_s"]
@@ -129,13 +146,15 @@ def hf_worker(a):
     batch = int(a.batches)
     texts = [json.loads(l)["text"] for l in ITEMS.read_text().splitlines()[:a.items]]
     hf = HfSide(name, case, a.threads)
+    if a.hf_onednn:
+        onednn_linears(hf.model)
     hf.run(texts, batch)  # warm-up pass
     best = max(hf.run(texts, batch) for _ in range(a.passes))
     out = {"items_s": best}
     if a.gemm:
         with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU]) as prof:
             hf.run(texts, batch)
-        gemm_us = sum(e.cpu_time_total for e in prof.key_averages() if e.key in GEMMS)
+        gemm_us = sum(e.cpu_time_total for e in prof.key_averages() if e.key in GEMMS + ("mkldnn::_linear_pointwise",))
         out["gemm_share"] = gemm_us * 1e-6 / (len(texts) / best)
     print(json.dumps(out))
 
@@ -156,6 +175,7 @@ def main():
     ap.add_argument("--only", help="run only this model")
     ap.add_argument("--gemm", action="store_true", help="also each side's share of time in GEMM")
     ap.add_argument("--hf-worker", help=argparse.SUPPRESS)
+    ap.add_argument("--hf-onednn", action="store_true", help=argparse.SUPPRESS)
     a = ap.parse_args()
     if a.hf_worker:
         hf_worker(a)

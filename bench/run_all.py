@@ -73,34 +73,50 @@ def ratio_row(what, peer, ratios, a=None, b=None, unit="items/s", bar=None):
 
 
 def engine_vs_peer(reps, quick):
-    """The ratio rows, and per row a line with each side's share of time in GEMM (the same MKL
-    sgemm calls on both sides: the floor they share) and the ratio the engine would reach doing
-    nothing but its GEMMs (transformers' time over the engine's GEMM time)."""
+    """The ratio rows, and per row a line with each side's share of time in GEMM and the ratio
+    the engine would reach doing nothing but its GEMMs (transformers' time over the engine's GEMM
+    time). Each repetition runs four processes in turn: the engine with `gemm: aten` (MKL's sgemm,
+    the very calls transformers makes: the floor both share), transformers, the engine with
+    `gemm: onednn` (oneDNN on packed weights), and transformers with its layers' linears on the
+    same oneDNN calls: that last ratio is the engine's lead with the GEMM library taken out."""
     rows, lines = [], []
+    med = statistics.median
     for name, case in evt.CASES.items():
         # MiniLM 85 items, SmolLM2 32: the whole script stays under 15 minutes on 2 cores.
         n = case["items"] // (8 if quick else 3)
         for batch in (1, 8):
-            ratios, eng, ref, eng_gemm, ref_gemm, ceiling = [], [], [], [], [], []
-            for _ in range(reps if quick else max(reps, 7)):  # A B A B ...; each warms up first
-                e, eg = evt.engine_run(case, batch, 2, evt.ITEMS, n, 2, gemm=True)
-                h, hg = evt.hf_run(name, batch, 2, n, 2, gemm=True)
-                eng.append(e)
-                ref.append(h)
-                ratios.append(e / h)
-                eng_gemm.append(eg)
-                ref_gemm.append(hg)
-                ceiling.append(e / h / eg)
+            r = {k: [] for k in ("aten", "hf", "onednn", "hf_onednn")}
+            g = {k: [] for k in r}
+            for _ in range(reps if quick else max(reps, 7)):  # A B C D A B ...; each warms up first
+                for k, fn in (("aten", lambda: evt.engine_run(case, batch, 2, evt.ITEMS, n, 2, gemm=True)),
+                              ("hf", lambda: evt.hf_run(name, batch, 2, n, 2, gemm=True)),
+                              ("onednn", lambda: evt.engine_run(case, batch, 2, evt.ITEMS, n, 2, gemm=True,
+                                                                gemm_path="onednn")),
+                              ("hf_onednn", lambda: evt.hf_run(name, batch, 2, n, 2, gemm=True, onednn=True))):
+                    speed, share = fn()
+                    r[k].append(speed)
+                    g[k].append(share)
             what = f"{name}: forward, batch {batch}, float32, 2 threads ({n} items)"
-            rows.append(ratio_row(what, "transformers", ratios, eng, ref,
-                                  bar=">= 1.3x" if batch == 1 else ">= 1.15x"))
-            med = statistics.median
-            lines.append({"what": f"{what}: share of time in GEMM (engine, transformers); the ratio with "
-                                  f"nothing but the engine's GEMMs",
-                          "value": f"{med(eng_gemm):.0%}, {med(ref_gemm):.0%}; {med(ceiling):.2f}x "
-                                   f"({min(ceiling):.2f}-{max(ceiling):.2f})",
-                          "bar": "-"})
-            print(rows[-1], lines[-1], flush=True)
+            bar = ">= 1.3x" if batch == 1 else ">= 1.15x"
+            for eng, peer, label, row_bar in (
+                    ("aten", "hf", what, bar),
+                    ("onednn", "hf", f"{what}, gemm onednn", bar),
+                    ("onednn", "hf_onednn", f"{what}, gemm onednn; transformers' linears on the same oneDNN calls",
+                     "-")):
+                ratios = [e / h for e, h in zip(r[eng], r[peer])]
+                rows.append(ratio_row(label, "transformers", ratios, r[eng], r[peer], bar=row_bar))
+                print(rows[-1], flush=True)
+            for eng, label in (("aten", what), ("onednn", f"{what}, gemm onednn")):
+                peer = "hf" if eng == "aten" else "hf_onednn"
+                ceiling = [h_t / e_g for h_t, e_g in
+                           zip([1 / h for h in r[peer]], [gs / e for gs, e in zip(g[eng], r[eng])])]
+                lines.append({"what": f"{label}: share of time in GEMM (engine, transformers"
+                                      f"{'' if eng == 'aten' else ' on oneDNN'}); the ratio with nothing "
+                                      f"but the engine's GEMMs",
+                              "value": f"{med(g[eng]):.0%}, {med(g[peer]):.0%}; {med(ceiling):.2f}x "
+                                       f"({min(ceiling):.2f}-{max(ceiling):.2f})",
+                              "bar": "-"})
+                print(lines[-1], flush=True)
     return rows, lines
 
 
@@ -125,10 +141,14 @@ def capture_overhead(reps, quick):
 
 def peak_memory():
     """The engine's peak resident memory on SmolLM2 at batch 8, every row padded to 128 tokens,
-    float32 (model loading included: the process's high-water mark)."""
+    float32 (model loading included: the process's high-water mark), with each gemm path."""
+    return [peak_memory_of("aten"), peak_memory_of("onednn")]
+
+
+def peak_memory_of(gemm_path):
     case = evt.CASES["SmolLM2-135M-Instruct"]
     cfg = {"batch_size": 8, "threads": 2, "padding_side": "left", "pad_to": "fixed", "pad_to_n": 128,
-           "max_length": 128}
+           "max_length": 128, "gemm": gemm_path}
     with tempfile.TemporaryFile() as err:  # a file, not a pipe: wait4 must not wait on a full pipe
         p = subprocess.Popen([str(BIN / "probaudit"), "score", str(case["path"]), "--head",
                               json.dumps(case["head"]), "--input", str(evt.ITEMS), "--limit", "32", "--config",
@@ -138,8 +158,9 @@ def peak_memory():
         if p.returncode != 0:
             err.seek(0)
             raise RuntimeError(err.read().decode())
-    return [{"what": "SmolLM2-135M-Instruct: peak resident memory of `probaudit score`, batch 8, 128 tokens, "
-                     "float32, 32 items", "value": f"{usage.ru_maxrss / 1024:.0f} MiB", "bar": "must not grow"}]
+    return {"what": f"SmolLM2-135M-Instruct: peak resident memory of `probaudit score`, batch 8, 128 tokens, "
+                    f"float32, 32 items, gemm {gemm_path}", "value": f"{usage.ru_maxrss / 1024:.0f} MiB",
+            "bar": "must not grow"}
 
 
 def invariant_vs_default(reps, quick):
