@@ -595,22 +595,26 @@ private:
 namespace {
 
 // torch's oneDNN operators (registered by libtorch_cpu where it was built with oneDNN), called
-// through the dispatcher as any operator: the kernel trace records them by name.
-at::Tensor callOp(const char* name, torch::jit::Stack stack) {
-    c10::Dispatcher::singleton().findSchemaOrThrow(name, "").callBoxed(&stack);
+// through the dispatcher as any operator: the kernel trace records them by name. Each is looked
+// up once (a forward pass makes hundreds of these calls).
+at::Tensor callOp(const c10::OperatorHandle& op, torch::jit::Stack stack) {
+    op.callBoxed(&stack);
     return stack.front().toTensor();
 }
 
 at::Tensor packWeight(const at::Tensor& w) {
-    return callOp("mkldnn::_reorder_linear_weight", {w, c10::IValue()});
+    static const c10::OperatorHandle op =
+        c10::Dispatcher::singleton().findSchemaOrThrow("mkldnn::_reorder_linear_weight", "");
+    return callOp(op, {w, c10::IValue()});
 }
 
 } // namespace
 
 at::Tensor packedLinear(const at::Tensor& x, const at::Tensor& packed, const at::Tensor& b) {
-    return callOp("mkldnn::_linear_pointwise",
-                  {x, packed, b.defined() ? c10::IValue(b) : c10::IValue(), std::string("none"),
-                   c10::List<std::optional<at::Scalar>>(), c10::IValue()});
+    static const c10::OperatorHandle op =
+        c10::Dispatcher::singleton().findSchemaOrThrow("mkldnn::_linear_pointwise", "");
+    return callOp(op, {x, packed, b.defined() ? c10::IValue(b) : c10::IValue(), std::string("none"),
+                       c10::List<std::optional<at::Scalar>>(), c10::IValue()});
 }
 
 void TransformerModel::useLayoutFor(const Batch& batch) const {

@@ -68,7 +68,7 @@ public:
     invariant::PackCache& packCache() const { return *m_pack; }
     // Puts the layers' linear weights into the layout `batch` needs: oneDNN's packed one for
     // gemm onednn, the plain [out, in] one otherwise (ATen and the batch-invariant kernels read
-    // that). A model holds one layout at a time, so the packed one costs no memory; a switch
+    // that). A model holds one layout at a time, never a second copy of its weights; a switch
     // moves every weight once and exactly (a layout is a permutation of the same floats). Every
     // forward pass begins with it; forward passes of one model run one at a time.
     void useLayoutFor(const Batch& batch) const;
