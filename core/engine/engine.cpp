@@ -3,6 +3,7 @@
 #include "common/error.h"
 #include "engine/batch.h"
 #include "engine/model_loader.h"
+#include "engine/weights.h"
 #include "kernels/row_hash.h"
 
 #include <ATen/Context.h>
@@ -138,6 +139,7 @@ void Engine::ensureModel(const RunConfig& c) {
     if (!m_headSpec.kind.empty() && !m_headSpec.generation()) { // generation needs none
         m_head = Head::create(m_headSpec, *m_model, m_tok, m_ckpt);
     }
+    releaseFreedHeap(); // the loader's staging copies and any model loaded before
     m_loadedKey = key;
 }
 

@@ -6,6 +6,7 @@
 
 #include "common/error.h"
 #include "engine/invariant_ops.h"
+#include "engine/weights.h"
 
 #include <ATen/core/dispatch/Dispatcher.h>
 #include <ATen/core/stack.h>
@@ -640,6 +641,7 @@ void TransformerModel::useLayoutFor(const Batch& batch) const {
     // The batch-invariant kernels' packs know weights by address, which a layout change frees.
     m_pack = std::make_unique<invariant::PackCache>();
     m_packedLayout = packed;
+    releaseFreedHeap(); // the other layout's copies of every layer's weights
 }
 
 std::unique_ptr<TransformerModel> TransformerModel::create(const ModelSpec& spec,

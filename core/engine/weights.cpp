@@ -3,6 +3,9 @@
 #include "common/error.h"
 
 #include <cstring>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 namespace probaudit::engine {
 
@@ -64,6 +67,12 @@ at::Tensor loadTensor(const model::SafetensorsCheckpoint& ckpt, const std::strin
     const auto& entry = ckpt.at(name);
     return tensorFromBytes(entry.file->bytes(*entry.info), entry.info->dtype, entry.info->shape,
                            target);
+}
+
+void releaseFreedHeap() {
+#if defined(__GLIBC__)
+    malloc_trim(0);
+#endif
 }
 
 } // namespace probaudit::engine

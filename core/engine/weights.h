@@ -29,4 +29,12 @@ at::Tensor tensorFromFloats(const std::vector<float>& values,
 at::Tensor loadTensor(const model::SafetensorsCheckpoint& ckpt, const std::string& name,
                       std::optional<at::ScalarType> target = std::nullopt);
 
+// Gives the heap's free pages back to the system. The CLI keeps freed memory in the heap for the
+// batch loop (app/probaudit/cli.cpp: fixed mmap and trim thresholds), so a model's worth of
+// weights freed once (the loader's staging copies, the other layout when `gemm` switches) would
+// stay in the process's resident memory for good: SmolLM2 with gemm onednn held 73 MiB more at
+// its peak than with aten until the switch gave them back. Called after such one-off frees only;
+// a batch's own memory stays in the heap. No-op off glibc.
+void releaseFreedHeap();
+
 } // namespace probaudit::engine
