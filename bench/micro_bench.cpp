@@ -2,10 +2,14 @@
 // and every run repeat, on synthetic data of the real size, in memory (no SQLite):
 //   BM_Compare        analysis::compare of two runs of N items with 33 layer hashes each
 //   BM_RecordsSha256  SHA-256 over the records' bytes, as the ledger's seal does it
+//   BM_RowHash/isa    the pa64 row hash capture `hashes` takes of every layer: one MiniLM hidden
+//                     state at batch 8 (8 x 40 x 384 floats), per instruction set (0 plain,
+//                     1 AVX2, 2 AVX-512; skipped where the CPU lacks it)
 //
 //   build/default/bin/micro_bench [--benchmark_filter=Compare] [--benchmark_format=json]
 #include "analysis/compare.h"
 #include "common/sha256.h"
+#include "kernels/row_hash.h"
 
 #include <benchmark/benchmark.h>
 
@@ -64,6 +68,25 @@ void BM_RecordsSha256(benchmark::State& state) {
     state.SetBytesProcessed(state.iterations() * state.range(0));
 }
 BENCHMARK(BM_RecordsSha256)->Arg(1 << 20)->Unit(benchmark::kMicrosecond);
+
+void BM_RowHash(benchmark::State& state) {
+    const auto isa = static_cast<kernels::HashIsa>(state.range(0));
+    if (!kernels::hashIsaSupported(isa)) {
+        state.SkipWithError("this CPU lacks the instruction set");
+        return;
+    }
+    std::vector<float> hidden(8 * 40 * 384);
+    for (std::size_t i = 0; i < hidden.size(); ++i) {
+        hidden[i] = float(i) * 1e-3f;
+    }
+    for (auto _ : state) {
+        benchmark::DoNotOptimize(
+            kernels::hashBytesWith(isa, hidden.data(), hidden.size() * sizeof(float)));
+    }
+    state.SetLabel(kernels::hashIsaName(isa));
+    state.SetBytesProcessed(state.iterations() * std::int64_t(hidden.size() * sizeof(float)));
+}
+BENCHMARK(BM_RowHash)->DenseRange(0, 2)->Unit(benchmark::kMicrosecond);
 
 } // namespace
 

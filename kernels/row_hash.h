@@ -39,8 +39,17 @@ struct RowHashParams {
 // CPU reference. Throws std::invalid_argument on inconsistent parameters.
 void rowHashCpu(const RowHashParams& p);
 
-// Hash of a single contiguous byte range (one row).
+// Hash of a single contiguous byte range (one row), with the widest instruction set this CPU
+// runs (every one gives the same bits).
 std::uint64_t hashBytes(const void* data, std::size_t bytes);
+
+// The instruction sets the CPU row hash is built for, to test and time each one.
+enum class HashIsa { Plain, Avx2, Avx512 };
+bool hashIsaSupported(HashIsa isa);
+HashIsa bestHashIsa();
+const char* hashIsaName(HashIsa isa); // plain | avx2 | avx512
+// hashBytes with one instruction set; throws std::invalid_argument where the CPU lacks it.
+std::uint64_t hashBytesWith(HashIsa isa, const void* data, std::size_t bytes);
 
 #if defined(PROBAUDIT_WITH_CUDA)
 // CUDA version: `data` and `out` are device pointers; runs on `stream` (a cudaStream_t, may be

@@ -11,9 +11,14 @@
 
 #include <cstring>
 #include <set>
+#include <stdexcept>
 #include <vector>
 
 using probaudit::kernels::hashBytes;
+using probaudit::kernels::hashBytesWith;
+using probaudit::kernels::HashIsa;
+using probaudit::kernels::hashIsaName;
+using probaudit::kernels::hashIsaSupported;
 using probaudit::kernels::rowHashCpu;
 using probaudit::kernels::RowHashParams;
 
@@ -52,6 +57,17 @@ private Q_SLOTS:
         const auto bytes = pattern(caseIndex, length);
         const quint64 h = hashBytes(bytes.data(), bytes.size());
         QCOMPARE(QStringLiteral("%1").arg(h, 16, 16, QLatin1Char('0')), expected);
+        // Each instruction-set build of the hash this CPU runs: the same bits.
+        for (const HashIsa isa : {HashIsa::Plain, HashIsa::Avx2, HashIsa::Avx512}) {
+            if (!hashIsaSupported(isa)) {
+                QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                                         hashBytesWith(isa, bytes.data(), bytes.size()));
+                continue;
+            }
+            const quint64 hi = hashBytesWith(isa, bytes.data(), bytes.size());
+            QVERIFY2(QStringLiteral("%1").arg(hi, 16, 16, QLatin1Char('0')) == expected,
+                     hashIsaName(isa));
+        }
     }
 
     // Every single-bit change of a 1536-byte row (384 floats) changes its hash.
