@@ -5,10 +5,14 @@
 //   BM_RowHash/isa    the pa64 row hash capture `hashes` takes of every layer: one MiniLM hidden
 //                     state at batch 8 (8 x 40 x 384 floats), per instruction set (0 plain,
 //                     1 AVX2, 2 AVX-512; skipped where the CPU lacks it)
+//   BM_KvCache/mode   one SmolLM2 layer's KV cache through a generation at batch 8: a prefill of
+//                     40 positions, then 128 decode steps (0: grown by concatenation, each step
+//                     copying the whole cache; 1: written in place, engine::KvCache)
 //
 //   build/default/bin/micro_bench [--benchmark_filter=Compare] [--benchmark_format=json]
 #include "analysis/compare.h"
 #include "common/sha256.h"
+#include "engine/transformer.h"
 #include "kernels/row_hash.h"
 
 #include <benchmark/benchmark.h>
@@ -87,6 +91,31 @@ void BM_RowHash(benchmark::State& state) {
     state.SetBytesProcessed(state.iterations() * std::int64_t(hidden.size() * sizeof(float)));
 }
 BENCHMARK(BM_RowHash)->DenseRange(0, 2)->Unit(benchmark::kMicrosecond);
+
+void BM_KvCache(benchmark::State& state) {
+    const auto kv = [](std::int64_t t) { return at::randn({8, 3, t, 64}); }; // SmolLM2's kv heads
+    const at::Tensor prefillK = kv(40), prefillV = kv(40);
+    std::vector<at::Tensor> stepK, stepV;
+    for (int i = 0; i < 128; ++i) {
+        stepK.push_back(kv(1));
+        stepV.push_back(kv(1));
+    }
+    for (auto _ : state) {
+        engine::KvCache cache;
+        cache.grow_in_place = state.range(0) == 1;
+        cache.reserve = 128;
+        at::Tensor k = prefillK, v = prefillV;
+        cache.append(0, k, v, 2);
+        for (std::size_t i = 0; i < stepK.size(); ++i) {
+            k = stepK[i];
+            v = stepV[i];
+            cache.append(0, k, v, 2);
+        }
+        benchmark::DoNotOptimize(k.data_ptr());
+    }
+    state.SetLabel(state.range(0) == 1 ? "in place" : "concatenation");
+}
+BENCHMARK(BM_KvCache)->DenseRange(0, 1)->Unit(benchmark::kMicrosecond);
 
 } // namespace
 

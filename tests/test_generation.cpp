@@ -5,6 +5,7 @@
 #include "common/error.h"
 #include "common/run_config.h"
 #include "engine/engine.h"
+#include "engine/transformer.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -108,6 +109,40 @@ bool sameBits(const engine::GenStep& a, const engine::GenStep& b) {
                        a.top_logprobs.size() * sizeof(float)) == 0;
 }
 
+// Two generations of the same prompts, token for token and bit for bit (QVERIFY inside).
+void sameGenerations(const std::vector<Generation>& a, const std::vector<Generation>& b) {
+    QCOMPARE(a.size(), b.size());
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        QCOMPARE(a[i].text, b[i].text);
+        QCOMPARE(a[i].steps.size(), b[i].steps.size());
+        for (std::size_t k = 0; k < a[i].steps.size(); ++k) {
+            QVERIFY2(sameBits(a[i].steps[k], b[i].steps[k]),
+                     qPrintable(QStringLiteral("prompt %1, step %2").arg(i).arg(k)));
+        }
+    }
+}
+
+// The cache written in place against the cache grown by concatenation, with generate()
+// (static batches of 3, left padded) and serve() (rows joining and leaving at concurrency 4).
+void cacheInPlaceKeepsTheBits(Engine& eng, const nlohmann::json& config, int newTokens) {
+    const auto prompts = servingPrompts();
+    GenerateOptions inPlace;
+    inPlace.max_new_tokens = newTokens;
+    inPlace.stop_at_eos = false;
+    inPlace.top_logprobs = 3;
+    GenerateOptions concat = inPlace;
+    concat.cache_in_place = false;
+    auto staticCfg = config;
+    staticCfg["batch_size"] = 3;
+    const auto cfg = RunConfig::fromJson(staticCfg);
+    sameGenerations(eng.generate(prompts, cfg, inPlace), eng.generate(prompts, cfg, concat));
+    auto servingCfg = config;
+    servingCfg["concurrency"] = 4;
+    servingCfg["arrival_seed"] = 5;
+    const auto srv = RunConfig::fromJson(servingCfg);
+    sameGenerations(eng.serve(prompts, srv, inPlace), eng.serve(prompts, srv, concat));
+}
+
 RunConfig serving(std::int64_t concurrency, std::uint64_t seed) {
     return RunConfig::fromJson({{"concurrency", concurrency}, {"arrival_seed", seed}});
 }
@@ -128,6 +163,75 @@ private Q_SLOTS:
     }
 
     void realMatchesTransformers() { matchTransformers(QStringLiteral("SmolLM2-135M-Instruct")); }
+
+    // The KV cache written in place gives the bits of the cache grown by concatenation (what
+    // every step did before, and what transformers' DynamicCache does), for each attention
+    // path and the batch-invariant kernels, in float32 and bfloat16.
+    void cacheInPlaceKeepsTheBits_data() {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("config");
+        for (const char* m : {"tiny-llama", "tiny-qwen3"}) {
+            for (const char* c : {R"({})", R"({"attention":"sdpa"})",
+                                  R"({"kernels":"batch_invariant"})", R"({"dtype":"bfloat16"})"}) {
+                QTest::newRow(
+                    qPrintable(QStringLiteral("%1 %2").arg(QLatin1String(m), QLatin1String(c))))
+                    << QString::fromLatin1(m) << QString::fromLatin1(c);
+            }
+        }
+    }
+    void cacheInPlaceKeepsTheBits() {
+        QFETCH(QString, name);
+        QFETCH(QString, config);
+        Engine eng(modelPath(name), anyHead(name));
+        ::cacheInPlaceKeepsTheBits(eng, nlohmann::json::parse(config.toStdString()), 12);
+    }
+    void realCacheInPlaceKeepsTheBits() {
+        Engine eng(modelPath(QStringLiteral("SmolLM2-135M-Instruct")),
+                   anyHead(QStringLiteral("SmolLM2-135M-Instruct")));
+        ::cacheInPlaceKeepsTheBits(eng, nlohmann::json::object(), 6);
+        ::cacheInPlaceKeepsTheBits(eng, nlohmann::json{{"attention", "sdpa"}}, 6);
+    }
+
+    // Appending writes into room kept after the cached positions: the views read what a
+    // concatenation gives, a decode step allocates nothing until the room is used up, and
+    // positions dropped by the caller (a new tensor in place of the view) start a new store.
+    void kvCacheWritesInPlace() {
+        const auto randn = [](std::int64_t t) { return at::randn({2, 3, t, 4}); };
+        engine::KvCache inPlace, concat;
+        inPlace.reserve = 4;
+        concat.grow_in_place = false;
+        at::Tensor refK, refV;
+        for (int step = 0; step < 10; ++step) {
+            const std::int64_t t = step == 0 ? 5 : 1; // a prefill of 5, then one at a time
+            const at::Tensor k = randn(t), v = randn(t);
+            at::Tensor k1 = k, v1 = v, k2 = k, v2 = v;
+            inPlace.append(0, k1, v1, 2);
+            concat.append(0, k2, v2, 2);
+            QVERIFY(at::equal(k1, k2));
+            QVERIFY(at::equal(v1, v2));
+            QVERIFY(at::equal(inPlace.k[0], concat.k[0]));
+            QVERIFY(at::equal(inPlace.v[0], concat.v[0]));
+            if (step == 0) {
+                QVERIFY(k1.is_same(k)); // the prefill reads its keys as computed
+            } else if (step == 1) {
+                refK = k1;
+            } else if (step <= 4) {
+                QCOMPARE(k1.data_ptr(), refK.data_ptr()); // the same store, widened
+            }
+        }
+        QCOMPARE(inPlace.length(), std::int64_t(14));
+        // One store each for k and v at the prefill (room for 4 more), one more each when the
+        // tenth position came: 4 in all, against 2 a step by concatenation.
+        QCOMPARE(inPlace.allocations, std::int64_t(4));
+        QCOMPARE(concat.allocations, std::int64_t(18));
+        inPlace.k[0] = inPlace.k[0].narrow(2, 1, 13).clone(); // as serve() compacts
+        inPlace.v[0] = inPlace.v[0].narrow(2, 1, 13).clone();
+        at::Tensor k = randn(1), v = randn(1);
+        const at::Tensor want = at::cat({inPlace.k[0], k}, 2);
+        inPlace.append(0, k, v, 2);
+        QVERIFY(at::equal(k, want));
+        QCOMPARE(inPlace.allocations, std::int64_t(6));
+    }
 
     // The same prompts, same config, twice (a fresh engine the second time): the same bits.
     void sameRunTwiceIsBitIdentical() {

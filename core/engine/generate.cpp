@@ -110,6 +110,15 @@ double since(Clock::time_point t) {
     return std::chrono::duration<double>(Clock::now() - t).count();
 }
 
+// A cache with room for the tokens the generation may add (up to 256 at a time, not to hold
+// memory for a long limit that an EOS ends early), so that decoding writes in place.
+KvCache emptyCache(const GenerateOptions& g) {
+    KvCache c;
+    c.reserve = std::clamp<std::int64_t>(g.max_new_tokens, 1, 256);
+    c.grow_in_place = g.cache_in_place;
+    return c;
+}
+
 // The running batch of the serving simulation: resident rows, their KV cache and its mask.
 struct Resident {
     std::vector<std::size_t> item;  // prompt index of each row
@@ -185,7 +194,7 @@ struct Resident {
         item = std::move(items);
         next = std::move(nexts);
         if (keep.empty()) {
-            cache = KvCache();
+            cache.clear();
             mask = at::Tensor();
             return;
         }
@@ -250,7 +259,7 @@ std::vector<Generation> Engine::generate(const std::vector<std::string>& prompts
             out.push_back(&all[i]);
         }
         const Batch b = toDevice(makeBatch(rows, "left", "longest", 0, padId), device, c);
-        KvCache cache;
+        KvCache cache = emptyCache(g);
         ForwardOptions opt;
         opt.attention = c.attention;
         opt.cache = &cache;
@@ -340,7 +349,7 @@ std::vector<Generation> Engine::serve(const std::vector<std::string>& prompts, c
                 rows.push_back(all[i].prompt_ids);
             }
             const Batch b = toDevice(makeBatch(rows, "left", "longest", 0, padId), device, c);
-            KvCache cache;
+            KvCache cache = emptyCache(g);
             const at::Tensor logits = model(b, cache);
             ++st.prefills;
             std::vector<bool> done(join.size(), false);

@@ -25,6 +25,9 @@ struct GenerateOptions {
     std::vector<std::string> stop;
     bool stop_at_eos = true; // the model's eos_token_ids end generation (the EOS is recorded)
     int top_logprobs = 0;    // per step, the K most likely tokens' log-probabilities (0: none)
+    // false: the KV cache grows by concatenation, copying all of itself every step (KvCache::
+    // grow_in_place; the reference its in-place growth is tested against).
+    bool cache_in_place = true;
 };
 
 struct GenStep {

@@ -75,21 +75,6 @@ at::Tensor additiveMask(const Batch& b, bool causal, at::ScalarType dtype, bool 
 
 // The same for new positions after `past` cached ones: mask [B, past + L] -> [B, 1, L, past + L],
 // query i may see key j <= past + i.
-// Appends layer l's new keys and values to the cache along `timeDim` (the cache's layout) and
-// replaces k and v with all of the layer's keys and values, cached ones first.
-void appendToCache(KvCache& c, std::size_t l, at::Tensor& k, at::Tensor& v, std::int64_t timeDim) {
-    c.time_dim = timeDim;
-    if (c.k.size() > l) {
-        k = at::cat({c.k[l], k}, timeDim);
-        v = at::cat({c.v[l], v}, timeDim);
-        c.k[l] = k;
-        c.v[l] = v;
-    } else {
-        c.k.push_back(k);
-        c.v.push_back(v);
-    }
-}
-
 at::Tensor cachedMask(const at::Tensor& attentionMask, std::int64_t L, std::int64_t past,
                       at::ScalarType dtype, bool asBool) {
     const auto Lk = attentionMask.size(1);
@@ -296,7 +281,7 @@ public:
             q = applyRope(q, cos, sin);
             k = applyRope(k, cos, sin);
             if (opt.cache != nullptr) {
-                appendToCache(*opt.cache, l, k, v, 2);
+                opt.cache->append(l, k, v, 2);
             }
             const auto Lk = k.size(2);
             at::Tensor attn;
@@ -377,7 +362,7 @@ private:
             at::Tensor keys = k, values = v;
             if (opt.cache != nullptr) {
                 // Cached in the layout the invariant attention reads: [B, T, kv_heads * D].
-                appendToCache(*opt.cache, l, keys, values, 1);
+                opt.cache->append(l, keys, values, 1);
             }
             const at::Tensor attn = bi::attention(q, keys, values, b, s.num_heads, s.num_kv_heads,
                                                   s.head_dim, true, scaling);
@@ -592,6 +577,65 @@ private:
 };
 
 } // namespace
+
+namespace {
+
+// `fresh` after `cached` along `dim`, written into `store` when `cached` is the start of it and
+// the store has room; otherwise into a new store with room for `room` more positions.
+// Returns the view of all of them.
+at::Tensor appendInStore(at::Tensor& store, const at::Tensor& cached, const at::Tensor& fresh,
+                         std::int64_t dim, std::int64_t room, std::int64_t& allocations) {
+    const std::int64_t len = cached.size(dim), need = len + fresh.size(dim);
+    const bool fits = store.defined() && cached.data_ptr() == store.data_ptr() &&
+                      cached.strides() == store.strides() && need <= store.size(dim);
+    if (!fits) {
+        auto shape = cached.sizes().vec();
+        shape[std::size_t(dim)] = need + room;
+        at::Tensor grown = at::empty(shape, cached.options());
+        grown.narrow(dim, 0, len).copy_(cached);
+        store = std::move(grown);
+        ++allocations;
+    }
+    store.narrow(dim, len, fresh.size(dim)).copy_(fresh);
+    return store.narrow(dim, 0, need);
+}
+
+} // namespace
+
+void KvCache::append(std::size_t l, at::Tensor& newK, at::Tensor& newV, std::int64_t timeDim) {
+    time_dim = timeDim;
+    if (k.size() <= l) {
+        k.push_back(newK);
+        v.push_back(newV);
+        if (grow_in_place) {
+            m_kStore.resize(k.size());
+            m_vStore.resize(v.size());
+            const std::int64_t room = reserve > 0 ? reserve : newK.size(timeDim);
+            k[l] = appendInStore(m_kStore[l], newK.narrow(timeDim, 0, 0), newK, timeDim, room,
+                                 allocations);
+            v[l] = appendInStore(m_vStore[l], newV.narrow(timeDim, 0, 0), newV, timeDim, room,
+                                 allocations);
+        }
+        return;
+    }
+    if (!grow_in_place) {
+        newK = k[l] = at::cat({k[l], newK}, timeDim);
+        newV = v[l] = at::cat({v[l], newV}, timeDim);
+        allocations += 2;
+        return;
+    }
+    const std::int64_t need = k[l].size(timeDim) + newK.size(timeDim);
+    const std::int64_t room = reserve > 0 ? reserve : need;
+    newK = k[l] = appendInStore(m_kStore[l], k[l], newK, timeDim, room, allocations);
+    newV = v[l] = appendInStore(m_vStore[l], v[l], newV, timeDim, room, allocations);
+}
+
+void KvCache::clear() {
+    k.clear();
+    v.clear();
+    m_kStore.clear();
+    m_vStore.clear();
+}
 
 namespace {
 

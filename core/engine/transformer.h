@@ -17,14 +17,34 @@
 
 namespace probaudit::engine {
 
-// Keys and values of earlier positions for incremental decoding (llama family, default
-// kernels): per layer F [B, kv_heads, T, head_dim] in the model's dtype, after RoPE.
+// Keys and values of earlier positions for incremental decoding (llama family): per layer, in
+// the model's dtype, after RoPE. Appending writes the new positions into room kept after the
+// cached ones, so a decode step copies its own positions, not the whole cache: k and v are
+// views of those stores, read in the same layout a concatenation gives (the same bits; a test
+// holds it against grow_in_place = false).
 struct KvCache {
     std::vector<at::Tensor> k, v;
     // The positions' dimension: 2 for the default path ([B, kv_heads, T, head_dim]), 1 for the
     // batch-invariant one ([B, T, kv_heads * head_dim], the layout its attention reads).
     std::int64_t time_dim = 2;
+    // Positions to keep room for beyond what a store holds when it is made (generation: the
+    // new tokens it may still decode); 0: as many again as it holds.
+    std::int64_t reserve = 0;
+    // false: every append concatenates, a fresh tensor of exactly the new length each step (the
+    // reference the in-place growth is tested against).
+    bool grow_in_place = true;
+    std::int64_t allocations = 0; // tensors append has allocated (tests)
+
     std::int64_t length() const { return k.empty() ? 0 : k.front().size(time_dim); }
+    // Appends layer l's new keys and values along timeDim and replaces newK and newV with all
+    // of the layer's keys and values, cached ones first. The first append (the prefill) leaves
+    // them as they are: that pass reads its own keys as computed.
+    void append(std::size_t l, at::Tensor& newK, at::Tensor& newV, std::int64_t timeDim);
+    // No positions; the growth policy stays.
+    void clear();
+
+private:
+    std::vector<at::Tensor> m_kStore, m_vStore; // per layer, what k and v view
 };
 
 struct ForwardOptions {
