@@ -208,6 +208,14 @@ def micro_lines():
             out.append({"what": "analysis: compare two 100,000-item runs in memory (Google Benchmark)",
                         "value": f"{b['real_time']:.0f} ms ({b['items_per_second'] / 1e6:.1f} M items/s)",
                         "bar": "-"})
+        elif b["name"].startswith("BM_RowHash/") and not b.get("error_occurred"):
+            out.append({"what": "capture hashes: the row hash of one MiniLM hidden state at batch 8 "
+                                f"(8 x 40 x 384 floats), {b['label']} build (Google Benchmark)",
+                        "value": f"{b['real_time']:.1f} us", "bar": "-"})
+        elif b["name"].startswith("BM_KvCache/"):
+            out.append({"what": "generation: one SmolLM2 layer's KV cache at batch 8 through a prefill of 40 "
+                                f"positions and 128 decode steps, {b['label']} (Google Benchmark)",
+                        "value": f"{b['real_time'] / 1000:.2f} ms", "bar": "-"})
     return out
 
 
@@ -314,7 +322,8 @@ def main():
     m = machine()
     if a.only == "engine":
         peer, gemm = engine_vs_peer(a.reps, a.quick)
-        ratios, lines = peer + capture_overhead(a.reps, a.quick), gemm + peak_memory()
+        row_hash = [l for l in micro_lines() if l["what"].startswith("capture hashes")]
+        ratios, lines = peer + capture_overhead(a.reps, a.quick), gemm + peak_memory() + row_hash
         print("## Against a peer" + markdown(m, ratios, lines, "./scripts/bench").split("## Against a peer", 1)[1].split("## GPU")[0])
         print(f"(machine: {m['cpu']}, {m['isa']}, {m['date']}; {time.time() - t0:.0f} s)")
         return
