@@ -7,6 +7,7 @@ with min and max. bench/same_bits.sh checks that the two compute the same bits.
     .venv/bin/python bench/builds_ab.py OLD_PROBAUDIT NEW_PROBAUDIT [--model SmolLM2-135M-Instruct]
         [--kernels default|batch_invariant] [--batches 1,8] [--reps 5] [--items 32]
 """
+
 import argparse
 import os
 import pathlib
@@ -17,7 +18,7 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 import engine_vs_transformers as evt  # noqa: E402
 
 
-def main():
+def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("old")
     ap.add_argument("new")
@@ -38,9 +39,12 @@ def main():
                 evt.ENGINE = exe
                 out.append(evt.engine_run(case, batch, 2, evt.ITEMS, a.items, 3, kernels=a.kernels))
         ratios = [n / o for n, o in zip(new, old)]
-        print(f"{a.model}, {a.kernels} kernels, batch {batch}: old {statistics.median(old):.2f}, new "
-              f"{statistics.median(new):.2f} items/s; new / old {statistics.median(ratios):.3f} "
-              f"({min(ratios):.3f}-{max(ratios):.3f}, {a.reps} runs)", flush=True)
+        print(
+            f"{a.model}, {a.kernels} kernels, batch {batch}: old {statistics.median(old):.2f}, new "
+            f"{statistics.median(new):.2f} items/s; new / old {statistics.median(ratios):.3f} "
+            f"({min(ratios):.3f}-{max(ratios):.3f}, {a.reps} runs)",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

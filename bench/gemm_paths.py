@@ -8,14 +8,17 @@ last column checks that oneDNN's rows do not depend on how many rows are multipl
 
     .venv/bin/python bench/gemm_paths.py [--threads 2]
 """
+
 import argparse
 import time
+from collections.abc import Callable
+from typing import Any
 
 import torch
 import torch.nn.functional as F
 
 
-def per_call_us(f, reps=200):
+def per_call_us(f: Callable[[], Any], reps: int = 200) -> float:
     f()
     f()
     t0 = time.perf_counter()
@@ -24,14 +27,17 @@ def per_call_us(f, reps=200):
     return (time.perf_counter() - t0) / reps * 1e6
 
 
-def main():
+def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--threads", type=int, default=2)
     a = ap.parse_args()
     torch.set_num_threads(a.threads)
     torch.manual_seed(0)
-    print("| rows | K -> N | linear (MKL) | x @ W^T copy | MKL packed | oneDNN packed | oneDNN / linear "
-          "| same bits: copy, MKL packed, oneDNN | oneDNN rows alone = in the batch |")
+    print(
+        "| rows | K -> N | linear (MKL) | x @ W^T copy | MKL packed | oneDNN packed "
+        "| oneDNN / linear | same bits: copy, MKL packed, oneDNN "
+        "| oneDNN rows alone = in the batch |"
+    )
     print("|---|---|---|---|---|---|---|---|---|")
     for m in (70, 560):
         for k, n in ((576, 576), (576, 192), (576, 1536), (1536, 576)):
@@ -42,19 +48,29 @@ def main():
             mkl = torch.ops.mkl._mkl_reorder_linear_weight(w, m)
             dnn = torch.ops.mkldnn._reorder_linear_weight(w, None)
 
-            def onednn(v):
+            def onednn(v: torch.Tensor) -> torch.Tensor:
                 return torch.ops.mkldnn._linear_pointwise(v, dnn, None, "none", [], "")
 
-            t = [per_call_us(lambda: F.linear(x, w)), per_call_us(lambda: x @ wt),
-                 per_call_us(lambda: torch.ops.mkl._mkl_linear(x, mkl, w, None, m)),
-                 per_call_us(lambda: onednn(x))]
-            same = [torch.equal(x @ wt, ref), torch.equal(torch.ops.mkl._mkl_linear(x, mkl, w, None, m), ref),
-                    torch.equal(onednn(x), ref)]
+            t = [
+                per_call_us(lambda: F.linear(x, w)),
+                per_call_us(lambda: x @ wt),
+                per_call_us(lambda: torch.ops.mkl._mkl_linear(x, mkl, w, None, m)),
+                per_call_us(lambda: onednn(x)),
+            ]
+            same = [
+                torch.equal(x @ wt, ref),
+                torch.equal(torch.ops.mkl._mkl_linear(x, mkl, w, None, m), ref),
+                torch.equal(onednn(x), ref),
+            ]
             full = onednn(x)
             alone = all(torch.equal(onednn(x[:r]), full[:r]) for r in (7, 35, m // 2))
-            print(f"| {m} | {k} -> {n} | {t[0]:.0f} us | {t[1]:.0f} us | {t[2]:.0f} us | {t[3]:.0f} us | "
-                  f"{t[3] / t[0]:.2f} | {', '.join('yes' if s else 'no' for s in same)} | "
-                  f"{'yes' if alone else 'no'} |", flush=True)
+            print(
+                f"| {m} | {k} -> {n} | {t[0]:.0f} us | {t[1]:.0f} us | {t[2]:.0f} us | "
+                f"{t[3]:.0f} us | "
+                f"{t[3] / t[0]:.2f} | {', '.join('yes' if s else 'no' for s in same)} | "
+                f"{'yes' if alone else 'no'} |",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

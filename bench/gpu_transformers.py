@@ -13,6 +13,7 @@ The machine that runs the GPU check may lack the `gguf` package that transformer
 the SmolLM2 GGUF: wheels in .gpu/stage/wheels (scripts/gpu-check.sh --pack puts gguf there) are
 imported from directly (gguf is pure Python).
 """
+
 import argparse
 import json
 import os
@@ -33,7 +34,7 @@ from engine_vs_transformers import CASES, ITEMS, HfSide  # noqa: E402
 DTYPES = {"bfloat16": torch.bfloat16, "float32": torch.float32}
 
 
-def engine_table(path):
+def engine_table(path: pathlib.Path | None) -> dict[tuple[str, str, int], float]:
     """{(model, dtype, batch): default it/s} from gpu_bench's table."""
     rows = {}
     if path and path.exists():
@@ -44,7 +45,7 @@ def engine_table(path):
     return rows
 
 
-def main():
+def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--items", type=int, default=256)
@@ -56,20 +57,27 @@ def main():
         print("SKIP: no CUDA device")
         return 0
     from transformers.utils import logging as hf_logging
+
     hf_logging.disable_progress_bar()
     engine = engine_table(a.engine)
     import transformers
+
     where = torch.cuda.get_device_name(0) if a.device.startswith("cuda") else a.device
     print(f"transformers {transformers.__version__}, torch {torch.__version__} on {where}")
-    texts = [json.loads(l)["text"] for l in ITEMS.read_text().splitlines()[:a.items]]
-    print(f"{'model':<24} {'dtype':<9} {'batch':>5} {'transformers it/s':>18} {'engine it/s':>12} {'engine/hf':>9}")
+    texts = [json.loads(line)["text"] for line in ITEMS.read_text().splitlines()[: a.items]]
+    print(
+        f"{'model':<24} {'dtype':<9} {'batch':>5} {'transformers it/s':>18} "
+        f"{'engine it/s':>12} {'engine/hf':>9}"
+    )
     status = 0
     for name, case in CASES.items():
         for dname, dtype in DTYPES.items():
             try:
                 hf = HfSide(name, case, torch.get_num_threads(), a.device, dtype)
             except Exception as e:  # noqa: BLE001 - report and go on with the other rows
-                print(f"{name:<24} {dname:<9} transformers could not load it: {type(e).__name__}: {e}")
+                print(
+                    f"{name:<24} {dname:<9} transformers could not load it: {type(e).__name__}: {e}"
+                )
                 status = 1
                 continue
             for batch in [int(b) for b in a.batches.split(",")]:
@@ -77,7 +85,10 @@ def main():
                 ips = statistics.median(hf.run(texts, batch) for _ in range(a.reps))
                 eng = engine.get((name, dname, batch))
                 ratio = f"{eng / ips:8.2f}x" if eng else f"{'-':>9}"
-                print(f"{name:<24} {dname:<9} {batch:>5} {ips:>18.1f} {eng or 0:>12.1f} {ratio}", flush=True)
+                print(
+                    f"{name:<24} {dname:<9} {batch:>5} {ips:>18.1f} {eng or 0:>12.1f} {ratio}",
+                    flush=True,
+                )
             del hf
             if a.device.startswith("cuda"):
                 torch.cuda.empty_cache()

@@ -13,6 +13,7 @@ floor: a side doing nothing but its GEMMs would be that much faster.
 
 Needs `perf` (Debian linux-perf) and permission to use it (root here).
 """
+
 import argparse
 import collections
 import json
@@ -29,8 +30,11 @@ CATEGORIES = [  # first match wins; on "dso symbol"
     ("GEMM (MKL sgemm)", r"mkl_blas|sgemm|gemv"),
     ("thread sync (OpenMP)", r"libgomp"),
     ("attention (SDPA, softmax)", r"flash_attention|softmax|sdpa|scaled_dot"),
-    ("elementwise and norms", r"VectorizedLoop|vectorized_loop|cpu_kernel|reduce|Sleef|pow_tensor|rsqrt|silu|"
-                              r"add_kernel|mul_kernel|binary|unary|norm"),
+    (
+        "elementwise and norms",
+        r"VectorizedLoop|vectorized_loop|cpu_kernel|reduce|Sleef|pow_tensor|rsqrt|silu|"
+        r"add_kernel|mul_kernel|binary|unary|norm",
+    ),
     ("copies", r"copy|memcpy|memmove|cat_serial|cat_|index_select|embedding"),
     ("allocation", r"malloc|free|_int_|alloc|clear_page|page_fault|mmap|munmap|madvise"),
     ("Python", r"libpython|_Py|python3|Py[A-Z]"),
@@ -42,15 +46,37 @@ CATEGORIES = [  # first match wins; on "dso symbol"
 rest = collections.Counter()  # the biggest of "the rest", for --rest
 
 
-def perf_run(cmd, delay_ms, out):
+def perf_run(
+    cmd: list[str], delay_ms: int, out: str
+) -> tuple[collections.Counter, collections.Counter]:
     """Samples per category: of every thread, and of the main thread alone (the lowest thread id:
     the one that runs the forward pass and waits for nobody; its time is the wall time, while a
     worker's samples include its spinning between parallel regions)."""
-    subprocess.run(["perf", "record", "-q", "-F", "499", "-D", str(delay_ms), "-o", out, "--", *cmd],
-                   check=True, capture_output=True)
-    rep = subprocess.run(["perf", "report", "-i", out, "--no-children", "--sort", "pid,dso,symbol", "-n",
-                          "--stdio", "-g", "none", "--percent-limit", "0"],
-                         check=True, capture_output=True, text=True).stdout
+    subprocess.run(
+        ["perf", "record", "-q", "-F", "499", "-D", str(delay_ms), "-o", out, "--", *cmd],
+        check=True,
+        capture_output=True,
+    )
+    rep = subprocess.run(
+        [
+            "perf",
+            "report",
+            "-i",
+            out,
+            "--no-children",
+            "--sort",
+            "pid,dso,symbol",
+            "-n",
+            "--stdio",
+            "-g",
+            "none",
+            "--percent-limit",
+            "0",
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
     every, by_thread = collections.Counter(), collections.defaultdict(collections.Counter)
     for line in rep.splitlines():
         m = re.match(r"\s*[\d.]+%\s+(\d+)\s+(\d+):\S*\s+(\S+)\s+\[.\]\s+(.*)", line)
@@ -67,15 +93,20 @@ def perf_run(cmd, delay_ms, out):
     return every, by_thread[min(by_thread)] if by_thread else collections.Counter()
 
 
-def main():
+def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--model", default="SmolLM2-135M-Instruct", choices=list(evt.CASES))
     ap.add_argument("--batch", type=int, default=1)
     ap.add_argument("--items", type=int, help="default: 32 SmolLM2, 256 MiniLM")
     ap.add_argument("--passes", type=int, default=6)
-    ap.add_argument("--engine-delay", type=int, help="ms before sampling starts (load, warm-up); "
-                    "default: 8000 SmolLM2, 3000 MiniLM")
-    ap.add_argument("--hf-delay", type=int, help="default: 33000 SmolLM2 (dequantizing the GGUF), 8000 MiniLM")
+    ap.add_argument(
+        "--engine-delay",
+        type=int,
+        help="ms before sampling starts (load, warm-up); default: 8000 SmolLM2, 3000 MiniLM",
+    )
+    ap.add_argument(
+        "--hf-delay", type=int, help="default: 33000 SmolLM2 (dequantizing the GGUF), 8000 MiniLM"
+    )
     ap.add_argument("--rest", action="store_true", help="also list the biggest symbols of the rest")
     a = ap.parse_args()
     case = evt.CASES[a.model]
@@ -83,29 +114,78 @@ def main():
     a.items = a.items or (256 if small else 32)
     a.engine_delay = a.engine_delay if a.engine_delay is not None else (3000 if small else 8000)
     a.hf_delay = a.hf_delay if a.hf_delay is not None else (8000 if small else 33000)
-    cfg = {"batch_size": a.batch, "threads": 2, "padding_side": case["padding"], "attention": "sdpa"}
-    engine = [str(evt.ENGINE), "score", str(case["path"]), "--head", json.dumps(case["head"]), "--input",
-              str(evt.ITEMS), "--limit", str(a.items), "--config", json.dumps(cfg), "--warmup",
-              str(-(-a.items // a.batch)), "--repeat", str(a.passes), "--json"]
-    hf = [sys.executable, evt.__file__, "--hf-worker", a.model, "--batches", str(a.batch), "--threads", "2",
-          "--items", str(a.items), "--passes", str(a.passes)]
+    cfg = {
+        "batch_size": a.batch,
+        "threads": 2,
+        "padding_side": case["padding"],
+        "attention": "sdpa",
+    }
+    engine = [
+        str(evt.ENGINE),
+        "score",
+        str(case["path"]),
+        "--head",
+        json.dumps(case["head"]),
+        "--input",
+        str(evt.ITEMS),
+        "--limit",
+        str(a.items),
+        "--config",
+        json.dumps(cfg),
+        "--warmup",
+        str(-(-a.items // a.batch)),
+        "--repeat",
+        str(a.passes),
+        "--json",
+    ]
+    hf = [
+        sys.executable,
+        evt.__file__,
+        "--hf-worker",
+        a.model,
+        "--batches",
+        str(a.batch),
+        "--threads",
+        "2",
+        "--items",
+        str(a.items),
+        "--passes",
+        str(a.passes),
+    ]
     with tempfile.TemporaryDirectory() as d:
-        sides = {"ProbAudit": perf_run(engine, a.engine_delay, f"{d}/engine.data"),
-                 "transformers": perf_run(hf, a.hf_delay, f"{d}/hf.data")}
+        sides = {
+            "ProbAudit": perf_run(engine, a.engine_delay, f"{d}/engine.data"),
+            "transformers": perf_run(hf, a.hf_delay, f"{d}/hf.data"),
+        }
     for side, (c, _) in sides.items():
-        if sum(c.values()) < 200:  # 0.4 s of samples: the run ended before or soon after sampling began
-            sys.exit(f"profile_split: only {sum(c.values())} samples of {side}: its run ended before sampling "
-                     f"could see it; raise --items or --passes, or lower the delays")
-    print(f"{a.model}, batch {a.batch}, float32, 2 threads: share of CPU samples, of every thread and of the "
-          f"main thread ({' / '.join(f'{sum(c.values())} and {sum(m.values())}' for c, m in sides.values())} "
-          f"samples)\n")
+        # 200 samples are 0.4 s: the run ended before or soon after sampling began
+        if sum(c.values()) < 200:
+            sys.exit(
+                f"profile_split: only {sum(c.values())} samples of {side}: its run ended before "
+                f"sampling could see it; raise --items or --passes, or lower the delays"
+            )
+    print(
+        f"{a.model}, batch {a.batch}, float32, 2 threads: share of CPU samples, of every thread "
+        f"and of the main thread ("
+        f"{' / '.join(f'{sum(c.values())} and {sum(m.values())}' for c, m in sides.values())} "
+        f"samples)\n"
+    )
     heads = [f"{side} ({which})" for side in sides for which in ("every thread", "main thread")]
     print("| where | " + " | ".join(heads) + " |\n|---|" + "---|" * len(heads))
     for name, _ in CATEGORIES:
-        print(f"| {name} | " + " | ".join(f"{c[name] / max(1, sum(c.values())):.1%}"
-                                        for pair in sides.values() for c in pair) + " |")
+        print(
+            f"| {name} | "
+            + " | ".join(
+                f"{c[name] / max(1, sum(c.values())):.1%}" for pair in sides.values() for c in pair
+            )
+            + " |"
+        )
     if a.rest:
-        print("\nthe rest, both sides' samples:", *(f"  {n:6d} {what}" for what, n in rest.most_common(15)), sep="\n")
+        print(
+            "\nthe rest, both sides' samples:",
+            *(f"  {n:6d} {what}" for what, n in rest.most_common(15)),
+            sep="\n",
+        )
 
 
 if __name__ == "__main__":

@@ -16,14 +16,15 @@ none of this.
 
     .venv/bin/python bench/runner_vs_transformers.py [--reps 5] [--quick] [--only MODEL]
 """
+
 import argparse
 import json
 import pathlib
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from typing import Any
 
 import torch
 
@@ -33,36 +34,51 @@ BIN = ROOT / "build" / "default" / "bin" / "probaudit"
 MODELS = ROOT / ".cache" / "models"
 SENTENCES = ROOT / "resources" / "demo" / "sentiment-sentences" / "yelp.jsonl"
 ADAPTER = ROOT / "tests" / "fixtures" / "adapters" / "all-MiniLM-L6-v2-mean.safetensors"
-SMOLLM_TEMPLATE = ("<|im_start|>user\nIs the sentiment of this review positive? Answer Yes or "
-                   "No.\nReview: {text}<|im_end|>\n<|im_start|>assistant\n")
+SMOLLM_TEMPLATE = (
+    "<|im_start|>user\nIs the sentiment of this review positive? Answer Yes or "
+    "No.\nReview: {text}<|im_end|>\n<|im_start|>assistant\n"
+)
 CASES = {
-    "all-MiniLM-L6-v2": {"path": MODELS / "all-MiniLM-L6-v2",
-                         "head": {"kind": "adapter", "path": str(ADAPTER)}},
-    "SmolLM2-135M": {"path": MODELS / "SmolLM2-135M-Instruct-hf",
-                     "head": {"kind": "label_tokens", "template": SMOLLM_TEMPLATE,
-                              "labels": ["No", "Yes"]}},
+    "all-MiniLM-L6-v2": {
+        "path": MODELS / "all-MiniLM-L6-v2",
+        "head": {"kind": "adapter", "path": str(ADAPTER)},
+    },
+    "SmolLM2-135M": {
+        "path": MODELS / "SmolLM2-135M-Instruct-hf",
+        "head": {"kind": "label_tokens", "template": SMOLLM_TEMPLATE, "labels": ["No", "Yes"]},
+    },
 }
 BATCH, THREADS = 8, 2
 CONFIG = {"runner": "transformers", "batch_size": BATCH, "threads": THREADS}
 
 
-def write_study(d, name, case, items, capture):
-    study = {"name": name, "model": {"path": str(case["path"])}, "heads": {"h": case["head"]},
-             "dataset": {"path": str(SENTENCES), "labels": ["negative", "positive"], "limit": items},
-             "capture": capture,
-             "environments": {"venv": {"python": sys.executable}},
-             "configs": {"warm-up": {**CONFIG, "repeat": 1}, "hf": CONFIG},
-             "reference": "warm-up"}  # the reference runs first
+def write_study(
+    d: pathlib.Path, name: str, case: dict[str, Any], items: int, capture: str
+) -> pathlib.Path:
+    study = {
+        "name": name,
+        "model": {"path": str(case["path"])},
+        "heads": {"h": case["head"]},
+        "dataset": {"path": str(SENTENCES), "labels": ["negative", "positive"], "limit": items},
+        "capture": capture,
+        "environments": {"venv": {"python": sys.executable}},
+        "configs": {"warm-up": {**CONFIG, "repeat": 1}, "hf": CONFIG},
+        "reference": "warm-up",  # the reference runs first
+    }
     path = d / f"{name}-{capture}.study.json"
     path.write_text(json.dumps(study))
     return path
 
 
-def runner_seconds(study):
+def runner_seconds(study: pathlib.Path) -> float:
     """The "hf" run's seconds, recorded after the warm-up config in the same runner."""
-    out = subprocess.run([BIN, "run", study, "--all", "--again", "--events", "jsonl"],
-                         check=True, capture_output=True, text=True).stdout
-    finished = [json.loads(l) for l in out.splitlines() if '"run-finished"' in l]
+    out = subprocess.run(
+        [BIN, "run", study, "--all", "--again", "--events", "jsonl"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    finished = [json.loads(line) for line in out.splitlines() if '"run-finished"' in line]
     if [e.get("config") for e in finished] != ["warm-up", "hf"]:
         raise RuntimeError(f"expected the warm-up run, then hf: {finished}")
     return finished[1]["seconds"]
@@ -71,30 +87,38 @@ def runner_seconds(study):
 class Loop:
     """What a user writes: tokenizer with padding, the model, the head, batch after batch."""
 
-    def __init__(self, case, texts):
+    def __init__(self, case: dict[str, Any], texts: list[str]) -> None:
         from transformers import AutoModel, AutoModelForCausalLM, AutoTokenizer
+
         torch.set_num_threads(THREADS)
         head = case["head"]
         self.tok = AutoTokenizer.from_pretrained(str(case["path"]))
         self.causal = head["kind"] == "label_tokens"
         cls = AutoModelForCausalLM if self.causal else AutoModel
-        self.model = cls.from_pretrained(str(case["path"]), dtype=torch.float32,
-                                         attn_implementation="eager").eval()
+        self.model = cls.from_pretrained(
+            str(case["path"]), dtype=torch.float32, attn_implementation="eager"
+        ).eval()
         if self.causal:
             prompts = [head["template"].replace("{text}", t) for t in texts]
-            self.ids = [self.tok(l, add_special_tokens=False)["input_ids"][0] for l in head["labels"]]
+            self.ids = [
+                self.tok(label, add_special_tokens=False)["input_ids"][0]
+                for label in head["labels"]
+            ]
             self.tok.padding_side = "left"
             if self.tok.pad_token is None:
                 self.tok.pad_token = self.tok.eos_token
         else:
             from safetensors.torch import load_file
+
             prompts = texts
             ad = load_file(head["path"])
             self.w, self.b = ad["weight"], ad["bias"]
-        self.batches = [self.tok(prompts[i:i + BATCH], padding=True, return_tensors="pt")
-                        for i in range(0, len(prompts), BATCH)]
+        self.batches = [
+            self.tok(prompts[i : i + BATCH], padding=True, return_tensors="pt")
+            for i in range(0, len(prompts), BATCH)
+        ]
 
-    def seconds(self):
+    def seconds(self) -> float:
         t0 = time.perf_counter()
         with torch.inference_mode():
             for enc in self.batches:
@@ -109,11 +133,12 @@ class Loop:
         return time.perf_counter() - t0
 
 
-def runner_overhead(reps, quick, only=None):
+def runner_overhead(reps: int, quick: bool, only: str | None = None) -> list[dict[str, Any]]:
     """Rows as bench/run_all.py's ratio_row makes them (imported there)."""
     from run_all import ratio_row
+
     items = 40 if quick else 200
-    texts = [json.loads(l)["text"] for l in SENTENCES.read_text().splitlines()]
+    texts = [json.loads(line)["text"] for line in SENTENCES.read_text().splitlines()]
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         d = pathlib.Path(tmp)
@@ -133,23 +158,32 @@ def runner_overhead(reps, quick, only=None):
                     a.append(items / r)
                     b.append(items / p)
                     ratios.append(p / r)
-                rows.append(ratio_row(f"{name}: transformers runner (capture {capture}), batch "
-                                      f"{BATCH}, float32, {THREADS} threads ({items} items)",
-                                      "plain transformers loop", ratios, a, b,
-                                      bar=">= 0.95x" if capture == "hashes" else None))
+                rows.append(
+                    ratio_row(
+                        f"{name}: transformers runner (capture {capture}), batch "
+                        f"{BATCH}, float32, {THREADS} threads ({items} items)",
+                        "plain transformers loop",
+                        ratios,
+                        a,
+                        b,
+                        bar=">= 0.95x" if capture == "hashes" else None,
+                    )
+                )
                 print(rows[-1], flush=True)
     return rows
 
 
-def main():
+def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--only", choices=list(CASES), help="one model")
     a = ap.parse_args()
     for r in runner_overhead(a.reps, a.quick, a.only):
-        print(f"{r['what']}: {r['ratio']:.2f}x ({r['min']:.2f}-{r['max']:.2f}), "
-              f"{r['a']:.1f} vs {r['b']:.1f} items/s, bar {r['bar']}")
+        print(
+            f"{r['what']}: {r['ratio']:.2f}x ({r['min']:.2f}-{r['max']:.2f}), "
+            f"{r['a']:.1f} vs {r['b']:.1f} items/s, bar {r['bar']}"
+        )
 
 
 if __name__ == "__main__":

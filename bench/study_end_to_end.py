@@ -5,8 +5,10 @@ Reports the wall time of the whole command (model load, tokenization, planning, 
 ledger writes, sealing) and the share of it spent outside the forward pass (wall minus the sum
 of the runs' forward-and-head seconds, which the engine measures per batch).
 
-    .venv/bin/python bench/study_end_to_end.py [STUDY] (default: bench/studies/minilm-6-configs.study.json)
+    .venv/bin/python bench/study_end_to_end.py [STUDY]
+        (default STUDY: bench/studies/minilm-6-configs.study.json)
 """
+
 import json
 import pathlib
 import subprocess
@@ -18,15 +20,23 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 CLI = ROOT / "build" / "default" / "bin" / "probaudit"
 
 
-def main():
-    study = pathlib.Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "bench" / "studies" / "minilm-6-configs.study.json"
+def main() -> None:
+    study = (
+        pathlib.Path(sys.argv[1])
+        if len(sys.argv) > 1
+        else ROOT / "bench" / "studies" / "minilm-6-configs.study.json"
+    )
     with tempfile.TemporaryDirectory() as tmp:
         ledger = pathlib.Path(tmp) / "e2e.ledger"
         t0 = time.perf_counter()
-        out = subprocess.run([str(CLI), "run", str(study), "--all", "--ledger", str(ledger), "--events", "jsonl"],
-                             check=True, capture_output=True, text=True).stdout
+        out = subprocess.run(
+            [str(CLI), "run", str(study), "--all", "--ledger", str(ledger), "--events", "jsonl"],
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout
         wall = time.perf_counter() - t0
-        events = [json.loads(l) for l in out.splitlines() if l.strip()]
+        events = [json.loads(line) for line in out.splitlines() if line.strip()]
         runs = [e for e in events if e["event"] == "run-finished"]
         forward = sum(r["forward_seconds"] for r in runs)
         in_runs = sum(r["seconds"] for r in runs)

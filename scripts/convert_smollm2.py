@@ -9,6 +9,7 @@ config.json that names LlamaForCausalLM and the tokenizer's files.
 
 Idempotent: a stamp holds the GGUF's SHA-256 and the transformers version it was made with.
 """
+
 import json
 import pathlib
 import shutil
@@ -21,7 +22,7 @@ NAME = "SmolLM2-135M-Instruct"
 GGUF = f"{NAME}.Q4_1.gguf"
 
 
-def main(cache):
+def main(cache: str | pathlib.Path) -> None:
     import torch
     import transformers
     from safetensors.torch import save_file
@@ -39,12 +40,16 @@ def main(cache):
     if tmp.exists():
         shutil.rmtree(tmp)
     tmp.mkdir(parents=True)
-    model = transformers.AutoModelForCausalLM.from_pretrained(str(src), gguf_file=GGUF,
-                                                              torch_dtype=torch.float32)
+    model = transformers.AutoModelForCausalLM.from_pretrained(
+        str(src), gguf_file=GGUF, torch_dtype=torch.float32
+    )
     tokenizer = transformers.AutoTokenizer.from_pretrained(str(src), gguf_file=GGUF)
     # Tied embeddings are one tensor: safetensors keeps it once, under the input embedding.
-    state = {k: v.contiguous() for k, v in model.state_dict().items()
-             if not (model.config.tie_word_embeddings and k == "lm_head.weight")}
+    state = {
+        k: v.contiguous()
+        for k, v in model.state_dict().items()
+        if not (model.config.tie_word_embeddings and k == "lm_head.weight")
+    }
     save_file(state, str(tmp / "model.safetensors"), metadata={"format": "pt"})
     config = model.config
     config.architectures = ["LlamaForCausalLM"]
@@ -60,13 +65,17 @@ def main(cache):
         b = check(ids).logits[0, -1]
     if not torch.equal(a, b):
         shutil.rmtree(tmp)
-        sys.exit(f"setup: error: the converted {NAME} does not reproduce the GGUF's logits "
-                 f"(max difference {float((a - b).abs().max())})")
+        sys.exit(
+            f"setup: error: the converted {NAME} does not reproduce the GGUF's logits "
+            f"(max difference {float((a - b).abs().max())})"
+        )
     tmp.rename(out)
     stamp.write_text(stamp_text)
-    print(f"setup: model {out.name}: converted from {GGUF} "
-          f"({sum(v.numel() for v in state.values()) / 1e6:.1f}M parameters, float32; "
-          f"the same last-token logits as the GGUF)")
+    print(
+        f"setup: model {out.name}: converted from {GGUF} "
+        f"({sum(v.numel() for v in state.values()) / 1e6:.1f}M parameters, float32; "
+        f"the same last-token logits as the GGUF)"
+    )
     json.loads((out / "config.json").read_text())  # written whole
 
 

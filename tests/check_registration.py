@@ -5,6 +5,7 @@ otherwise a new test compiles, passes locally, and CI never runs it.
 
     python3 tests/check_registration.py tests
 """
+
 import pathlib
 import re
 import sys
@@ -12,7 +13,7 @@ import sys
 SPECIAL = {"initTestCase", "cleanupTestCase", "init", "cleanup"}
 
 
-def calls(cmake):
+def calls(cmake: str) -> list[tuple[str, list[str] | None]]:
     """(suite, [function names]) for every registration that names functions."""
     text = re.sub(r"#[^\n]*", "", cmake)
     out = []
@@ -24,7 +25,7 @@ def calls(cmake):
     return out
 
 
-def slots(source):
+def slots(source: str) -> list[str]:
     body = source.split("Q_SLOTS:", 1)
     if len(body) < 2:
         return []
@@ -32,7 +33,7 @@ def slots(source):
     return [n for n in names if n not in SPECIAL and not n.endswith("_data")]
 
 
-def main(folder):
+def main(folder: str | pathlib.Path) -> int:
     folder = pathlib.Path(folder)
     registered = {}
     for suite, fns in calls((folder / "CMakeLists.txt").read_text()):
@@ -51,7 +52,10 @@ def main(folder):
                 missing.append(f"{suite}::{name}")
     for m in missing:
         print(f"not run by ctest: {m} (add it to an ARGS list or an add_test COMMAND)")
-    print(f"checked {sum(1 for v in registered.values() if v is not None)} suites that name their functions")
+    print(
+        f"checked {sum(1 for v in registered.values() if v is not None)} suites that name their "
+        "functions"
+    )
     return 1 if missing else 0
 
 

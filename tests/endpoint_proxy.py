@@ -21,6 +21,7 @@ to one fault:
 The key "*" names the fault of every request the plan does not number.
 It prints "port N" on its first line once it listens. Standard library only.
 """
+
 import http.client
 import http.server
 import json
@@ -40,21 +41,26 @@ LOCK = threading.Lock()
 class Handler(http.server.BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
 
-    def log_message(self, *args):
+    def log_message(self, *args: object) -> None:
         pass
 
-    def forward(self, method, body):
+    def forward(self, method: str, body: bytes | None) -> tuple[int, list[tuple[str, str]], bytes]:
         conn = http.client.HTTPConnection("127.0.0.1", UPSTREAM, timeout=600)
         headers = {k: v for k, v in self.headers.items() if k.lower() not in ("host", "connection")}
         conn.request(method, self.path, body=body, headers=headers)
         r = conn.getresponse()
         data = r.read()
-        out = [(k, v) for k, v in r.getheaders()
-               if k.lower() not in ("content-length", "transfer-encoding", "connection")]
+        out = [
+            (k, v)
+            for k, v in r.getheaders()
+            if k.lower() not in ("content-length", "transfer-encoding", "connection")
+        ]
         conn.close()
         return r.status, out, data
 
-    def reply(self, status, headers, data, length=None):
+    def reply(
+        self, status: int, headers: list[tuple[str, str]], data: bytes, length: int | None = None
+    ) -> None:
         self.send_response(status)
         for k, v in headers:
             self.send_header(k, v)
@@ -63,14 +69,17 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.wfile.write(data)
         self.wfile.flush()
 
-    def do_GET(self):
+    def do_GET(self) -> None:
         if DEFAULT == "401":
-            self.reply(401, [("Content-Type", "application/json")],
-                       b'{"error": {"message": "Invalid API key"}}')
+            self.reply(
+                401,
+                [("Content-Type", "application/json")],
+                b'{"error": {"message": "Invalid API key"}}',
+            )
             return
         self.reply(*self.forward("GET", None))
 
-    def do_POST(self):
+    def do_POST(self) -> None:
         body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
         with LOCK:
             COUNT[0] += 1
@@ -78,17 +87,26 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if fault in ("503", "429"):
             # and closes the connection, as busy servers do: the next try opens a new one
             self.close_connection = True
-            self.reply(int(fault), [("Retry-After", "0"), ("Content-Type", "application/json"),
-                                    ("Connection", "close")],
-                       b'{"error": {"message": "busy"}}')
+            self.reply(
+                int(fault),
+                [
+                    ("Retry-After", "0"),
+                    ("Content-Type", "application/json"),
+                    ("Connection", "close"),
+                ],
+                b'{"error": {"message": "busy"}}',
+            )
             return
         if fault == "reset":
             self.close_connection = True
             self.connection.close()
             return
         if fault == "401":
-            self.reply(401, [("Content-Type", "application/json")],
-                       b'{"error": {"message": "Invalid API key"}}')
+            self.reply(
+                401,
+                [("Content-Type", "application/json")],
+                b'{"error": {"message": "Invalid API key"}}',
+            )
             return
         if fault == "garbage":
             self.reply(200, [("Content-Type", "application/json")], b"<html>oops</html>")

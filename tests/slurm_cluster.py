@@ -12,24 +12,26 @@ proctrack/linuxproc and task/none need no cgroups; no accounting daemon (sacct a
 accounting is disabled). Everything the daemons keep (state, spool, logs, pid files, the munge
 socket) lives in DIR.
 """
+
 import os
 import signal
 import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 
 NODE = "probaudit-node"
 DAEMONS = ("slurmd", "slurmctld", "munged")  # stopped in this order
 
 
-def free_port():
+def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
 
 
-def write_config(d):
+def write_config(d: str) -> None:
     for sub in ("state", "spool", "munge"):
         os.makedirs(os.path.join(d, sub), exist_ok=True)
     os.chmod(os.path.join(d, "munge"), 0o700)
@@ -76,12 +78,12 @@ PartitionName=debug Nodes={NODE} Default=YES MaxTime=INFINITE State=UP
         os.chmod(key, 0o400)
 
 
-def run_daemon(argv, d, name):
+def run_daemon(argv: list[str], d: str, name: str) -> None:
     log = open(os.path.join(d, name + ".stderr"), "w")
     subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
 
 
-def wait_for(what, check, seconds=30):
+def wait_for(what: str, check: Callable[[], bool], seconds: float = 30) -> None:
     end = time.monotonic() + seconds
     while time.monotonic() < end:
         if check():
@@ -90,32 +92,47 @@ def wait_for(what, check, seconds=30):
     raise SystemExit(f"slurm_cluster: {what} did not come up within {seconds} s")
 
 
-def start(d):
+def start(d: str) -> None:
     d = os.path.abspath(d)
     write_config(d)
     conf = os.path.join(d, "slurm.conf")
     env = dict(os.environ, SLURM_CONF=conf)
     os.environ["SLURM_CONF"] = conf
     m = os.path.join(d, "munge")
-    run_daemon(["munged", "--force", f"--socket={m}/munge.socket", f"--key-file={m}/munge.key",
-                f"--pid-file={d}/munged.pid", f"--log-file={d}/munged.log",
-                f"--seed-file={m}/munged.seed"], d, "munged")
-    wait_for("munged", lambda: os.path.exists(f"{d}/munged.pid") and
-             os.path.exists(f"{m}/munge.socket"))
+    run_daemon(
+        [
+            "munged",
+            "--force",
+            f"--socket={m}/munge.socket",
+            f"--key-file={m}/munge.key",
+            f"--pid-file={d}/munged.pid",
+            f"--log-file={d}/munged.log",
+            f"--seed-file={m}/munged.seed",
+        ],
+        d,
+        "munged",
+    )
+    wait_for(
+        "munged", lambda: os.path.exists(f"{d}/munged.pid") and os.path.exists(f"{m}/munge.socket")
+    )
     run_daemon(["slurmctld", "-f", conf, "-i"], d, "slurmctld")
-    wait_for("slurmctld", lambda: subprocess.run(["scontrol", "ping"], env=env,
-                                                 capture_output=True).returncode == 0)
+    wait_for(
+        "slurmctld",
+        lambda: subprocess.run(["scontrol", "ping"], env=env, capture_output=True).returncode == 0,
+    )
     run_daemon(["slurmd", "-f", conf, "-N", NODE], d, "slurmd")
 
-    def node_idle():
-        r = subprocess.run(["sinfo", "-h", "-N", "-o", "%T"], env=env, capture_output=True,
-                           text=True)
+    def node_idle() -> bool:
+        r = subprocess.run(
+            ["sinfo", "-h", "-N", "-o", "%T"], env=env, capture_output=True, text=True
+        )
         return r.returncode == 0 and r.stdout.strip() in ("idle", "mixed", "allocated")
+
     wait_for("the node", node_idle, 60)
     print(f"SLURM_CONF={conf}")
 
 
-def pid_of(d, name):
+def pid_of(d: str, name: str) -> int | None:
     try:
         with open(os.path.join(d, name + ".pid")) as f:
             return int(f.read().split()[0])
@@ -123,7 +140,7 @@ def pid_of(d, name):
         return None
 
 
-def alive(pid):
+def alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
         return True
@@ -131,7 +148,7 @@ def alive(pid):
         return False
 
 
-def stop(d):
+def stop(d: str) -> None:
     d = os.path.abspath(d)
     for name in DAEMONS:
         pid = pid_of(d, name)

@@ -11,6 +11,7 @@
 
 The sessions log in as the user running this script, with the generated key only.
 """
+
 import getpass
 import os
 import signal
@@ -22,18 +23,18 @@ import time
 HOST = "probaudit-test"
 
 
-def free_port():
+def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
 
 
-def keygen(path):
+def keygen(path: str) -> None:
     if not os.path.exists(path):
         subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", path], check=True)
 
 
-def write_configs(d, port):
+def write_configs(d: str, port: int) -> None:
     keygen(f"{d}/host_key")
     keygen(f"{d}/user_key")
     with open(f"{d}/user_key.pub") as f, open(f"{d}/authorized_keys", "w") as out:
@@ -71,15 +72,19 @@ LogLevel ERROR
 """)
 
 
-def start(d):
+def start(d: str) -> None:
     d = os.path.abspath(d)
     os.makedirs(d, exist_ok=True)
     os.makedirs("/run/sshd", exist_ok=True)  # sshd's privilege separation folder
     port = free_port()
     write_configs(d, port)
     log = open(f"{d}/sshd.log", "w")
-    subprocess.Popen(["/usr/sbin/sshd", "-D", "-e", "-f", f"{d}/sshd_config"], stdout=log,
-                     stderr=subprocess.STDOUT, start_new_session=True)
+    subprocess.Popen(
+        ["/usr/sbin/sshd", "-D", "-e", "-f", f"{d}/sshd_config"],
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
     end = time.monotonic() + 30
     while time.monotonic() < end:
         r = subprocess.run(["ssh", "-F", f"{d}/ssh_config", HOST, "true"], capture_output=True)
@@ -90,7 +95,7 @@ def start(d):
     raise SystemExit(f"ssh_server: sshd did not answer within 30 s; see {d}/sshd.log")
 
 
-def stop(d):
+def stop(d: str) -> None:
     try:
         with open(os.path.join(os.path.abspath(d), "sshd.pid")) as f:
             pid = int(f.read().split()[0])

@@ -22,6 +22,7 @@ Numbers depend on the CPU's kernels, so golden files live under the ATen CPU cap
 were recorded with (GOLDEN_DIR/<capability>/); a machine with another capability has none and
 the check says so (exit 77, which ctest reports as skipped).
 """
+
 import hashlib
 import itertools
 import json
@@ -31,21 +32,36 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from typing import Any
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-VOLATILE = {"started", "finished", "seconds", "forward_seconds", "items_per_second", "eta_seconds", "batch_seconds",
-            "wall_seconds", "started_at", "finished_at", "created_at", "records_sha256",
-            "environment", "env_hash", "environment_hash"}
+VOLATILE = {
+    "started",
+    "finished",
+    "seconds",
+    "forward_seconds",
+    "items_per_second",
+    "eta_seconds",
+    "batch_seconds",
+    "wall_seconds",
+    "started_at",
+    "finished_at",
+    "created_at",
+    "records_sha256",
+    "environment",
+    "env_hash",
+    "environment_hash",
+}
 
 
-def run(cli, *args, cwd=None):
+def run(cli: str, *args: str, cwd: str | None = None) -> str:
     p = subprocess.run([cli, *args], capture_output=True, text=True, cwd=cwd)
     if p.returncode != 0:
         sys.exit(f"capture: probaudit {' '.join(args)} exited {p.returncode}: {p.stderr.strip()}")
     return p.stdout
 
 
-def blank(value, tmp):
+def blank(value: Any, tmp: str) -> Any:
     if isinstance(value, dict):
         if "state" in value and "line" in value:  # the ledger's trust: its head hashes times
             return {k: (v if k == "state" else "*") for k, v in value.items()}
@@ -58,36 +74,48 @@ def blank(value, tmp):
     return value
 
 
-def dump(value, tmp):
+def dump(value: Any, tmp: str) -> str:
     return json.dumps(blank(value, tmp), indent=1, sort_keys=True, ensure_ascii=False) + "\n"
 
 
-def study_text(tmp):
+def study_text(tmp: str) -> str:
     fixture = f"{ROOT}/tests/fixtures"
     adapter = f"{fixture}/adapters/tiny-bert-mean.safetensors"
-    return json.dumps({
-        "name": "behaviour",
-        "model": {"path": f"{fixture}/tiny-bert"},
-        "heads": {"mean": {"kind": "adapter", "path": adapter, "pooling": "mean"},
-                  "cls": {"kind": "adapter", "path": adapter, "pooling": "cls"}},
-        "dataset": {"path": f"{ROOT}/resources/demo/sentiment-sentences/yelp.jsonl",
-                    "labels": ["negative", "positive"], "limit": 64},
-        "capture": "vectors",
-        "configs": {"ref": {}, "b8": {"batch_size": 8},
-                    "b8-left": {"batch_size": 8, "padding_side": "left"},
-                    "pad-64": {"pad_to": "fixed", "pad_to_n": 64},
-                    "bf16": {"dtype": "bfloat16"}, "sdpa": {"attention": "sdpa"},
-                    "invariant-b8": {"batch_size": 8, "kernels": "batch_invariant"}},
-        "reference": "ref"})
+    return json.dumps(
+        {
+            "name": "behaviour",
+            "model": {"path": f"{fixture}/tiny-bert"},
+            "heads": {
+                "mean": {"kind": "adapter", "path": adapter, "pooling": "mean"},
+                "cls": {"kind": "adapter", "path": adapter, "pooling": "cls"},
+            },
+            "dataset": {
+                "path": f"{ROOT}/resources/demo/sentiment-sentences/yelp.jsonl",
+                "labels": ["negative", "positive"],
+                "limit": 64,
+            },
+            "capture": "vectors",
+            "configs": {
+                "ref": {},
+                "b8": {"batch_size": 8},
+                "b8-left": {"batch_size": 8, "padding_side": "left"},
+                "pad-64": {"pad_to": "fixed", "pad_to_n": 64},
+                "bf16": {"dtype": "bfloat16"},
+                "sdpa": {"attention": "sdpa"},
+                "invariant-b8": {"batch_size": 8, "kernels": "batch_invariant"},
+            },
+            "reference": "ref",
+        }
+    )
 
 
-def capability(cli):
+def capability(cli: str) -> str:
     env = json.loads(run(cli, "env", "--json"))
     cpu = env.get("cpu", {})
     return cpu.get("aten_capability") or cpu.get("capability") or "unknown"
 
 
-def capture(cli, out, study=None):
+def capture(cli: str, out: str, study: str | None = None) -> list[str]:
     tmp = tempfile.mkdtemp(prefix="probaudit-behaviour-")
     try:
         diag_args = ["--sample", "16"]
@@ -104,11 +132,27 @@ def capture(cli, out, study=None):
         files["summary.csv"] = run(cli, "summary", ledger, "--csv").replace(tmp, "TMP")
         for head in sorted({r["head"] for r in json.loads(run(cli, "runs", ledger, "--json"))}):
             files[f"summary-{head}.json"] = dump(
-                json.loads(run(cli, "summary", ledger, "--json", "--head", head)), tmp)
+                json.loads(run(cli, "summary", ledger, "--json", "--head", head)), tmp
+            )
         runs = json.loads(run(cli, "runs", ledger, "--json"))
         files["numerics.json"] = dump(
-            [{k: r.get(k) for k in ("run", "head", "config", "kind", "status", "items_done",
-                                    "numerics_sha256")} for r in runs], tmp)
+            [
+                {
+                    k: r.get(k)
+                    for k in (
+                        "run",
+                        "head",
+                        "config",
+                        "kind",
+                        "status",
+                        "items_done",
+                        "numerics_sha256",
+                    )
+                }
+                for r in runs
+            ],
+            tmp,
+        )
         ids = [r["run"] for r in runs if r.get("kind", "study") == "study"]
         digests = {}
         for a, b in itertools.combinations(ids, 2):
@@ -120,7 +164,8 @@ def capture(cli, out, study=None):
         copy = os.path.join(tmp, "c.ledger")
         shutil.copyfile(ledger, copy)
         files["diagnose.json"] = dump(
-            json.loads(run(cli, "diagnose", study, "--ledger", ledger, *diag_args, "--json")), tmp)
+            json.loads(run(cli, "diagnose", study, "--ledger", ledger, *diag_args, "--json")), tmp
+        )
         text = run(cli, "diagnose", study, "--ledger", copy, *diag_args)
         files["diagnose.txt"] = blank(text, tmp)
         os.makedirs(out, exist_ok=True)
@@ -132,9 +177,10 @@ def capture(cli, out, study=None):
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def main():
-    if len(sys.argv) not in (3, 5) or (len(sys.argv) == 5 and
-                                       sys.argv[3] not in ("--check", "--study")):
+def main() -> int:
+    if len(sys.argv) not in (3, 5) or (
+        len(sys.argv) == 5 and sys.argv[3] not in ("--check", "--study")
+    ):
         sys.exit(__doc__)
     cli, out = sys.argv[1], sys.argv[2]
     cap = capability(cli)
@@ -148,14 +194,20 @@ def main():
         return 0
     golden = os.path.join(sys.argv[4], cap)
     if not os.path.isdir(golden):
-        print(f"capture: no golden files for CPU capability {cap} in {sys.argv[4]}; record them "
-              f"with tests/behaviour/capture.py from a build known to be right")
+        print(
+            f"capture: no golden files for CPU capability {cap} in {sys.argv[4]}; record them "
+            f"with tests/behaviour/capture.py from a build known to be right"
+        )
         return 77
     names = capture(cli, out)
     expected = sorted(os.listdir(golden))
-    bad = [n for n in sorted(set(names) | set(expected))
-           if n not in names or n not in expected
-           or open(os.path.join(out, n), "rb").read() != open(os.path.join(golden, n), "rb").read()]
+    bad = [
+        n
+        for n in sorted(set(names) | set(expected))
+        if n not in names
+        or n not in expected
+        or open(os.path.join(out, n), "rb").read() != open(os.path.join(golden, n), "rb").read()
+    ]
     for n in bad:
         print(f"capture: {n} differs from {golden}/{n} (diff -u {golden}/{n} {out}/{n})")
     print(f"capture: {len(expected) - len(bad)} of {len(expected)} golden files identical")

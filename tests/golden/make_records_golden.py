@@ -4,9 +4,11 @@ agreement, for tests/test_records.cpp (core/analysis/records.h must agree exactl
 
     python3 tests/golden/make_records_golden.py
 """
+
 import json
 import pathlib
 import re
+from typing import Any
 
 GOLDEN = pathlib.Path(__file__).resolve().parent
 
@@ -15,7 +17,11 @@ SPECS = [
     {"mode": "lines", "lowercase": True, "reduction": "most_frequent"},
     {"mode": "lines", "strip_bullets": False, "reduction": "count"},
     {"mode": "json", "reduction": "count"},
-    {"mode": "regex", "pattern": r"(?P<name>[A-Z][a-z]+) \((?P<role>[a-z ]+)\)", "reduction": "most_frequent"},
+    {
+        "mode": "regex",
+        "pattern": r"(?P<name>[A-Z][a-z]+) \((?P<role>[a-z ]+)\)",
+        "reduction": "most_frequent",
+    },
 ]
 
 # Pairs of outputs (reference, other) as two runs of a generation would give them.
@@ -33,35 +39,44 @@ PAIRS = [
 WS = re.compile(r"[ \t\n\r\f\v]+")
 
 
-def normalise(s, lower):
+def normalise(s: str, lower: bool) -> str:
     s = WS.sub(" ", s).strip(" ")
     return "".join(chr(ord(c) + 32) if lower and "A" <= c <= "Z" else c for c in s)
 
 
-def strip_bullet(line):
+def strip_bullet(line: str) -> str:
     rest = line.lstrip(" \t\n\r\f\v")
     for b in ("- ", "* ", "\u2022 "):
         if rest.startswith(b):
-            return rest[len(b):]
+            return rest[len(b) :]
     m = re.match(r"([0-9]+)[.)] (.*)", rest, re.S)
     if m and len(m.group(2)) > 0:
         return m.group(2)
     return rest
 
 
-def records(text, spec):
+def records(text: str, spec: dict[str, Any]) -> list[str]:
     lower = spec.get("lowercase", False)
     mode = spec.get("mode", "lines")
     if mode == "regex":
         rx = re.compile(spec["pattern"])
         names = sorted(rx.groupindex.items(), key=lambda kv: kv[1])
-        return ["; ".join(f"{n}={normalise(m.group(n) or '', lower)}" for n, _ in names) for m in rx.finditer(text)]
+        return [
+            "; ".join(f"{n}={normalise(m.group(n) or '', lower)}" for n, _ in names)
+            for m in rx.finditer(text)
+        ]
     if mode == "json":
         try:
             whole = json.loads(text)
             if isinstance(whole, list):
-                return [normalise(json.dumps(v, sort_keys=True, separators=(",", ":"), ensure_ascii=False), lower)
-                        for v in whole if isinstance(v, dict)]
+                return [
+                    normalise(
+                        json.dumps(v, sort_keys=True, separators=(",", ":"), ensure_ascii=False),
+                        lower,
+                    )
+                    for v in whole
+                    if isinstance(v, dict)
+                ]
         except ValueError:
             pass
         out = []
@@ -71,7 +86,12 @@ def records(text, spec):
             except ValueError:
                 continue
             if isinstance(v, dict):
-                out.append(normalise(json.dumps(v, sort_keys=True, separators=(",", ":"), ensure_ascii=False), lower))
+                out.append(
+                    normalise(
+                        json.dumps(v, sort_keys=True, separators=(",", ":"), ensure_ascii=False),
+                        lower,
+                    )
+                )
         return out
     out = []
     for line in text.split("\n"):
@@ -81,7 +101,7 @@ def records(text, spec):
     return out
 
 
-def answer(recs, reduction):
+def answer(recs: list[str], reduction: str) -> str:
     if reduction == "count":
         return str(len(set(recs)))
     if reduction == "most_frequent":
@@ -95,7 +115,7 @@ def answer(recs, reduction):
     return ""
 
 
-def main():
+def main() -> None:
     out = []
     for spec in SPECS:
         items, inter, union, agree = [], 0, 0, 0
@@ -106,10 +126,25 @@ def main():
             inter, union = inter + i, union + u
             aa, ab = answer(ra, spec.get("reduction", "")), answer(rb, spec.get("reduction", ""))
             agree += aa == ab
-            items.append({"a": a, "b": b, "records_a": ra, "records_b": rb, "jaccard": 1.0 if u == 0 else i / u,
-                          "answer_a": aa, "answer_b": ab})
-        out.append({"spec": spec, "items": items, "pooled_jaccard": 1.0 if union == 0 else inter / union,
-                    "answer_agreement": agree / len(PAIRS)})
+            items.append(
+                {
+                    "a": a,
+                    "b": b,
+                    "records_a": ra,
+                    "records_b": rb,
+                    "jaccard": 1.0 if u == 0 else i / u,
+                    "answer_a": aa,
+                    "answer_b": ab,
+                }
+            )
+        out.append(
+            {
+                "spec": spec,
+                "items": items,
+                "pooled_jaccard": 1.0 if union == 0 else inter / union,
+                "answer_agreement": agree / len(PAIRS),
+            }
+        )
     (GOLDEN / "records.json").write_text(json.dumps(out, ensure_ascii=False, indent=1) + "\n")
     for o in out:
         print(o["spec"], round(o["pooled_jaccard"], 4), o["answer_agreement"])

@@ -11,6 +11,7 @@
 - Wilson 95% intervals of a proportion: scipy.stats.binomtest(k, n).proportion_ci(0.95,
   "wilson") for a grid of counts (tests compare to 1e-12).
 """
+
 import json
 import pathlib
 
@@ -22,19 +23,53 @@ MARGIN_EDGES = [0, 1e-4, 1e-3, 1e-2, 1e-1, 1, 10, 1e38]
 DP_EDGES = [1e-7, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1, 10, 100]
 
 
-def main():
+def main() -> None:
     mcnemar = []
-    for b, c in [(0, 0), (0, 1), (1, 0), (1, 1), (2, 0), (3, 7), (7, 3), (10, 10), (5, 20), (0, 25), (12, 30),
-                 (40, 60), (100, 130), (250, 180), (1000, 1100), (3, 500)]:
-        mcnemar.append({"b": b, "c": c, "p": binomtest(min(b, c), b + c, 0.5).pvalue if b + c else 1.0})
+    for b, c in [
+        (0, 0),
+        (0, 1),
+        (1, 0),
+        (1, 1),
+        (2, 0),
+        (3, 7),
+        (7, 3),
+        (10, 10),
+        (5, 20),
+        (0, 25),
+        (12, 30),
+        (40, 60),
+        (100, 130),
+        (250, 180),
+        (1000, 1100),
+        (3, 500),
+    ]:
+        mcnemar.append(
+            {"b": b, "c": c, "p": binomtest(min(b, c), b + c, 0.5).pvalue if b + c else 1.0}
+        )
     rng = np.random.default_rng(20151208)
     # Margins spread over many decades, with exact edge values mixed in.
-    margins = np.concatenate([10 ** rng.uniform(-6, 1.5, 2000), np.array(MARGIN_EDGES[:-1])]).tolist()
+    margins = np.concatenate(
+        [10 ** rng.uniform(-6, 1.5, 2000), np.array(MARGIN_EDGES[:-1])]
+    ).tolist()
     dps = np.concatenate([10 ** rng.uniform(-7, 2, 2000), np.array(DP_EDGES)]).tolist()
     values = rng.normal(size=1001).tolist()
     wilson = []
-    for k, n in [(0, 1), (1, 1), (0, 3), (1, 3), (0, 20), (1, 20), (5, 20), (20, 20), (7, 200), (0, 1000),
-                 (3, 1000), (500, 1000), (999, 1000), (12, 9724)]:
+    for k, n in [
+        (0, 1),
+        (1, 1),
+        (0, 3),
+        (1, 3),
+        (0, 20),
+        (1, 20),
+        (5, 20),
+        (20, 20),
+        (7, 200),
+        (0, 1000),
+        (3, 1000),
+        (500, 1000),
+        (999, 1000),
+        (12, 9724),
+    ]:
         ci = binomtest(k, n).proportion_ci(confidence_level=0.95, method="wilson")
         wilson.append({"k": k, "n": n, "low": float(ci.low), "high": float(ci.high)})
     golden = {
@@ -47,7 +82,9 @@ def main():
         "dps": dps,
         "dp_counts": np.histogram(dps, bins=DP_EDGES)[0].tolist(),
         "values": values,
-        "quantiles": {str(q): float(np.quantile(values, q)) for q in (0, 0.025, 0.5, 0.9, 0.975, 0.99, 1)},
+        "quantiles": {
+            str(q): float(np.quantile(values, q)) for q in (0, 0.025, 0.5, 0.9, 0.975, 0.99, 1)
+        },
     }
     OUT.write_text(json.dumps(golden) + "\n")
     print(OUT, len(mcnemar), "McNemar cases")

@@ -6,7 +6,8 @@ writes the ledger; this package loads the model, tokenizes, runs the batches it 
 returns what the ledger records (decision-class logits, per-layer hashes and vectors)."""
 
 PROTOCOL = 3  # 3: the kernel trace spans a run (trace_start, trace_stop)
-VERSION = "0.3.0"  # 0.2: trace counts from raw events; 0.3: one trace a run (docs/runner-protocol.md)
+# 0.2: trace counts from raw events; 0.3: one trace a run (docs/runner-protocol.md)
+VERSION = "0.3.0"
 # The oldest versions this runner is written against (older ones lack dtype=, logits_to_keep,
 # attn_implementation=...).
 MIN_TORCH = (2, 1)

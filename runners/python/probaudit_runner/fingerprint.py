@@ -1,27 +1,59 @@
 """The environment fingerprint of a runner environment (docs/runner-protocol.md, "env")."""
+
+from __future__ import annotations
+
 import hashlib
 import importlib.metadata as md
 import os
 import platform
 import sys
+from typing import Any
 
 # Installed libraries that change which kernels run (present or absent, with versions).
 KERNEL_LIBRARIES = [
-    "flash-attn", "flash-linear-attention", "fla-core", "xformers", "triton", "liger-kernel",
-    "kernels", "bitsandbytes", "causal-conv1d", "mamba-ssm", "deepspeed",
+    "flash-attn",
+    "flash-linear-attention",
+    "fla-core",
+    "xformers",
+    "triton",
+    "liger-kernel",
+    "kernels",
+    "bitsandbytes",
+    "causal-conv1d",
+    "mamba-ssm",
+    "deepspeed",
 ]
 # Environment variables that can move numbers (exact names, then prefixes).
-ENV_NAMES = {"CUBLAS_WORKSPACE_CONFIG", "NVIDIA_TF32_OVERRIDE", "OMP_NUM_THREADS",
-             "MKL_NUM_THREADS", "ATEN_CPU_CAPABILITY", "CUDA_VISIBLE_DEVICES", "PYTHONHASHSEED"}
-ENV_PREFIXES = ("TORCH_", "PYTORCH_", "CUDA_", "CUDNN_", "NCCL_", "MKL_", "OMP_", "ONEDNN_",
-                "DNNL_", "TRANSFORMERS_", "FLA_", "XFORMERS_")
+ENV_NAMES = {
+    "CUBLAS_WORKSPACE_CONFIG",
+    "NVIDIA_TF32_OVERRIDE",
+    "OMP_NUM_THREADS",
+    "MKL_NUM_THREADS",
+    "ATEN_CPU_CAPABILITY",
+    "CUDA_VISIBLE_DEVICES",
+    "PYTHONHASHSEED",
+}
+ENV_PREFIXES = (
+    "TORCH_",
+    "PYTORCH_",
+    "CUDA_",
+    "CUDNN_",
+    "NCCL_",
+    "MKL_",
+    "OMP_",
+    "ONEDNN_",
+    "DNNL_",
+    "TRANSFORMERS_",
+    "FLA_",
+    "XFORMERS_",
+)
 
 
-def _norm(name):
+def _norm(name: str) -> str:
     return name.lower().replace("_", "-")
 
 
-def packages():
+def packages() -> dict[str, str]:
     """Every installed distribution, {normalized name: version}."""
     out = {}
     for d in md.distributions():
@@ -31,12 +63,12 @@ def packages():
     return dict(sorted(out.items()))
 
 
-def collect():
+def collect() -> dict[str, Any]:
     import torch
     import transformers
+
     pk = packages()
-    env = {k: v for k, v in os.environ.items()
-           if k in ENV_NAMES or k.startswith(ENV_PREFIXES)}
+    env = {k: v for k, v in os.environ.items() if k in ENV_NAMES or k.startswith(ENV_PREFIXES)}
     fp = {
         "kind": "transformers",
         "python": platform.python_version(),
@@ -44,18 +76,23 @@ def collect():
         "prefix": sys.prefix,
         "torch": torch.__version__,
         "torch_cuda": torch.version.cuda or "",
-        "cudnn": str(torch.backends.cudnn.version() or "") if torch.backends.cudnn.is_available() else "",
+        "cudnn": str(torch.backends.cudnn.version() or "")
+        if torch.backends.cudnn.is_available()
+        else "",
         "cublas": pk.get("nvidia-cublas", pk.get("nvidia-cublas-cu12", "")),
         "transformers": transformers.__version__,
         "kernel_libraries": {name: pk.get(name, "") for name in KERNEL_LIBRARIES},
         "env": dict(sorted(env.items())),
-        "cpu": {"machine": platform.machine(),
-                "capability": torch.backends.cpu.get_cpu_capability()},
+        "cpu": {
+            "machine": platform.machine(),
+            "capability": torch.backends.cpu.get_cpu_capability(),
+        },
         # Apart from "cpu", as the engine's: a thread count is a config axis of its own.
         "threads": {"intra_op": torch.get_num_threads()},
         "packages": pk,
         "packages_sha256": hashlib.sha256(
-            "\n".join(f"{k}=={v}" for k, v in pk.items()).encode()).hexdigest(),
+            "\n".join(f"{k}=={v}" for k, v in pk.items()).encode()
+        ).hexdigest(),
     }
     if torch.cuda.is_available():
         fp["gpus"] = [torch.cuda.get_device_name(i) for i in range(torch.cuda.device_count())]

@@ -2,13 +2,20 @@
 them (core/engine/heads.h): label_tokens, adapter, classifier. Batches are laid out as the
 engine lays them out (core/engine/batch.h): pads masked out as keys, positions counting real
 tokens only, pad positions at 0."""
+
+from __future__ import annotations
+
 import base64
 import inspect
 import os
+from typing import TYPE_CHECKING, Any
 
 import torch
 
 from .rowhash import hash_batch
+
+if TYPE_CHECKING:
+    from transformers import PreTrainedTokenizerBase
 
 ATTENTION = {"math": "eager", "sdpa": "sdpa", "flash_attention_2": "flash_attention_2"}
 DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}
@@ -18,23 +25,29 @@ class RunnerError(Exception):
     """Bad input: one sentence for the user."""
 
 
-def b64floats(t):
-    return base64.b64encode(t.detach().to("cpu", torch.float32).contiguous().numpy().tobytes()).decode()
+def b64floats(t: torch.Tensor) -> str:
+    return base64.b64encode(
+        t.detach().to("cpu", torch.float32).contiguous().numpy().tobytes()
+    ).decode()
 
 
-def b64rows(t):
+def b64rows(t: torch.Tensor) -> list[str]:
     """b64floats of each row of t (one copy to the CPU for all of them)."""
     a = t.detach().to("cpu", torch.float32).contiguous().numpy()
     return [base64.b64encode(row.tobytes()).decode() for row in a]
 
 
-def _auto_class(kind):
+def _auto_class(kind: str) -> type:
     import transformers as tf
-    return {"label_tokens": tf.AutoModelForCausalLM, "generation": tf.AutoModelForCausalLM,
-            "classifier": tf.AutoModelForSequenceClassification}.get(kind, tf.AutoModel)
+
+    return {
+        "label_tokens": tf.AutoModelForCausalLM,
+        "generation": tf.AutoModelForCausalLM,
+        "classifier": tf.AutoModelForSequenceClassification,
+    }.get(kind, tf.AutoModel)
 
 
-def _source(path):
+def _source(path: str) -> tuple[str, dict[str, str]]:
     """(folder, extra from_pretrained arguments) of a model folder or GGUF file."""
     if not os.path.exists(path):
         raise RunnerError(f"{path}: no such model file or folder")
@@ -47,62 +60,86 @@ def _source(path):
     return path, {}
 
 
-def load_tokenizer(path):
+def load_tokenizer(path: str) -> PreTrainedTokenizerBase:
     from transformers import AutoTokenizer
+
     folder, extra = _source(path)
     try:
         return AutoTokenizer.from_pretrained(folder, local_files_only=True, **extra)
     except Exception as e:  # transformers raises many kinds
-        raise RunnerError(f"{path}: transformers could not load its tokenizer: {_line(e)}")
+        raise RunnerError(f"{path}: transformers could not load its tokenizer: {_line(e)}") from e
 
 
-def _line(e):
+def _line(e: BaseException) -> str:
     text = str(e).strip().splitlines()
     return text[0] if text else type(e).__name__
 
 
-def _check_architecture(folder, extra, path):
+def _check_architecture(folder: str, extra: dict[str, str], path: str) -> None:
     if extra:
         return
     import json
+
     import transformers
     from transformers import CONFIG_MAPPING
+
     try:
         with open(os.path.join(folder, "config.json"), encoding="utf-8") as f:
             cfg = json.load(f)
     except (OSError, ValueError) as e:
-        raise RunnerError(f"{path}/config.json: not readable JSON ({_line(e)})")
+        raise RunnerError(f"{path}/config.json: not readable JSON ({_line(e)})") from e
     mt = cfg.get("model_type") if isinstance(cfg, dict) else None
     if not mt:
         raise RunnerError(f"{path}/config.json: no model_type")
     if mt not in CONFIG_MAPPING:
-        raise RunnerError(f"{path}: the architecture \"{mt}\" is not known to transformers "
-                          f"{transformers.__version__} in this environment")
+        raise RunnerError(
+            f'{path}: the architecture "{mt}" is not known to transformers '
+            f"{transformers.__version__} in this environment"
+        )
 
 
 class LoadedModel:
-    def __init__(self, path, head, dtype, device, attention):
+    def __init__(
+        self, path: str, head: dict[str, Any], dtype: str, device: str, attention: str
+    ) -> None:
         self.path, self.head = path, head
         self.kind = head["kind"]
         if self.kind not in ("label_tokens", "adapter", "classifier", "generation"):
-            raise RunnerError(f"the transformers runner has no \"{self.kind}\" head")
+            raise RunnerError(f'the transformers runner has no "{self.kind}" head')
         if attention not in ATTENTION:
-            raise RunnerError(f"attention \"{attention}\" is not one the transformers runner has "
-                              f"(math, sdpa, flash_attention_2)")
+            raise RunnerError(
+                f'attention "{attention}" is not one the transformers runner has '
+                f"(math, sdpa, flash_attention_2)"
+            )
         folder, extra = _source(path)
         _check_architecture(folder, extra, path)
         self.tok = load_tokenizer(path)
         try:
-            self.model = _auto_class(self.kind).from_pretrained(
-                folder, local_files_only=True, dtype=DTYPES[dtype],
-                attn_implementation=ATTENTION[attention], **extra).to(device).eval()
+            self.model = (
+                _auto_class(self.kind)
+                .from_pretrained(
+                    folder,
+                    local_files_only=True,
+                    dtype=DTYPES[dtype],
+                    attn_implementation=ATTENTION[attention],
+                    **extra,
+                )
+                .to(device)
+                .eval()
+            )
         except (ValueError, KeyError, OSError, ImportError, RuntimeError) as e:
-            raise RunnerError(f"{path}: transformers could not load it: {_line(e)}")
+            raise RunnerError(f"{path}: transformers could not load it: {_line(e)}") from e
         self.device = device
         cfg = self.model.config
-        self.pad_id = cfg.pad_token_id if cfg.pad_token_id is not None else (
-            self.tok.pad_token_id if self.tok.pad_token_id is not None else (
-                self.tok.eos_token_id if self.tok.eos_token_id is not None else 0))
+        self.pad_id = (
+            cfg.pad_token_id
+            if cfg.pad_token_id is not None
+            else (
+                self.tok.pad_token_id
+                if self.tok.pad_token_id is not None
+                else (self.tok.eos_token_id if self.tok.eos_token_id is not None else 0)
+            )
+        )
         if isinstance(self.pad_id, list):
             self.pad_id = self.pad_id[0]
         self.max_positions = getattr(cfg, "max_position_embeddings", None) or 1 << 30
@@ -115,7 +152,7 @@ class LoadedModel:
         self._init_head()
 
     # -- heads ------------------------------------------------------------------------------
-    def _init_head(self):
+    def _init_head(self) -> None:
         if self.kind == "generation":
             return
         if self.kind == "label_tokens":
@@ -123,8 +160,10 @@ class LoadedModel:
             for word in self.labels:
                 ids = self.tok(word, add_special_tokens=False)["input_ids"]
                 if len(ids) != 1:
-                    raise RunnerError(f"label word \"{word}\" is {len(ids)} tokens; a label must be "
-                                      "exactly one token")
+                    raise RunnerError(
+                        f'label word "{word}" is {len(ids)} tokens; a label must be '
+                        "exactly one token"
+                    )
                 self.label_ids.append(ids[0])
         elif self.kind == "classifier":
             n = self.model.config.num_labels
@@ -134,9 +173,11 @@ class LoadedModel:
         else:
             self._init_adapter()
 
-    def _init_adapter(self):
+    def _init_adapter(self) -> None:
         import json
+
         from safetensors import safe_open
+
         p = self.head.get("path", "")
         try:
             with safe_open(p, "pt") as f:
@@ -144,37 +185,38 @@ class LoadedModel:
                 self.w = f.get_tensor("weight").float().to(self.device)
                 self.b = f.get_tensor("bias").float().to(self.device)
         except Exception as e:
-            raise RunnerError(f"{p}: not a readable adapter ({_line(e)})")
+            raise RunnerError(f"{p}: not a readable adapter ({_line(e)})") from e
         H = self.model.config.hidden_size
         if self.w.dim() != 2 or self.w.shape[1] != H:
-            raise RunnerError(f"{p}: adapter weight is {list(self.w.shape)} but the model's hidden "
-                              f"size is {H}")
+            raise RunnerError(
+                f"{p}: adapter weight is {list(self.w.shape)} but the model's hidden size is {H}"
+            )
         self.pooling = self.head.get("pooling") or meta.get("pooling", "")
         if self.pooling not in ("cls", "mean", "last"):
-            raise RunnerError(f"{p}: no pooling given (head \"pooling\" or file metadata)")
+            raise RunnerError(f'{p}: no pooling given (head "pooling" or file metadata)')
         learned = meta.get("template", "{text}")
         if learned != self.head.get("template", "{text}"):
-            raise RunnerError(f"{p}: the adapter learned on the prompt template \"{learned}\"")
+            raise RunnerError(f'{p}: the adapter learned on the prompt template "{learned}"')
         self.normalize = bool(self.head.get("normalize")) or meta.get("normalize") == "true"
         if not self.labels and "labels" in meta:
             self.labels = json.loads(meta["labels"])
         if not self.labels:
             self.labels = [str(c) for c in range(self.w.shape[0])]
 
-    def eos_ids(self):
+    def eos_ids(self) -> set[int]:
         for source in (self.model.config, getattr(self.model, "generation_config", None)):
             eos = getattr(source, "eos_token_id", None) if source is not None else None
             if eos is not None:
                 return set(eos if isinstance(eos, (list, tuple)) else [eos])
         return set()
 
-    def prompt(self, text):
+    def prompt(self, text: str) -> str:
         if self.kind == "classifier":
             return text
         return self.head.get("template", "{text}").replace("{text}", text, 1)
 
     # -- tokens -----------------------------------------------------------------------------
-    def tokenize(self, texts, max_length):
+    def tokenize(self, texts: list[str], max_length: int) -> list[dict[str, Any]]:
         limit = min(max_length, self.max_positions) if max_length > 0 else self.max_positions
         out = []
         for t in texts:
@@ -183,25 +225,38 @@ class LoadedModel:
         return out
 
     # -- a batch ----------------------------------------------------------------------------
-    def batch(self, rows, padding_side, pad_to, pad_to_n):
+    def batch(
+        self, rows: list[list[int]], padding_side: str, pad_to: str, pad_to_n: int
+    ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, list[int]]:
         longest = max(len(r) for r in rows)
         L = longest
         if pad_to == "multiple":
             L = -(-longest // pad_to_n) * pad_to_n
         elif pad_to == "fixed":
             if longest > pad_to_n:
-                raise RunnerError(f"an item of {longest} tokens does not fit pad_to fixed {pad_to_n}")
+                raise RunnerError(
+                    f"an item of {longest} tokens does not fit pad_to fixed {pad_to_n}"
+                )
             L = pad_to_n
         start = [L - len(row) if padding_side == "left" else 0 for row in rows]
         # Laid out in Python lists, then one tensor each (a tensor op per row costs more).
-        ids = torch.tensor([[self.pad_id] * s + list(row) + [self.pad_id] * (L - s - len(row))
-                            for s, row in zip(start, rows)], dtype=torch.long)
-        mask = torch.tensor([[0] * s + [1] * len(row) + [0] * (L - s - len(row))
-                             for s, row in zip(start, rows)], dtype=torch.long)
+        ids = torch.tensor(
+            [
+                [self.pad_id] * s + list(row) + [self.pad_id] * (L - s - len(row))
+                for s, row in zip(start, rows)
+            ],
+            dtype=torch.long,
+        )
+        mask = torch.tensor(
+            [[0] * s + [1] * len(row) + [0] * (L - s - len(row)) for s, row in zip(start, rows)],
+            dtype=torch.long,
+        )
         pos = (mask.cumsum(1) - 1).clamp_min(0) * mask
         return ids.to(self.device), mask.to(self.device), pos.to(self.device), start
 
-    def forward(self, rows, padding_side, pad_to, pad_to_n, capture):
+    def forward(
+        self, rows: list[list[int]], padding_side: str, pad_to: str, pad_to_n: int, capture: str
+    ) -> list[dict[str, Any]]:
         """Decision-class logits and capture of each row: [{"logits", "hashes", "vectors"}]."""
         ids, mask, pos, start = self.batch(rows, padding_side, pad_to, pad_to_n)
         lengths = [len(r) for r in rows]
@@ -221,19 +276,31 @@ class LoadedModel:
                 self._capture(out.hidden_states, mask, start, lengths, last, capture, records)
         return records
 
-    def _rows(self, h, index):
+    def _rows(self, h: torch.Tensor, index: torch.Tensor) -> torch.Tensor:
         return h[torch.arange(h.shape[0], device=h.device), index]
 
-    def _pooled(self, h, mask, start, last):
+    def _pooled(
+        self, h: torch.Tensor, mask: torch.Tensor, start: list[int], last: torch.Tensor
+    ) -> torch.Tensor:
         if self.kind == "adapter" and self.pooling == "mean":
             m = mask.to(torch.float32).unsqueeze(-1)
             return (h.to(torch.float32) * m).sum(1) / m.sum(1).clamp_min(1e-9)
-        cls = self.kind == "adapter" and self.pooling == "cls" or (
-            self.kind == "classifier" and self.model.config.model_type == "bert")
+        cls = (
+            self.kind == "adapter"
+            and self.pooling == "cls"
+            or (self.kind == "classifier" and self.model.config.model_type == "bert")
+        )
         idx = torch.tensor(start, device=h.device) if cls else last
         return self._rows(h, idx).to(torch.float32)
 
-    def _logits(self, out, mask, start, last, keep):
+    def _logits(
+        self,
+        out: Any,
+        mask: torch.Tensor,
+        start: list[int],
+        last: torch.Tensor,
+        keep: torch.Tensor | None,
+    ) -> torch.Tensor:
         if self.kind == "label_tokens":
             lg = out.logits
             if keep is not None:
@@ -248,7 +315,16 @@ class LoadedModel:
             pooled = pooled / pooled.norm(2, -1, keepdim=True).clamp_min(1e-12)
         return torch.nn.functional.linear(pooled, self.w, self.b)
 
-    def _capture(self, hidden, mask, start, lengths, last, capture, records):
+    def _capture(
+        self,
+        hidden: tuple[torch.Tensor, ...],
+        mask: torch.Tensor,
+        start: list[int],
+        lengths: list[int],
+        last: torch.Tensor,
+        capture: str,
+        records: list[dict[str, Any]],
+    ) -> None:
         hashes = hash_batch(hidden, start, lengths, torch.get_num_threads())
         vectors = None
         if capture in ("vectors", "full"):  # per layer over the whole batch, as the engine does
@@ -259,7 +335,7 @@ class LoadedModel:
             if vectors is not None:
                 records[r]["vectors"] = vectors[r]
             if capture == "full":
-                records[r]["full"] = b64floats(torch.stack([h[r, s:s + n] for h in hidden]))
+                records[r]["full"] = b64floats(torch.stack([h[r, s : s + n] for h in hidden]))
 
 
 class Generation:
@@ -269,18 +345,25 @@ class Generation:
     token, its float32 logit, the gap between the two largest logits, the rows in the forward
     pass and, when asked, the K most likely tokens with their log-probabilities."""
 
-    def __init__(self, model, max_new_tokens, stop, stop_at_eos, top_logprobs):
+    def __init__(
+        self,
+        model: LoadedModel,
+        max_new_tokens: int,
+        stop: list[str],
+        stop_at_eos: bool,
+        top_logprobs: int,
+    ) -> None:
         self.m = model
         self.max_new = max_new_tokens
         self.stop = [s for s in stop if s]
         self.eos = model.eos_ids() if stop_at_eos else set()
         self.k = top_logprobs
 
-    def run(self, prompts):
+    def run(self, prompts: list[str]) -> list[dict[str, Any]]:
         m = self.m
         rows = []
         for i, p in enumerate(prompts):
-            ids = m.tok(p)["input_ids"][:m.max_positions]
+            ids = m.tok(p)["input_ids"][: m.max_positions]
             if not ids:
                 raise RunnerError(f"prompt {i} has no tokens")
             rows.append(ids)
@@ -290,19 +373,32 @@ class Generation:
         nxt = [len(r) for r in rows]
         kw = {"logits_to_keep": 1} if m.takes_keep else {}
         with torch.inference_mode():
-            out = m.model(input_ids=ids, attention_mask=mask, position_ids=pos, use_cache=True, **kw)
+            out = m.model(
+                input_ids=ids, attention_mask=mask, position_ids=pos, use_cache=True, **kw
+            )
             while not self._step(out.logits[:, -1], gens, done):
-                tokens = torch.tensor([[m.pad_id if done[r] else gens[r]["steps"][-1]["token"]]
-                                       for r in range(len(rows))], device=ids.device)
+                tokens = torch.tensor(
+                    [
+                        [m.pad_id if done[r] else gens[r]["steps"][-1]["token"]]
+                        for r in range(len(rows))
+                    ],
+                    device=ids.device,
+                )
                 p = torch.tensor([[n] for n in nxt], device=ids.device)
                 nxt = [n + 1 for n in nxt]
                 mask = torch.cat([mask, torch.ones_like(mask[:, :1])], 1)
                 cache = getattr(out, m.cache_arg)
-                out = m.model(input_ids=tokens, attention_mask=mask, position_ids=p,
-                              use_cache=True, **{m.cache_arg: cache}, **kw)
+                out = m.model(
+                    input_ids=tokens,
+                    attention_mask=mask,
+                    position_ids=p,
+                    use_cache=True,
+                    **{m.cache_arg: cache},
+                    **kw,
+                )
         return gens
 
-    def _step(self, logits, gens, done):
+    def _step(self, logits: torch.Tensor, gens: list[dict[str, Any]], done: list[bool]) -> bool:
         lf = logits.to("cpu", torch.float32)
         best = lf.argmax(-1)
         top = lf.topk(min(2, lf.shape[1]), -1).values
@@ -312,9 +408,14 @@ class Generation:
             if done[r]:
                 continue
             tok = int(best[r])
-            st = {"token": tok, "logit": b64floats(lf[r, tok:tok + 1]),
-                  "gap": b64floats((top[r, 0] - top[r, 1]).reshape(1)) if top.shape[1] > 1
-                  else b64floats(torch.zeros(1)), "batch": lf.shape[0]}
+            st = {
+                "token": tok,
+                "logit": b64floats(lf[r, tok : tok + 1]),
+                "gap": b64floats((top[r, 0] - top[r, 1]).reshape(1))
+                if top.shape[1] > 1
+                else b64floats(torch.zeros(1)),
+                "batch": lf.shape[0],
+            }
             if self.k > 0:
                 st["top_tokens"] = lp.indices[r].tolist()
                 st["top_logprobs"] = b64floats(lp.values[r])

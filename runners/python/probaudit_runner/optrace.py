@@ -8,6 +8,9 @@ g++ on PATH), against the headers and libraries of the torch that is imported, a
 C++ ABI and the compiler. Where it cannot be built or loaded, `counter()` says why and the
 trace counts from torch.profiler instead (trace.py); PROBAUDIT_RUNNER_TRACE=profiler asks for
 that."""
+
+from __future__ import annotations
+
 import ctypes
 import hashlib
 import os
@@ -25,19 +28,19 @@ _LOADED = {}
 class Counter:
     """The loaded library: start, stop, and read (clearing) the counts so far."""
 
-    def __init__(self, lib):
+    def __init__(self, lib: ctypes.CDLL) -> None:
         self.lib = lib
         lib.probaudit_optrace_read.restype = ctypes.c_longlong
         lib.probaudit_optrace_read.argtypes = [ctypes.c_char_p, ctypes.c_longlong]
 
-    def start(self):
+    def start(self) -> None:
         if self.lib.probaudit_optrace_start() != 0:
             self.read()  # one left counting: its counts are dropped
 
-    def stop(self):
+    def stop(self) -> None:
         self.lib.probaudit_optrace_stop()
 
-    def read(self):
+    def read(self) -> dict[str, int]:
         """{name: calls} since the last read."""
         size = 1 << 16
         while True:
@@ -53,26 +56,37 @@ class Counter:
         return out
 
 
-def _cache_dir():
+def _cache_dir() -> pathlib.Path:
     if os.environ.get("PROBAUDIT_RUNNER_CACHE"):
         return pathlib.Path(os.environ["PROBAUDIT_RUNNER_CACHE"])
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     return pathlib.Path(base) / "probaudit" / "runner"
 
 
-def _compiler():
+def _compiler() -> str:
     cxx = os.environ.get("CXX") or shutil.which("c++") or shutil.which("g++")
     if not cxx:
         raise OSError("no C++ compiler in this environment ($CXX, c++ or g++)")
     return cxx
 
 
-def _build(cxx, target):
+def _build(cxx: str, target: pathlib.Path) -> None:
     root = pathlib.Path(torch.__file__).resolve().parent
     abi = int(torch.compiled_with_cxx11_abi())
-    cmd = [cxx, "-O2", "-shared", "-fPIC", "-std=c++17", f"-D_GLIBCXX_USE_CXX11_ABI={abi}",
-           f"-I{root / 'include'}", str(SOURCE), f"-L{root / 'lib'}", "-lc10", "-ltorch_cpu",
-           f"-Wl,-rpath,{root / 'lib'}"]
+    cmd = [
+        cxx,
+        "-O2",
+        "-shared",
+        "-fPIC",
+        "-std=c++17",
+        f"-D_GLIBCXX_USE_CXX11_ABI={abi}",
+        f"-I{root / 'include'}",
+        str(SOURCE),
+        f"-L{root / 'lib'}",
+        "-lc10",
+        "-ltorch_cpu",
+        f"-Wl,-rpath,{root / 'lib'}",
+    ]
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=target.name + ".", dir=target.parent)
     os.close(fd)
@@ -87,22 +101,26 @@ def _build(cxx, target):
             os.unlink(tmp)
 
 
-def _key(cxx):
+def _key(cxx: str) -> str:
     h = hashlib.sha256(SOURCE.read_bytes())
-    for part in (torch.__version__, str(pathlib.Path(torch.__file__).resolve()),
-                 str(torch.compiled_with_cxx11_abi()), os.path.realpath(shutil.which(cxx) or cxx)):
+    for part in (
+        torch.__version__,
+        str(pathlib.Path(torch.__file__).resolve()),
+        str(torch.compiled_with_cxx11_abi()),
+        os.path.realpath(shutil.which(cxx) or cxx),
+    ):
         h.update(b"\0" + part.encode())
     return h.hexdigest()[:16]
 
 
-def counter():
+def counter() -> tuple[Counter | None, str | None]:
     """(Counter, None), or (None, why the trace counts from the profiler)."""
     if "result" not in _LOADED:
         _LOADED["result"] = _load()
     return _LOADED["result"]
 
 
-def _load():
+def _load() -> tuple[Counter | None, str | None]:
     if os.environ.get("PROBAUDIT_RUNNER_TRACE") == "profiler":
         return None, "PROBAUDIT_RUNNER_TRACE=profiler"
     try:

@@ -14,7 +14,12 @@ the sums are the same either way.
 Where a torch does not expose the raw events, key_averages() is the fallback; it counts the
 same, except that it folds a call into a caller of the same name (aten::sum() calling
 aten::sum.dim_IntList counts once there)."""
+
+from __future__ import annotations
+
 import collections
+from collections.abc import Callable
+from typing import Any
 
 import torch
 
@@ -24,19 +29,25 @@ _DROPPED = ("aten::is_leaf", "aten::output_nr", "aten::_version")
 HARVEST = 64  # forwards per profiler
 
 
-def _raw_counts(prof, device_kernels):
+def _raw_counts(
+    prof: torch.profiler.profile, device_kernels: bool
+) -> dict[tuple[str, bool], int] | None:
     """{(name, is_device_kernel): calls} from the raw events, or None without them."""
     results = getattr(getattr(prof, "profiler", None), "kineto_results", None)
     if results is None or not hasattr(results, "events"):
         return None
     cuda = torch.autograd.DeviceType.CUDA
     got = collections.Counter(
-        (e.name(), device_kernels and e.device_type() == cuda) for e in results.events()
-        if not (hasattr(e, "is_hidden_event") and e.is_hidden_event()))
-    return {k: n for k, n in got.items() if k[0] not in _DROPPED and not k[0].startswith("profiler::")}
+        (e.name(), device_kernels and e.device_type() == cuda)
+        for e in results.events()
+        if not (hasattr(e, "is_hidden_event") and e.is_hidden_event())
+    )
+    return {
+        k: n for k, n in got.items() if k[0] not in _DROPPED and not k[0].startswith("profiler::")
+    }
 
 
-def _averaged_counts(prof):
+def _averaged_counts(prof: torch.profiler.profile) -> collections.Counter:
     cuda = torch.autograd.DeviceType.CUDA
     out = collections.Counter()
     for e in prof.key_averages():
@@ -44,7 +55,9 @@ def _averaged_counts(prof):
     return out
 
 
-def counts(prof, raw=True, device_kernels=False):
+def counts(
+    prof: torch.profiler.profile, raw: bool = True, device_kernels: bool = False
+) -> tuple[dict[str, int], dict[str, int]]:
     """({aten op: calls}, {device kernel: launches}) of a finished profile."""
     events = _raw_counts(prof, device_kernels) if raw else None
     if events is None:
@@ -58,7 +71,7 @@ def counts(prof, raw=True, device_kernels=False):
     return ops, kernels
 
 
-def _aten(names):
+def _aten(names: dict[str, int]) -> dict[str, int]:
     return {k: n for k, n in names.items() if k.startswith("aten::") and k not in _DROPPED}
 
 
@@ -66,12 +79,14 @@ class RunTrace:
     """The kernel trace of everything run from its start to `result()`; probaudit sends nothing
     but the run's forwards in between (trace_start, trace_stop)."""
 
-    def __init__(self, device, harvest=HARVEST, ops_from=None):
+    def __init__(self, device: str, harvest: int = HARVEST, ops_from: str | None = None) -> None:
         """ops_from: "native" or "profiler" (None: native where it can be built)."""
         from . import optrace
+
         self.cuda = str(device).startswith("cuda")
-        self.native, self.why_profiler = ((None, "asked for") if ops_from == "profiler"
-                                          else optrace.counter())
+        self.native, self.why_profiler = (
+            (None, "asked for") if ops_from == "profiler" else optrace.counter()
+        )
         if ops_from == "native" and self.native is None:
             raise RuntimeError(f"no native operator counter: {self.why_profiler}")
         self.ops_from = "native" if self.native else "profiler"
@@ -84,7 +99,7 @@ class RunTrace:
         if self.native:
             self.native.start()
 
-    def forward(self, fn):
+    def forward(self, fn: Callable[[], Any]) -> Any:
         """fn(), counted."""
         if self.prof is None and self.acts:
             self.prof = torch.profiler.profile(activities=self.acts)
@@ -96,7 +111,7 @@ class RunTrace:
             if self.pending >= self.harvest:
                 self._count()
 
-    def _count(self):
+    def _count(self) -> None:
         if self.prof is not None:
             self.prof.stop()
             ops, kernels = counts(self.prof, device_kernels=self.cuda)
@@ -106,7 +121,7 @@ class RunTrace:
             self.prof = None
         self.pending = 0
 
-    def result(self):
+    def result(self) -> dict[str, Any]:
         """{"ops", "device_kernels"} of everything counted so far (a CPU run says it has no
         device kernels); counting stops."""
         self._count()

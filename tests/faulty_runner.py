@@ -1,0 +1,68 @@
+#!/usr/bin/env python3
+"""The transformers runner with a fault injected in front of it, for the tests, as
+tests/fault_engine.cpp is for probaudit: the runner package carries no test hooks. It imports
+the real runner (runners/python/probaudit_runner, found on PYTHONPATH as probaudit sets it) and
+serves the protocol with it, unchanged, except:
+
+  PROBAUDIT_RUNNER_FAULT=exit-after-forward:N
+      the process ends (os._exit, status 3: no reply, no clean-up, as a crash would) when the
+      request for forward or generate number N + 1 arrives, before the runner computes it
+      (requests the runner refuses, for want of a model or of a generation head, do not count).
+
+Without the variable it is the plain runner. A test points a study's environment at it through
+a shell script named as the environment's "python" that runs this file with that environment's
+interpreter (probaudit starts it as `PYTHON -m probaudit_runner`; the arguments are ignored):
+
+    #!/bin/sh
+    exec /path/to/.venv/bin/python /path/to/tests/faulty_runner.py
+"""
+
+import os
+import pathlib
+import sys
+from collections.abc import Callable
+from typing import Any
+
+# The runner sees the path probaudit gives it (its package, then the environment's own), not
+# this tests folder, which Python puts first for a script.
+if sys.path and pathlib.Path(sys.path[0]).resolve() == pathlib.Path(__file__).resolve().parent:
+    del sys.path[0]
+
+from probaudit_runner import __main__ as runner  # noqa: E402
+
+Handler = Callable[[runner.Server, dict[str, Any]], dict[str, Any]]
+
+
+def exit_after_forwards(n: int) -> None:
+    """Ends the process at the (n + 1)-th forward or generate request (the two count together)
+    that the runner would compute."""
+    seen = 0
+
+    def counted(handler: Handler, head_kind: str | None = None) -> Handler:
+        def wrapper(server: runner.Server, params: dict[str, Any]) -> dict[str, Any]:
+            nonlocal seen
+            model = server.model
+            if model is not None and head_kind in (None, model.kind):
+                if seen == n:
+                    os._exit(3)
+                seen += 1
+            return handler(server, params)  # refuses the others itself
+
+        return wrapper
+
+    runner.Server.do_forward = counted(runner.Server.do_forward)
+    runner.Server.do_generate = counted(runner.Server.do_generate, "generation")
+
+
+def main() -> int:
+    fault = os.environ.get("PROBAUDIT_RUNNER_FAULT", "")
+    if fault.startswith("exit-after-forward:"):
+        exit_after_forwards(int(fault.split(":", 1)[1]))
+    elif fault:
+        print(f"faulty_runner: unknown PROBAUDIT_RUNNER_FAULT {fault!r}", file=sys.stderr)
+        return 2
+    return runner.main()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
