@@ -8,6 +8,7 @@
 // "state" links in the same chain whenever it changes. The chain's last link is its head: a
 // head recorded elsewhere, or signed (signing.h), also finds a ledger edited and sealed again.
 // One writer at a time.
+#include "common/vocabulary.h"
 #include "ledger/signing.h"
 
 #include <nlohmann/json.hpp>
@@ -83,8 +84,8 @@ const char* statusName(RunStatus s);
 
 struct Run {
     std::int64_t id = 0;
-    std::string kind =
-        "study"; // study: a study config over all items; probe: a diagnosis probe on a sample
+    RunKind kind =
+        RunKind::Study; // a study config over all items, or a diagnosis probe on a sample
     // probes: what the run is for ("neighbours: shuffle 2"); runs imported from an audit
     // bundle: where they came from ("imported from audit.zip")
     std::string label;
@@ -174,7 +175,7 @@ public:
     std::int64_t beginRun(const std::string& head, const nlohmann::json& headJson,
                           const std::string& configName, const std::string& configHash,
                           const std::string& envHash, const std::string& capture,
-                          std::int64_t itemsTotal, const std::string& kind = "study",
+                          std::int64_t itemsTotal, RunKind kind = RunKind::Study,
                           const std::string& label = std::string(),
                           const std::string& started = std::string()); // "" = now
     // An unfinished study run (running but abandoned, or interrupted) with the same key.

@@ -54,7 +54,7 @@ void readRuns(ShardLedger& s) {
         throw Error(s.path, "shard " + s.led->meta("shard") + " does not verify: " + v.problem);
     }
     for (const Run& r : s.led->runs()) {
-        if (r.kind != "study") {
+        if (r.kind != RunKind::Study) {
             continue; // a probe is not part of the study's runs
         }
         if (r.status != RunStatus::Finished) {
@@ -172,7 +172,7 @@ void writeRun(Ledger& out, const std::vector<ShardLedger>& all, const std::strin
     std::sort(records.begin(), records.end(),
               [](const Record& a, const Record& b) { return a.item < b.item; });
     const std::int64_t id = out.beginRun(r.head, r.head_json, r.config_name, r.config_hash,
-                                         r.env_hash, r.capture, total, "study", "", started);
+                                         r.env_hash, r.capture, total, RunKind::Study, "", started);
     for (std::size_t k = 0; k < records.size(); k += 256) {
         out.appendBatch(id, std::vector<Record>(records.begin() + std::ptrdiff_t(k),
                                                 records.begin() + std::ptrdiff_t(std::min(
