@@ -263,7 +263,7 @@ private Q_SLOTS:
         const Ledger led(path.toStdString(), Ledger::Mode::Read);
         const auto runs = led.runs();
         QCOMPARE(runs.size(), std::size_t(2));
-        QCOMPARE(runs[0].kind, std::string("study"));
+        QVERIFY(runs[0].kind == RunKind::Study);
         QCOMPARE(runs[0].status, ledger::RunStatus::Finished);
         QCOMPARE(led.records(runs[1].id).size(), std::size_t(6));
         const auto v = led.verify();

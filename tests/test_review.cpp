@@ -563,11 +563,11 @@ private Q_SLOTS:
         QVERIFY(rv->generation);
         QCOMPARE(rv->generation_rows.size(), std::size_t(2));
         const auto& repeat = rv->generation_rows[0];
-        QCOMPARE(repeat.kind, std::string("repeat"));
+        QVERIFY(repeat.kind == GenerationPairKind::Repeat);
         QCOMPARE(repeat.b, std::string("serial-reordered"));
         QCOMPARE(repeat.cmp.identical, std::size_t(12));
         const auto& serving = rv->generation_rows[1];
-        QCOMPARE(serving.kind, std::string("serving"));
+        QVERIFY(serving.kind == GenerationPairKind::Serving);
         QCOMPARE(serving.a, std::string("serial"));
         QCOMPARE(serving.b, std::string("c4"));
         QCOMPARE(serving.cmp.identical, std::size_t(8));     // 4 of 12 items fork
@@ -969,7 +969,8 @@ private Q_SLOTS:
         testing::writeGenerationFixtureLedger(path.toStdString(), 12);
         MainWindow window;
         window.showReview(ReviewLoader::loadNow(path));
-        QCOMPARE(generationKindName("repeat"), QStringLiteral("Lauf zu Lauf")); // German UI
+        QCOMPARE(generationKindName(GenerationPairKind::Repeat),
+                 QStringLiteral("Lauf zu Lauf")); // German UI
         const QString pdf = dir.filePath(QStringLiteral("de.pdf"));
         const bool ok = window.exportReport(pdf);
         installTranslations(*qApp, QStringLiteral("en"));

@@ -59,7 +59,7 @@ private Q_SLOTS:
         QCOMPARE(s.model_format, std::string("hf"));
         QCOMPARE(s.heads.size(), std::size_t(2));
         QCOMPARE(s.heads[0].name, std::string("a")); // file order, names from the keys
-        QCOMPARE(s.heads[1].kind, std::string("classifier"));
+        QVERIFY(s.heads[1].kind == HeadKind::Classifier);
         QCOMPARE(s.dataset.paths,
                  std::vector<std::string>{
                      dir.filePath("data.jsonl").toStdString()}); // relative to the study

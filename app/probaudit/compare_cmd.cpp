@@ -8,6 +8,7 @@
 #include "analysis/seed_tables.h"
 #include "analysis/token_metrics.h"
 #include "common/error.h"
+#include "common/vocabulary.h"
 #include "ledger/ledger.h"
 #include "ledger/trust.h"
 
@@ -85,8 +86,8 @@ int compareGenerationRuns(const CompareOptions& o, const ledger::Ledger& led,
         }
         return out;
     };
-    if (ra.head_json.value("kind", "") != "generation" ||
-        rb.head_json.value("kind", "") != "generation") {
+    if (headKindOf(ra.head_json) != HeadKind::Generation ||
+        headKindOf(rb.head_json) != HeadKind::Generation) {
         throw Error(o.ledger, "runs " + std::to_string(o.a) + " and " + std::to_string(o.b) +
                                   ": a generation run compares only with a generation run");
     }
@@ -278,7 +279,7 @@ void printKernelTrace(const analysis::Comparison& c) {
                     "path)\n  %-14s %-44s %10s %10s\n",
                     "kind", "name", "run A", "run B");
         for (const auto& k : onlyOne) {
-            std::printf("  %-14s %-44s %10lld %10lld\n", k.kind.c_str(), k.name.c_str(),
+            std::printf("  %-14s %-44s %10lld %10lld\n", nameString(k.kind).c_str(), k.name.c_str(),
                         static_cast<long long>(k.count_a), static_cast<long long>(k.count_b));
         }
     }
@@ -325,8 +326,8 @@ void printItems(const analysis::Comparison& c, const std::vector<ledger::Item>& 
 int compareRuns(const CompareOptions& o) {
     const ledger::Ledger led(o.ledger, ledger::Ledger::Mode::Read);
     const ledger::Trust trust = ledger::assessTrust(led);
-    if (led.run(o.a).head_json.value("kind", "") == "generation" ||
-        led.run(o.b).head_json.value("kind", "") == "generation") {
+    if (headKindOf(led.run(o.a).head_json) == HeadKind::Generation ||
+        headKindOf(led.run(o.b).head_json) == HeadKind::Generation) {
         return compareGenerationRuns(o, led, trust);
     }
     const auto items = led.items();

@@ -3,6 +3,7 @@
 #include "events.h"
 
 #include "common/protocol.h"
+#include "common/vocabulary.h"
 
 #include <cstdio>
 #include <iostream>
@@ -18,14 +19,15 @@ namespace {
 class ProbeEvents : public runner::Events {
 public:
     void emit(const json& e) override {
-        const std::string kind = e.value("event", "");
-        if (kind == "started") {
+        const EventKind kind = eventKind(e);
+        if (kind == EventKind::Started) {
             std::fprintf(stderr, "probe %lld: %s ...", static_cast<long long>(e.value("run", 0)),
                          e.value("label", e.value("config", "")).c_str());
-        } else if (kind == "run-finished") {
+        } else if (kind == EventKind::RunFinished) {
             std::fprintf(stderr, " %.1f s\n", e.value("seconds", 0.0));
-        } else if (kind == "warning" || kind == "error") {
-            std::fprintf(stderr, "%s: %s\n", kind.c_str(), e.value("message", "").c_str());
+        } else if (kind == EventKind::Warning || kind == EventKind::Error) {
+            std::fprintf(stderr, "%s: %s\n", nameString(kind).c_str(),
+                         e.value("message", "").c_str());
         }
     }
 };

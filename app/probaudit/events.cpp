@@ -1,5 +1,7 @@
 #include "events.h"
 
+#include "common/vocabulary.h"
+
 #include <cstdio>
 #include <iostream>
 #include <unistd.h>
@@ -47,14 +49,14 @@ void TerminalEvents::emit(const json& e) {
         m_tty = ::isatty(STDERR_FILENO) != 0;
         m_checked = true;
     }
-    const std::string kind = e.value("event", "");
+    const EventKind kind = eventKind(e);
     auto endBar = [&] {
         if (m_barShown) {
             std::cerr << "\n";
             m_barShown = false;
         }
     };
-    if (kind == "started") {
+    if (kind == EventKind::Started) {
         endBar();
         // A job of `run --jobs` has its run id once imported (run-finished says it).
         if (e.contains("run")) {
@@ -68,7 +70,7 @@ void TerminalEvents::emit(const json& e) {
             std::cerr << ", resuming after " << e.value("resumed_items", 0) << " recorded";
         }
         std::cerr << std::endl;
-    } else if (kind == "progress" && m_tty) {
+    } else if (kind == EventKind::Progress && m_tty) {
         const double done = e.value("done", 0.0), total = e.value("total", 0.0);
         const int width = 30;
         const int filled = total > 0 ? static_cast<int>(width * done / total) : 0;
@@ -81,7 +83,7 @@ void TerminalEvents::emit(const json& e) {
                       clock(e.value("eta_seconds", -1.0)).c_str());
         std::cerr << buf << std::flush;
         m_barShown = true;
-    } else if (kind == "run-finished") {
+    } else if (kind == EventKind::RunFinished) {
         endBar();
         char buf[300];
         std::snprintf(
@@ -112,26 +114,26 @@ void TerminalEvents::emit(const json& e) {
             std::cerr << buf;
         }
         std::cerr << std::endl;
-    } else if (kind == "skipped") {
+    } else if (kind == EventKind::Skipped) {
         endBar();
         std::cerr << "head " << e.value("head", "") << ", config " << e.value("config", "")
                   << ": already recorded (run " << e.value("run", 0)
                   << "); --again records it once more" << std::endl;
-    } else if (kind == "done" && e.contains("imported")) { // a run on another host
+    } else if (kind == EventKind::Done && e.contains("imported")) { // a run on another host
         endBar();
         std::cerr << e.value("imported", 0) << " new finished runs of " << e.value("from", "")
                   << " imported into " << e.value("ledger", "") << std::endl;
-    } else if (kind == "warning") {
+    } else if (kind == EventKind::Warning) {
         endBar();
         std::cerr << "warning: " << e.value("message", "") << std::endl;
-    } else if (kind == "error") {
+    } else if (kind == EventKind::Error) {
         endBar();
         std::cerr << "error: " << e.value("message", "") << std::endl;
     }
 }
 
-std::unique_ptr<Events> makeEvents(const std::string& kind) {
-    if (kind == "jsonl") {
+std::unique_ptr<Events> makeEvents(const std::string& format) {
+    if (format == "jsonl") {
         return std::make_unique<JsonLinesEvents>();
     }
     return std::make_unique<TerminalEvents>();

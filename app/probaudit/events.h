@@ -38,6 +38,6 @@ private:
     bool m_barShown = false;
 };
 
-std::unique_ptr<Events> makeEvents(const std::string& kind); // "" | "jsonl"
+std::unique_ptr<Events> makeEvents(const std::string& format); // "" | "jsonl"
 
 } // namespace probaudit::app

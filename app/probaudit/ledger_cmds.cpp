@@ -1,8 +1,9 @@
 #include "ledger_cmds.h"
 
 #include "common/error.h"
+#include "common/vocabulary.h"
 #include "ledger/ledger.h"
-#include "runner/child_process.h"
+#include "process/child_process.h"
 
 #include <nlohmann/json.hpp>
 
@@ -110,8 +111,8 @@ int listRuns(const std::string& path, bool asJson) {
                     static_cast<long long>(r.id), r.head.c_str(), r.config_name.c_str(),
                     r.config_hash.c_str(), r.env_hash.c_str(), r.capture.c_str(),
                     statusText(r).c_str(), items, r.started.c_str());
-        if (r.kind != "study") {
-            std::printf("     %s: %s\n", r.kind.c_str(), r.label.c_str());
+        if (r.kind != RunKind::Study) {
+            std::printf("     %s: %s\n", nameString(r.kind).c_str(), r.label.c_str());
         }
         if (!r.message.empty()) {
             std::printf("     %s\n", r.message.c_str());

@@ -62,7 +62,8 @@ std::vector<Bin> emptyBins(const std::vector<double>& edges) {
 std::vector<KernelDiff> kernelTraceDiff(const json& a, const json& b) {
     std::vector<KernelDiff> out;
     for (const auto& [part, kind] :
-         {std::pair<const char*, const char*>{"ops", "op"}, {"device_kernels", "device_kernel"}}) {
+         {std::pair<const char*, TraceEntryKind>{"ops", TraceEntryKind::Op},
+          {"device_kernels", TraceEntryKind::DeviceKernel}}) {
         std::map<std::string, std::pair<std::int64_t, std::int64_t>> counts;
         if (a.is_object() && a.contains(part)) {
             for (const auto& [name, n] : a[part].items()) {

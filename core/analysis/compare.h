@@ -5,6 +5,7 @@
 // divergent layer; margin and Δp histograms; the kernel-trace diff; the three-level verdict.
 // Works on stored records only, so runs from other machines compare like local ones.
 #include "analysis/stats.h"
+#include "common/vocabulary.h"
 #include "ledger/ledger.h"
 
 #include <nlohmann/json.hpp>
@@ -51,7 +52,7 @@ struct Bin {
 };
 
 struct KernelDiff {
-    std::string kind; // "op" | "device_kernel"
+    TraceEntryKind kind = TraceEntryKind::Op;
     std::string name;
     std::int64_t count_a = 0, count_b = 0;
 };

@@ -2,6 +2,7 @@
 
 #include "common/error.h"
 #include "common/sha256.h"
+#include "common/vocabulary.h"
 
 #include <algorithm>
 #include <tuple>
@@ -84,7 +85,8 @@ bool onlyAmong(const std::vector<std::string>& axes, const std::vector<std::stri
 std::vector<const ledger::Run*> finishedStudyRuns(const Review& rv) {
     std::vector<const ledger::Run*> out;
     for (const auto& r : rv.runs) {
-        if (r.kind == "study" && r.head == rv.head && r.status == ledger::RunStatus::Finished) {
+        if (r.kind == RunKind::Study && r.head == rv.head &&
+            r.status == ledger::RunStatus::Finished) {
             out.push_back(&r);
         }
     }
@@ -225,7 +227,7 @@ void generationTable(Review& rv, const ledger::Ledger& led) {
         }
     };
     const auto add = [&](const ReviewRow& a, std::int64_t runA, const ReviewRow& b,
-                         std::int64_t runB, const std::string& kind) {
+                         std::int64_t runB, GenerationPairKind kind) {
         load(runA);
         load(runB);
         GenerationRow g;
@@ -261,7 +263,7 @@ void generationTable(Review& rv, const ledger::Ledger& led) {
         load(b.run->id);
         const auto mine = finishedRuns(b);
         if (mine.size() >= 2) {
-            add(b, mine[mine.size() - 2]->id, b, mine.back()->id, "repeat");
+            add(b, mine[mine.size() - 2]->id, b, mine.back()->id, GenerationPairKind::Repeat);
         }
         if (b.reference) {
             continue;
@@ -269,14 +271,14 @@ void generationTable(Review& rv, const ledger::Ledger& led) {
         // A run of another environment: against the same config recorded at home.
         const ReviewRow* partner = b.other_env ? rv.row(b.config_name) : nullptr;
         partner = partner != nullptr && partner->run ? partner : nullptr;
-        std::string kind = partner != nullptr ? "config" : "";
+        GenerationPairKind kind = GenerationPairKind::Config;
         for (std::size_t y = 0; y < x && partner == nullptr; ++y) {
             const ReviewRow& a = rv.rows[y];
             const auto axes = differingAxes(a.config_json, b.config_json);
             if (a.run && a.machine == b.machine && !axes.empty() &&
                 onlyAmong(axes, {"arrival_seed", "repeat"})) {
                 partner = &a;
-                kind = "repeat";
+                kind = GenerationPairKind::Repeat;
             }
         }
         for (int sameArrival = 1; sameArrival >= 0 && partner == nullptr; --sameArrival) {
@@ -288,21 +290,21 @@ void generationTable(Review& rv, const ledger::Ledger& led) {
                     (sameArrival == 0 || a.config_json.value("arrival_seed", 0) ==
                                              b.config_json.value("arrival_seed", 0))) {
                     partner = &a;
-                    kind = "serving";
+                    kind = GenerationPairKind::Serving;
                     break;
                 }
             }
         }
         if (partner == nullptr && ref != nullptr && ref->run) {
             partner = ref;
-            kind = "config";
+            kind = GenerationPairKind::Config;
         }
         if (partner != nullptr) {
             add(*partner, partner->run->id, b, b.run->id, kind);
         }
     }
-    const auto rank = [](const std::string& kind) {
-        return kind == "repeat" ? 0 : kind == "serving" ? 1 : 2;
+    const auto rank = [](GenerationPairKind kind) {
+        return kind == GenerationPairKind::Repeat ? 0 : kind == GenerationPairKind::Serving ? 1 : 2;
     };
     // The second field report's order: run to run, then serving, then other configs; default
     // kernels before others, lower concurrency first.
@@ -390,14 +392,14 @@ Review loadReviewOf(const std::string& ledgerPath, const std::string& headName,
             rv.environments[r.env_hash] = led.environment(r.env_hash);
         }
         // An endpoint run: what its exchanges say about the serving (the Runs view's column).
-        if (rv.environments[r.env_hash].value("kind", "") == "endpoint") {
+        if (envKind(rv.environments[r.env_hash]) == EnvKind::Endpoint) {
             if (const auto exchanges = led.requests(r.id); !exchanges.empty()) {
                 rv.serving.emplace(r.id, requestStats(exchanges));
             }
         }
     }
     for (const auto& r : rv.runs) {
-        if (r.kind == "study" && r.status == ledger::RunStatus::Finished &&
+        if (r.kind == RunKind::Study && r.status == ledger::RunStatus::Finished &&
             std::find(rv.heads.begin(), rv.heads.end(), r.head) == rv.heads.end()) {
             rv.heads.push_back(r.head);
         }
@@ -419,7 +421,7 @@ Review loadReviewOf(const std::string& ledgerPath, const std::string& headName,
         }
     }
     const json headJson = rv.study.value("heads", json::object()).value(rv.head, json::object());
-    rv.generation = headJson.value("kind", "") == "generation";
+    rv.generation = headKindOf(headJson) == HeadKind::Generation;
     if (rv.generation) {
         rv.records = RecordSpec::fromJson(headJson.value("records", json::object()));
     }
@@ -428,7 +430,7 @@ Review loadReviewOf(const std::string& ledgerPath, const std::string& headName,
     json configs = rv.study.value("configs", json::object());
     std::vector<std::string> dropped; // run, then removed from the study
     for (const auto& r : rv.runs) {
-        if (r.kind == "study" && r.head == rv.head && !configs.contains(r.config_name)) {
+        if (r.kind == RunKind::Study && r.head == rv.head && !configs.contains(r.config_name)) {
             configs[r.config_name] = led.config(r.config_hash);
             if (!configs[r.config_name].is_object()) {
                 throw Error(ledgerPath, "run " + std::to_string(r.id) + ": its config " +

@@ -9,6 +9,7 @@
 #include "analysis/generation_compare.h"
 #include "analysis/request_stats.h"
 #include "analysis/token_metrics.h"
+#include "common/vocabulary.h"
 #include "ledger/ledger.h"
 #include "ledger/trust.h"
 
@@ -49,7 +50,7 @@ struct GenerationRow {
     // repeat: the same config recorded twice, or configs that differ only in the arrival order
     // or the repeat axis (run to run); serving: b differs from a in concurrency (and perhaps the
     // arrival order); config: any other difference (b against the study's reference config)
-    std::string kind;
+    GenerationPairKind kind = GenerationPairKind::Config;
     std::vector<std::string> differs_in; // axes whose value differs
     std::int64_t run_a = 0, run_b = 0;
     GenerationComparison cmp;

@@ -116,12 +116,14 @@ HeadSpec HeadSpec::fromJson(const json& j, const std::string& path,
             errors.push_back(path + "." + key + ": unknown field");
         }
     }
-    if (!readString(j, "kind", s.kind, path, errors, true)) {
+    std::string kindName;
+    if (!readString(j, "kind", kindName, path, errors, true)) {
         return s;
     }
-    s.name = s.kind;
+    s.kind = fromName<HeadKind>(kindName).value_or(HeadKind::None);
+    s.name = kindName;
     readString(j, "name", s.name, path, errors, false);
-    if (s.kind == "label_tokens") {
+    if (s.kind == HeadKind::LabelTokens) {
         readString(j, "template", s.template_text, path, errors, false);
         if (s.template_text.find("{text}") == std::string::npos) {
             errors.push_back(path + ".template: has no {text}");
@@ -130,7 +132,7 @@ HeadSpec HeadSpec::fromJson(const json& j, const std::string& path,
         if (j.contains("labels") && s.labels.size() < 2) {
             errors.push_back(path + ".labels: label_tokens needs at least two label words");
         }
-    } else if (s.kind == "adapter") {
+    } else if (s.kind == HeadKind::Adapter) {
         readString(j, "path", s.adapter_path, path, errors, true);
         readString(j, "template", s.template_text, path, errors, false);
         if (s.template_text.find("{text}") == std::string::npos) {
@@ -150,15 +152,15 @@ HeadSpec HeadSpec::fromJson(const json& j, const std::string& path,
             }
         }
         readLabels(j, s, path, errors, false);
-    } else if (s.kind == "classifier") {
+    } else if (s.kind == HeadKind::Classifier) {
         readLabels(j, s, path, errors, false);
-    } else if (s.kind == "generation") {
+    } else if (s.kind == HeadKind::Generation) {
         readGeneration(j, s, path, errors);
     } else {
-        errors.push_back(path + ".kind: unknown value \"" + s.kind +
-                         "\" (one of: label_tokens, adapter, classifier, generation)");
+        errors.push_back(path + ".kind: unknown value \"" + kindName +
+                         "\" (one of: " + allowedNames<HeadKind>() + ")");
     }
-    if (s.kind != "generation") {
+    if (s.kind != HeadKind::Generation) {
         for (const char* key :
              {"stop", "stop_at_eos", "records", "max_new_tokens", "top_logprobs"}) {
             if (j.contains(key)) {
@@ -210,10 +212,10 @@ HeadSpec HeadSpec::parse(const std::string& jsonOrPath) {
 
 json HeadSpec::toJson() const {
     json j{{"kind", kind}, {"name", name}, {"labels", labels}};
-    if (kind == "label_tokens") {
+    if (kind == HeadKind::LabelTokens) {
         j["template"] = template_text;
     }
-    if (kind == "adapter") {
+    if (kind == HeadKind::Adapter) {
         if (template_text != "{text}") { // adapters on the bare text keep their old form
             j["template"] = template_text;
         }
@@ -221,7 +223,7 @@ json HeadSpec::toJson() const {
         j["pooling"] = pooling;
         j["normalize"] = normalize;
     }
-    if (kind == "generation") {
+    if (kind == HeadKind::Generation) {
         j.erase("labels");
         j["template"] = template_text;
         j["max_new_tokens"] = max_new_tokens;
@@ -239,7 +241,8 @@ json HeadSpec::toJson() const {
 }
 
 std::string HeadSpec::prompt(const std::string& text) const {
-    if (kind != "label_tokens" && kind != "generation" && kind != "adapter") {
+    if (kind != HeadKind::LabelTokens && kind != HeadKind::Generation &&
+        kind != HeadKind::Adapter) {
         return text;
     }
     std::string p = template_text;

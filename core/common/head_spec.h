@@ -9,6 +9,7 @@
 //   generation    no decision head: greedy generation from the template, turned into records
 //                 (the generation audits; a study's heads are all generation heads or none)
 #include "common/record_spec.h"
+#include "common/vocabulary.h"
 
 #include <nlohmann/json.hpp>
 
@@ -19,7 +20,7 @@
 namespace probaudit {
 
 struct HeadSpec {
-    std::string kind;                     // label_tokens | adapter | classifier | generation
+    HeadKind kind = HeadKind::None;       // label_tokens | adapter | classifier | generation
     std::string name;                     // variant name (studies compare head variants)
     std::string template_text = "{text}"; // label_tokens, generation, adapter: prompt with {text}
     std::vector<std::string> labels;      // class names (label_tokens: the label words)
@@ -38,7 +39,7 @@ struct HeadSpec {
     // as endpoint runs with top_logprobs do. An endpoint study asks its server in $.model.
     int top_logprobs = 0;
 
-    bool generation() const { return kind == "generation"; }
+    bool generation() const { return kind == HeadKind::Generation; }
 
     // From JSON (a string that is JSON, or the path of a JSON file). Throws probaudit::Error.
     static HeadSpec parse(const std::string& jsonOrPath);

@@ -3,6 +3,7 @@
 #include "common/build_info.h"
 #include "common/error.h"
 #include "common/sha256.h"
+#include "common/vocabulary.h"
 #include "endpoint/http_pool.h"
 #include "endpoint/label_decision.h"
 #include "endpoint/openai_api.h"
@@ -422,7 +423,7 @@ json preflight(const EndpointSpec& e, const std::vector<const HeadSpec*>& heads)
             server["system_fingerprint"] = c.system_fingerprint;
         }
     }
-    return json{{"kind", "endpoint"},
+    return json{{"kind", EnvKind::Endpoint},
                 {"endpoint", {{"url", e.url}, {"api", e.api}, {"model", e.model}}},
                 {"server", server},
                 {"labels", e.labels},

@@ -250,16 +250,16 @@ HeadOutput decide(const at::Tensor& row, double threshold) {
 
 std::unique_ptr<Head> Head::create(const HeadSpec& spec, const TransformerModel& model,
                                    const tokenizer::Tokenizer& tok, const model::Checkpoint&) {
-    if (spec.kind == "label_tokens") {
+    if (spec.kind == HeadKind::LabelTokens) {
         return std::make_unique<LabelTokens>(spec, model, tok);
     }
-    if (spec.kind == "adapter") {
+    if (spec.kind == HeadKind::Adapter) {
         return std::make_unique<Adapter>(spec, model);
     }
-    if (spec.kind == "classifier") {
+    if (spec.kind == HeadKind::Classifier) {
         return std::make_unique<Classifier>(spec, model);
     }
-    throw Error("unknown head kind \"" + spec.kind + "\"");
+    throw Error("unknown head kind \"" + nameString(spec.kind) + "\"");
 }
 
 } // namespace probaudit::engine

@@ -5,6 +5,7 @@
 #include "analysis/compare.h"
 #include "analysis/fingerprint.h"
 #include "common/error.h"
+#include "common/vocabulary.h"
 #include "engine/engine.h"
 
 #include <algorithm>
@@ -79,7 +80,7 @@ std::int64_t Ladder::probe(const std::string& label, const RunConfig& cfg) {
     req.configName = "probe";
     req.config = cfg;
     req.capture = m_study.capture == "none" ? "hashes" : m_study.capture; // probes need layers
-    req.kind = "probe";
+    req.kind = RunKind::Probe;
     req.label = label;
     req.items = m_sample;
     const RunOutcome out = m_session.record(req);
@@ -147,7 +148,7 @@ void Ladder::loaderStep() {
         "the reference config run twice: " + std::to_string(analysis::bitIdenticalItems(rep)) +
         "/" + std::to_string(rep.items) + " items bit-identical";
     for (const auto& run : m_led.runs()) {
-        if (run.kind == "study" && run.status == ledger::RunStatus::Finished &&
+        if (run.kind == RunKind::Study && run.status == ledger::RunStatus::Finished &&
             run.config_hash == m_ref.hash() && run.head == m_head.name &&
             run.env_hash == m_led.run(m_r1).env_hash && m_ref.canonical() == m_base1.canonical()) {
             const auto rec = compareRuns("loader", "the recorded reference run against a fresh one",

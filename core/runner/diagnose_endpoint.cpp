@@ -3,6 +3,7 @@
 #include "analysis/compare.h"
 #include "analysis/fingerprint.h"
 #include "common/error.h"
+#include "common/vocabulary.h"
 
 #include <algorithm>
 #include <map>
@@ -119,7 +120,8 @@ std::string EndpointLadder::mainRuntime() const {
     std::map<std::string, int> count;
     std::string latestRef;
     for (const auto& r : m_runs) {
-        if (r.kind == "study" && r.status == ledger::RunStatus::Finished && r.head == m_head.name) {
+        if (r.kind == RunKind::Study && r.status == ledger::RunStatus::Finished &&
+            r.head == m_head.name) {
             ++count[r.env_hash];
             if (r.config_hash == m_ref.hash()) {
                 latestRef = r.env_hash;
@@ -172,9 +174,9 @@ void EndpointLadder::repeatStep() {
     std::string finding;
     bool moved = false;
     for (const auto& r : m_runs) { // the reference config recorded again, same environment
-        if (r.id != m_refRun.id && r.kind == "study" && r.status == ledger::RunStatus::Finished &&
-            r.head == m_head.name && r.config_hash == m_refRun.config_hash &&
-            r.env_hash == m_refRun.env_hash) {
+        if (r.id != m_refRun.id && r.kind == RunKind::Study &&
+            r.status == ledger::RunStatus::Finished && r.head == m_head.name &&
+            r.config_hash == m_refRun.config_hash && r.env_hash == m_refRun.env_hash) {
             const auto c = compareTo("repeatability",
                                      "reference again (run " + std::to_string(r.id) + ")", r.id);
             moved = moved || c.bit_identical_share < 1;
@@ -247,8 +249,9 @@ void EndpointLadder::runtimeStep() {
     bool moved = false;
     std::set<std::string> seen{m_refRun.env_hash};
     for (const auto& r : m_runs) {
-        if (r.kind == "study" && r.status == ledger::RunStatus::Finished && r.head == m_head.name &&
-            r.config_hash == m_refRun.config_hash && seen.insert(r.env_hash).second) {
+        if (r.kind == RunKind::Study && r.status == ledger::RunStatus::Finished &&
+            r.head == m_head.name && r.config_hash == m_refRun.config_hash &&
+            seen.insert(r.env_hash).second) {
             // Named in the order the runs were recorded: "labels.server A -> B".
             const bool earlier = r.id < m_refRun.id;
             const std::string changes = earlier ? runtimeChanges(r.env_hash, m_refRun.env_hash)
@@ -334,7 +337,7 @@ std::optional<ledger::Run> latestFullRun(const std::vector<ledger::Run>& runs,
                                          const std::string& env, bool sameEnv) {
     std::optional<ledger::Run> found;
     for (const auto& r : runs) {
-        if (r.kind == "study" && r.status == ledger::RunStatus::Finished && r.head == head &&
+        if (r.kind == RunKind::Study && r.status == ledger::RunStatus::Finished && r.head == head &&
             r.config_hash == configHash && (!sameEnv || r.env_hash == env) &&
             (!found || found->env_hash != env || r.env_hash == env)) {
             found = r;

@@ -3,8 +3,9 @@
 #include "common/error.h"
 #include "common/protocol.h"
 #include "common/sha256.h"
+#include "common/vocabulary.h"
 #include "ledger/ledger.h"
-#include "runner/child_process.h"
+#include "process/child_process.h"
 
 #include <algorithm>
 #include <chrono>
@@ -229,25 +230,25 @@ private:
         if (!e.is_object()) {
             return;
         }
-        const std::string kind = e.value("event", "");
+        const EventKind kind = eventKind(e);
         e["job"] = label(k);
-        if (kind == protocol::event::kStarted || kind == protocol::event::kSkipped) {
+        if (kind == EventKind::Started || kind == EventKind::Skipped) {
             const std::lock_guard<std::mutex> lock(m_mutex);
             m_jobs[k].reporting = true;
         }
-        if (kind == protocol::event::kDone) {
+        if (kind == EventKind::Done) {
             return;
         }
-        if (kind == protocol::event::kRunFinished || kind == protocol::event::kSkipped) {
+        if (kind == EventKind::RunFinished || kind == EventKind::Skipped) {
             // Said once the import shows what the study's ledger has.
             const std::lock_guard<std::mutex> lock(m_mutex);
-            (kind == protocol::event::kSkipped ? m_jobs[k].skipped : m_jobs[k].finished) = e;
+            (kind == EventKind::Skipped ? m_jobs[k].skipped : m_jobs[k].finished) = e;
             return;
         }
-        if (kind == protocol::event::kError || kind == protocol::event::kWarning) {
+        if (kind == EventKind::Error || kind == EventKind::Warning) {
             e["message"] = "config " + m_jobs[k].config->name + ": " + e.value("message", "");
         }
-        if (kind == protocol::event::kStarted || kind == protocol::event::kProgress) {
+        if (kind == EventKind::Started || kind == EventKind::Progress) {
             e.erase("run"); // the id in the job ledger: meaningless in the study's
         }
         emit(e);
@@ -315,7 +316,7 @@ private:
             if (fs::exists(j.ledger)) {
                 const ledger::Ledger src(j.ledger, ledger::Ledger::Mode::Read);
                 for (const ledger::Run& r : src.runs()) {
-                    if (r.status == ledger::RunStatus::Finished && r.kind == "study") {
+                    if (r.status == ledger::RunStatus::Finished && r.kind == RunKind::Study) {
                         // With --again a reproduced run is a new row, as without --jobs.
                         imported.push_back(
                             m_session.ledger().importRun(src, r.id, /*reuse=*/!m_opt.again));

@@ -2,8 +2,9 @@
 
 #include "common/error.h"
 #include "common/protocol.h"
+#include "common/vocabulary.h"
 #include "ledger/ledger.h"
-#include "runner/child_process.h"
+#include "process/child_process.h"
 
 #include <nlohmann/json.hpp>
 
@@ -248,11 +249,11 @@ struct RunStream {
             return;
         }
         started = true;
-        if (e["event"] == "snapshot") {
+        if (eventKind(e) == EventKind::Snapshot) {
             out.open(copy, std::ios::binary | std::ios::trunc);
             remaining = e.value("bytes", std::uint64_t(0));
             copying = true;
-        } else if (e["event"] == protocol::event::kDone) { // the local ledger is done later
+        } else if (eventKind(e) == EventKind::Done) { // the local ledger is done later
             done = e;
         } else {
             events.emit(e);

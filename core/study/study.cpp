@@ -131,7 +131,7 @@ void checkEndpoint(const ordered_json& j, Study& s, std::vector<std::string>& er
         return;
     }
     for (const auto& h : s.heads) {
-        if (h.kind != "label_tokens" && h.kind != "generation") {
+        if (h.kind != HeadKind::LabelTokens && h.kind != HeadKind::Generation) {
             errors.push_back("$.heads." + h.name +
                              ": an endpoint study's heads are label_tokens "
                              "or generation (a server returns tokens and "

@@ -4,6 +4,7 @@
 
 #include "common/error.h"
 #include "common/json_read.h"
+#include "common/vocabulary.h"
 #include "ledger/ledger.h"
 
 #include <nlohmann/json.hpp>
@@ -165,7 +166,7 @@ ShardProgress readShard(const std::string& ledgerPath, const std::string& shardN
         }
         std::set<std::pair<std::string, std::string>> finished;
         for (const ledger::Run& r : l.runs()) {
-            if (r.kind != "study") {
+            if (r.kind != RunKind::Study) {
                 continue;
             }
             p.itemsDone += r.items_done;

@@ -2,6 +2,7 @@
 
 #include "bundle/lockfile.h"
 #include "common/build_info.h"
+#include "common/vocabulary.h"
 #include "ui/models/pinstatus.h"
 
 #include <QDateTime>
@@ -36,7 +37,7 @@ QString endpointSummary(const json& e) {
 }
 
 QString envSummary(const json& e) {
-    if (e.value("kind", "") == "endpoint") {
+    if (envKind(e) == EnvKind::Endpoint) {
         return endpointSummary(e);
     }
     auto part = [&e](const char* key) {
