@@ -4,6 +4,7 @@
 // float32 values into tensors. Every read is bounds-checked: a corrupt file is refused with
 // one message naming the file and the problem, never read past its end.
 #include "model/mapped_file.h"
+#include "tokenizer/gguf_metadata.h"
 
 #include <cstdint>
 #include <map>
@@ -61,11 +62,11 @@ struct GgufHeader {
 // Parses and validates a GGUF byte image; `path` only names it in errors.
 GgufHeader parseGguf(std::span<const std::uint8_t> bytes, const std::string& path);
 
-class GgufFile {
+class GgufFile : public tokenizer::GgufMetadata {
 public:
     explicit GgufFile(const std::string& path);
 
-    const std::string& path() const { return m_file.path(); }
+    const std::string& path() const override { return m_file.path(); }
     const GgufHeader& header() const { return m_header; }
     const GgufTensorInfo* find(const std::string& name) const;
     std::span<const std::uint8_t> bytes(const GgufTensorInfo& t) const;
@@ -75,13 +76,13 @@ public:
 
     // Metadata accessors; throw probaudit::Error naming the file when the key is missing or
     // of another type.
-    bool has(const std::string& key) const { return m_header.metadata.count(key) != 0; }
-    std::string getString(const std::string& key) const;
-    std::int64_t getInt(const std::string& key) const;
+    bool has(const std::string& key) const override { return m_header.metadata.count(key) != 0; }
+    std::string getString(const std::string& key) const override;
+    std::int64_t getInt(const std::string& key) const override;
     double getFloat(const std::string& key) const;
-    bool getBool(const std::string& key) const;
-    std::vector<std::string> getStringArray(const std::string& key) const;
-    std::vector<std::int64_t> getIntArray(const std::string& key) const;
+    bool getBool(const std::string& key) const override;
+    std::vector<std::string> getStringArray(const std::string& key) const override;
+    std::vector<std::int64_t> getIntArray(const std::string& key) const override;
 
     // float32 values of a tensor, in torch order; refuses types it cannot dequantize.
     std::vector<float> dequantize(const GgufTensorInfo& t) const;

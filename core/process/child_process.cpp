@@ -1,4 +1,4 @@
-#include "runner/child_process.h"
+#include "process/child_process.h"
 
 #include "common/error.h"
 

@@ -1,8 +1,9 @@
-#include "runner/transformers_runner.h"
+#include "pyrunner/transformers_runner.h"
 
 #include "common/error.h"
 #include "common/json_read.h"
-#include "runner/child_process.h"
+#include "common/vocabulary.h"
+#include "process/child_process.h"
 
 #include <openssl/evp.h>
 
@@ -147,11 +148,11 @@ TransformersRunner::TransformersRunner(const study::Environment& env) : m_env(en
     } catch (const std::exception&) {
         throw Error(m_python, "the transformers runner's first line is not JSON");
     }
-    if (m_ready.value("event", "") == "error") {
+    if (eventKind(m_ready) == EventKind::Error) {
         throw Error(m_ready.value("message", m_python + ": the runner could not start"));
     }
     const int version = m_ready.value("protocol", -1);
-    if (m_ready.value("event", "") != "ready" || version != kRunnerProtocol) {
+    if (eventKind(m_ready) != EventKind::Ready || version != kRunnerProtocol) {
         throw Error(m_python, "the runner speaks protocol " + std::to_string(version) +
                                   ", this probaudit speaks " + std::to_string(kRunnerProtocol) +
                                   " (use the probaudit_runner that came with this probaudit)");
@@ -221,10 +222,10 @@ json TransformersRunner::receive(std::int64_t id) {
         throw Error(m_python,
                     "the transformers runner answered another request than \"" + method + "\"");
     }
-    if (reply.value("event", "") == "error") {
+    if (eventKind(reply) == EventKind::Error) {
         throw Error(reply.value("message", "the runner failed \"" + method + "\""));
     }
-    if (reply.value("event", "") != "result" || !reply.contains("result")) {
+    if (eventKind(reply) != EventKind::Result || !reply.contains("result")) {
         throw Error(m_python,
                     "the transformers runner's reply to \"" + method + "\" has no result");
     }

@@ -1,12 +1,12 @@
 #pragma once
-// A run of the transformers runner over items it tokenized (runner/transformers_runner.h): the
+// A run of the transformers runner over items it tokenized (pyrunner/transformers_runner.h): the
 // engine's batch plan for the config, one "forward" per batch, each row decided here with the
 // engine's definition (engine::decide), so that its records mean what the engine's mean. Used
 // by recorded runs (StudySession) and by pin/check's sample reruns. This header is torch-free.
 #include "common/head_spec.h"
 #include "common/run_config.h"
 #include "ledger/ledger.h"
-#include "runner/transformers_runner.h"
+#include "pyrunner/transformers_runner.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,22 +1,22 @@
 #include "runner/study_session.h"
 
 #include "analysis/records.h"
-#include "analysis/request_stats.h"
 #include "common/error.h"
 #include "common/file_digest.h"
 #include "common/json_read.h"
-#include "common/seeded_order.h"
+#include "common/vocabulary.h"
 #include "endpoint/endpoint_run.h"
 #include "engine/engine.h"
-#include "engine/env_fingerprint.h"
 #include "ledger/ledger.h"
-#include "runner/child_process.h"
+#include "process/child_process.h"
+#include "runner/endpoint_recorder.h"
+#include "runner/engine_recorder.h"
 #include "runner/parallel_runs.h"
-#include "runner/runner_batches.h"
+#include "runner/recorder.h"
+#include "runner/transformers_recorder.h"
 #include "study/study.h"
 #include "sweep/sweep.h"
 
-#include <chrono>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
@@ -24,7 +24,6 @@
 #include <functional>
 #include <map>
 #include <optional>
-#include <set>
 
 namespace probaudit::runner {
 
@@ -45,14 +44,12 @@ std::string defaultLedgerPath(const std::string& studyPath) {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
 // A run's head identity: the head as the study defines it and, for an adapter, the SHA-256 of
 // the adapter file as it is when the run starts, so that a run found recorded or resumed used
 // these very weights (a changed adapter file is another run, never a mix of two).
 json headIdentity(const HeadSpec& h) {
     json j = h.toJson();
-    if (h.kind == "adapter" && !h.adapter_path.empty()) {
+    if (h.kind == HeadKind::Adapter && !h.adapter_path.empty()) {
         j["sha256"] = fileSha256(h.adapter_path);
     }
     return j;
@@ -84,56 +81,6 @@ std::string studyModelDigest(const study::Study& s) {
     return modelDigest(files);
 }
 
-ledger::Record toRecord(const engine::ItemRecord& r) {
-    ledger::Record o;
-    o.item = static_cast<std::int64_t>(r.item);
-    o.tokens = r.tokens;
-    o.truncated = r.truncated;
-    o.probs = r.head.probs;
-    o.logits = r.head.logits;
-    o.decision = r.head.decision;
-    o.margin = r.head.margin;
-    o.nonfinite = r.head.nonfinite;
-    o.batch = r.batch;
-    o.row = r.row;
-    o.padded_length = r.padded_length;
-    o.batch_seconds = r.batch_seconds;
-    o.layer_hashes = r.layer_hashes;
-    if (!r.layer_vectors.empty()) {
-        o.hidden = static_cast<std::int64_t>(r.layer_vectors.front().size());
-        for (const auto& v : r.layer_vectors) {
-            o.layer_vectors.insert(o.layer_vectors.end(), v.begin(), v.end());
-        }
-    }
-    if (!r.layer_full.empty()) {
-        o.full_tokens = r.layer_full.front().size(0);
-        for (const at::Tensor& t : r.layer_full) {
-            const at::Tensor c = t.to(at::kFloat).contiguous();
-            o.layer_full.insert(o.layer_full.end(), c.data_ptr<float>(),
-                                c.data_ptr<float>() + c.numel());
-        }
-    }
-    return o;
-}
-
-ledger::GenerationRecord toGenerationRecord(const engine::Generation& g, std::int64_t item) {
-    ledger::GenerationRecord o;
-    o.item = item;
-    o.prompt_tokens = static_cast<std::int64_t>(g.prompt_ids.size());
-    o.text = g.text;
-    o.finish = g.finish;
-    o.arrival = g.arrival;
-    for (const auto& s : g.steps) {
-        o.tokens.push_back(s.token);
-        o.logits.push_back(s.logit);
-        o.gaps.push_back(s.gap);
-        o.batch.push_back(s.batch);
-        o.top_tokens.insert(o.top_tokens.end(), s.top_tokens.begin(), s.top_tokens.end());
-        o.top_logprobs.insert(o.top_logprobs.end(), s.top_logprobs.begin(), s.top_logprobs.end());
-    }
-    return o;
-}
-
 // A config whose ATen CPU capability differs from this process's runs in a child engine
 // process started with ATEN_CPU_CAPABILITY set (libtorch reads it once, at start). The
 // parent releases the ledger meanwhile and relays the child's events.
@@ -157,7 +104,7 @@ int runInChild(const RunOptions& o, const std::string& ledgerPath, const std::st
             signalled = true;
         }
         const std::optional<json> e = tryParseJson(line);
-        if (e && e->is_object() && e->value("event", "") != protocol::event::kDone) {
+        if (e && e->is_object() && eventKind(*e) != EventKind::Done) {
             events.emit(*e);
         }
     });
@@ -248,6 +195,10 @@ StudySession::StudySession(const RunOptions& o, Events& events, const std::atomi
             }
         }
     }
+    m_context = std::make_unique<RecorderContext>(
+        RecorderContext{m_opt, m_study, m_items, m_events, m_stop});
+    m_engine = std::make_unique<EngineRecorder>(*m_context);
+    m_transformers = std::make_unique<TransformersRecorder>(*m_context);
     json studyJson = m_study.resolvedJson();
     if (m_study.isEndpoint()) {
         if (o.jobs > 1) {
@@ -261,6 +212,7 @@ StudySession::StudySession(const RunOptions& o, Events& events, const std::atomi
         }
         // Before the ledger is touched: a server that cannot be audited leaves it as it was.
         m_endpointEnv = endpoint::preflight(m_study.endpoint, heads);
+        m_endpoint = std::make_unique<EndpointRecorder>(*m_context, m_endpointEnv);
     } else {
         studyJson["model"]["sha256"] = studyModelDigest(m_study);
         preflightRunners(o);
@@ -367,54 +319,16 @@ void StudySession::checkShardLedger(const RunOptions& o) const {
 StudySession::~StudySession() = default;
 
 engine::Engine& StudySession::engine(const HeadSpec& head) {
-    auto it = m_engines.find(head.name);
-    if (it == m_engines.end()) {
-        it =
-            m_engines.emplace(head.name, std::make_unique<engine::Engine>(m_study.model_path, head))
-                .first;
-    }
-    return *it->second;
+    return m_engine->engine(head);
 }
 
 const std::vector<tokenizer::Encoding>& StudySession::encodings(const HeadSpec& head,
                                                                 std::int64_t maxLength) {
-    const auto key = std::make_pair(head.name, maxLength);
-    auto it = m_encodings.find(key);
-    if (it == m_encodings.end()) {
-        engine::Engine& eng = engine(head);
-        std::vector<tokenizer::Encoding> e;
-        e.reserve(m_items.size());
-        for (const auto& item : m_items) {
-            e.push_back(eng.encode(item, maxLength));
-        }
-        it = m_encodings.emplace(key, std::move(e)).first;
-    }
-    return it->second;
+    return m_engine->encodings(head, maxLength);
 }
 
 void StudySession::releaseLedger() {
     m_ledger.reset();
-}
-
-namespace {
-
-std::function<void(std::int64_t)>& batchObserver() {
-    static std::function<void(std::int64_t)> observer;
-    return observer;
-}
-
-void batchCommitted() {
-    static std::int64_t batches = 0;
-    ++batches;
-    if (batchObserver()) {
-        batchObserver()(batches);
-    }
-}
-
-} // namespace
-
-void setBatchObserver(std::function<void(std::int64_t)> observer) {
-    batchObserver() = std::move(observer);
 }
 
 void StudySession::reopenLedger() {
@@ -422,118 +336,6 @@ void StudySession::reopenLedger() {
 }
 
 namespace {
-
-// One run being recorded: its row, the items it covers and what this process has done of it.
-struct ActiveRun {
-    explicit ActiveRun(const RunRequest& r) : req(r) {}
-    const RunRequest& req;
-    std::int64_t id = 0;
-    std::size_t items = 0;     // items the run covers
-    std::int64_t already = 0;  // recorded before this process resumed it
-    std::vector<bool> skip;    // by position: recorded already
-    std::vector<bool> outside; // by position: in another shard's batches (empty: not sharded)
-    std::size_t doneHere = 0;
-    double forward = 0; // seconds in the model
-    std::int64_t ledgerItem(std::size_t k) const {
-        return req.items.empty() ? std::int64_t(k) : req.items[k];
-    }
-    // The items this run records: all it covers, less those of other shards.
-    std::size_t total() const {
-        return items - std::size_t(std::count(outside.begin(), outside.end(), true));
-    }
-};
-
-// Progress events, at most five a second (and the last); returns false to stop after a batch.
-class ProgressEvents {
-public:
-    ProgressEvents(Events& events, const ActiveRun& run, const std::atomic<bool>& stop)
-        : m_events(events), m_run(run), m_stop(stop),
-          m_total(run.total() - std::size_t(run.already)) {}
-    bool operator()(std::size_t done, std::size_t) {
-        const auto now = Clock::now();
-        if (now - m_last >= std::chrono::milliseconds(200) || done == m_total) {
-            m_last = now;
-            const double secs = std::chrono::duration<double>(now - m_t0).count();
-            const double rate = secs > 0 ? double(done) / secs : 0;
-            m_events.emit({{"event", protocol::event::kProgress},
-                           {"run", m_run.id},
-                           {"done", std::size_t(m_run.already) + done},
-                           {"total", m_run.total()},
-                           {"items_per_second", rate},
-                           {"eta_seconds", rate > 0 ? double(m_total - done) / rate : -1.0}});
-        }
-        return !m_stop.load();
-    }
-    double seconds() const { return std::chrono::duration<double>(Clock::now() - m_t0).count(); }
-
-private:
-    Events& m_events;
-    const ActiveRun& m_run;
-    const std::atomic<bool>& m_stop;
-    const std::size_t m_total;
-    const Clock::time_point m_t0 = Clock::now();
-    Clock::time_point m_last = m_t0 - std::chrono::seconds(1);
-};
-
-// Every batch in one transaction, records in ledger item order.
-void recordDecisions(engine::Engine& eng, ledger::Ledger& led, ActiveRun& run,
-                     const std::vector<tokenizer::Encoding>& enc, ProgressEvents& progress) {
-    auto sink = [&](const std::vector<engine::ItemRecord>& batch) {
-        std::vector<ledger::Record> recs;
-        recs.reserve(batch.size());
-        for (const auto& rec : batch) {
-            recs.push_back(toRecord(rec));
-            recs.back().item = run.ledgerItem(rec.item);
-        }
-        std::sort(recs.begin(), recs.end(),
-                  [](const auto& a, const auto& b) { return a.item < b.item; });
-        if (!batch.empty()) {
-            run.forward += batch.front().batch_seconds;
-        }
-        led.appendBatch(run.id, recs);
-        run.doneHere += batch.size();
-        batchCommitted();
-    };
-    eng.run(enc, run.req.config, engine::parseCapture(run.req.capture), std::ref(progress), sink,
-            run.skip);
-    led.setKernelTrace(run.id, eng.lastTrace().toJson());
-}
-
-// A generation run is recorded whole: under the serving simulation the batch a request shares
-// depends on every other request, so the rest of a cut-off run would be another experiment.
-// Outputs are written in one transaction at the end.
-engine::ServeStats recordGeneration(engine::Engine& eng, ledger::Ledger& led, ActiveRun& run,
-                                    const std::vector<engine::Item>& items,
-                                    ProgressEvents& progress) {
-    const HeadSpec& head = *run.req.head;
-    std::vector<std::string> prompts;
-    prompts.reserve(run.items);
-    for (std::size_t k = 0; k < run.items; ++k) {
-        prompts.push_back(head.prompt(items.at(std::size_t(run.ledgerItem(k))).text));
-    }
-    engine::GenerateOptions opt;
-    opt.max_new_tokens = head.max_new_tokens;
-    opt.stop = head.stop;
-    opt.stop_at_eos = head.stop_at_eos;
-    opt.top_logprobs = head.top_logprobs;
-    engine::ServeStats serving;
-    const auto outputs =
-        run.req.config.batch_size > 1
-            ? eng.generate(prompts, run.req.config, opt, std::ref(progress)) // static batches
-            : eng.serve(prompts, run.req.config, opt, &serving, std::ref(progress));
-    if (!eng.cancelled()) {
-        std::vector<ledger::GenerationRecord> recs;
-        recs.reserve(outputs.size());
-        for (std::size_t k = 0; k < outputs.size(); ++k) {
-            recs.push_back(toGenerationRecord(outputs[k], run.ledgerItem(k)));
-        }
-        led.appendGenerations(run.id, recs);
-        run.doneHere = recs.size();
-        run.forward = serving.model_seconds;
-        batchCommitted();
-    }
-    return serving;
-}
 
 json startedEvent(const ActiveRun& run, const std::string& configHash, const std::string& env) {
     const RunRequest& r = run.req;
@@ -560,7 +362,8 @@ json skippedEvent(const RunRequest& r, std::int64_t id) {
             {"reason", "already recorded in this environment"}};
 }
 
-json finishedEvent(const ActiveRun& run, double seconds, const engine::ServeStats* serving) {
+// The "run-finished" event, as far as the session knows it; the recorder adds its own fields.
+json finishedEvent(const ActiveRun& run, double seconds) {
     const RunRequest& r = run.req;
     json e{{"event", protocol::event::kRunFinished},
            {"run", run.id},
@@ -571,15 +374,6 @@ json finishedEvent(const ActiveRun& run, double seconds, const engine::ServeStat
            {"items", run.total()},
            {"seconds", seconds},
            {"forward_seconds", run.forward}};
-    if (serving != nullptr) {
-        e["serving"] = {{"total_seconds", serving->total_seconds},
-                        {"model_seconds", serving->model_seconds},
-                        {"record_seconds", serving->record_seconds},
-                        {"overhead_share", serving->overheadShare()},
-                        {"prefills", serving->prefills},
-                        {"decode_steps", serving->decode_steps},
-                        {"max_resident", serving->max_resident}};
-    }
     return e;
 }
 
@@ -590,7 +384,7 @@ void openRun(ledger::Ledger& led, Events& events, ActiveRun& run, const std::str
     const RunRequest& r = run.req;
     const json headJson = headIdentity(*r.head);
     std::optional<ledger::Run> resumable;
-    if (r.kind == "study") {
+    if (r.kind == RunKind::Study) {
         resumable = led.findResumable(headJson, configHash, envHash, r.capture);
     }
     if (resumable) {
@@ -614,36 +408,12 @@ void openRun(ledger::Ledger& led, Events& events, ActiveRun& run, const std::str
     events.emit(startedEvent(run, configHash, envHash));
 }
 
-// An endpoint run's requests: the prompts of the items it covers, their places in the run's
-// arrival order (seeded by arrival_seed) and, in that order, the ones not recorded yet.
-endpoint::EndpointRun endpointRun(const study::Study& s, const ActiveRun& run,
-                                  const std::vector<engine::Item>& items) {
-    const RunRequest& r = run.req;
-    endpoint::EndpointRun er;
-    er.endpoint = &s.endpoint;
-    er.head = r.head;
-    er.config = r.config;
-    for (std::size_t k = 0; k < run.items; ++k) {
-        er.items.push_back(run.ledgerItem(k));
-        er.prompts.push_back(r.head->prompt(items.at(std::size_t(er.items.back())).text));
-    }
-    const std::vector<std::size_t> arrivals = seededOrder(run.items, r.config.arrival_seed);
-    er.arrival.resize(run.items);
-    for (std::size_t a = 0; a < arrivals.size(); ++a) {
-        er.arrival[arrivals[a]] = static_cast<std::int64_t>(a);
-        if (run.skip.empty() || !run.skip[arrivals[a]]) {
-            er.order.push_back(arrivals[a]);
-        }
-    }
-    return er;
-}
-
 } // namespace
 
 std::optional<ledger::Run> StudySession::alreadyRecorded(const RunRequest& r,
                                                          const std::string& configHash,
                                                          const std::string& envHash) {
-    if (r.kind != "study" || r.again) {
+    if (r.kind != RunKind::Study || r.again) {
         return std::nullopt;
     }
     const json head = headIdentity(*r.head);
@@ -683,137 +453,30 @@ void StudySession::seal(std::int64_t run, json& finished) {
 }
 
 RunOutcome StudySession::record(const RunRequest& r) {
+    Recorder& recorder = recorderFor(r);
+    ActiveRun run(r);
+    recorder.plan(run);
+    std::string configHash, envHash;
+    if (auto skipped = skipIfRecorded(r, recorder.environment(r), configHash, envHash)) {
+        return *skipped;
+    }
+    openRun(*m_ledger, m_events, run, configHash, envHash);
+    m_currentRun = run.id;
+    ProgressEvents progress(m_events, run, m_stop);
+    const Computed computed = recorder.compute(run, *m_ledger, progress);
+    json finished = finishedEvent(run, progress.seconds());
+    finished.update(computed.finished);
+    return endRun(run.id, finished, computed.stopped, !recorder.resumable(r));
+}
+
+Recorder& StudySession::recorderFor(const RunRequest& r) {
     if (m_study.isEndpoint()) {
-        return recordEndpoint(r);
+        return *m_endpoint;
     }
     if (r.config.runner == "transformers") {
-        return recordTransformers(r);
+        return *m_transformers;
     }
-    RunOutcome out;
-    engine::Engine& eng = engine(*r.head);
-    const bool generation = r.head->generation();
-    // Decision heads read the items tokenized once per head; a generation encodes its prompts.
-    static const std::vector<tokenizer::Encoding> none;
-    const auto& all = generation ? none : encodings(*r.head, r.config.max_length);
-    std::vector<tokenizer::Encoding> subsetEnc;
-    if (!r.items.empty() && !generation) {
-        for (std::int64_t i : r.items) {
-            subsetEnc.push_back(all.at(std::size_t(i)));
-        }
-    }
-    const std::vector<tokenizer::Encoding>& enc = r.items.empty() ? all : subsetEnc;
-    ActiveRun run(r);
-    run.items = generation ? (r.items.empty() ? m_items.size() : r.items.size()) : enc.size();
-    if (m_opt.shard.active() && r.kind == "study" && !generation) {
-        // The config's batches over all items, as a one-node run makes them; this shard's
-        // range of whole batches is what it records.
-        std::vector<std::int64_t> lengths;
-        for (const auto& e : enc) {
-            lengths.push_back(static_cast<std::int64_t>(e.ids.size()));
-        }
-        const engine::RunPlan plan = engine::Engine::plan(lengths, r.config);
-        const auto [first, last] = m_opt.shard.batchRange(plan.batches.size());
-        run.outside.assign(run.items, true);
-        for (std::size_t b = first; b < last; ++b) {
-            for (std::size_t i : plan.batches[b]) {
-                run.outside[i] = false;
-            }
-        }
-    }
-    eng.prepare(r.config);
-    std::string configHash, envHash;
-    if (auto skipped = skipIfRecorded(r, engine::collectEnvironment(), configHash, envHash)) {
-        return *skipped;
-    }
-    openRun(*m_ledger, m_events, run, configHash, envHash);
-    m_currentRun = out.id = run.id;
-    ProgressEvents progress(m_events, run, m_stop);
-    engine::ServeStats serving;
-    if (generation) {
-        serving = recordGeneration(eng, *m_ledger, run, m_items, progress);
-    } else {
-        recordDecisions(eng, *m_ledger, run, enc, progress);
-    }
-    json finished = finishedEvent(run, progress.seconds(),
-                                  generation && r.config.batch_size == 1 ? &serving : nullptr);
-    return endRun(run.id, finished, eng.cancelled(), generation);
-}
-
-// An endpoint run commits every item as its reply comes (its record or output and its exchange
-// with the server in one transaction), so a run stopped by a signal, a server fault or kill -9
-// resumes with nothing recorded twice and nothing lost.
-RunOutcome StudySession::recordEndpoint(const RunRequest& r) {
-    RunOutcome out;
-    ActiveRun run(r);
-    run.items = r.items.empty() ? m_items.size() : r.items.size();
-    std::string configHash, envHash;
-    if (auto skipped = skipIfRecorded(r, m_endpointEnv, configHash, envHash)) {
-        return *skipped;
-    }
-    openRun(*m_ledger, m_events, run, configHash, envHash);
-    m_currentRun = out.id = run.id;
-    ProgressEvents progress(m_events, run, m_stop);
-    const bool generation = r.head->generation();
-    const endpoint::EndpointStats stats = endpoint::runEndpoint(
-        endpointRun(m_study, run, m_items),
-        [&](endpoint::ItemOutcome&& o) {
-            m_ledger->appendEndpointItems(
-                run.id, generation ? std::vector<ledger::Record>{} : std::vector{o.record},
-                generation ? std::vector{o.output} : std::vector<ledger::GenerationRecord>{},
-                {o.request});
-            ++run.doneHere;
-            batchCommitted();
-            return progress(run.doneHere, run.items);
-        },
-        &m_stop);
-    json finished = finishedEvent(run, progress.seconds(), nullptr);
-    finished["endpoint"] = analysis::toJson(analysis::requestStats(m_ledger->requests(run.id)));
-    finished["endpoint"]["failed_here"] = stats.failed;
-    if (run.already + std::int64_t(run.doneHere) < std::int64_t(run.items)) { // stopped
-        m_ledger->markRun(run.id, ledger::RunStatus::Interrupted,
-                          "stopped by a signal; run again to resume");
-        finished["status"] = "interrupted";
-        m_events.emit(finished);
-        out.cancelled = true;
-        return out;
-    }
-    seal(run.id, finished);
-    return out;
-}
-
-TransformersRunner& StudySession::transformersRunner(const RunConfig& c) {
-    const std::string key = c.env + "\n" + c.cpu_capability;
-    auto it = m_runners.find(key);
-    if (it == m_runners.end()) {
-        const study::Environment* env = m_study.environment(c.env);
-        if (env == nullptr) {
-            throw Error(m_opt.study, "no environment \"" + c.env + "\" in $.environments");
-        }
-        study::Environment e = *env;
-        if (!c.cpu_capability.empty()) { // the runner's own process: set before torch starts
-            e.vars.push_back("ATEN_CPU_CAPABILITY=" + c.cpu_capability);
-        }
-        it = m_runners.emplace(key, std::make_unique<TransformersRunner>(e)).first;
-    }
-    return *it->second;
-}
-
-const std::vector<RunnerItem>&
-StudySession::runnerItems(TransformersRunner& tr, const HeadSpec& head, std::int64_t maxLength) {
-    const std::string key = std::to_string(reinterpret_cast<std::uintptr_t>(&tr)) + "\n" +
-                            head.name + "\n" + std::to_string(maxLength);
-    auto it = m_runnerItems.find(key);
-    if (it == m_runnerItems.end()) {
-        std::vector<std::string> texts;
-        for (const auto& item : m_items) {
-            if (item.text.find_first_not_of(" \t\r\n") == std::string::npos) {
-                throw Error("item " + item.id + ": empty text");
-            }
-            texts.push_back(item.text);
-        }
-        it = m_runnerItems.emplace(key, tr.tokenize(texts, maxLength)).first;
-    }
-    return it->second;
+    return *m_engine;
 }
 
 void StudySession::preflightRunners(const RunOptions& o) {
@@ -821,133 +484,10 @@ void StudySession::preflightRunners(const RunOptions& o) {
     // reads every config) may use them all.
     RunOptions every = o;
     every.all = every.all || every.configs.empty();
-    const Selection sel = selectRuns(m_study, every);
-    std::set<std::string> seen;
-    for (const study::NamedConfig* nc : sel.configs) {
-        const RunConfig& c = nc->config;
-        if (c.runner != "transformers" || !seen.insert(c.env + "\n" + c.cpu_capability).second) {
-            continue;
-        }
-        TransformersRunner& tr = transformersRunner(c);
-        tr.fingerprint();
-        for (const HeadSpec* h : sel.heads) {
-            tr.load(m_study.model_path, h->toJson(), c.toJson());
-        }
-    }
+    m_transformers->preflight(selectRuns(m_study, every));
 }
 
-namespace {
-
-// A decision head's run on the transformers runner: its batches, one transaction each, records
-// in ledger item order; returns false when stopped.
-bool recordRunnerDecisions(TransformersRunner& tr, ledger::Ledger& led, ActiveRun& run,
-                           const std::vector<RunnerItem>& all, ProgressEvents& progress,
-                           RunnerTrace& trace) {
-    std::vector<const RunnerItem*> items;
-    for (std::size_t k = 0; k < run.items; ++k) {
-        items.push_back(&all.at(std::size_t(run.ledgerItem(k))));
-    }
-    bool going = true;
-    trace =
-        runRunnerBatches(tr, items, *run.req.head, run.req.config, run.req.capture, run.skip,
-                         /*trace=*/true, [&](std::vector<ledger::Record>&& recs, double seconds) {
-                             for (auto& rec : recs) {
-                                 rec.item = run.ledgerItem(std::size_t(rec.item));
-                             }
-                             std::sort(recs.begin(), recs.end(), [](const auto& x, const auto& y) {
-                                 return x.item < y.item;
-                             });
-                             led.appendBatch(run.id, recs);
-                             run.doneHere += recs.size();
-                             run.forward += seconds;
-                             batchCommitted();
-                             going = progress(run.doneHere, run.total());
-                             return going;
-                         });
-    return going;
-}
-
-// A generation head's run on the transformers runner: static batches of batch_size prompts
-// (the engine's generate()), recorded whole in one transaction at the end, as the engine's
-// generation runs are; returns false when stopped (nothing recorded).
-bool recordRunnerGeneration(TransformersRunner& tr, ledger::Ledger& led, ActiveRun& run,
-                            const std::vector<engine::Item>& items, ProgressEvents& progress) {
-    const HeadSpec& head = *run.req.head;
-    const auto B = static_cast<std::size_t>(run.req.config.batch_size);
-    std::vector<ledger::GenerationRecord> recs;
-    for (std::size_t first = 0; first < run.items; first += B) {
-        std::vector<std::string> prompts;
-        for (std::size_t k = first; k < std::min(run.items, first + B); ++k) {
-            prompts.push_back(head.prompt(items.at(std::size_t(run.ledgerItem(k))).text));
-        }
-        const auto t0 = Clock::now();
-        for (auto& g : tr.generate(prompts, head)) {
-            const std::size_t k = first + std::size_t(g.item);
-            g.item = run.ledgerItem(k);
-            g.arrival = static_cast<std::int64_t>(k);
-            recs.push_back(std::move(g));
-        }
-        run.forward += std::chrono::duration<double>(Clock::now() - t0).count();
-        if (!progress(recs.size(), run.items)) {
-            return false;
-        }
-    }
-    led.appendGenerations(run.id, recs);
-    run.doneHere = recs.size();
-    batchCommitted();
-    return true;
-}
-
-} // namespace
-
-RunOutcome StudySession::recordTransformers(const RunRequest& r) {
-    if (m_opt.shard.active()) {
-        throw Error(m_opt.study, "config \"" + r.configName +
-                                     "\" runs on the transformers runner; a sweep shard records "
-                                     "engine configs");
-    }
-    RunOutcome out;
-    TransformersRunner& tr = transformersRunner(r.config);
-    tr.load(m_study.model_path, r.head->toJson(), r.config.toJson());
-    const bool generation = r.head->generation();
-    static const std::vector<RunnerItem> none;
-    const auto& all = generation ? none : runnerItems(tr, *r.head, r.config.max_length);
-    ActiveRun run(r);
-    run.items = r.items.empty() ? m_items.size() : r.items.size();
-    std::string configHash, envHash;
-    if (auto skipped = skipIfRecorded(r, tr.fingerprint(), configHash, envHash)) {
-        return *skipped;
-    }
-    openRun(*m_ledger, m_events, run, configHash, envHash);
-    m_currentRun = out.id = run.id;
-    ProgressEvents progress(m_events, run, m_stop);
-    RunnerTrace trace;
-    const bool whole = generation ? recordRunnerGeneration(tr, *m_ledger, run, m_items, progress)
-                                  : recordRunnerDecisions(tr, *m_ledger, run, all, progress, trace);
-    if (!generation) {
-        m_ledger->setKernelTrace(run.id, trace.trace);
-    }
-    if (trace.opsFrom == "profiler") {
-        m_events.emit({{"event", protocol::event::kWarning},
-                       {"message", "config " + r.configName +
-                                       ": the transformers runner counted the kernel trace's "
-                                       "operators with torch.profiler, which slows a run by "
-                                       "10-20% (" +
-                                       trace.why + ")"}});
-    }
-    json finished = finishedEvent(run, progress.seconds(), nullptr);
-    finished["runner"] = {{"kind", "transformers"},
-                          {"environment", r.config.env},
-                          {"row_hash", tr.ready().value("row_hash", "")}};
-    if (!trace.opsFrom.empty()) {
-        finished["runner"]["trace_ops"] = trace.opsFrom;
-    }
-    return endRun(run.id, finished,
-                  !whole && run.already + std::int64_t(run.doneHere) < std::int64_t(run.total()),
-                  generation);
-}
-
-RunOutcome StudySession::endRun(std::int64_t run, json& finished, bool stopped, bool generation) {
+RunOutcome StudySession::endRun(std::int64_t run, json& finished, bool stopped, bool whole) {
     RunOutcome out;
     out.id = run;
     if (!stopped) {
@@ -955,9 +495,9 @@ RunOutcome StudySession::endRun(std::int64_t run, json& finished, bool stopped, 
         return out;
     }
     m_ledger->markRun(run, ledger::RunStatus::Interrupted,
-                      generation ? "stopped by a signal; a generation run is recorded whole, "
-                                   "run again to record it from the start"
-                                 : "stopped by a signal; run again to resume");
+                      whole ? "stopped by a signal; a generation run is recorded whole, "
+                              "run again to record it from the start"
+                            : "stopped by a signal; run again to resume");
     finished["status"] = "interrupted";
     m_events.emit(finished);
     out.cancelled = true;

@@ -6,9 +6,10 @@
 // stops after the current batch on SIGINT/SIGTERM (exit 130).
 #include "common/protocol.h"
 #include "common/run_config.h"
+#include "common/vocabulary.h"
 #include "ledger/ledger.h"
+#include "pyrunner/transformers_runner.h"
 #include "runner/events.h"
-#include "runner/transformers_runner.h"
 #include "study/study.h"
 #include "tokenizer/tokenizer.h"
 
@@ -26,6 +27,12 @@ struct Item;
 } // namespace probaudit::engine
 
 namespace probaudit::runner {
+
+class Recorder; // runner/recorder.h: how a run's numbers are computed
+class EngineRecorder;
+class TransformersRecorder;
+class EndpointRecorder;
+struct RecorderContext;
 
 // Shard I of N of a study (`run --shard I/N`, 1 <= I <= N): every config's batches, in the
 // config's own run order over all items, split into N contiguous ranges of whole batches;
@@ -70,7 +77,7 @@ struct RunRequest {
     std::string configName;
     RunConfig config;
     std::string capture = "hashes";
-    std::string kind = "study";      // study | probe
+    RunKind kind = RunKind::Study;
     std::string label;               // probes: what the run is for
     std::vector<std::int64_t> items; // ledger item indices, ascending; empty = every item
     bool again = false;              // study: record even when a finished run exists
@@ -83,7 +90,8 @@ struct RunOutcome {
 };
 
 // A study opened for recording: the validated study and items, its ledger (writer lock held),
-// one engine per head and the items tokenized once per head and max_length.
+// and the recorders that compute runs (runner/recorder.h): the engine (one per head, the items
+// tokenized once per head and max_length), the transformers runner, or the study's endpoint.
 class StudySession {
 public:
     StudySession(const RunOptions& o, Events& events, const std::atomic<bool>& stop);
@@ -114,15 +122,9 @@ private:
                                                const std::string& configHash,
                                                const std::string& envHash);
 
-    RunOutcome recordEndpoint(const RunRequest& request);
-    // A config of the transformers runner: its environment's runner tokenizes and computes,
-    // this process plans the batches, decides and records, as for the engine.
-    RunOutcome recordTransformers(const RunRequest& request);
-    // The runner of a config's environment (and CPU capability: a process of its own each),
-    // started on first use.
-    TransformersRunner& transformersRunner(const RunConfig& config);
-    const std::vector<RunnerItem>& runnerItems(TransformersRunner& runner, const HeadSpec& head,
-                                               std::int64_t maxLength);
+    // What computes a request's run: the endpoint (an endpoint study), the transformers runner
+    // (a config with runner "transformers") or the engine.
+    Recorder& recorderFor(const RunRequest& request);
     // Before the ledger is touched: every environment the selected configs name starts its
     // runner, answers "env" and loads the model, so an environment or model it cannot use
     // leaves the ledger as it was.
@@ -150,12 +152,12 @@ private:
     study::Study m_study;
     std::vector<engine::Item> m_items;
     std::unique_ptr<ledger::Ledger> m_ledger;
-    std::map<std::string, std::unique_ptr<engine::Engine>> m_engines;
-    std::map<std::pair<std::string, std::int64_t>, std::vector<tokenizer::Encoding>> m_encodings;
     std::int64_t m_currentRun = 0;
     nlohmann::json m_endpointEnv;
-    std::map<std::string, std::unique_ptr<TransformersRunner>> m_runners; // by env + capability
-    std::map<std::string, std::vector<RunnerItem>> m_runnerItems; // by runner, head, max_length
+    std::unique_ptr<RecorderContext> m_context;
+    std::unique_ptr<EngineRecorder> m_engine;
+    std::unique_ptr<TransformersRecorder> m_transformers;
+    std::unique_ptr<EndpointRecorder> m_endpoint;
 };
 
 // Returns the exit code (common/protocol.h): 0 done, 130 interrupted (finished batches kept),

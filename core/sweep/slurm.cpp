@@ -5,7 +5,7 @@
 
 #include "common/error.h"
 #include "common/utc_now.h"
-#include "runner/child_process.h"
+#include "process/child_process.h"
 
 #include <cctype>
 #include <chrono>

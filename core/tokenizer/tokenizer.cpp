@@ -2,7 +2,6 @@
 
 #include "common/error.h"
 #include "common/json_read.h"
-#include "model/gguf.h"
 #include "tokenizer/unicode.h"
 
 #include <algorithm>
@@ -121,11 +120,11 @@ Tokenizer Tokenizer::fromJson(const std::string& text, const std::string& where)
     }
 }
 
-Tokenizer Tokenizer::fromGguf(const model::GgufFile& f) {
-    const std::string kind = f.getString("tokenizer.ggml.model");
-    if (kind != "gpt2") {
-        throw Error(f.path(),
-                    "GGUF tokenizer \"" + kind + "\" is not supported (gpt2 byte-level BPE only)");
+Tokenizer Tokenizer::fromGguf(const GgufMetadata& f) {
+    const std::string ggmlModel = f.getString("tokenizer.ggml.model"); // GGUF's, not ours
+    if (ggmlModel != "gpt2") {
+        throw Error(f.path(), "GGUF tokenizer \"" + ggmlModel +
+                                  "\" is not supported (gpt2 byte-level BPE only)");
     }
     const auto tokens = f.getStringArray("tokenizer.ggml.tokens");
     const auto types = f.has("tokenizer.ggml.token_type")

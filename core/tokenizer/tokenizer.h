@@ -3,6 +3,7 @@
 // tokenizers, as transformers drives it): tokenizer.json (byte-level BPE, WordPiece) or the
 // tokenizer stored in a GGUF file's metadata. A token that differs is a different input.
 #include "tokenizer/components.h"
+#include "tokenizer/gguf_metadata.h"
 
 #include <nlohmann/json.hpp>
 
@@ -12,10 +13,6 @@
 #include <string>
 #include <string_view>
 #include <vector>
-
-namespace probaudit::model {
-class GgufFile;
-}
 
 namespace probaudit::tokenizer {
 
@@ -47,7 +44,7 @@ class Tokenizer {
 public:
     static Tokenizer fromFile(const std::string& path);
     static Tokenizer fromJson(const std::string& text, const std::string& where);
-    static Tokenizer fromGguf(const model::GgufFile& file);
+    static Tokenizer fromGguf(const GgufMetadata& file);
 
     // Token ids for `text` (UTF-8; invalid UTF-8 throws probaudit::Error). With
     // addSpecialTokens, the post-processor's template applies ([CLS] … [SEP], BOS). With

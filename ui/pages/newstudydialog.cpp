@@ -3,7 +3,7 @@
 #include "common/endpoint_spec.h"
 #include "endpoint/endpoint_run.h"
 #include "model/checkpoint.h"
-#include "runner/transformers_runner.h"
+#include "pyrunner/transformers_runner.h"
 #include "study/dataset.h"
 #include "study/study.h"
 #include "ui/models/colors.h"
