@@ -4,9 +4,9 @@
 
 #include "common/protocol.h"
 #include "common/protocol_request.h"
-#include "engine/env_fingerprint.h"
 #include "runner/diagnose.h"
 #include "runner/study_session.h"
+#include "tasks/environment.h"
 
 #include <atomic>
 #include <csignal>
@@ -80,7 +80,7 @@ private:
     bool dispatch(const protocol::Request& req) {
         const std::string& method = req.method;
         if (method == protocol::method::kEnv) {
-            reply(req.id, {{"event", "result"}, {"result", engine::collectEnvironment()}});
+            reply(req.id, {{"event", "result"}, {"result", tasks::currentEnvironment()}});
         } else if (method == protocol::method::kRun || method == protocol::method::kDiagnose) {
             start(req.id, method, diagnoseOptions(req.params));
         } else if (method == protocol::method::kCancel) {

@@ -1,23 +1,12 @@
 #pragma once
-// `probaudit predict MODEL --head SPEC --text "..." [--config JSON]`: one input through the
-// engine: class probabilities, decision, margin and the per-layer norms of its decision vector.
-#include "common/run_config.h"
-
+// `probaudit predict MODEL --head SPEC --text "..." [--config JSON]`: the text form of what
+// core/tasks/predict.h computes.
 #include <nlohmann/json.hpp>
 
 #include <string>
 
 namespace probaudit::app {
 
-// --config as given on the command line (empty: the defaults); one-line errors.
-RunConfig configFromArg(const std::string& configJson);
-
-nlohmann::json predict(const std::string& modelPath, const std::string& head,
-                       const std::string& text, const std::string& configJson);
 std::string formatPrediction(const nlohmann::json& p);
-
-// ATEN_CPU_CAPABILITY is read once when libtorch starts: when a config asks for a capability
-// the process was not started with, re-executes this program with it set (same arguments).
-void ensureCpuCapability(const std::string& configJson, int argc, char** argv);
 
 } // namespace probaudit::app

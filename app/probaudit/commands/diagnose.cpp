@@ -2,11 +2,11 @@
 //   [--engine ssh://user@host]
 #include "command.h"
 #include "diagnose_cmd.h"
-#include "predict.h"
 #include "remote_engine.h"
 
 #include "common/protocol_request.h"
 #include "study/study.h"
+#include "tasks/predict.h"
 
 namespace probaudit::app {
 
@@ -52,7 +52,8 @@ void addDiagnoseCommand(CLI::App& cli, Action& chosen) {
             return diagnoseCommand(o.diag, o.json, o.events, o.engine, stop);
         }
         const auto st = study::Study::load(o.diag.run.study);
-        ensureCpuCapability(st.config(st.reference)->config.toJson().dump(), inv.argc, inv.argv);
+        tasks::ensureCpuCapability(st.config(st.reference)->config.toJson().dump(), inv.argc,
+                                   inv.argv);
         return diagnoseCommand(o.diag, o.json, o.events, o.engine, stop);
     });
 }

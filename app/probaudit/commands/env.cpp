@@ -4,7 +4,7 @@
 #include "env_text.h"
 #include "remote_engine.h"
 
-#include "engine/env_fingerprint.h"
+#include "tasks/environment.h"
 
 #include <iostream>
 
@@ -29,7 +29,7 @@ void addEnvCommand(CLI::App& cli, Action& chosen) {
             std::cout << runner::remoteEnvironment(o.engine.target(), o.json);
             return 0;
         }
-        const nlohmann::json env = engine::collectEnvironment();
+        const nlohmann::json env = tasks::currentEnvironment();
         std::cout << (o.json ? env.dump(2) + "\n" : formatEnvironment(env));
         return 0;
     });

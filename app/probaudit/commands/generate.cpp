@@ -1,11 +1,15 @@
 // probaudit generate MODEL (--prompt TEXT ... | --input ITEMS.jsonl [--template T]) ...
 #include "command.h"
 #include "generate_cmd.h"
-#include "predict.h"
+
+#include "tasks/generate.h"
+#include "tasks/predict.h"
 
 #include <iostream>
 
 namespace probaudit::app {
+
+using tasks::GenerateArgs;
 
 namespace {
 struct GenerateCommandArgs {
@@ -38,8 +42,8 @@ void addGenerateCommand(CLI::App& cli, Action& chosen) {
                     "batching, requests arriving in the order of arrival_seed)");
     sub->add_flag("--json", a->json, "Machine-readable JSON");
     onChosen(sub, chosen, a, [](const GenerateCommandArgs& o, const Invocation& inv) {
-        ensureCpuCapability(o.gen.config, inv.argc, inv.argv);
-        const auto g = generate(o.gen);
+        tasks::ensureCpuCapability(o.gen.config, inv.argc, inv.argv);
+        const auto g = tasks::generate(o.gen);
         // A byte-level token can end inside a character: such bytes of "pieces" and "text"
         // become U+FFFD in JSON (the token ids stay exact).
         std::cout << (o.json

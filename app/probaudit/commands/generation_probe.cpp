@@ -1,14 +1,18 @@
 // probaudit generation-probe MODEL --input ITEMS.jsonl --template T --records SPEC ...
 #include "command.h"
 #include "generate_cmd.h"
-#include "predict.h"
 
 #include "common/error.h"
+#include "tasks/generate.h"
+#include "tasks/predict.h"
 
 #include <fstream>
 #include <iostream>
 
 namespace probaudit::app {
+
+using tasks::GenerateArgs;
+using tasks::ProbeArgs;
 
 void addGenerationOptions(CLI::App* sub, GenerateArgs& g); // generate.cpp
 
@@ -41,8 +45,8 @@ void addGenerationProbeCommand(CLI::App& cli, Action& chosen) {
     sub->add_flag("--json", a->json, "Machine-readable JSON");
     sub->add_option("--save", a->save, "Also write the JSON to this file");
     onChosen(sub, chosen, a, [](const ProbeCommandArgs& o, const Invocation& inv) {
-        ensureCpuCapability(o.probe.gen.config, inv.argc, inv.argv);
-        const auto p = generationProbe(o.probe);
+        tasks::ensureCpuCapability(o.probe.gen.config, inv.argc, inv.argv);
+        const auto p = tasks::generationProbe(o.probe);
         const std::string text =
             p.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
         if (!o.save.empty()) {

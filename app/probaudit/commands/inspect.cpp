@@ -2,6 +2,8 @@
 #include "inspect.h"
 #include "command.h"
 
+#include "tasks/inspect.h"
+
 #include <iostream>
 
 namespace probaudit::app {
@@ -24,7 +26,7 @@ void addInspectCommand(CLI::App& cli, Action& chosen) {
     sub->add_flag("--load", a->load,
                   "Also load every weight in float32 and report load time and peak memory");
     onChosen(sub, chosen, a, [](const InspectArgs& o, const Invocation&) {
-        const auto info = inspectCheckpoint(o.path, o.load);
+        const auto info = tasks::inspectCheckpoint(o.path, o.load);
         std::cout << (o.json ? info.dump(2) + "\n" : formatInspection(info));
         return 0;
     });

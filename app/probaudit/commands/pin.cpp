@@ -2,10 +2,12 @@
 #include "pin.h"
 #include "command.h"
 
+#include <iostream>
+
 namespace probaudit::app {
 
 void addPinCommand(CLI::App& cli, Action& chosen) {
-    auto a = std::make_shared<PinOptions>();
+    auto a = std::make_shared<tasks::PinOptions>();
     CLI::App* sub = cli.add_subcommand("pin", "Pin a verified run: its environment fingerprint, "
                                               "config, head, records digest and a rerun sample");
     sub->add_option("STUDY", a->study, "Study file")->required();
@@ -15,7 +17,10 @@ void addPinCommand(CLI::App& cli, Action& chosen) {
     sub->add_option("--ledger", a->ledger, "Ledger file (default: next to the study)");
     sub->add_option("--sample", a->sample,
                     "Items rerun and stored with exact results (default 32)");
-    onChosen(sub, chosen, a, [](const PinOptions& o, const Invocation&) { return pinRun(o); });
+    onChosen(sub, chosen, a, [](const tasks::PinOptions& o, const Invocation&) {
+        std::cout << formatPin(tasks::pinRun(o));
+        return 0;
+    });
 }
 
 } // namespace probaudit::app

@@ -2,6 +2,8 @@
 #include "predict.h"
 #include "command.h"
 
+#include "tasks/predict.h"
+
 #include <iostream>
 
 namespace probaudit::app {
@@ -27,8 +29,8 @@ void addPredictCommand(CLI::App& cli, Action& chosen) {
     sub->add_option("--config", a->config, "Runtime configuration as JSON (defaults otherwise)");
     sub->add_flag("--json", a->json, "Machine-readable JSON");
     onChosen(sub, chosen, a, [](const PredictArgs& o, const Invocation& inv) {
-        ensureCpuCapability(o.config, inv.argc, inv.argv);
-        const auto p = predict(o.model, o.head, o.text, o.config);
+        tasks::ensureCpuCapability(o.config, inv.argc, inv.argv);
+        const auto p = tasks::predict(o.model, o.head, o.text, o.config);
         std::cout << (o.json ? p.dump(2) + "\n" : formatPrediction(p));
         return 0;
     });

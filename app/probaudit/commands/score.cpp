@@ -1,7 +1,9 @@
 // probaudit score MODEL --head HEAD --input ITEMS.jsonl [--config JSON] [--capture LEVEL] ...
 #include "score.h"
 #include "command.h"
-#include "predict.h"
+
+#include "tasks/predict.h"
+#include "tasks/score.h"
 
 #include <iostream>
 
@@ -9,14 +11,14 @@ namespace probaudit::app {
 
 namespace {
 struct ScoreCommandArgs {
-    ScoreOptions score;
+    tasks::ScoreOptions score;
     bool json = false;
 };
 } // namespace
 
 void addScoreCommand(CLI::App& cli, Action& chosen) {
     auto a = std::make_shared<ScoreCommandArgs>();
-    ScoreOptions& s = a->score;
+    tasks::ScoreOptions& s = a->score;
     CLI::App* sub = cli.add_subcommand(
         "score", "Run the engine over a JSONL file of items (text, label, id) without a study: "
                  "accuracy, decisions, throughput; optional per-item records");
@@ -36,8 +38,8 @@ void addScoreCommand(CLI::App& cli, Action& chosen) {
                   "in --json: the share of a pass that is GEMM)");
     sub->add_flag("--json", a->json, "Machine-readable JSON");
     onChosen(sub, chosen, a, [](const ScoreCommandArgs& o, const Invocation& inv) {
-        ensureCpuCapability(o.score.config, inv.argc, inv.argv);
-        const auto result = score(o.score);
+        tasks::ensureCpuCapability(o.score.config, inv.argc, inv.argv);
+        const auto result = tasks::score(o.score);
         std::cout << (o.json ? result.dump(2) + "\n" : formatScore(result));
         return 0;
     });

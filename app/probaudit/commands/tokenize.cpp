@@ -3,6 +3,7 @@
 #include "inspect.h"
 
 #include "common/error.h"
+#include "tasks/inspect.h"
 
 #include <iostream>
 
@@ -32,11 +33,11 @@ void addTokenizeCommand(CLI::App& cli, Action& chosen) {
     onChosen(sub, chosen, a, [textOpt](const TokenizeArgs& o, const Invocation&) {
         std::string text = o.text;
         if (!o.file.empty()) {
-            text = readUtf8File(o.file);
+            text = tasks::readUtf8File(o.file);
         } else if (textOpt->count() == 0) {
             throw Error("tokenize needs --text or --text-file");
         }
-        const auto t = tokenizeText(o.path, text, !o.noSpecial, o.maxLength);
+        const auto t = tasks::tokenizeText(o.path, text, !o.noSpecial, o.maxLength);
         if (t.at("truncated").get<bool>()) {
             std::cerr << "probaudit: warning: input truncated from "
                       << t.at("full_length").get<std::size_t>() << " to "

@@ -1,8 +1,13 @@
 // probaudit train-adapter MODEL --data FILE -o ADAPTER.safetensors [--seed S] [--pooling P] ...
-#include "train_adapter.h"
 #include "command.h"
 
+#include "tasks/train_adapter.h"
+
+#include <iostream>
+
 namespace probaudit::app {
+
+using tasks::TrainOptions;
 
 void addTrainAdapterCommand(CLI::App& cli, Action& chosen) {
     auto a = std::make_shared<TrainOptions>();
@@ -35,8 +40,15 @@ void addTrainAdapterCommand(CLI::App& cli, Action& chosen) {
     sub->add_option("--max-epochs", a->maxEpochs, "Full-batch epochs at most (default 2000)");
     sub->add_option("--patience", a->patience,
                     "Stop after this many epochs without a better validation loss");
-    onChosen(sub, chosen, a,
-             [](const TrainOptions& o, const Invocation&) { return trainAdapter(o); });
+    onChosen(sub, chosen, a, [](const TrainOptions& o, const Invocation&) {
+        const tasks::TrainResult r = tasks::trainAdapter(
+            o, [](const std::string& message) { std::cerr << message << std::endl; });
+        std::cout << "adapter " << r.adapter << ": " << r.trainItems << " training items, "
+                  << r.validationItems << " held out; best epoch " << r.bestEpoch
+                  << "; validation accuracy " << r.validationAccuracy << ", calibration error "
+                  << r.calibrationError << (r.cachedFeatures ? " (cached features)" : "") << "\n";
+        return 0;
+    });
 }
 
 } // namespace probaudit::app

@@ -1,4 +1,4 @@
-#include "train_adapter.h"
+#include "tasks/train_adapter.h"
 
 #include "common/error.h"
 #include "common/file_digest.h"
@@ -17,11 +17,10 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
-#include <iostream>
 #include <numeric>
 #include <random>
 
-namespace probaudit::app {
+namespace probaudit::tasks {
 
 using nlohmann::json;
 namespace fs = std::filesystem;
@@ -86,7 +85,7 @@ std::vector<engine::Item> labelledItems(const TrainOptions& o, std::string* data
 // adapter under a key of model, data, pooling and batch. `cached`: read from the cache.
 at::Tensor pooledFeatures(const TrainOptions& o, const std::vector<engine::Item>& items,
                           std::int64_t H, const std::map<std::string, std::string>& key,
-                          bool* cached) {
+                          const TrainProgress& progress, bool* cached) {
     const std::string base = stem(o.output);
     const std::string cachePath = base + ".features.safetensors";
     const std::int64_t C = std::int64_t(o.labels.size());
@@ -104,7 +103,7 @@ at::Tensor pooledFeatures(const TrainOptions& o, const std::vector<engine::Item>
                                 {"bias", {{C}, std::vector<float>(std::size_t(C), 0.f)}}},
                                fileMetadata(o, {}));
     HeadSpec head;
-    head.kind = "adapter";
+    head.kind = HeadKind::Adapter;
     head.name = "features";
     head.adapter_path = placeholder;
     head.pooling = o.pooling;
@@ -116,7 +115,9 @@ at::Tensor pooledFeatures(const TrainOptions& o, const std::vector<engine::Item>
     std::vector<engine::ItemRecord> recs;
     try {
         engine::Engine eng(o.model, head);
-        std::cerr << "extracting pooled features of " << items.size() << " items..." << std::endl;
+        if (progress) {
+            progress("extracting pooled features of " + std::to_string(items.size()) + " items...");
+        }
         recs = eng.run(items, cfg, engine::Capture::Vectors);
     } catch (...) {
         fs::remove(placeholder);
@@ -219,27 +220,31 @@ double accuracy(const Fit& fit, const at::Tensor& Xs, const at::Tensor& Ys) {
                                  .item<double>();
 }
 
-} // namespace
+// Everything a training computes, before anything is written.
+struct Training {
+    std::size_t items = 0;
+    std::string modelSha, dataSha;
+    Split sp;
+    Fit fit;
+    double trainAcc = 0, valAcc = 0, ece = 0;
+    bool cached = false;
+};
 
-int trainAdapter(const TrainOptions& o) {
-    if (o.output.empty()) {
-        throw Error("train-adapter needs -o ADAPTER.safetensors");
-    }
-    const auto t0 = std::chrono::steady_clock::now();
-    const std::int64_t C = std::int64_t(o.labels.size());
-    std::string dataSha;
-    const std::vector<engine::Item> items = labelledItems(o, &dataSha);
+Training train(const TrainOptions& o, const TrainProgress& progress, std::int64_t C,
+               std::int64_t* H) {
+    Training t;
+    const std::vector<engine::Item> items = labelledItems(o, &t.dataSha);
+    t.items = items.size();
     const model::Checkpoint ckpt = model::Checkpoint::open(o.model);
-    const std::string modelSha = modelDigest(ckpt.files()); // as the ledger records it
-    const std::int64_t H = ckpt.spec().hidden_size;
-    const std::map<std::string, std::string> key{{"model_sha256", modelSha},
-                                                 {"data_sha256", dataSha},
+    t.modelSha = modelDigest(ckpt.files()); // as the ledger records it
+    *H = ckpt.spec().hidden_size;
+    const std::map<std::string, std::string> key{{"model_sha256", t.modelSha},
+                                                 {"data_sha256", t.dataSha},
                                                  {"pooling", o.pooling},
                                                  {"template", o.templateText},
                                                  {"batch", std::to_string(o.batch)},
                                                  {"items", std::to_string(items.size())}};
-    bool cached = false;
-    at::Tensor X = pooledFeatures(o, items, H, key, &cached);
+    at::Tensor X = pooledFeatures(o, items, *H, key, progress, &t.cached);
     if (o.normalize) {
         X = X / X.norm(2, {-1}, true).clamp_min(1e-12);
     }
@@ -247,13 +252,18 @@ int trainAdapter(const TrainOptions& o) {
     for (const auto& it : items) {
         labels.push_back(*it.label);
     }
-    const Split sp = split(X, at::tensor(labels, at::kLong), o);
-    const Fit fit = fitSoftmax(sp, o, C, H);
-    const double trainAcc = accuracy(fit, sp.Xtr, sp.Ytr), valAcc = accuracy(fit, sp.Xva, sp.Yva);
-    const double ece =
-        sp.nVal > 0 ? calibrationError(at::softmax(at::linear(sp.Xva, fit.W, fit.b), 1), sp.Yva)
-                    : 0.0;
+    t.sp = split(X, at::tensor(labels, at::kLong), o);
+    t.fit = fitSoftmax(t.sp, o, C, *H);
+    t.trainAcc = accuracy(t.fit, t.sp.Xtr, t.sp.Ytr);
+    t.valAcc = accuracy(t.fit, t.sp.Xva, t.sp.Yva);
+    t.ece = t.sp.nVal > 0
+                ? calibrationError(at::softmax(at::linear(t.sp.Xva, t.fit.W, t.fit.b), 1), t.sp.Yva)
+                : 0.0;
+    return t;
+}
 
+// The adapter file: weight [C, H], bias [C], and how it was learned in its metadata.
+void writeAdapter(const TrainOptions& o, const Fit& fit, std::int64_t C, std::int64_t H) {
     const at::Tensor Wc = fit.W.contiguous(), bc = fit.b.contiguous();
     model::writeSafetensorsF32(
         o.output,
@@ -264,35 +274,50 @@ int trainAdapter(const TrainOptions& o) {
         fileMetadata(o, {{"normalize", o.normalize ? "true" : "false"},
                          {"labels", json(o.labels).dump()},
                          {"trained_by", "probaudit train-adapter"}}));
-    const json card{
-        {"adapter", o.output},
-        {"model", o.model},
-        {"model_sha256", modelSha},
-        {"data", o.data},
-        {"data_sha256", dataSha},
-        {"items", items.size()},
-        {"train_items", sp.Xtr.size(0)},
-        {"validation_items", sp.nVal},
-        {"labels", o.labels},
-        {"pooling", o.pooling},
-        {"template", o.templateText},
-        {"normalize", o.normalize},
-        {"seed", o.seed},
-        {"l2", o.l2},
-        {"learning_rate", o.lr},
-        {"epochs_run", fit.epochs},
-        {"best_epoch", fit.bestEpoch},
-        {"validation_loss", fit.loss},
-        {"train_accuracy", trainAcc},
-        {"validation_accuracy", valAcc},
-        {"validation_calibration_error", ece},
-        {"features_cached", cached},
-        {"seconds", std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()}};
-    std::ofstream(stem(o.output) + ".card.json") << card.dump(2) << "\n";
-    std::cout << "adapter " << o.output << ": " << sp.Xtr.size(0) << " training items, " << sp.nVal
-              << " held out; best epoch " << fit.bestEpoch << "; validation accuracy " << valAcc
-              << ", calibration error " << ece << (cached ? " (cached features)" : "") << "\n";
-    return 0;
 }
 
-} // namespace probaudit::app
+json trainingCard(const TrainOptions& o, const Training& t, double seconds) {
+    return json{{"adapter", o.output},
+                {"model", o.model},
+                {"model_sha256", t.modelSha},
+                {"data", o.data},
+                {"data_sha256", t.dataSha},
+                {"items", t.items},
+                {"train_items", t.sp.Xtr.size(0)},
+                {"validation_items", t.sp.nVal},
+                {"labels", o.labels},
+                {"pooling", o.pooling},
+                {"template", o.templateText},
+                {"normalize", o.normalize},
+                {"seed", o.seed},
+                {"l2", o.l2},
+                {"learning_rate", o.lr},
+                {"epochs_run", t.fit.epochs},
+                {"best_epoch", t.fit.bestEpoch},
+                {"validation_loss", t.fit.loss},
+                {"train_accuracy", t.trainAcc},
+                {"validation_accuracy", t.valAcc},
+                {"validation_calibration_error", t.ece},
+                {"features_cached", t.cached},
+                {"seconds", seconds}};
+}
+
+} // namespace
+
+TrainResult trainAdapter(const TrainOptions& o, const TrainProgress& progress) {
+    if (o.output.empty()) {
+        throw Error("train-adapter needs -o ADAPTER.safetensors");
+    }
+    const auto t0 = std::chrono::steady_clock::now();
+    const std::int64_t C = std::int64_t(o.labels.size());
+    std::int64_t H = 0;
+    const Training t = train(o, progress, C, &H);
+    writeAdapter(o, t.fit, C, H);
+    const json card = trainingCard(
+        o, t, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    std::ofstream(stem(o.output) + ".card.json") << card.dump(2) << "\n";
+    return TrainResult{o.output, t.sp.Xtr.size(0), t.sp.nVal, t.fit.bestEpoch, t.valAcc,
+                       t.ece,    t.cached};
+}
+
+} // namespace probaudit::tasks

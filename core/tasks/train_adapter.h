@@ -6,12 +6,14 @@
 // the validation loss. Writes the adapter (weight [C, H], bias [C], pooling and labels in its
 // metadata) and ADAPTER.card.json (data, seed, epochs, accuracies, calibration error). The
 // pooled features are cached beside it (ADAPTER.features.safetensors), so a retrain with
-// other training settings takes seconds.
+// other training settings takes seconds. Nothing is printed: progress goes to a callback, the
+// outcome is returned.
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
-namespace probaudit::app {
+namespace probaudit::tasks {
 
 struct TrainOptions {
     std::string model;
@@ -30,6 +32,20 @@ struct TrainOptions {
     std::int64_t batch = 32; // feature extraction batch size
 };
 
-int trainAdapter(const TrainOptions& o);
+// What a training gave (its card, ADAPTER.card.json, has all of it and more).
+struct TrainResult {
+    std::string adapter; // the file written
+    std::int64_t trainItems = 0, validationItems = 0;
+    int bestEpoch = 0;
+    double validationAccuracy = 0;
+    double calibrationError = 0; // on the validation items (0 without any)
+    bool cachedFeatures = false; // the pooled features came from the cache
+};
 
-} // namespace probaudit::app
+// One sentence on what the training is doing now ("extracting pooled features of N items...").
+using TrainProgress = std::function<void(const std::string&)>;
+
+// Throws probaudit::Error on bad input.
+TrainResult trainAdapter(const TrainOptions& o, const TrainProgress& progress = {});
+
+} // namespace probaudit::tasks

@@ -1,0 +1,11 @@
+#include "tasks/environment.h"
+
+#include "engine/env_fingerprint.h"
+
+namespace probaudit::tasks {
+
+nlohmann::json currentEnvironment() {
+    return engine::collectEnvironment();
+}
+
+} // namespace probaudit::tasks
