@@ -9,6 +9,8 @@
 
 #include <QAbstractItemModelTester>
 #include <QColor>
+#include <QRegularExpression>
+#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -39,6 +41,21 @@ std::int64_t flippedItem() {
 
 QString text(const QAbstractItemModel& m, int row, int column) {
     return m.index(row, column).data().toString();
+}
+
+// The headers every table answers alike (TableModel): its titles, horizontally and in the
+// order of its columns; nothing for sections out of range, for the vertical header or for
+// tooltips (these models have none).
+void checkHeaders(const QAbstractItemModel& m, const QStringList& titles) {
+    QCOMPARE(m.columnCount(), int(titles.size()));
+    for (int c = 0; c < m.columnCount(); ++c) {
+        QCOMPARE(m.headerData(c, Qt::Horizontal), QVariant(titles[c]));
+        QVERIFY(!m.headerData(c, Qt::Horizontal, Qt::ToolTipRole).isValid());
+        QVERIFY(!m.headerData(c, Qt::Horizontal, Qt::DecorationRole).isValid());
+        QVERIFY(!m.headerData(c, Qt::Vertical).isValid());
+    }
+    QVERIFY(!m.headerData(-1, Qt::Horizontal).isValid());
+    QVERIFY(!m.headerData(m.columnCount(), Qt::Horizontal).isValid());
 }
 
 // A typed diagnosis on the fixture's runs: two probes (the reference twice, batch 8), two
@@ -74,6 +91,13 @@ class TestModels : public QObject {
     Q_OBJECT
     QTemporaryDir m_dir;
     ReviewPtr m_review;
+
+    // The fixture's review with a typed diagnosis stored (fixtureDiagnosis()).
+    std::shared_ptr<analysis::Review> diagnosedReview() const {
+        auto rv = std::make_shared<analysis::Review>(*m_review);
+        rv->diagnosis = fixtureDiagnosis(*rv);
+        return rv;
+    }
 
 private Q_SLOTS:
     void initTestCase() {
@@ -160,8 +184,7 @@ private Q_SLOTS:
 
     // The diagnosis view's four tables from a typed diagnosis.
     void diagnosisTables() {
-        auto rv = std::make_shared<analysis::Review>(*m_review);
-        rv->diagnosis = fixtureDiagnosis(*rv);
+        const auto rv = diagnosedReview();
         ProbeTableModel probes;
         ConfigExplanationModel configs;
         ForecastModel forecast;
@@ -224,8 +247,7 @@ private Q_SLOTS:
     void kernelDiffs() {
         QFETCH(bool, differ);
         QFETCH(QStringList, rows);
-        auto rv = std::make_shared<analysis::Review>(*m_review);
-        rv->diagnosis = fixtureDiagnosis(*rv);
+        const auto rv = diagnosedReview();
         const nlohmann::json base{{"ops", {{"aten::mm", 4}, {"aten::add", 2}}}};
         for (auto& run : rv->runs) {
             run.kernel_trace = base;
@@ -256,6 +278,53 @@ private Q_SLOTS:
         }
         model.setReview(m_review); // no diagnosis
         QCOMPARE(model.rowCount(), 0);
+    }
+
+    // What the tables share (ui/models/tablemodel.h): their headers, one reset per
+    // setReview(), no children under a row, and data() only for valid indices of the model.
+    void tableBase() {
+        const auto rv = diagnosedReview();
+        ProbeTableModel probes;
+        KernelDiffModel kernels;
+        ConfigExplanationModel configs;
+        ForecastModel forecast;
+        ItemNumbersModel numbers;
+        QAbstractItemModelTester t1(&probes), t2(&kernels), t3(&configs), t4(&forecast),
+            t5(&numbers);
+        checkHeaders(probes, {QStringLiteral("What changed"), QStringLiteral("Largest Δp"),
+                              QStringLiteral("First layer that differs"), QStringLiteral("Flipped"),
+                              QStringLiteral("Bit-identical")});
+        checkHeaders(kernels, {QStringLiteral("Probe"), QStringLiteral("Kind"),
+                               QStringLiteral("Operator or kernel"), QStringLiteral("Count (A)"),
+                               QStringLiteral("Count (B)")});
+        checkHeaders(configs, {QStringLiteral("Config"), QStringLiteral("Differs in"),
+                               QStringLiteral("Suspects"), QStringLiteral("Flips"),
+                               QStringLiteral("Largest Δp"), QStringLiteral("First layer")});
+        checkHeaders(forecast, {QStringLiteral("Config"), QStringLiteral("Predicted flips"),
+                                QStringLiteral("Observed flips"),
+                                QStringLiteral("Error (predicted − observed)"),
+                                QStringLiteral("Probe sample")});
+        checkHeaders(numbers, {QStringLiteral("Config"), QStringLiteral("p"), QStringLiteral("Δp"),
+                               QStringLiteral("Margin"), QStringLiteral("Decision"),
+                               QStringLiteral("First layer")});
+
+        QSignalSpy aboutToReset(&probes, &QAbstractItemModel::modelAboutToBeReset);
+        QSignalSpy reset(&probes, &QAbstractItemModel::modelReset);
+        probes.setReview(rv);
+        QCOMPARE(aboutToReset.size(), 1);
+        QCOMPARE(reset.size(), 1);
+        QVERIFY(probes.review() == rv);
+        const QModelIndex cell = probes.index(1, ProbeTableModel::MaxDpColumn);
+        QCOMPARE(probes.rowCount(cell), 0);
+        QCOMPARE(probes.columnCount(cell), 0);
+        QCOMPARE(probes.data(cell), QVariant(formatPoints(3.92)));
+        // What checkIndex() says of the others (a warning) is Qt's.
+        const QRegularExpression warning(QStringLiteral("^Index "));
+        QTest::ignoreMessage(QtWarningMsg, warning);
+        QVERIFY(!probes.data(QModelIndex()).isValid());
+        forecast.setReview(rv);
+        QTest::ignoreMessage(QtWarningMsg, warning);
+        QVERIFY(!probes.data(forecast.index(0, 0)).isValid()); // another model's index
     }
 };
 

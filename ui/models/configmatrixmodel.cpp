@@ -23,7 +23,7 @@ QString valueText(const json& v) {
 
 } // namespace
 
-ConfigMatrixModel::ConfigMatrixModel(QObject* parent) : QAbstractTableModel(parent) {}
+ConfigMatrixModel::ConfigMatrixModel(QObject* parent) : TableModel(0, parent) {}
 
 QStringList ConfigMatrixModel::axesFor(bool endpoint) {
     QStringList out;
@@ -82,14 +82,6 @@ ordered_json ConfigMatrixModel::studyJson() const {
     return out;
 }
 
-int ConfigMatrixModel::rowCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : int(m_configs.size());
-}
-
-int ConfigMatrixModel::columnCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : int(axes().size()) + 1;
-}
-
 int ConfigMatrixModel::referenceRow() const {
     for (std::size_t r = 0; r < m_configs.size(); ++r) {
         if (m_configs[r].name == m_reference) {
@@ -119,10 +111,7 @@ QStringList ConfigMatrixModel::differences(int row) const {
     return out;
 }
 
-QVariant ConfigMatrixModel::data(const QModelIndex& index, int role) const {
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) {
-        return {};
-    }
+QVariant ConfigMatrixModel::cellData(const QModelIndex& index, int role) const {
     const Entry& e = m_configs[std::size_t(index.row())];
     const bool isRef = e.name == m_reference;
     if (index.column() == 0) {
@@ -248,11 +237,8 @@ Qt::ItemFlags ConfigMatrixModel::flags(const QModelIndex& index) const {
     return Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemIsEditable;
 }
 
-QVariant ConfigMatrixModel::headerData(int section, Qt::Orientation orientation, int role) const {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) {
-        return {};
-    }
-    return section == 0 ? tr("Config") : axes()[section - 1];
+QStringList ConfigMatrixModel::headerTitles() const {
+    return QStringList{tr("Config")} + axes();
 }
 
 void ConfigMatrixModel::setReference(int row) {

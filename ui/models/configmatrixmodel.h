@@ -3,16 +3,17 @@
 // column per axis (core/common/axes.h, DESIGN.md: Runtime configuration axes). Cells that
 // differ from the reference config are tinted; every edit is checked with the engine's own
 // rules (RunConfig). The config editor (ui/pages/configeditor.h) shows and saves it.
+#include "ui/models/tablemodel.h"
+
 #include <nlohmann/json.hpp>
 
-#include <QAbstractTableModel>
 #include <QStringList>
 
 #include <vector>
 
 namespace probaudit::ui {
 
-class ConfigMatrixModel : public QAbstractTableModel {
+class ConfigMatrixModel : public TableModel {
     Q_OBJECT
 public:
     enum Roles { DiffersRole = Qt::UserRole, OptionsRole };
@@ -30,13 +31,8 @@ public:
     // The values an axis may take ({} for free numbers).
     static QStringList optionsOf(const QString& axis);
 
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
-    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     bool setData(const QModelIndex& index, const QVariant& value, int role = Qt::EditRole) override;
     Qt::ItemFlags flags(const QModelIndex& index) const override;
-    QVariant headerData(int section, Qt::Orientation orientation,
-                        int role = Qt::DisplayRole) const override;
 
     QString configName(int row) const;
     QString reference() const { return m_reference; }
@@ -52,6 +48,11 @@ Q_SIGNALS:
     void rejected(const QString& why); // an edit the rules refuse, in one sentence
 
 private:
+    int rows() const override { return int(m_configs.size()); }
+    int columns() const override { return int(axes().size()) + 1; } // the name, then the axes
+    QVariant cellData(const QModelIndex& index, int role) const override;
+    QStringList headerTitles() const override;
+
     struct Entry {
         QString name;
         nlohmann::json config; // full canonical RunConfig JSON

@@ -7,21 +7,7 @@
 
 namespace probaudit::ui {
 
-DashboardModel::DashboardModel(QObject* parent) : QAbstractTableModel(parent) {}
-
-void DashboardModel::setReview(const ReviewPtr& review) {
-    beginResetModel();
-    m_review = review;
-    endResetModel();
-}
-
-int DashboardModel::rowCount(const QModelIndex& parent) const {
-    return parent.isValid() || !m_review ? 0 : int(m_review->rows.size());
-}
-
-int DashboardModel::columnCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : NUM_COLUMNS;
-}
+DashboardModel::DashboardModel(QObject* parent) : ReviewTableModel(NUM_COLUMNS, parent) {}
 
 Severity DashboardModel::severityOf(const analysis::ReviewRow& row) {
     if (!row.cmp) {
@@ -33,12 +19,8 @@ Severity DashboardModel::severityOf(const analysis::ReviewRow& row) {
     return row.cmp->verdict.probabilities ? Severity::BitIdentical : Severity::Numbers;
 }
 
-QVariant DashboardModel::data(const QModelIndex& index, int role) const {
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid) ||
-        !m_review) {
-        return {};
-    }
-    const analysis::ReviewRow& row = m_review->rows[std::size_t(index.row())];
+QVariant DashboardModel::cellData(const QModelIndex& index, int role) const {
+    const analysis::ReviewRow& row = review()->rows[std::size_t(index.row())];
     const analysis::Comparison* c = row.cmp ? &*row.cmp : nullptr;
     const int col = index.column();
     if (role == ConfigNameRole) {
@@ -162,58 +144,39 @@ QVariant DashboardModel::cell(const analysis::ReviewRow& row, int col, bool sort
     }
 }
 
-QVariant DashboardModel::headerData(int section, Qt::Orientation orientation, int role) const {
-    if (orientation != Qt::Horizontal) {
-        return {};
-    }
-    if (role == Qt::ToolTipRole) {
-        switch (section) {
-        case DiffersColumn:
-            return tr("The runtime-configuration axes in which this config differs from the "
-                      "reference config.");
-        case AgreementColumn:
-            return tr("Share of items with the same decision as in the reference run.");
-        case FlipsColumn:
-            return tr("Items whose decision differs from the reference run.");
-        case MaxDpColumn:
-            return tr("Largest Δp: 100 × |p(reference) − p(config)| over the items, in points.");
-        case BitIdenticalColumn:
-            return tr("Share of items whose every recorded float and layer hash has the same bits "
-                      "as in the reference run.");
-        case FirstLayerColumn:
-            return tr("The first divergent layer seen most often: the first layer whose hidden "
-                      "states differ bitwise from the reference run.");
-        case VerdictColumn:
-            return tr("The three levels of reproduction: accuracy (the interval of the difference "
-                      "contains 0), decisions (no flips), bits (every item bit-identical).");
-        default:
-            return {};
-        }
-    }
-    if (role != Qt::DisplayRole) {
-        return {};
-    }
-    switch (section) {
-    case ConfigColumn:
-        return tr("Config");
+QStringList DashboardModel::headerTitles() const {
+    return {tr("Config"),
+            tr("Differs in"),
+            tr("Accuracy"),
+            tr("ΔAcc (points) [95%]"),
+            tr("Agreement"),
+            tr("Flips"),
+            tr("Max Δp"),
+            tr("Bit-identical"),
+            tr("First divergent layer"),
+            tr("Verdict")};
+}
+
+QString DashboardModel::headerToolTip(int column) const {
+    switch (column) {
     case DiffersColumn:
-        return tr("Differs in");
-    case AccuracyColumn:
-        return tr("Accuracy");
-    case AccuracyDiffColumn:
-        return tr("ΔAcc (points) [95%]");
+        return tr("The runtime-configuration axes in which this config differs from the "
+                  "reference config.");
     case AgreementColumn:
-        return tr("Agreement");
+        return tr("Share of items with the same decision as in the reference run.");
     case FlipsColumn:
-        return tr("Flips");
+        return tr("Items whose decision differs from the reference run.");
     case MaxDpColumn:
-        return tr("Max Δp");
+        return tr("Largest Δp: 100 × |p(reference) − p(config)| over the items, in points.");
     case BitIdenticalColumn:
-        return tr("Bit-identical");
+        return tr("Share of items whose every recorded float and layer hash has the same bits "
+                  "as in the reference run.");
     case FirstLayerColumn:
-        return tr("First divergent layer");
+        return tr("The first divergent layer seen most often: the first layer whose hidden "
+                  "states differ bitwise from the reference run.");
     case VerdictColumn:
-        return tr("Verdict");
+        return tr("The three levels of reproduction: accuracy (the interval of the difference "
+                  "contains 0), decisions (no flips), bits (every item bit-identical).");
     default:
         return {};
     }

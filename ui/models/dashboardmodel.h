@@ -4,8 +4,7 @@
 // share, the modal first divergent layer, and the three-level verdict. Rows are coloured by
 // severity (SeverityRole) so flipped configs cannot be missed.
 #include "ui/models/reviewloader.h"
-
-#include <QAbstractTableModel>
+#include "ui/models/tablemodel.h"
 
 namespace probaudit::ui {
 
@@ -16,7 +15,7 @@ enum class Severity {
     Flips,        // decisions flipped
 };
 
-class DashboardModel : public QAbstractTableModel {
+class DashboardModel : public ReviewTableModel {
     Q_OBJECT
 public:
     enum Columns {
@@ -41,22 +40,15 @@ public:
 
     explicit DashboardModel(QObject* parent = nullptr);
 
-    void setReview(const ReviewPtr& review);
-    const ReviewPtr& review() const { return m_review; }
-
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
-    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation,
-                        int role = Qt::DisplayRole) const override;
-
     static Severity severityOf(const analysis::ReviewRow& row);
 
 private:
+    int rows() const override { return review() ? int(review()->rows.size()) : 0; }
+    QVariant cellData(const QModelIndex& index, int role) const override;
+    QStringList headerTitles() const override;
+    QString headerToolTip(int column) const override;
     QVariant toolTip(const analysis::ReviewRow& row, int col) const;
     QVariant cell(const analysis::ReviewRow& row, int col, bool sort) const;
-
-    ReviewPtr m_review;
 };
 
 } // namespace probaudit::ui

@@ -40,28 +40,15 @@ QString outOf(std::int64_t part, std::int64_t whole) {
 
 // --- the probes
 
-ProbeTableModel::ProbeTableModel(QObject* parent) : QAbstractTableModel(parent) {}
+ProbeTableModel::ProbeTableModel(QObject* parent) : ReviewTableModel(NUM_COLUMNS, parent) {}
 
-void ProbeTableModel::setReview(const ReviewPtr& review) {
-    beginResetModel();
-    m_review = review;
-    endResetModel();
+int ProbeTableModel::rows() const {
+    const analysis::Diagnosis* d = diagnosisOf(review());
+    return d == nullptr ? 0 : int(d->table.size());
 }
 
-int ProbeTableModel::rowCount(const QModelIndex& parent) const {
-    const analysis::Diagnosis* d = diagnosisOf(m_review);
-    return parent.isValid() || d == nullptr ? 0 : int(d->table.size());
-}
-
-int ProbeTableModel::columnCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : NUM_COLUMNS;
-}
-
-QVariant ProbeTableModel::data(const QModelIndex& index, int role) const {
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) {
-        return {};
-    }
-    const analysis::ProbeRow& row = diagnosisOf(m_review)->table[std::size_t(index.row())];
+QVariant ProbeTableModel::cellData(const QModelIndex& index, int role) const {
+    const analysis::ProbeRow& row = diagnosisOf(review())->table[std::size_t(index.row())];
     const std::int64_t bits = std::llround(row.bit_identical * double(row.items));
     if (role == Qt::BackgroundRole) {
         return row.flips > 0           ? QVariant(tint(flipColor(), 0.2))
@@ -88,37 +75,21 @@ QVariant ProbeTableModel::data(const QModelIndex& index, int role) const {
     }
 }
 
-QVariant ProbeTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) {
-        return {};
-    }
-    switch (section) {
-    case WhatColumn:
-        return DiagnosisText::tr("What changed");
-    case MaxDpColumn:
-        return DiagnosisText::tr("Largest Δp");
-    case FirstLayerColumn:
-        return DiagnosisText::tr("First layer that differs");
-    case FlippedColumn:
-        return DiagnosisText::tr("Flipped");
-    case BitIdenticalColumn:
-        return DiagnosisText::tr("Bit-identical");
-    default:
-        return {};
-    }
+QStringList ProbeTableModel::headerTitles() const {
+    return {DiagnosisText::tr("What changed"), DiagnosisText::tr("Largest Δp"),
+            DiagnosisText::tr("First layer that differs"), DiagnosisText::tr("Flipped"),
+            DiagnosisText::tr("Bit-identical")};
 }
 
 // --- the kernel-trace differences of the probes
 
-KernelDiffModel::KernelDiffModel(QObject* parent) : QAbstractTableModel(parent) {}
+KernelDiffModel::KernelDiffModel(QObject* parent) : ReviewTableModel(NUM_COLUMNS, parent) {}
 
-void KernelDiffModel::setReview(const ReviewPtr& review) {
-    beginResetModel();
-    m_review = review;
+void KernelDiffModel::reviewChanged() {
     m_rows.clear();
-    if (const analysis::Diagnosis* d = diagnosisOf(review)) {
+    if (const analysis::Diagnosis* d = diagnosisOf(review())) {
         auto runById = [&](std::int64_t id) -> const ledger::Run* {
-            for (const auto& r : review->runs) {
+            for (const auto& r : review()->runs) {
                 if (r.id == id) {
                     return &r;
                 }
@@ -136,23 +107,17 @@ void KernelDiffModel::setReview(const ReviewPtr& review) {
             }
         }
     }
-    endResetModel();
 }
 
-int KernelDiffModel::rowCount(const QModelIndex& parent) const {
-    if (parent.isValid() || diagnosisOf(m_review) == nullptr) {
+int KernelDiffModel::rows() const {
+    if (diagnosisOf(review()) == nullptr) {
         return 0;
     }
     return std::max(1, int(m_rows.size())); // none: one row that says so
 }
 
-int KernelDiffModel::columnCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : NUM_COLUMNS;
-}
-
-QVariant KernelDiffModel::data(const QModelIndex& index, int role) const {
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid) ||
-        (role != Qt::DisplayRole && role != SortRole)) {
+QVariant KernelDiffModel::cellData(const QModelIndex& index, int role) const {
+    if (role != Qt::DisplayRole && role != SortRole) {
         return {};
     }
     if (m_rows.empty()) {
@@ -171,8 +136,8 @@ QVariant KernelDiffModel::data(const QModelIndex& index, int role) const {
     case ProbeColumn:
         return row.probe;
     case KindColumn:
-        return row.diff.kind == "op" ? DiagnosisText::tr("operator")
-                                     : DiagnosisText::tr("device kernel");
+        return row.diff.kind == TraceEntryKind::Op ? DiagnosisText::tr("operator")
+                                                   : DiagnosisText::tr("device kernel");
     case NameColumn:
         return str(row.diff.name);
     case CountAColumn:
@@ -186,50 +151,24 @@ QVariant KernelDiffModel::data(const QModelIndex& index, int role) const {
     }
 }
 
-QVariant KernelDiffModel::headerData(int section, Qt::Orientation orientation, int role) const {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) {
-        return {};
-    }
-    switch (section) {
-    case ProbeColumn:
-        return DiagnosisText::tr("Probe");
-    case KindColumn:
-        return DiagnosisText::tr("Kind");
-    case NameColumn:
-        return DiagnosisText::tr("Operator or kernel");
-    case CountAColumn:
-        return DiagnosisText::tr("Count (A)");
-    case CountBColumn:
-        return DiagnosisText::tr("Count (B)");
-    default:
-        return {};
-    }
+QStringList KernelDiffModel::headerTitles() const {
+    return {DiagnosisText::tr("Probe"), DiagnosisText::tr("Kind"),
+            DiagnosisText::tr("Operator or kernel"), DiagnosisText::tr("Count (A)"),
+            DiagnosisText::tr("Count (B)")};
 }
 
 // --- the study's configs, explained
 
-ConfigExplanationModel::ConfigExplanationModel(QObject* parent) : QAbstractTableModel(parent) {}
+ConfigExplanationModel::ConfigExplanationModel(QObject* parent)
+    : ReviewTableModel(NUM_COLUMNS, parent) {}
 
-void ConfigExplanationModel::setReview(const ReviewPtr& review) {
-    beginResetModel();
-    m_review = review;
-    endResetModel();
+int ConfigExplanationModel::rows() const {
+    const analysis::Diagnosis* d = diagnosisOf(review());
+    return d == nullptr ? 0 : int(d->configs.size());
 }
 
-int ConfigExplanationModel::rowCount(const QModelIndex& parent) const {
-    const analysis::Diagnosis* d = diagnosisOf(m_review);
-    return parent.isValid() || d == nullptr ? 0 : int(d->configs.size());
-}
-
-int ConfigExplanationModel::columnCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : NUM_COLUMNS;
-}
-
-QVariant ConfigExplanationModel::data(const QModelIndex& index, int role) const {
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) {
-        return {};
-    }
-    const analysis::ConfigExplanation& c = diagnosisOf(m_review)->configs[std::size_t(index.row())];
+QVariant ConfigExplanationModel::cellData(const QModelIndex& index, int role) const {
+    const analysis::ConfigExplanation& c = diagnosisOf(review())->configs[std::size_t(index.row())];
     const auto& r = c.result;
     if (role == Qt::BackgroundRole) {
         return r && r->flips > 0 ? QVariant(tint(flipColor(), 0.2)) : QVariant();
@@ -270,54 +209,26 @@ QVariant ConfigExplanationModel::data(const QModelIndex& index, int role) const 
     }
 }
 
-QVariant ConfigExplanationModel::headerData(int section, Qt::Orientation orientation,
-                                            int role) const {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) {
-        return {};
-    }
-    switch (section) {
-    case ConfigColumn:
-        return DiagnosisText::tr("Config");
-    case DiffersColumn:
-        return DiagnosisText::tr("Differs in");
-    case SuspectsColumn:
-        return DiagnosisText::tr("Suspects");
-    case FlipsColumn:
-        return DiagnosisText::tr("Flips");
-    case MaxDpColumn:
-        return DiagnosisText::tr("Largest Δp");
-    case FirstLayerColumn:
-        return DiagnosisText::tr("First layer");
-    default:
-        return {};
-    }
+QStringList ConfigExplanationModel::headerTitles() const {
+    return {DiagnosisText::tr("Config"),     DiagnosisText::tr("Differs in"),
+            DiagnosisText::tr("Suspects"),   DiagnosisText::tr("Flips"),
+            DiagnosisText::tr("Largest Δp"), DiagnosisText::tr("First layer")};
 }
 
 // --- the fragility forecast
 
-ForecastModel::ForecastModel(QObject* parent) : QAbstractTableModel(parent) {}
+ForecastModel::ForecastModel(QObject* parent) : ReviewTableModel(NUM_COLUMNS, parent) {}
 
-void ForecastModel::setReview(const ReviewPtr& review) {
-    beginResetModel();
-    m_review = review;
-    endResetModel();
+int ForecastModel::rows() const {
+    const analysis::Diagnosis* d = diagnosisOf(review());
+    return d == nullptr ? 0 : int(d->forecast.size());
 }
 
-int ForecastModel::rowCount(const QModelIndex& parent) const {
-    const analysis::Diagnosis* d = diagnosisOf(m_review);
-    return parent.isValid() || d == nullptr ? 0 : int(d->forecast.size());
-}
-
-int ForecastModel::columnCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : NUM_COLUMNS;
-}
-
-QVariant ForecastModel::data(const QModelIndex& index, int role) const {
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid) ||
-        (role != Qt::DisplayRole && role != SortRole)) {
+QVariant ForecastModel::cellData(const QModelIndex& index, int role) const {
+    if (role != Qt::DisplayRole && role != SortRole) {
         return {};
     }
-    const analysis::FlipForecast& f = diagnosisOf(m_review)->forecast[std::size_t(index.row())];
+    const analysis::FlipForecast& f = diagnosisOf(review())->forecast[std::size_t(index.row())];
     const bool sort = role == SortRole;
     switch (index.column()) {
     case ConfigColumn:
@@ -345,24 +256,10 @@ QVariant ForecastModel::data(const QModelIndex& index, int role) const {
     }
 }
 
-QVariant ForecastModel::headerData(int section, Qt::Orientation orientation, int role) const {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) {
-        return {};
-    }
-    switch (section) {
-    case ConfigColumn:
-        return DiagnosisText::tr("Config");
-    case PredictedColumn:
-        return DiagnosisText::tr("Predicted flips");
-    case ObservedColumn:
-        return DiagnosisText::tr("Observed flips");
-    case ErrorColumn:
-        return DiagnosisText::tr("Error (predicted − observed)");
-    case SampleColumn:
-        return DiagnosisText::tr("Probe sample");
-    default:
-        return {};
-    }
+QStringList ForecastModel::headerTitles() const {
+    return {DiagnosisText::tr("Config"), DiagnosisText::tr("Predicted flips"),
+            DiagnosisText::tr("Observed flips"), DiagnosisText::tr("Error (predicted − observed)"),
+            DiagnosisText::tr("Probe sample")};
 }
 
 } // namespace probaudit::ui

@@ -8,14 +8,13 @@
 //   ConfigExplanationModel: the study's configs, the suspects they differ in, their full runs
 //   ForecastModel:          the fragility forecast against the flips the full runs observed
 #include "ui/models/reviewloader.h"
-
-#include <QAbstractTableModel>
+#include "ui/models/tablemodel.h"
 
 #include <vector>
 
 namespace probaudit::ui {
 
-class ProbeTableModel : public QAbstractTableModel {
+class ProbeTableModel : public ReviewTableModel {
     Q_OBJECT
 public:
     enum Columns {
@@ -31,19 +30,14 @@ public:
     };
 
     explicit ProbeTableModel(QObject* parent = nullptr);
-    void setReview(const ReviewPtr& review);
-
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
-    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation,
-                        int role = Qt::DisplayRole) const override;
 
 private:
-    ReviewPtr m_review;
+    int rows() const override;
+    QVariant cellData(const QModelIndex& index, int role) const override;
+    QStringList headerTitles() const override;
 };
 
-class KernelDiffModel : public QAbstractTableModel {
+class KernelDiffModel : public ReviewTableModel {
     Q_OBJECT
 public:
     enum Columns { ProbeColumn, KindColumn, NameColumn, CountAColumn, CountBColumn, NUM_COLUMNS };
@@ -52,26 +46,23 @@ public:
     };
 
     explicit KernelDiffModel(QObject* parent = nullptr);
-    void setReview(const ReviewPtr& review);
     // Differences found (0: the table shows the one row that says none were).
     int differenceCount() const { return int(m_rows.size()); }
 
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
-    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation,
-                        int role = Qt::DisplayRole) const override;
-
 private:
+    int rows() const override;
+    QVariant cellData(const QModelIndex& index, int role) const override;
+    QStringList headerTitles() const override;
+    void reviewChanged() override;
+
     struct Row {
         QString probe;
         analysis::KernelDiff diff;
     };
-    ReviewPtr m_review;
     std::vector<Row> m_rows;
 };
 
-class ConfigExplanationModel : public QAbstractTableModel {
+class ConfigExplanationModel : public ReviewTableModel {
     Q_OBJECT
 public:
     enum Columns {
@@ -88,19 +79,14 @@ public:
     };
 
     explicit ConfigExplanationModel(QObject* parent = nullptr);
-    void setReview(const ReviewPtr& review);
-
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
-    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation,
-                        int role = Qt::DisplayRole) const override;
 
 private:
-    ReviewPtr m_review;
+    int rows() const override;
+    QVariant cellData(const QModelIndex& index, int role) const override;
+    QStringList headerTitles() const override;
 };
 
-class ForecastModel : public QAbstractTableModel {
+class ForecastModel : public ReviewTableModel {
     Q_OBJECT
 public:
     enum Columns {
@@ -116,16 +102,11 @@ public:
     };
 
     explicit ForecastModel(QObject* parent = nullptr);
-    void setReview(const ReviewPtr& review);
-
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
-    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation,
-                        int role = Qt::DisplayRole) const override;
 
 private:
-    ReviewPtr m_review;
+    int rows() const override;
+    QVariant cellData(const QModelIndex& index, int role) const override;
+    QStringList headerTitles() const override;
 };
 
 } // namespace probaudit::ui

@@ -26,11 +26,11 @@ const analysis::GenerationRow* generationRow(const ReviewPtr& review, int row) {
                : nullptr;
 }
 
-QString generationKindName(const std::string& kind) {
-    if (kind == "repeat") {
+QString generationKindName(GenerationPairKind kind) {
+    if (kind == GenerationPairKind::Repeat) {
         return GenerationView::tr("run to run");
     }
-    if (kind == "serving") {
+    if (kind == GenerationPairKind::Serving) {
         return GenerationView::tr("serving (concurrency)");
     }
     return GenerationView::tr("configuration");
@@ -43,27 +43,11 @@ QString generationRowName(const analysis::GenerationRow& row) {
 
 // --- the agreement table
 
-GenerationTableModel::GenerationTableModel(QObject* parent) : QAbstractTableModel(parent) {}
+GenerationTableModel::GenerationTableModel(QObject* parent)
+    : ReviewTableModel(NUM_COLUMNS, parent) {}
 
-void GenerationTableModel::setReview(const ReviewPtr& review) {
-    beginResetModel();
-    m_review = review;
-    endResetModel();
-}
-
-int GenerationTableModel::rowCount(const QModelIndex& parent) const {
-    return parent.isValid() || !m_review ? 0 : int(m_review->generation_rows.size());
-}
-
-int GenerationTableModel::columnCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : NUM_COLUMNS;
-}
-
-QVariant GenerationTableModel::data(const QModelIndex& index, int role) const {
-    const analysis::GenerationRow* g = generationRow(m_review, index.row());
-    if (!index.isValid() || g == nullptr) {
-        return {};
-    }
+QVariant GenerationTableModel::cellData(const QModelIndex& index, int role) const {
+    const analysis::GenerationRow* g = generationRow(review(), index.row());
     const auto& c = g->cmp;
     const auto n = qulonglong(c.items.size());
     const bool allSame = c.identical == c.items.size();
@@ -153,59 +137,39 @@ QVariant GenerationTableModel::tokenCell(const std::optional<analysis::TokenMetr
     }
 }
 
-QVariant GenerationTableModel::headerData(int section, Qt::Orientation orientation,
-                                          int role) const {
-    if (orientation != Qt::Horizontal) {
-        return {};
-    }
-    if (role == Qt::ToolTipRole) {
-        switch (section) {
-        case IdenticalColumn:
-            return tr("Outputs with exactly the same tokens in both runs");
-        case JaccardColumn:
-            return tr("Records shared by both runs over records in either, pooled over the items "
-                      "(1 = the same records)");
-        case AnswersColumn:
-            return tr("Items whose answer (the reduction over their records) is the same");
-        case RecordsColumn:
-            return tr("Distinct records per item, summed: reference side / other side");
-        case KlColumn:
-            return tr("Mean KL divergence per token position (nats), over the tokens both runs' "
-                      "top-K lists hold, up to each output's first differing token");
-        case SameTopColumn:
-            return tr("Token positions whose most likely token is the same in both runs, with a "
-                      "95% interval");
-        case RmsDpColumn:
-            return tr("Root mean square of the change of the chosen token's probability, in "
-                      "points");
-        default:
-            return {};
-        }
-    }
-    if (role != Qt::DisplayRole) {
-        return {};
-    }
-    switch (section) {
-    case ComparisonColumn:
-        return tr("Comparison");
-    case KindColumn:
-        return tr("Kind");
-    case DiffersColumn:
-        return tr("Differs in");
+QStringList GenerationTableModel::headerTitles() const {
+    return {tr("Comparison"),
+            tr("Kind"),
+            tr("Differs in"),
+            tr("Byte-identical outputs"),
+            tr("Record Jaccard (pooled)"),
+            tr("Answers agree"),
+            tr("Records"),
+            tr("KL (mean)"),
+            tr("Same top token"),
+            tr("RMS Δp")};
+}
+
+QString GenerationTableModel::headerToolTip(int column) const {
+    switch (column) {
     case IdenticalColumn:
-        return tr("Byte-identical outputs");
+        return tr("Outputs with exactly the same tokens in both runs");
     case JaccardColumn:
-        return tr("Record Jaccard (pooled)");
+        return tr("Records shared by both runs over records in either, pooled over the items "
+                  "(1 = the same records)");
     case AnswersColumn:
-        return tr("Answers agree");
+        return tr("Items whose answer (the reduction over their records) is the same");
     case RecordsColumn:
-        return tr("Records");
+        return tr("Distinct records per item, summed: reference side / other side");
     case KlColumn:
-        return tr("KL (mean)");
+        return tr("Mean KL divergence per token position (nats), over the tokens both runs' "
+                  "top-K lists hold, up to each output's first differing token");
     case SameTopColumn:
-        return tr("Same top token");
+        return tr("Token positions whose most likely token is the same in both runs, with a "
+                  "95% interval");
     case RmsDpColumn:
-        return tr("RMS Δp");
+        return tr("Root mean square of the change of the chosen token's probability, in "
+                  "points");
     default:
         return {};
     }
@@ -213,7 +177,7 @@ QVariant GenerationTableModel::headerData(int section, Qt::Orientation orientati
 
 // --- the outputs of one comparison
 
-GenerationItemsModel::GenerationItemsModel(QObject* parent) : QAbstractTableModel(parent) {}
+GenerationItemsModel::GenerationItemsModel(QObject* parent) : TableModel(NUM_COLUMNS, parent) {}
 
 void GenerationItemsModel::setComparison(const ReviewPtr& review, int row) {
     beginResetModel();
@@ -232,19 +196,7 @@ void GenerationItemsModel::setComparison(const ReviewPtr& review, int row) {
     endResetModel();
 }
 
-int GenerationItemsModel::rowCount(const QModelIndex& parent) const {
-    return parent.isValid() || m_row == nullptr ? 0 : int(m_row->cmp.items.size());
-}
-
-int GenerationItemsModel::columnCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : NUM_COLUMNS;
-}
-
-QVariant GenerationItemsModel::data(const QModelIndex& index, int role) const {
-    if (!index.isValid() || m_row == nullptr ||
-        std::size_t(index.row()) >= m_row->cmp.items.size()) {
-        return {};
-    }
+QVariant GenerationItemsModel::cellData(const QModelIndex& index, int role) const {
     const auto& d = m_row->cmp.items[std::size_t(index.row())];
     if (role == ItemIndexRole) {
         return qint64(m_items[std::size_t(index.row())]);
@@ -297,29 +249,14 @@ QVariant GenerationItemsModel::data(const QModelIndex& index, int role) const {
     }
 }
 
-QVariant GenerationItemsModel::headerData(int section, Qt::Orientation orientation,
-                                          int role) const {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) {
-        return {};
-    }
-    switch (section) {
-    case ItemColumn:
-        return tr("Item");
-    case IdenticalColumn:
-        return tr("Identical");
-    case DivergenceColumn:
-        return tr("Diverges at token");
-    case GapColumn:
-        return tr("Logit gap there");
-    case JaccardColumn:
-        return tr("Record Jaccard");
-    case AnswerAColumn:
-        return tr("Answer (reference side)");
-    case AnswerBColumn:
-        return tr("Answer (other side)");
-    default:
-        return {};
-    }
+QStringList GenerationItemsModel::headerTitles() const {
+    return {tr("Item"),
+            tr("Identical"),
+            tr("Diverges at token"),
+            tr("Logit gap there"),
+            tr("Record Jaccard"),
+            tr("Answer (reference side)"),
+            tr("Answer (other side)")};
 }
 
 int tellingGenerationRow(const analysis::Review& review) {
@@ -328,7 +265,8 @@ int tellingGenerationRow(const analysis::Review& review) {
     for (std::size_t r = 0; r < review.generation_rows.size(); ++r) {
         const auto& g = review.generation_rows[r];
         const std::size_t differ = g.cmp.items.size() - g.cmp.identical;
-        const std::pair<bool, std::size_t> key{g.kind == "serving" && differ > 0, differ};
+        const std::pair<bool, std::size_t> key{g.kind == GenerationPairKind::Serving && differ > 0,
+                                               differ};
         if (worst < 0 || key > worstKey) {
             worst = int(r);
             worstKey = key;

@@ -4,8 +4,7 @@
 // the pooled record Jaccard and the answer agreement; and the outputs of one pair, one row per
 // item. The generation page shows them; the report uses the same names for its rows.
 #include "ui/models/reviewloader.h"
-
-#include <QAbstractTableModel>
+#include "ui/models/tablemodel.h"
 
 namespace probaudit::ui {
 
@@ -13,7 +12,7 @@ namespace probaudit::ui {
 const analysis::GenerationRow* generationRow(const ReviewPtr& review, int row);
 
 // Names a generation row's kind for people: run to run, serving, configuration.
-QString generationKindName(const std::string& kind);
+QString generationKindName(GenerationPairKind kind);
 // The row's name as the table shows it: "B vs A", or "A, run twice".
 QString generationRowName(const analysis::GenerationRow& row);
 // The comparison a generation review opens on (the page and presentation mode): the serving
@@ -24,7 +23,7 @@ int tellingGenerationRow(const analysis::Review& review);
 // Jaccard (the first of equals); -1 when every output is byte-identical.
 std::int64_t tellingGenerationItem(const analysis::Review& review, int row);
 
-class GenerationTableModel : public QAbstractTableModel {
+class GenerationTableModel : public ReviewTableModel {
     Q_OBJECT
 public:
     enum Columns {
@@ -47,23 +46,18 @@ public:
     };
 
     explicit GenerationTableModel(QObject* parent = nullptr);
-    void setReview(const ReviewPtr& review);
-
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
-    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation,
-                        int role = Qt::DisplayRole) const override;
 
 private:
+    int rows() const override { return review() ? int(review()->generation_rows.size()) : 0; }
+    QVariant cellData(const QModelIndex& index, int role) const override;
+    QStringList headerTitles() const override;
+    QString headerToolTip(int column) const override;
     static QVariant tokenCell(const std::optional<analysis::TokenMetrics>& m, int column,
                               bool sort);
-
-    ReviewPtr m_review;
 };
 
 // The outputs of one generation comparison, one row per item.
-class GenerationItemsModel : public QAbstractTableModel {
+class GenerationItemsModel : public TableModel {
     Q_OBJECT
 public:
     enum Columns {
@@ -84,13 +78,11 @@ public:
     explicit GenerationItemsModel(QObject* parent = nullptr);
     void setComparison(const ReviewPtr& review, int row);
 
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
-    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation,
-                        int role = Qt::DisplayRole) const override;
-
 private:
+    int rows() const override { return m_row == nullptr ? 0 : int(m_row->cmp.items.size()); }
+    QVariant cellData(const QModelIndex& index, int role) const override;
+    QStringList headerTitles() const override;
+
     ReviewPtr m_review;
     const analysis::GenerationRow* m_row = nullptr;
     std::vector<std::int64_t> m_items; // ledger item of each diff, in the comparison's order

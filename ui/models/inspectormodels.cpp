@@ -32,7 +32,7 @@ const analysis::ItemDiff* findItemDiff(const analysis::Comparison& c, std::int64
 
 // --- the numbers under every config
 
-ItemNumbersModel::ItemNumbersModel(QObject* parent) : QAbstractTableModel(parent) {}
+ItemNumbersModel::ItemNumbersModel(QObject* parent) : TableModel(NUM_COLUMNS, parent) {}
 
 void ItemNumbersModel::setItem(const ReviewPtr& review, std::int64_t item) {
     beginResetModel();
@@ -64,14 +64,6 @@ void ItemNumbersModel::setItem(const ReviewPtr& review, std::int64_t item) {
     endResetModel();
 }
 
-int ItemNumbersModel::rowCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : int(m_rows.size());
-}
-
-int ItemNumbersModel::columnCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : NUM_COLUMNS;
-}
-
 QString ItemNumbersModel::cellText(const Row& row, int column) const {
     const analysis::ItemDiff* d = row.diff;
     switch (column) {
@@ -99,10 +91,7 @@ QString ItemNumbersModel::cellText(const Row& row, int column) const {
     }
 }
 
-QVariant ItemNumbersModel::data(const QModelIndex& index, int role) const {
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) {
-        return {};
-    }
+QVariant ItemNumbersModel::cellData(const QModelIndex& index, int role) const {
     const Row& row = m_rows[std::size_t(index.row())];
     const bool flip = row.diff != nullptr && row.diff->flip;
     switch (role) {
@@ -129,31 +118,15 @@ QVariant ItemNumbersModel::data(const QModelIndex& index, int role) const {
     }
 }
 
-QVariant ItemNumbersModel::headerData(int section, Qt::Orientation orientation, int role) const {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) {
-        return {};
-    }
-    switch (section) {
-    case ConfigColumn:
-        return InspectorText::tr("Config");
-    case PColumn:
-        return InspectorText::tr("p");
-    case DpColumn:
-        return InspectorText::tr("Δp");
-    case MarginColumn:
-        return InspectorText::tr("Margin");
-    case DecisionColumn:
-        return InspectorText::tr("Decision");
-    case FirstLayerColumn:
-        return InspectorText::tr("First layer");
-    default:
-        return {};
-    }
+QStringList ItemNumbersModel::headerTitles() const {
+    return {InspectorText::tr("Config"),   InspectorText::tr("p"),
+            InspectorText::tr("Δp"),       InspectorText::tr("Margin"),
+            InspectorText::tr("Decision"), InspectorText::tr("First layer")};
 }
 
 // --- which hidden states differ
 
-LayerHashModel::LayerHashModel(QObject* parent) : QAbstractTableModel(parent) {}
+LayerHashModel::LayerHashModel(QObject* parent) : TableModel(0, parent) {}
 
 void LayerHashModel::setItem(const ReviewPtr& review, std::int64_t item) {
     beginResetModel();
@@ -180,18 +153,7 @@ int LayerHashModel::reviewRowAt(int row) const {
     return row >= 0 && std::size_t(row) < m_rows.size() ? m_rows[std::size_t(row)].reviewRow : -1;
 }
 
-int LayerHashModel::rowCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : int(m_rows.size());
-}
-
-int LayerHashModel::columnCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : m_layers;
-}
-
-QVariant LayerHashModel::data(const QModelIndex& index, int role) const {
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) {
-        return {};
-    }
+QVariant LayerHashModel::cellData(const QModelIndex& index, int role) const {
     const Row& row = m_rows[std::size_t(index.row())];
     const int layer = index.column();
     if (role == ReviewRowRole) {

@@ -7,15 +7,15 @@
 //   LayerHashModel:   one row per config compared with the reference, one column per hidden
 //                     state (embeddings, layer 1 … L): "=" the same bits, "≠" different.
 #include "ui/models/reviewloader.h"
+#include "ui/models/tablemodel.h"
 
-#include <QAbstractTableModel>
 #include <QStringList>
 
 #include <vector>
 
 namespace probaudit::ui {
 
-class ItemNumbersModel : public QAbstractTableModel {
+class ItemNumbersModel : public TableModel {
     Q_OBJECT
 public:
     enum Columns {
@@ -38,13 +38,11 @@ public:
     // `item`: a study item index; -1 (or an index out of range) empties the table.
     void setItem(const ReviewPtr& review, std::int64_t item);
 
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
-    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation,
-                        int role = Qt::DisplayRole) const override;
-
 private:
+    int rows() const override { return int(m_rows.size()); }
+    QVariant cellData(const QModelIndex& index, int role) const override;
+    QStringList headerTitles() const override;
+
     struct Row {
         int reviewRow = 0;
         QString config;
@@ -61,7 +59,7 @@ private:
     QStringList m_classes;
 };
 
-class LayerHashModel : public QAbstractTableModel {
+class LayerHashModel : public TableModel {
     Q_OBJECT
 public:
     enum Roles {
@@ -74,13 +72,15 @@ public:
     // The dashboard row of a table row (for the inspector's per-layer chart).
     int reviewRowAt(int row) const;
 
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
-    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    // Vertical: the configs; horizontal: the hidden states ("emb", 1 … L).
     QVariant headerData(int section, Qt::Orientation orientation,
                         int role = Qt::DisplayRole) const override;
 
 private:
+    int rows() const override { return int(m_rows.size()); }
+    int columns() const override { return m_layers; }
+    QVariant cellData(const QModelIndex& index, int role) const override;
+
     struct Row {
         int reviewRow = 0;
         QString config;

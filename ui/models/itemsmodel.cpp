@@ -15,7 +15,7 @@ bool ItemFilter::isEmpty() const {
            !label && !layerDiffers && text.isEmpty() && !items;
 }
 
-ItemsModel::ItemsModel(QObject* parent) : QAbstractTableModel(parent) {}
+ItemsModel::ItemsModel(QObject* parent) : TableModel(NUM_COLUMNS, parent) {}
 
 const analysis::Comparison* ItemsModel::comparison() const {
     if (!m_review || m_row < 0 || std::size_t(m_row) >= m_review->rows.size()) {
@@ -182,14 +182,6 @@ void ItemsModel::sort(int column, Qt::SortOrder order) {
     Q_EMIT layoutChanged({}, QAbstractItemModel::VerticalSortHint);
 }
 
-int ItemsModel::rowCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : int(m_rows.size());
-}
-
-int ItemsModel::columnCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : NUM_COLUMNS;
-}
-
 int ItemsModel::totalCount() const {
     const analysis::Comparison* c = comparison();
     return c ? int(c->diffs.size()) : 0;
@@ -255,10 +247,7 @@ QString ItemsModel::displayText(const analysis::ItemDiff& d, const ledger::Item&
     }
 }
 
-QVariant ItemsModel::data(const QModelIndex& index, int role) const {
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) {
-        return {};
-    }
+QVariant ItemsModel::cellData(const QModelIndex& index, int role) const {
     const analysis::Comparison* c = comparison();
     const analysis::ItemDiff& d = c->diffs[std::size_t(m_rows[std::size_t(index.row())])];
     const ledger::Item& item = m_review->items[std::size_t(d.item)];
@@ -317,37 +306,30 @@ QVariant ItemsModel::data(const QModelIndex& index, int role) const {
     }
 }
 
-QVariant ItemsModel::headerData(int section, Qt::Orientation orientation, int role) const {
-    if (orientation != Qt::Horizontal || (role != Qt::DisplayRole && role != Qt::ToolTipRole)) {
-        return {};
-    }
-    const bool tip = role == Qt::ToolTipRole;
-    switch (section) {
-    case IdColumn:
-        return tip ? QVariant() : tr("Id");
-    case TextColumn:
-        return tip ? QVariant() : tr("Text");
+QStringList ItemsModel::headerTitles() const {
+    return {tr("Id"), tr("Text"),   tr("Label"), tr("p (ref)"),    tr("p (cfg)"),
+            tr("Δp"), tr("Margin"), tr("Flip"),  tr("First layer")};
+}
+
+QString ItemsModel::headerToolTip(int column) const {
+    switch (column) {
     case LabelColumn:
-        return tip ? tr("The gold label from the dataset.") : tr("Label");
+        return tr("The gold label from the dataset.");
     case PRefColumn:
-        return tip ? tr("p in the reference run: the probability of the positive class (binary "
-                        "heads) or of the reference run's decision.")
-                   : tr("p (ref)");
+        return tr("p in the reference run: the probability of the positive class (binary "
+                  "heads) or of the reference run's decision.");
     case PCfgColumn:
-        return tip ? tr("p under the selected config.") : tr("p (cfg)");
+        return tr("p under the selected config.");
     case DpColumn:
-        return tip ? tr("Δp in points: 100 × |p(ref) − p(cfg)| (the largest over the classes).")
-                   : tr("Δp");
+        return tr("Δp in points: 100 × |p(ref) − p(cfg)| (the largest over the classes).");
     case MarginColumn:
-        return tip ? tr("The reference run's logit gap: top-1 minus top-2 logit of the decision "
-                        "classes. Small margins are near the boundary (tinted).")
-                   : tr("Margin");
+        return tr("The reference run's logit gap: top-1 minus top-2 logit of the decision "
+                  "classes. Small margins are near the boundary (tinted).");
     case FlipColumn:
-        return tip ? tr("The decision differs between the two runs.") : tr("Flip");
+        return tr("The decision differs between the two runs.");
     case FirstLayerColumn:
-        return tip ? tr("The first layer whose hidden states (real tokens only) differ bitwise "
-                        "from the reference run.")
-                   : tr("First layer");
+        return tr("The first layer whose hidden states (real tokens only) differ bitwise "
+                  "from the reference run.");
     default:
         return {};
     }

@@ -4,8 +4,8 @@
 // 100,000-row ledger re-filters in milliseconds (a QSortFilterProxyModel would call data()
 // per row). Flipped rows and near-boundary margins are tinted (Qt::BackgroundRole).
 #include "ui/models/reviewloader.h"
+#include "ui/models/tablemodel.h"
 
-#include <QAbstractTableModel>
 #include <QString>
 
 #include <optional>
@@ -28,7 +28,7 @@ struct ItemFilter {
     bool isEmpty() const;
 };
 
-class ItemsModel : public QAbstractTableModel {
+class ItemsModel : public TableModel {
     Q_OBJECT
 public:
     enum Columns {
@@ -61,11 +61,6 @@ public:
     void setNearBoundaryMargin(double margin);
     double nearBoundaryMargin() const { return m_nearBoundary; }
 
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
-    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation,
-                        int role = Qt::DisplayRole) const override;
     void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
 
     int totalCount() const;                 // items in the comparison
@@ -81,6 +76,10 @@ Q_SIGNALS:
     void countsChanged(int shown, int total);
 
 private:
+    int rows() const override { return int(m_rows.size()); }
+    QVariant cellData(const QModelIndex& index, int role) const override;
+    QStringList headerTitles() const override;
+    QString headerToolTip(int column) const override;
     QString displayText(const analysis::ItemDiff& d, const ledger::Item& item, int col) const;
     void rebuild(); // filter, then sort
     void applySort();

@@ -1,29 +1,16 @@
 #include "ui/models/runsmodel.h"
 
+#include "common/vocabulary.h"
 #include "ui/models/colors.h"
 
 namespace probaudit::ui {
 
-RunsModel::RunsModel(QObject* parent) : QAbstractTableModel(parent) {}
-
-void RunsModel::setReview(const ReviewPtr& review) {
-    beginResetModel();
-    m_review = review;
-    endResetModel();
-}
-
-int RunsModel::rowCount(const QModelIndex& parent) const {
-    return parent.isValid() || !m_review ? 0 : int(m_review->runs.size());
-}
-
-int RunsModel::columnCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : NUM_COLUMNS;
-}
+RunsModel::RunsModel(QObject* parent) : ReviewTableModel(NUM_COLUMNS, parent) {}
 
 // The run's environment fingerprint, summarised.
 QVariant RunsModel::environmentToolTip(const ledger::Run& r) const {
-    const auto it = m_review->environments.find(r.env_hash);
-    if (it == m_review->environments.end() || !it->second.is_object()) {
+    const auto it = review()->environments.find(r.env_hash);
+    if (it == review()->environments.end() || !it->second.is_object()) {
         return {};
     }
     const nlohmann::json& e = it->second;
@@ -31,7 +18,7 @@ QVariant RunsModel::environmentToolTip(const ledger::Run& r) const {
         const auto value = e.find(key);
         return value != e.end() && value->is_object() ? *value : nlohmann::json::object();
     };
-    if (e.value("kind", "") == "endpoint") { // a server's runtime: what it said and was declared
+    if (envKind(e) == EnvKind::Endpoint) { // a server's runtime: what it said and was declared
         const nlohmann::json endpoint = part("endpoint"), server = part("server"),
                              labels = part("labels");
         QString text = tr("environment %1\nserver %2 (%3 API), model %4")
@@ -70,8 +57,8 @@ QVariant RunsModel::environmentToolTip(const ledger::Run& r) const {
 
 // An endpoint run's serving as its exchanges recorded it; nothing for engine runs.
 QVariant RunsModel::servingText(const ledger::Run& r, bool toolTip) const {
-    const auto it = m_review->serving.find(r.id);
-    if (it == m_review->serving.end() || !it->second.available()) {
+    const auto it = review()->serving.find(r.id);
+    if (it == review()->serving.end() || !it->second.available()) {
         return {};
     }
     const analysis::RequestStats& s = it->second;
@@ -93,11 +80,8 @@ QVariant RunsModel::servingText(const ledger::Run& r, bool toolTip) const {
         .arg(s.failed);
 }
 
-QVariant RunsModel::data(const QModelIndex& index, int role) const {
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) {
-        return {};
-    }
-    const ledger::Run& r = m_review->runs[std::size_t(index.row())];
+QVariant RunsModel::cellData(const QModelIndex& index, int role) const {
+    const ledger::Run& r = review()->runs[std::size_t(index.row())];
     if (role == RunIdRole) {
         return qlonglong(r.id);
     }
@@ -138,10 +122,10 @@ QVariant RunsModel::data(const QModelIndex& index, int role) const {
     case IdColumn:
         return qlonglong(r.id);
     case KindColumn:
-        return r.kind == "probe" ? tr("probe") : r.imported() ? tr("imported") : tr("study");
+        return r.kind == RunKind::Probe ? tr("probe") : r.imported() ? tr("imported") : tr("study");
     case ConfigColumn:
-        return r.kind == "probe" && !r.label.empty() ? QString::fromStdString(r.label)
-                                                     : QString::fromStdString(r.config_name);
+        return r.kind == RunKind::Probe && !r.label.empty() ? QString::fromStdString(r.label)
+                                                            : QString::fromStdString(r.config_name);
     case HeadColumn:
         return QString::fromStdString(r.head);
     case StatusColumn:
@@ -174,36 +158,10 @@ QVariant RunsModel::data(const QModelIndex& index, int role) const {
     }
 }
 
-QVariant RunsModel::headerData(int section, Qt::Orientation orientation, int role) const {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) {
-        return {};
-    }
-    switch (section) {
-    case IdColumn:
-        return tr("Run");
-    case KindColumn:
-        return tr("Kind");
-    case ConfigColumn:
-        return tr("Config or probe");
-    case HeadColumn:
-        return tr("Head");
-    case StatusColumn:
-        return tr("Status");
-    case ItemsColumn:
-        return tr("Items");
-    case CaptureColumn:
-        return tr("Capture");
-    case EnvironmentColumn:
-        return tr("Environment");
-    case StartedColumn:
-        return tr("Started (UTC)");
-    case ServingColumn:
-        return tr("Serving");
-    case SealColumn:
-        return tr("Seal");
-    default:
-        return {};
-    }
+QStringList RunsModel::headerTitles() const {
+    return {tr("Run"),   tr("Kind"),    tr("Config or probe"), tr("Head"),          tr("Status"),
+            tr("Items"), tr("Capture"), tr("Environment"),     tr("Started (UTC)"), tr("Serving"),
+            tr("Seal")};
 }
 
 } // namespace probaudit::ui

@@ -2,12 +2,11 @@
 // The study explorer's runs: every run in the ledger (study runs and diagnosis probes) with
 // its config, head, environment, capture, status, progress and seal.
 #include "ui/models/reviewloader.h"
-
-#include <QAbstractTableModel>
+#include "ui/models/tablemodel.h"
 
 namespace probaudit::ui {
 
-class RunsModel : public QAbstractTableModel {
+class RunsModel : public ReviewTableModel {
     Q_OBJECT
 public:
     enum Columns {
@@ -27,19 +26,13 @@ public:
     enum Roles { RunIdRole = Qt::UserRole };
 
     explicit RunsModel(QObject* parent = nullptr);
-    void setReview(const ReviewPtr& review);
-
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
-    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation,
-                        int role = Qt::DisplayRole) const override;
 
 private:
+    int rows() const override { return review() ? int(review()->runs.size()) : 0; }
+    QVariant cellData(const QModelIndex& index, int role) const override;
+    QStringList headerTitles() const override;
     QVariant environmentToolTip(const ledger::Run& r) const;
     QVariant servingText(const ledger::Run& r, bool toolTip) const;
-
-    ReviewPtr m_review;
 };
 
 } // namespace probaudit::ui

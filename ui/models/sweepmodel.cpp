@@ -40,7 +40,7 @@ SweepSnapshot readSweep(const QString& studyPath) {
     return s;
 }
 
-SweepModel::SweepModel(QObject* parent) : QAbstractTableModel(parent) {}
+SweepModel::SweepModel(QObject* parent) : TableModel(NUM_COLUMNS, parent) {}
 
 void SweepModel::load(const QString& studyPath) {
     if (m_watcher != nullptr) {
@@ -92,14 +92,6 @@ QString SweepModel::summary() const {
     return text;
 }
 
-int SweepModel::rowCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : int(m_snapshot.shards.size());
-}
-
-int SweepModel::columnCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : NUM_COLUMNS;
-}
-
 namespace {
 
 QString verdictText(sweep::Verdict v) {
@@ -134,10 +126,7 @@ QString ledgerText(const sweep::ShardProgress& p) {
 
 } // namespace
 
-QVariant SweepModel::data(const QModelIndex& index, int role) const {
-    if (!index.isValid() || index.row() >= rowCount()) {
-        return {};
-    }
+QVariant SweepModel::cellData(const QModelIndex& index, int role) const {
     const sweep::ShardStatus& s = m_snapshot.shards[std::size_t(index.row())];
     if (role == VerdictRole) {
         return int(s.verdict);
@@ -180,24 +169,8 @@ QVariant SweepModel::data(const QModelIndex& index, int role) const {
     }
 }
 
-QVariant SweepModel::headerData(int section, Qt::Orientation orientation, int role) const {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) {
-        return {};
-    }
-    switch (section) {
-    case ShardColumn:
-        return tr("Shard");
-    case TaskColumn:
-        return tr("Slurm task");
-    case SchedulerColumn:
-        return tr("Scheduler");
-    case LedgerColumn:
-        return tr("Its ledger");
-    case StateColumn:
-        return tr("State");
-    default:
-        return {};
-    }
+QStringList SweepModel::headerTitles() const {
+    return {tr("Shard"), tr("Slurm task"), tr("Scheduler"), tr("Its ledger"), tr("State")};
 }
 
 } // namespace probaudit::ui

@@ -5,8 +5,8 @@
 // itself is read off the GUI thread (load(): squeue and the shards' ledgers, in the
 // background) and swapped in whole.
 #include "sweep/sweep.h"
+#include "ui/models/tablemodel.h"
 
-#include <QAbstractTableModel>
 #include <QFutureWatcher>
 
 namespace probaudit::ui {
@@ -22,7 +22,7 @@ struct SweepSnapshot {
 // Reads the sweep of `studyPath` (its NAME.sweep folder): blocking (runs the scheduler's tools).
 SweepSnapshot readSweep(const QString& studyPath);
 
-class SweepModel : public QAbstractTableModel {
+class SweepModel : public TableModel {
     Q_OBJECT
 public:
     enum Columns {
@@ -43,16 +43,14 @@ public:
     // "3 shards: 2 complete, 1 failed; not merged" and the like ("" when no sweep).
     QString summary() const;
 
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
-    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation,
-                        int role = Qt::DisplayRole) const override;
-
 Q_SIGNALS:
     void loaded();
 
 private:
+    int rows() const override { return int(m_snapshot.shards.size()); }
+    QVariant cellData(const QModelIndex& index, int role) const override;
+    QStringList headerTitles() const override;
+
     SweepSnapshot m_snapshot;
     QFutureWatcher<SweepSnapshot>* m_watcher = nullptr;
 };
