@@ -136,7 +136,7 @@ void Engine::ensureModel(const RunConfig& c) {
         }
     }
     m_model = TransformerModel::create(m_ckpt.spec(), std::move(w));
-    if (!m_headSpec.kind.empty() && !m_headSpec.generation()) { // generation needs none
+    if (m_headSpec.kind != HeadKind::None && !m_headSpec.generation()) { // generation needs none
         m_head = Head::create(m_headSpec, *m_model, m_tok, m_ckpt);
     }
     releaseFreedHeap(); // the loader's staging copies and any model loaded before
@@ -188,6 +188,110 @@ std::vector<ItemRecord> Engine::run(const std::vector<Item>& items, const RunCon
     return run(enc, c, capture, progress, sink, skip);
 }
 
+namespace {
+
+// Items a run reports: all but those `skip` marks as recorded in an earlier attempt.
+std::size_t countReported(std::size_t n, const std::vector<bool>& skip) {
+    std::size_t total = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        total += (skip.empty() || !skip[i]) ? 1 : 0;
+    }
+    return total;
+}
+
+std::vector<std::int64_t> encodingLengths(const std::vector<tokenizer::Encoding>& enc) {
+    std::vector<std::int64_t> allLengths;
+    for (const auto& e : enc) {
+        allLengths.push_back(static_cast<std::int64_t>(e.ids.size()));
+    }
+    return allLengths;
+}
+
+// The padded batch of some rows, its kernels marked, moved to a CUDA device.
+Batch deviceBatch(const std::vector<std::vector<std::int32_t>>& rows, const RunConfig& c,
+                  std::int32_t padId, const at::Device& device) {
+    Batch b = makeBatch(rows, c.padding_side, c.pad_to, c.pad_to_n, padId);
+    markKernels(b, c);
+    if (device.is_cuda()) {
+        b.input_ids = b.input_ids.to(device);
+        b.attention_mask = b.attention_mask.to(device);
+        b.position_ids = b.position_ids.to(device);
+    }
+    return b;
+}
+
+// The forward pass's hidden-state callback that fills each row's per-layer capture (hashes,
+// decision vectors, full states) of the batch `b`.
+std::function<void(int, const at::Tensor&)> hiddenCapture(const Batch& b, Capture capture,
+                                                          const Head& head,
+                                                          std::vector<ItemRecord>& batchRecords) {
+    return [&b, capture, &head, &batchRecords](int, const at::Tensor& h) {
+        // On the GPU the hashes are computed where the states live; the states come to the
+        // host only for `full` capture.
+        const std::vector<std::uint64_t> hashes = rowHashes(b, h);
+        const at::Tensor hc = capture == Capture::Full ? h.to(at::kCPU) : at::Tensor();
+        at::Tensor vectors;
+        if (capture != Capture::Hashes) {
+            vectors = head.decisionVector(b, h).to(at::kCPU).contiguous();
+        }
+        for (std::int64_t r = 0; r < b.rows(); ++r) {
+            auto& rec = batchRecords[std::size_t(r)];
+            rec.layer_hashes.push_back(hashes[std::size_t(r)]);
+            if (capture != Capture::Hashes) {
+                const float* v = vectors[r].data_ptr<float>();
+                rec.layer_vectors.emplace_back(v, v + vectors.size(1));
+            }
+            if (capture == Capture::Full) {
+                rec.layer_full.push_back(
+                    hc[r]
+                        .narrow(0, b.start[std::size_t(r)], b.length[std::size_t(r)])
+                        .to(at::kFloat)
+                        .clone());
+            }
+        }
+    };
+}
+
+// One batch of a decision run: forward pass, head and a record for every row (items skipped
+// in this attempt included: their neighbours must see the same batch).
+std::vector<ItemRecord> runBatch(const TransformerModel& model, const Head& head,
+                                 const std::vector<tokenizer::Encoding>& enc,
+                                 const std::vector<std::size_t>& members, std::size_t bi,
+                                 const RunConfig& c, Capture capture, std::int32_t padId,
+                                 const at::Device& device) {
+    std::vector<std::vector<std::int32_t>> rows;
+    for (std::size_t i : members) {
+        rows.push_back(enc[i].ids);
+    }
+    const auto t0 = std::chrono::steady_clock::now();
+    Batch b = deviceBatch(rows, c, padId, device);
+    std::vector<ItemRecord> batchRecords(members.size());
+    ForwardOptions opt;
+    opt.attention = c.attention;
+    if (capture != Capture::None) {
+        opt.onHidden = hiddenCapture(b, capture, head, batchRecords);
+    }
+    const ForwardResult out = model.forward(b, opt);
+    const at::Tensor logits = head.logits(model, b, out).to(at::kCPU);
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    for (std::size_t r = 0; r < members.size(); ++r) {
+        ItemRecord& rec = batchRecords[r];
+        const std::size_t i = members[r];
+        rec.item = i;
+        rec.tokens = static_cast<std::int64_t>(enc[i].ids.size());
+        rec.truncated = enc[i].truncated;
+        rec.head = head.decide(logits[std::int64_t(r)]);
+        rec.batch = static_cast<std::int64_t>(bi);
+        rec.row = static_cast<std::int64_t>(r);
+        rec.padded_length = b.input_ids.size(1);
+        rec.batch_seconds = seconds;
+    }
+    return batchRecords;
+}
+
+} // namespace
+
 std::vector<ItemRecord> Engine::run(const std::vector<tokenizer::Encoding>& enc, const RunConfig& c,
                                     Capture capture, const RunProgress& progress,
                                     const BatchSink& sink, const std::vector<bool>& skip) {
@@ -200,16 +304,9 @@ std::vector<ItemRecord> Engine::run(const std::vector<tokenizer::Encoding>& enc,
                     "batches by batch_size");
     }
     c10::InferenceMode guard;
-    std::size_t total = 0;
-    for (std::size_t i = 0; i < enc.size(); ++i) {
-        total += (skip.empty() || !skip[i]) ? 1 : 0;
-    }
+    const std::size_t total = countReported(enc.size(), skip);
     // The plan is made over all items, so a resumed run batches exactly as the first attempt.
-    std::vector<std::int64_t> allLengths;
-    for (const auto& e : enc) {
-        allLengths.push_back(static_cast<std::int64_t>(e.ids.size()));
-    }
-    const RunPlan plan = Engine::plan(allLengths, c);
+    const RunPlan plan = Engine::plan(encodingLengths(enc), c);
 
     const std::int32_t padId =
         m_ckpt.spec().pad_token_id >= 0 ? static_cast<std::int32_t>(m_ckpt.spec().pad_token_id) : 0;
@@ -227,64 +324,8 @@ std::vector<ItemRecord> Engine::run(const std::vector<tokenizer::Encoding>& enc,
                                              [&](std::size_t i) { return skip[i]; })) {
                 continue;
             }
-            std::vector<std::vector<std::int32_t>> rows;
-            for (std::size_t i : members) {
-                rows.push_back(enc[i].ids);
-            }
-            const auto t0 = std::chrono::steady_clock::now();
-            Batch b = makeBatch(rows, c.padding_side, c.pad_to, c.pad_to_n, padId);
-            markKernels(b, c);
-            if (device.is_cuda()) {
-                b.input_ids = b.input_ids.to(device);
-                b.attention_mask = b.attention_mask.to(device);
-                b.position_ids = b.position_ids.to(device);
-            }
-            std::vector<ItemRecord> batchRecords(members.size());
-            ForwardOptions opt;
-            opt.attention = c.attention;
-            if (capture != Capture::None) {
-                opt.onHidden = [&](int, const at::Tensor& h) {
-                    // On the GPU the hashes are computed where the states live; the states
-                    // come to the host only for `full` capture.
-                    const std::vector<std::uint64_t> hashes = rowHashes(b, h);
-                    const at::Tensor hc = capture == Capture::Full ? h.to(at::kCPU) : at::Tensor();
-                    at::Tensor vectors;
-                    if (capture != Capture::Hashes) {
-                        vectors = m_head->decisionVector(b, h).to(at::kCPU).contiguous();
-                    }
-                    for (std::int64_t r = 0; r < b.rows(); ++r) {
-                        auto& rec = batchRecords[std::size_t(r)];
-                        rec.layer_hashes.push_back(hashes[std::size_t(r)]);
-                        if (capture != Capture::Hashes) {
-                            const float* v = vectors[r].data_ptr<float>();
-                            rec.layer_vectors.emplace_back(v, v + vectors.size(1));
-                        }
-                        if (capture == Capture::Full) {
-                            rec.layer_full.push_back(
-                                hc[r]
-                                    .narrow(0, b.start[std::size_t(r)], b.length[std::size_t(r)])
-                                    .to(at::kFloat)
-                                    .clone());
-                        }
-                    }
-                };
-            }
-            const ForwardResult out = m_model->forward(b, opt);
-            const at::Tensor logits = m_head->logits(*m_model, b, out).to(at::kCPU);
-            const double seconds =
-                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-            for (std::size_t r = 0; r < members.size(); ++r) {
-                ItemRecord& rec = batchRecords[r];
-                const std::size_t i = members[r];
-                rec.item = i;
-                rec.tokens = static_cast<std::int64_t>(enc[i].ids.size());
-                rec.truncated = enc[i].truncated;
-                rec.head = m_head->decide(logits[std::int64_t(r)]);
-                rec.batch = static_cast<std::int64_t>(bi);
-                rec.row = static_cast<std::int64_t>(r);
-                rec.padded_length = b.input_ids.size(1);
-                rec.batch_seconds = seconds;
-            }
+            std::vector<ItemRecord> batchRecords =
+                runBatch(*m_model, *m_head, enc, members, bi, c, capture, padId, device);
             // Items already recorded in an interrupted attempt ride along for the arithmetic
             // (their neighbours must see the same batch) but are not reported again.
             std::vector<ItemRecord> fresh;

@@ -214,20 +214,8 @@ void parseRope(const Reader& r, ModelSpec& s) {
     }
 }
 
-} // namespace
-
-static ModelSpec parseHfConfigUnchecked(const std::string& jsonText, const std::string& path);
-
-ModelSpec parseHfConfig(const std::string& jsonText, const std::string& path) {
-    try {
-        return parseHfConfigUnchecked(jsonText, path);
-    } catch (const json::exception& e) {
-        // A field of the wrong JSON type deep inside (e.g. rope parameters).
-        throw Error(path, std::string("malformed config: ") + e.what());
-    }
-}
-
-static ModelSpec parseHfConfigUnchecked(const std::string& jsonText, const std::string& path) {
+// config.json as a JSON object (its own file: duplicate keys, last wins).
+json parseConfigObject(const std::string& jsonText, const std::string& path) {
     json j;
     try {
         j = parseJson(jsonText, DuplicateKeys::LastWins); // a model's own file (DuplicateKeys)
@@ -237,8 +225,13 @@ static ModelSpec parseHfConfigUnchecked(const std::string& jsonText, const std::
     if (!j.is_object()) {
         throw Error(path, "config is not a JSON object");
     }
-    const Reader r{j, path};
-    ModelSpec s;
+    return j;
+}
+
+// The fields of every family: model type and family, sizes, token ids, dtype, activation,
+// labels.
+void parseCommonFields(const Reader& r, ModelSpec& s) {
+    const json& j = r.j;
     s.model_type = r.stringOr("model_type", "");
     static const std::set<std::string> kLlamaFamily = {"llama", "mistral", "qwen2", "qwen3"};
     if (kLlamaFamily.count(s.model_type)) {
@@ -279,67 +272,79 @@ static ModelSpec parseHfConfigUnchecked(const std::string& jsonText, const std::
             s.id2label[std::stoll(k)] = v.get<std::string>();
         }
     }
+}
 
-    if (s.family == Family::Bert) {
-        s.num_kv_heads = s.num_heads;
-        if (s.hidden_size % s.num_heads != 0) {
-            r.fail("hidden_size is not a multiple of num_attention_heads");
-        }
-        s.head_dim = s.hidden_size / s.num_heads;
-        s.norm_eps = r.numberOr("layer_norm_eps", 1e-12);
-        s.type_vocab_size = r.intOr("type_vocab_size", 2);
-        s.attention_bias = true;
-        s.attention_out_bias = true;
-        s.mlp_bias = true;
-        const std::string pos = r.stringOr("position_embedding_type", "absolute");
-        if (pos != "absolute") {
-            r.fail("position_embedding_type \"" + pos + "\" is not supported (only absolute)");
-        }
+// BERT: layer norm, token types, biased attention and MLP, absolute positions.
+void parseBertFields(const Reader& r, ModelSpec& s) {
+    s.num_kv_heads = s.num_heads;
+    if (s.hidden_size % s.num_heads != 0) {
+        r.fail("hidden_size is not a multiple of num_attention_heads");
+    }
+    s.head_dim = s.hidden_size / s.num_heads;
+    s.norm_eps = r.numberOr("layer_norm_eps", 1e-12);
+    s.type_vocab_size = r.intOr("type_vocab_size", 2);
+    s.attention_bias = true;
+    s.attention_out_bias = true;
+    s.mlp_bias = true;
+    const std::string pos = r.stringOr("position_embedding_type", "absolute");
+    if (pos != "absolute") {
+        r.fail("position_embedding_type \"" + pos + "\" is not supported (only absolute)");
+    }
+}
+
+// The llama family: grouped-query heads, RMS norm, biases per model type, rope, sliding window.
+void parseLlamaFields(const Reader& r, ModelSpec& s) {
+    const json& j = r.j;
+    s.num_kv_heads = r.intOr("num_key_value_heads", s.num_heads);
+    if (s.num_kv_heads <= 0 || s.num_heads % s.num_kv_heads != 0) {
+        r.fail("num_attention_heads must be a multiple of num_key_value_heads");
+    }
+    const std::int64_t defaultHeadDim = s.hidden_size / s.num_heads;
+    s.head_dim = r.intOr("head_dim", defaultHeadDim);
+    if (s.head_dim <= 0 || s.head_dim % 2 != 0) {
+        r.fail("head_dim must be a positive even number");
+    }
+    s.norm_eps = r.numberOr("rms_norm_eps", 1e-6);
+    s.tie_word_embeddings = r.boolOr("tie_word_embeddings", false);
+    s.mlp_bias = r.boolOr("mlp_bias", false);
+    if (s.model_type == "qwen2") {
+        s.attention_bias = true; // q, k, v carry bias; o_proj does not
+        s.attention_out_bias = false;
     } else {
-        s.num_kv_heads = r.intOr("num_key_value_heads", s.num_heads);
-        if (s.num_kv_heads <= 0 || s.num_heads % s.num_kv_heads != 0) {
-            r.fail("num_attention_heads must be a multiple of num_key_value_heads");
-        }
-        const std::int64_t defaultHeadDim = s.hidden_size / s.num_heads;
-        s.head_dim = r.intOr("head_dim", defaultHeadDim);
-        if (s.head_dim <= 0 || s.head_dim % 2 != 0) {
-            r.fail("head_dim must be a positive even number");
-        }
-        s.norm_eps = r.numberOr("rms_norm_eps", 1e-6);
-        s.tie_word_embeddings = r.boolOr("tie_word_embeddings", false);
-        s.mlp_bias = r.boolOr("mlp_bias", false);
-        if (s.model_type == "qwen2") {
-            s.attention_bias = true; // q, k, v carry bias; o_proj does not
-            s.attention_out_bias = false;
-        } else {
-            s.attention_bias = r.boolOr("attention_bias", false);
-            s.attention_out_bias = s.attention_bias;
-        }
-        s.qk_norm = s.model_type == "qwen3";
-        parseRope(r, s);
-        if (r.intOr("pretraining_tp", 1) != 1) {
-            r.fail("pretraining_tp other than 1 is not supported");
-        }
-        if (s.model_type == "mistral") {
-            s.sliding_window = r.intOr("sliding_window", 0);
-        } else if (r.boolOr("use_sliding_window", false)) {
-            r.fail("use_sliding_window is not supported for " + s.model_type);
-        }
-        if (j.contains("layer_types") && j["layer_types"].is_array()) {
-            for (const auto& t : j["layer_types"]) {
-                if (t != "full_attention") {
-                    r.fail("layer type \"" + t.dump() +
-                           "\" is not supported (only full_attention)");
-                }
+        s.attention_bias = r.boolOr("attention_bias", false);
+        s.attention_out_bias = s.attention_bias;
+    }
+    s.qk_norm = s.model_type == "qwen3";
+    parseRope(r, s);
+    if (r.intOr("pretraining_tp", 1) != 1) {
+        r.fail("pretraining_tp other than 1 is not supported");
+    }
+    if (s.model_type == "mistral") {
+        s.sliding_window = r.intOr("sliding_window", 0);
+    } else if (r.boolOr("use_sliding_window", false)) {
+        r.fail("use_sliding_window is not supported for " + s.model_type);
+    }
+    if (j.contains("layer_types") && j["layer_types"].is_array()) {
+        for (const auto& t : j["layer_types"]) {
+            if (t != "full_attention") {
+                r.fail("layer type \"" + t.dump() + "\" is not supported (only full_attention)");
             }
         }
     }
+}
+
+// Logit soft-capping (Gemma 2) changes the numerics and is not implemented.
+void refuseSoftcapping(const Reader& r) {
+    const json& j = r.j;
     for (const char* softcap : {"attn_logit_softcapping", "final_logit_softcapping"}) {
         if (j.contains(softcap) && !j[softcap].is_null()) {
             r.fail(std::string("\"") + softcap + "\" is not supported");
         }
     }
+}
 
+// Fields neither used nor known to be inert, listed for the user.
+void listIgnoredFields(const json& j, ModelSpec& s) {
     static const std::set<std::string> kUsed = {"vocab_size",
                                                 "hidden_size",
                                                 "intermediate_size",
@@ -359,6 +364,33 @@ static ModelSpec parseHfConfigUnchecked(const std::string& jsonText, const std::
             s.ignored_fields.push_back(k);
         }
     }
+}
+
+} // namespace
+
+static ModelSpec parseHfConfigUnchecked(const std::string& jsonText, const std::string& path);
+
+ModelSpec parseHfConfig(const std::string& jsonText, const std::string& path) {
+    try {
+        return parseHfConfigUnchecked(jsonText, path);
+    } catch (const json::exception& e) {
+        // A field of the wrong JSON type deep inside (e.g. rope parameters).
+        throw Error(path, std::string("malformed config: ") + e.what());
+    }
+}
+
+static ModelSpec parseHfConfigUnchecked(const std::string& jsonText, const std::string& path) {
+    const json j = parseConfigObject(jsonText, path);
+    const Reader r{j, path};
+    ModelSpec s;
+    parseCommonFields(r, s);
+    if (s.family == Family::Bert) {
+        parseBertFields(r, s);
+    } else {
+        parseLlamaFields(r, s);
+    }
+    refuseSoftcapping(r);
+    listIgnoredFields(j, s);
     return s;
 }
 
