@@ -1,12 +1,18 @@
 // The architecture's dependency rules, checked on the built binaries and the sources:
 // the GUI never loads libtorch; the engine CLI loads Qt Core (the audit bundle, core/bundle) but
 // never Qt Gui or Widgets; core/ includes Qt headers only in core/bundle, kernels/ none; ui/
-// includes no torch headers, and ui/models no widgets.
+// includes no torch headers, and ui/models no widgets; app/ includes neither torch nor the
+// engine. Folder = CMake target: every source folder is built into its own targets, their
+// include graph has no cycle and follows what the targets link. Kinds are compared as enums
+// (core/common/vocabulary.h), never as strings.
 #include <QDirIterator>
 #include <QFile>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTest>
+
+#include <map>
+#include <set>
 
 namespace {
 
@@ -53,6 +59,109 @@ QStringList sourcesIncluding(const QString& dir, const QRegularExpression& inclu
         offenders << QStringLiteral("no sources under ") + dir;
     }
     return offenders;
+}
+
+// The folder (relative to the repository) a quoted include names: "ui/models/x.h" and
+// "kernels/x.h" from the repository's root, "ledger/x.h" from core/; "" for a header of the
+// including folder itself or of no source folder (a test's, a generated one).
+QString includedFolder(const QString& include) {
+    const QStringList parts = include.split(u'/');
+    if (parts.size() < 2) {
+        return {};
+    }
+    if (parts[0] == QLatin1String("kernels")) {
+        return parts[0];
+    }
+    if (parts[0] == QLatin1String("ui") || parts[0] == QLatin1String("app")) {
+        return parts[0] + u'/' + parts[1];
+    }
+    return QStringLiteral("core/") + parts[0];
+}
+
+// Every source folder (a folder of app/, core/, ui/, and kernels/) and the folders its sources
+// include; app/probaudit/commands belongs to app/probaudit.
+std::map<QString, std::set<QString>> folderIncludes() {
+    std::map<QString, std::set<QString>> graph;
+    const QRegularExpression include(QStringLiteral("#include\\s*\"([^\"]+)\""));
+    for (const char* top : {"app", "core", "ui", "kernels"}) {
+        QDirIterator it(QStringLiteral(PROBAUDIT_SOURCE_DIR "/") + QLatin1String(top),
+                        {QStringLiteral("*.h"), QStringLiteral("*.cpp"), QStringLiteral("*.cu"),
+                         QStringLiteral("*.cuh")},
+                        QDir::Files, QDirIterator::Subdirectories);
+        while (it.hasNext()) {
+            const QString path = it.next();
+            QString rel = path.mid(int(qstrlen(PROBAUDIT_SOURCE_DIR)) + 1);
+            QString folder = rel.section(u'/', 0, rel.startsWith(QLatin1String("kernels")) ? 0 : 1);
+            graph[folder];
+            QFile f(path);
+            if (!f.open(QIODevice::ReadOnly)) {
+                continue;
+            }
+            auto m = include.globalMatch(QString::fromUtf8(f.readAll()));
+            while (m.hasNext()) {
+                const QString to = includedFolder(m.next().captured(1));
+                if (!to.isEmpty() && to != folder &&
+                    QDir(QStringLiteral(PROBAUDIT_SOURCE_DIR "/") + to).exists()) {
+                    graph[folder].insert(to);
+                }
+            }
+        }
+    }
+    return graph;
+}
+
+// What CMake says (tests/CMakeLists.txt writes it): each folder's targets, what each target
+// links (transitively) and each target's sources.
+struct Layering {
+    std::map<QString, QStringList> targets;     // folder -> targets
+    std::map<QString, std::set<QString>> links; // target -> linked targets
+    std::map<QString, QStringList> sources;     // target -> sources
+};
+
+Layering layering() {
+    Layering l;
+    QFile f(QStringLiteral(PROBAUDIT_LAYERING));
+    if (!f.open(QIODevice::ReadOnly)) {
+        return l;
+    }
+    const QStringList lines = QString::fromUtf8(f.readAll()).split(u'\n', Qt::SkipEmptyParts);
+    for (const QString& line : lines) {
+        const QStringList w = line.split(u' ');
+        if (w.size() != 3) {
+            continue;
+        }
+        if (w[0] == QLatin1String("T")) {
+            l.targets[w[1]] << w[2];
+        } else if (w[0] == QLatin1String("L")) {
+            l.links[w[1]].insert(w[2]);
+        } else if (w[0] == QLatin1String("S")) {
+            l.sources[w[1]] << w[2];
+        }
+    }
+    return l;
+}
+
+// A cycle of the graph reachable from `from`, as "a -> b -> a", or "".
+QString cycleFrom(const std::map<QString, std::set<QString>>& graph, const QString& from,
+                  QStringList& path, std::set<QString>& done) {
+    if (path.contains(from)) {
+        return (path.mid(int(path.indexOf(from))) << from).join(QStringLiteral(" -> "));
+    }
+    if (done.count(from) != 0) {
+        return {};
+    }
+    path << from;
+    const auto it = graph.find(from);
+    if (it != graph.end()) {
+        for (const QString& to : it->second) {
+            if (const QString c = cycleFrom(graph, to, path, done); !c.isEmpty()) {
+                return c;
+            }
+        }
+    }
+    path.removeLast();
+    done.insert(from);
+    return {};
 }
 
 } // namespace
@@ -150,6 +259,83 @@ private Q_SLOTS:
             "#include\\s*[<\"](QtWidgets|QWidget|QApplication|QAbstractItemView|QTableView|"
             "QTableWidget|QLabel|QDialog|QMainWindow|QStyle|QChart)\\b"));
         QCOMPARE(sourcesIncluding(QStringLiteral("ui/models"), widgets), QStringList());
+    }
+
+    // The CLI parses, calls core and presents: neither torch nor the engine's headers (the
+    // engine's work is reached through core/tasks and core/runner).
+    void appIncludesNoTorchNorEngine() {
+        const QRegularExpression engine(
+            QStringLiteral("#include\\s*[<\"](torch/|ATen/|c10/|engine/)"));
+        QCOMPARE(sourcesIncluding(QStringLiteral("app"), engine), QStringList());
+    }
+
+    // Every source folder is built into targets of its own, and every source of a target lies
+    // in the target's folder.
+    void folderIsTarget() {
+        const Layering l = layering();
+        QVERIFY2(!l.targets.empty(), PROBAUDIT_LAYERING);
+        for (const auto& [folder, includes] : folderIncludes()) {
+            QVERIFY2(l.targets.count(folder) != 0,
+                     qPrintable(folder + QStringLiteral(" has sources but no target (add it to "
+                                                        "PROBAUDIT_FOLDER_TARGETS)")));
+        }
+        for (const auto& [folder, targets] : l.targets) {
+            for (const QString& t : targets) {
+                const auto it = l.sources.find(t);
+                QVERIFY2(it != l.sources.end(), qPrintable(t + QStringLiteral(": no sources")));
+                for (const QString& src : it->second) {
+                    QVERIFY2(src.startsWith(folder + u'/'),
+                             qPrintable(t + QStringLiteral(" (") + folder +
+                                        QStringLiteral(") builds ") + src));
+                }
+            }
+        }
+    }
+
+    // The folders' include graph has no cycle, and a folder includes only what one of its
+    // targets links.
+    void folderGraphFollowsLinks() {
+        const auto graph = folderIncludes();
+        std::set<QString> done;
+        for (const auto& [folder, includes] : graph) {
+            QStringList path;
+            const QString cycle = cycleFrom(graph, folder, path, done);
+            QVERIFY2(cycle.isEmpty(), qPrintable(QStringLiteral("folder cycle: ") + cycle));
+        }
+        const Layering l = layering();
+        for (const auto& [folder, includes] : graph) {
+            const auto mine = l.targets.find(folder);
+            QVERIFY2(mine != l.targets.end(), qPrintable(folder));
+            for (const QString& to : includes) {
+                const auto theirs = l.targets.find(to);
+                QVERIFY2(theirs != l.targets.end(), qPrintable(to));
+                bool linked = false;
+                for (const QString& a : mine->second) {
+                    for (const QString& b : theirs->second) {
+                        const auto links = l.links.find(a);
+                        linked = linked || (links != l.links.end() && links->second.count(b));
+                    }
+                }
+                QVERIFY2(linked, qPrintable(folder + QStringLiteral(" includes ") + to +
+                                            QStringLiteral(" but links none of its targets")));
+            }
+        }
+    }
+
+    // Kinds (of runs, heads, events, environments...) are enums with one conversion each in
+    // core/common/vocabulary.*; nothing else compares them as strings.
+    void noStringComparesOfKinds() {
+        const QRegularExpression compare(
+            QStringLiteral("\\bkind\\s*[!=]=\\s*\"|\"\\s*[!=]=\\s*kind\\b|"
+                           "value\\(\"(kind|event)\",\\s*\"\"\\)\\s*[!=]=|"
+                           "\\[\"(kind|event)\"\\]\\s*[!=]=\\s*\""));
+        for (const char* dir : {"app", "ui", "core"}) {
+            QStringList offenders = sourcesIncluding(QString::fromLatin1(dir), compare);
+            offenders.removeIf([](const QString& p) {
+                return p.contains(QLatin1String("/core/common/vocabulary."));
+            });
+            QCOMPARE(offenders, QStringList());
+        }
     }
 
     void uiIncludesNoTorch() {
