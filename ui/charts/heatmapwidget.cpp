@@ -257,14 +257,19 @@ void HeatmapWidget::paintEvent(QPaintEvent*) {
     p.setPen(palette().color(QPalette::WindowText));
     const int labelEvery =
         std::max(1, (fm.horizontalAdvance(QStringLiteral("88")) + 6) / std::max(1, g.cellW) + 1);
-    p.drawText(QRect(g.left, 0, g.layers * g.cellW, fm.height() + 2), Qt::AlignLeft,
-               m_itemMode ? (m_measure == Measure::BitwiseShare
-                                 ? tr("Layers whose hidden states differ bitwise from the "
-                                      "reference, per item (the most moved first)")
-                                 : tr("Relative L2 distance of each item's decision vector"))
-               : m_measure == Measure::BitwiseShare
-                   ? tr("Share of items whose hidden states differ bitwise from the reference")
-                   : tr("Median relative L2 distance of the decision-token vector"));
+    // The title may run past the cells (a model with few layers), up to the widget's edge;
+    // beyond that it is elided, never cut mid-word.
+    const QString title =
+        m_itemMode ? (m_measure == Measure::BitwiseShare
+                          ? tr("Layers whose hidden states differ bitwise from the "
+                               "reference, per item (the most moved first)")
+                          : tr("Relative L2 distance of each item's decision vector"))
+        : m_measure == Measure::BitwiseShare
+            ? tr("Share of items whose hidden states differ bitwise from the reference")
+            : tr("Median relative L2 distance of the decision-token vector");
+    const int titleWidth = std::max(g.layers * g.cellW, width() - g.left - 4);
+    p.drawText(QRect(g.left, 0, titleWidth, fm.height() + 2), Qt::AlignLeft,
+               fm.elidedText(title, Qt::ElideRight, titleWidth));
     for (int l = 0; l < g.layers; l += labelEvery) {
         const QString label = l == 0 ? tr("emb") : QString::number(l);
         p.drawText(QRect(g.left + l * g.cellW, fm.height() + 4, g.cellW, fm.height()),
