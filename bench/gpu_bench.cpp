@@ -5,8 +5,8 @@
 // the last column is the default kernels' throughput with it, as a share of without: what the
 // trace's evidence costs. Items: the demo's Yelp sentences.
 //     gpu_bench [--reps 3] [--items 256]
-#include "common/run_config.h"
-#include "engine/engine.h"
+#include "core/common/run_config.h"
+#include "core/engine/engine.h"
 
 #include <ATen/Context.h>
 

@@ -10,9 +10,9 @@
 //
 //   build/default/bin/ledger_bench [--items 100000] [--runs 2] [--batch 8] [--layers 32]
 //                                  [--classes 2] [--merge-shards S]
-#include "analysis/compare.h"
-#include "ledger/ledger.h"
-#include "ledger/merge.h"
+#include "core/analysis/compare.h"
+#include "core/ledger/ledger.h"
+#include "core/ledger/merge.h"
 
 #include <nlohmann/json.hpp>
 

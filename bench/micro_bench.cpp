@@ -10,9 +10,9 @@
 //                     copying the whole cache; 1: written in place, engine::KvCache)
 //
 //   build/default/bin/micro_bench [--benchmark_filter=Compare] [--benchmark_format=json]
-#include "analysis/compare.h"
-#include "common/sha256.h"
-#include "engine/transformer.h"
+#include "core/analysis/compare.h"
+#include "core/common/sha256.h"
+#include "core/engine/transformer.h"
 #include "kernels/row_hash.h"
 
 #include <benchmark/benchmark.h>

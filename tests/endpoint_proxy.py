@@ -10,6 +10,7 @@ PLAN_JSON maps the 1-based number of a POST request, in the order the proxy rece
 to one fault:
     "503"       reply 503 with Retry-After: 0 (the request does not reach the server)
     "429"       reply 429 with Retry-After: 0
+    "503:S"     reply 503 with Retry-After: S (a server asking for a long wait)
     "reset"     close the connection without a reply
     "truncate"  forward, then send only the first half of the server's reply body
     "garbage"   reply 200 with a body that is not JSON
@@ -18,6 +19,11 @@ to one fault:
     "401"       reply 401 (a server that refuses the key; GET requests too when it is the default)
     "nologprobs" forward, then remove the log-probabilities from the reply (a server that
                 returns none)
+    "badserver" forward, with a Server header that is not UTF-8 (GET requests: the default only)
+    "manytop"   forward, then give every token 100,000 more alternatives than the server did
+    "echo"      forward, then echo the request's Authorization header in everything the reply
+                carries: its text, its model's system_fingerprint, its Server header (GET
+                requests too when it is the default)
 The key "*" names the fault of every request the plan does not number.
 It prints "port N" on its first line once it listens. Standard library only.
 """
@@ -41,8 +47,13 @@ LOCK = threading.Lock()
 class Handler(http.server.BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
 
+    server_header: str | None = None  # the Server header to send instead of http.server's
+
     def log_message(self, *args: object) -> None:
         pass
+
+    def version_string(self) -> str:
+        return self.server_header if self.server_header is not None else super().version_string()
 
     def forward(self, method: str, body: bytes | None) -> tuple[int, list[tuple[str, str]], bytes]:
         conn = http.client.HTTPConnection("127.0.0.1", UPSTREAM, timeout=600)
@@ -69,6 +80,23 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.wfile.write(data)
         self.wfile.flush()
 
+    def echoed(
+        self, headers: list[tuple[str, str]], data: bytes
+    ) -> tuple[list[tuple[str, str]], bytes]:
+        """The reply with the request's Authorization header in every text it carries."""
+        auth = self.headers.get("Authorization", "")
+        j = json.loads(data)
+        j["system_fingerprint"] = auth
+        for choice in j.get("choices", []):
+            if "text" in choice:
+                choice["text"] += auth
+            if isinstance(choice.get("message"), dict):
+                choice["message"]["content"] = (choice["message"].get("content") or "") + auth
+        for model in j.get("data", []):
+            model["owned_by"] = auth
+        self.server_header = auth
+        return [(k, v) for k, v in headers if k.lower() != "server"], json.dumps(j).encode()
+
     def do_GET(self) -> None:
         if DEFAULT == "401":
             self.reply(
@@ -77,20 +105,26 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 b'{"error": {"message": "Invalid API key"}}',
             )
             return
-        self.reply(*self.forward("GET", None))
+        status, headers, data = self.forward("GET", None)
+        if DEFAULT == "echo":
+            headers, data = self.echoed(headers, data)
+        if DEFAULT == "badserver":
+            headers = [(k, v) for k, v in headers if k.lower() != "server"]
+            self.server_header = "caf\xe9-\xff\xfe"  # sent as Latin-1 bytes: not UTF-8
+        self.reply(status, headers, data)
 
     def do_POST(self) -> None:
         body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
         with LOCK:
             COUNT[0] += 1
             fault = PLAN.get(COUNT[0], DEFAULT)
-        if fault in ("503", "429"):
+        if fault in ("503", "429") or fault.startswith("503:"):
             # and closes the connection, as busy servers do: the next try opens a new one
             self.close_connection = True
             self.reply(
-                int(fault),
+                int(fault.split(":")[0]),
                 [
-                    ("Retry-After", "0"),
+                    ("Retry-After", fault.split(":")[1] if ":" in fault else "0"),
                     ("Content-Type", "application/json"),
                     ("Connection", "close"),
                 ],
@@ -123,6 +157,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if fault.startswith("model:"):
             j = json.loads(data)
             j["model"] = fault[6:]
+            data = json.dumps(j).encode()
+        if fault == "echo":
+            headers, data = self.echoed(headers, data)
+        if fault == "manytop":
+            j = json.loads(data)
+            for choice in j.get("choices", []):
+                for top in (choice.get("logprobs") or {}).get("top_logprobs") or []:
+                    top.update({f"x{i}": -30.0 - i * 1e-6 for i in range(100000)})
             data = json.dumps(j).encode()
         if fault == "nologprobs":
             j = json.loads(data)

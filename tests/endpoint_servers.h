@@ -9,7 +9,7 @@
 //                   that arrive together, returns no log-probabilities.
 //   FaultProxy      tests/endpoint_proxy.py in front of a server: drops, delays, truncates or
 //                   fails the requests its plan names.
-#include "endpoint/http_pool.h"
+#include "core/endpoint/http_pool.h"
 #include "free_port.h"
 
 #include <QByteArray>

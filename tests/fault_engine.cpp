@@ -5,9 +5,9 @@
 //   PROBAUDIT_TEST_FAIL_AFTER_BATCHES=N   the run fails with an error after N batches
 //   PROBAUDIT_TEST_CRASH_AFTER_BATCHES=N  the process aborts after N batches, as a crash would
 // Either way every batch committed before stays in the ledger. Without them it is `probaudit`.
-#include "command.h"
-#include "common/error.h"
-#include "runner/study_session.h"
+#include "app/probaudit/command.h"
+#include "core/common/error.h"
+#include "core/runner/study_session.h"
 
 #include <chrono>
 #include <cstdlib>

@@ -9,6 +9,10 @@ serves the protocol with it, unchanged, except:
       request for forward or generate number N + 1 arrives, before the runner computes it
       (requests the runner refuses, for want of a model or of a generation head, do not count).
 
+  PROBAUDIT_RUNNER_FAULT=forward-logits:JSON
+      every record of every forward reply carries JSON (any JSON value) as its "logits", as a
+      runner with a bug or a hostile one would send them.
+
 Without the variable it is the plain runner. A test points a study's environment at it through
 a shell script named as the environment's "python" that runs this file with that environment's
 interpreter (probaudit starts it as `PYTHON -m probaudit_runner`; the arguments are ignored):
@@ -17,6 +21,7 @@ interpreter (probaudit starts it as `PYTHON -m probaudit_runner`; the arguments 
     exec /path/to/.venv/bin/python /path/to/tests/faulty_runner.py
 """
 
+import json
 import os
 import pathlib
 import sys
@@ -54,10 +59,25 @@ def exit_after_forwards(n: int) -> None:
     runner.Server.do_generate = counted(runner.Server.do_generate, "generation")
 
 
+def forward_logits(value: Any) -> None:
+    """Replaces every forward reply's records' logits by `value`."""
+    real = runner.Server.do_forward
+
+    def replaced(server: runner.Server, params: dict[str, Any]) -> dict[str, Any]:
+        reply = real(server, params)
+        for record in reply.get("records", []):
+            record["logits"] = value
+        return reply
+
+    runner.Server.do_forward = replaced
+
+
 def main() -> int:
     fault = os.environ.get("PROBAUDIT_RUNNER_FAULT", "")
     if fault.startswith("exit-after-forward:"):
         exit_after_forwards(int(fault.split(":", 1)[1]))
+    elif fault.startswith("forward-logits:"):
+        forward_logits(json.loads(fault.split(":", 1)[1]))
     elif fault:
         print(f"faulty_runner: unknown PROBAUDIT_RUNNER_FAULT {fault!r}", file=sys.stderr)
         return 2

@@ -1,6 +1,6 @@
 #pragma once
 // Small ledgers for the ledger tests: items, records with layers, sealed runs, raw SQL edits.
-#include "ledger/ledger.h"
+#include "core/ledger/ledger.h"
 
 #include <sqlite3.h>
 

@@ -3,7 +3,7 @@
 // run and runs of other configs whose differences are known by construction (which items
 // move, by how much, which flip, from which layer the hidden states differ), so a test can
 // compute what every view must show without reading it back from the code under test.
-#include "ledger/ledger.h"
+#include "core/ledger/ledger.h"
 
 #include <nlohmann/json.hpp>
 

@@ -3,7 +3,7 @@
 // different lengths, tiny-bert with a mean-pooled adapter, three configs whose batches depend
 // on the order of all items; and what two ledgers recorded, per config, to compare them.
 #include "cli_support.h"
-#include "ledger/ledger.h"
+#include "core/ledger/ledger.h"
 
 #include <QDir>
 #include <QTest>

@@ -1,11 +1,11 @@
 // core/analysis: statistics against scipy/numpy golden values (tests/golden/stats.json,
 // written by tests/golden/make_stats_golden.py), the bootstrap's coverage on data with a known
 // answer, and a comparison of two runs built so that every figure is known in advance.
-#include "analysis/compare.h"
-#include "analysis/export.h"
-#include "analysis/seed_tables.h"
-#include "analysis/stats.h"
-#include "common/error.h"
+#include "core/analysis/compare.h"
+#include "core/analysis/export.h"
+#include "core/analysis/seed_tables.h"
+#include "core/analysis/stats.h"
+#include "core/common/error.h"
 
 #include <nlohmann/json.hpp>
 

@@ -3,10 +3,10 @@
 // symbolic link, a duplicate name, a digest mismatch, no manifest, a truncated archive, an
 // entry past the size limit, a zip bomb, a ledger whose hash chain is broken) is refused with
 // a sentence that says why, and the target ledger is left exactly as it was.
-#include "analysis/review.h"
-#include "bundle/bundle.h"
 #include "cli_support.h"
-#include "ledger/ledger.h"
+#include "core/analysis/review.h"
+#include "core/bundle/bundle.h"
+#include "core/ledger/ledger.h"
 #include "review_fixture.h"
 
 #include <quazip/quazip.h>
@@ -339,6 +339,44 @@ private Q_SLOTS:
     // The chain head to record elsewhere, a key, a signature: `verify --trust` and
     // `import --trust` accept the signer's key only; the manifest names head and signer; an
     // unsigned ledger is said to be unsigned; a head recorded before an edit finds it.
+    // A trust option never passes on missing evidence: an empty key file, a directory or a FIFO
+    // given as the key is refused in one sentence (an empty read used to disable the check, and
+    // a FIFO blocked), for verify and for import, on an unsigned ledger and bundle.
+    void trustNeedsAKey_data() {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<QString>("says");
+        QTest::newRow("empty file") << "empty"
+                                    << "is empty; not a key";
+        QTest::newRow("directory") << "directory"
+                                   << "is not a regular file";
+        QTest::newRow("fifo") << "fifo"
+                              << "is not a regular file";
+    }
+    void trustNeedsAKey() {
+        QFETCH(QString, kind);
+        QFETCH(QString, says);
+        const QString key = m_dir.filePath(QStringLiteral("key-") + kind);
+        if (kind == QLatin1String("empty")) {
+            QFile f(key);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+        } else if (kind == QLatin1String("directory")) {
+            QVERIFY(QDir().mkpath(key));
+        } else {
+            QVERIFY(::mkfifo(key.toLocal8Bit().constData(), 0600) == 0);
+        }
+        const auto verify =
+            test::cli({QStringLiteral("verify"), m_ledger, QStringLiteral("--trust"), key});
+        QCOMPARE(verify.code, 1);
+        QVERIFY2(verify.err.contains(says.toUtf8()), verify.err.constData());
+        const QString into =
+            m_dir.filePath(QStringLiteral("trust-") + kind + QStringLiteral(".ledger"));
+        const auto import = test::cli({QStringLiteral("import"), m_bundle, QStringLiteral("--into"),
+                                       into, QStringLiteral("--trust"), key});
+        QCOMPARE(import.code, 1);
+        QVERIFY2(import.err.contains(says.toUtf8()), import.err.constData());
+        QVERIFY(!QFileInfo::exists(into));
+    }
+
     void signedLedgersAndBundles() {
         const QString led = m_dir.filePath(QStringLiteral("signed.ledger"));
         QFile::remove(led);

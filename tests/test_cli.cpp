@@ -7,6 +7,7 @@
 #include <QRegularExpression>
 #include <QTest>
 
+#include <algorithm>
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/resource.h>
@@ -311,8 +312,14 @@ private Q_SLOTS:
                                R"("max_length":128,"gemm":"%1"})")
                     .arg(QLatin1String(gemm))};
         };
-        const long aten = peakMiB(args("aten"));
-        const long onednn = peakMiB(args("onednn"));
+        // Each side's peak is the lower of two runs: one run's peak moves by some 30 MiB with
+        // the threads' timing (1,072 to 1,101 MiB for aten on one AVX2 host), as much as the bar.
+        const auto lowest = [&](const char* gemm) {
+            const long a = peakMiB(args(gemm)), b = peakMiB(args(gemm));
+            return a > 0 && b > 0 ? std::min(a, b) : -1;
+        };
+        const long aten = lowest("aten");
+        const long onednn = lowest("onednn");
         QVERIFY2(aten > 0 && onednn > 0, "probaudit score failed");
         qInfo("peak resident memory: gemm aten %ld MiB, gemm onednn %ld MiB", aten, onednn);
         QVERIFY2(onednn <= aten + 32,

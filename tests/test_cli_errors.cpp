@@ -190,6 +190,21 @@ private Q_SLOTS:
         }
     }
 
+    // The one error line quotes outside text (here a file name) with its control characters
+    // escaped: a name cannot clear the terminal or start a line of its own.
+    void errorLineEscapesControls() {
+        QTemporaryDir dir;
+        const QString name = dir.filePath(QStringLiteral("x\x1b[2J\rledger verified.ledger"));
+        QProcess p;
+        p.start(QStringLiteral(PROBAUDIT_CLI), {QStringLiteral("verify"), name});
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitCode(), 1);
+        const QByteArray err = p.readAllStandardError();
+        QVERIFY2(!err.contains('\x1b') && !err.contains('\r'), err.constData());
+        QVERIFY2(err.contains("x\\x1b[2J\\x0dledger verified.ledger: no such ledger"),
+                 err.constData());
+    }
+
     // Truncation is never silent: the CLI warns on stderr and still prints the tokens.
     void truncationWarns() {
         QProcess full;

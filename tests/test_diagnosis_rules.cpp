@@ -2,11 +2,11 @@
 // and the config axes table (core/common/axes.h), on synthetic records whose answers are known
 // in advance: the JSON form round-trips, suspects follow the axes table, the forecast counts
 // sign changes of the logit gap, and the noise floor scales flips to the A/B's item count.
-#include "analysis/diagnosis.h"
-#include "analysis/fingerprint.h"
-#include "common/axes.h"
-#include "common/error.h"
-#include "common/run_config.h"
+#include "core/analysis/diagnosis.h"
+#include "core/analysis/fingerprint.h"
+#include "core/common/axes.h"
+#include "core/common/error.h"
+#include "core/common/run_config.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,9 +1,11 @@
 // The endpoint runner's pieces that need no server (core/endpoint, common/endpoint_spec): the
 // study's endpoint model, the request bodies, the replies of both API forms as servers write
 // them (and as broken ones do), and label-token decisions from top_logprobs.
-#include "common/endpoint_spec.h"
-#include "endpoint/label_decision.h"
-#include "endpoint/openai_api.h"
+#include "core/common/endpoint_spec.h"
+#include "core/common/error.h"
+#include "core/endpoint/endpoint_run.h"
+#include "core/endpoint/label_decision.h"
+#include "core/endpoint/openai_api.h"
 
 #include <QTest>
 
@@ -68,6 +70,61 @@ json chatReply() {
 class TestEndpoint : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    // The key goes into one header line: a key with a line break would add headers the study
+    // never declared, so it is refused before any request; a plain key is sent as a bearer.
+    void apiKeyIsOneLine() {
+        const char* var = "PROBAUDIT_TEST_KEY_LINES";
+        std::vector<std::string> errors;
+        const EndpointSpec s = EndpointSpec::fromJson(
+            {{"endpoint", "http://127.0.0.1:8000/v1"}, {"name", "m"}, {"api_key_env", var}},
+            "$.model", errors);
+        QVERIFY(errors.empty());
+        qputenv(var, "sk-plain");
+        QCOMPARE(authHeaders(s), std::vector<std::string>{"Authorization: Bearer sk-plain"});
+        for (const char* bad : {"sk-1\r\nX-Injected: 1", "sk-1\nX: 2", "sk-\x1b[2J"}) {
+            qputenv(var, bad);
+            try {
+                authHeaders(s);
+                QFAIL("a key with a control character was sent");
+            } catch (const Error& e) {
+                QVERIFY2(std::string(e.what()).find("control character") != std::string::npos,
+                         e.what());
+                QVERIFY(std::string(e.what()).find("sk-") == std::string::npos); // never echoed
+            }
+        }
+        qunsetenv(var);
+    }
+
+    // A server's error message is quoted in ProbAudit's own sentence: its control characters
+    // (terminal escapes, line breaks that would fake a line of ProbAudit's) are escaped.
+    void serverMessagesAreEscaped() {
+        QCOMPARE(serverMessage("{\"error\": {\"message\": \"\\u001b[2Jgone\\nledger verified\"}}"),
+                 std::string("\\x1b[2Jgone\\x0aledger verified"));
+        QCOMPARE(serverMessage("{\"detail\": \"tab\\there\"}"), std::string("tab\\x09here"));
+        QCOMPARE(serverMessage("{\"error\": \"plain words, ünïcode\"}"),
+                 std::string("plain words, ünïcode"));
+    }
+
+    // A huge reply is read in time linear in its size: 800,000 empty objects (2.4 MB) and a
+    // model list of 10^6 entries took minutes with the parser callback that bounded nesting.
+    // (A quadratic parser runs past this suite's ctest timeout here.)
+    void hugeRepliesParseLinearly() {
+        std::string many = "{\"choices\": [";
+        for (int i = 0; i < 800000; ++i) {
+            many += i == 0 ? "{}" : ",{}";
+        }
+        many += "]}";
+        QVERIFY_THROWS_EXCEPTION(ReplyError, parseCompletion(many, "completions"));
+        std::string models = "{\"object\": \"list\", \"data\": [";
+        for (int i = 0; i < 1000000; ++i) {
+            models += (i == 0 ? "" : ",") + std::string("{\"id\": \"m") + std::to_string(i) + "\"}";
+        }
+        models += "]}";
+        const auto ids = parseModelList(models);
+        QCOMPARE(ids.size(), std::size_t(1000000));
+        QCOMPARE(ids.back(), std::string("m999999"));
+    }
+
     void studyModelIsValidated() {
         std::vector<std::string> errors;
         const EndpointSpec s = EndpointSpec::fromJson({{"endpoint", "http://127.0.0.1:8000/v1/"},

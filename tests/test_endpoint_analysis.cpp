@@ -4,9 +4,9 @@
 // context only). Serving figures (core/analysis/request_stats.h): achieved concurrency, items/s,
 // retries, sessions of a resumed run. Expected values are computed here from the definitions,
 // independently of the implementation.
-#include "analysis/request_stats.h"
-#include "analysis/token_metrics.h"
-#include "common/error.h"
+#include "core/analysis/request_stats.h"
+#include "core/analysis/token_metrics.h"
+#include "core/common/error.h"
 
 #include <QTest>
 

@@ -5,10 +5,10 @@
 // its exchange, the requests really overlap at concurrency 4, the outputs compare by their
 // text (there are no tokens to compare), and a label head is refused before anything is
 // recorded, with the generation head named as the way to audit such a server.
-#include "endpoint/http_pool.h"
-#include "endpoint/openai_api.h"
+#include "core/endpoint/http_pool.h"
+#include "core/endpoint/openai_api.h"
+#include "core/ledger/ledger.h"
 #include "endpoint_servers.h"
-#include "ledger/ledger.h"
 
 #include <QTemporaryDir>
 #include <QTest>

@@ -4,9 +4,9 @@
 // never written, a run killed with SIGKILL or cut off by a dying server resumes with nothing
 // twice and nothing lost, a malformed reply fails one item and the run goes on, and every bad
 // input gets one sentence, a non-zero exit and a ledger left byte for byte as it was.
-#include "analysis/compare.h"
+#include "core/analysis/compare.h"
+#include "core/ledger/ledger.h"
 #include "endpoint_servers.h"
-#include "ledger/ledger.h"
 
 #include <QCryptographicHash>
 #include <QDirIterator>
@@ -534,6 +534,71 @@ private Q_SLOTS:
         QCOMPARE(fileDigest(ledgerPath), before);
         QVERIFY(!QFile::exists(ledgerPath + QStringLiteral("-wal")) ||
                 QFileInfo(ledgerPath + QStringLiteral("-wal")).size() == 0);
+    }
+
+    // A server that echoes the Authorization header into everything it returns (its text, its
+    // system_fingerprint, its Server header): the ledger holds "[key]" where the key was.
+    void echoingServerLeavesNoKey() {
+        FaultProxy proxy;
+        QVERIFY(proxy.start(m_server.port(), QStringLiteral(R"({"*": "echo"})")));
+        const json words{{"words",
+                          {{"kind", "generation"},
+                           {"template", "<|im_start|>user\nSay one word about: {text}<|im_end|>\n"
+                                        "<|im_start|>assistant\n"},
+                           {"max_new_tokens", 4}}}};
+        const QString labels =
+            writeStudy(QStringLiteral("echo-labels"), proxy.base(), {{"c1", json::object()}});
+        const QString gen = writeStudy(QStringLiteral("echo-gen"), proxy.base(),
+                                       {{"c1", json::object()}}, json::object(), json(), words);
+        for (const QString& study : {labels, gen}) {
+            const Result r = run({QStringLiteral("run"), study, QStringLiteral("--all")});
+            QVERIFY2(r.code == 0, qPrintable(r.err));
+            QString ledgerPath = study;
+            ledgerPath.replace(QStringLiteral(".study.json"), QStringLiteral(".ledger"));
+            QFile f(ledgerPath);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            const QByteArray bytes = f.readAll();
+            QVERIFY2(!bytes.contains(kKey), qPrintable(ledgerPath));
+            QVERIFY2(bytes.contains("Bearer [key]"), qPrintable(ledgerPath)); // it was echoed
+        }
+    }
+
+    // A server that returns 100,000 alternatives per token when 5 were asked: 5 are decided on
+    // and recorded (the ledger took 88 MiB for 4 items before).
+    void onlyTheAskedAlternativesAreKept() {
+        FaultProxy proxy;
+        QVERIFY(proxy.start(m_server.port(), QStringLiteral(R"({"*": "manytop"})")));
+        const QString study =
+            writeStudy(QStringLiteral("manytop"), proxy.base(), {{"c1", json::object()}});
+        const Result r = run({QStringLiteral("run"), study, QStringLiteral("--all")});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const QString ledgerPath = path(QStringLiteral("manytop.ledger"));
+        const ledger::Ledger led(ledgerPath.toStdString(), ledger::Ledger::Mode::Read);
+        const auto requests = led.requests(led.runs().front().id);
+        QCOMPARE(requests.size(), kItems.size());
+        for (const auto& q : requests) {
+            const json ex = json::parse(q.json);
+            for (const auto& step : ex.at("top")) {
+                QVERIFY2(!step.empty() && step.size() <= 5, q.json.c_str());
+            }
+        }
+        QVERIFY(QFileInfo(ledgerPath).size() < 4 << 20);
+    }
+
+    // A Server header that is not UTF-8 goes into the fingerprint with its bad bytes replaced
+    // (it raised a JSON library's exception after the preflight).
+    void serverHeaderOfAnyBytes() {
+        FaultProxy proxy;
+        QVERIFY(proxy.start(m_server.port(), QStringLiteral(R"({"*": "badserver"})")));
+        const QString study =
+            writeStudy(QStringLiteral("badserver"), proxy.base(), {{"c1", json::object()}});
+        const Result r = run({QStringLiteral("run"), study, QStringLiteral("--all")});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const ledger::Ledger led(path(QStringLiteral("badserver.ledger")).toStdString(),
+                                 ledger::Ledger::Mode::Read);
+        const json env = led.environment(led.runs().front().env_hash);
+        QCOMPARE(env.at("server").at("header").get<std::string>(),
+                 std::string("caf\xef\xbf\xbd-\xef\xbf\xbd\xef\xbf\xbd"));
     }
 
     // The key is read from the environment and written nowhere: not in a ledger (nor its WAL),

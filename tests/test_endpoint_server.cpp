@@ -3,9 +3,9 @@
 // reply forms both APIs really have, the decisions they give, that a run at concurrency N has
 // exactly N requests in flight and sends them in the order asked, and that faults are retried,
 // recorded and reported as they should be.
-#include "endpoint/http_pool.h"
-#include "endpoint/label_decision.h"
-#include "endpoint/openai_api.h"
+#include "core/endpoint/http_pool.h"
+#include "core/endpoint/label_decision.h"
+#include "core/endpoint/openai_api.h"
 #include "endpoint_servers.h"
 
 #include <QTest>
@@ -217,6 +217,28 @@ private Q_SLOTS:
         QVERIFY(!results[2].attempts[0].error.empty());
         QCOMPARE(results[2].status, 200L);
         QVERIFY_THROWS_NO_EXCEPTION(parseCompletion(results[2].body, "completions"));
+    }
+
+    // A Retry-After of an hour is honoured only up to the study's timeout of one attempt (here
+    // 2 s; the cap was 60 s whatever the timeout).
+    void retryAfterStaysWithinTheTimeout() {
+        FaultProxy proxy;
+        QVERIFY(proxy.start(m_server.port(), QStringLiteral(R"({"1": "503:3600"})")));
+        const EndpointSpec e = spec(proxy.base());
+        PoolOptions o;
+        o.timeout_seconds = 2;
+        HttpPool pool(o);
+        std::vector<HttpResult> results(1);
+        pool.run({completionRequest(e, prompt(kReviews[0]), 2, 0)}, {0},
+                 [&](std::size_t i, HttpResult&& r) {
+                     results[i] = std::move(r);
+                     return true;
+                 });
+        QCOMPARE(results[0].attempts.size(), std::size_t(2));
+        QCOMPARE(results[0].attempts[0].status, 503L);
+        QCOMPARE(results[0].status, 200L);
+        const double waited = results[0].attempts[1].sent - results[0].attempts[0].done;
+        QVERIFY2(waited >= 1.5 && waited <= 2 + 1, qPrintable(QString::number(waited)));
     }
 
     // A warm prefix cache: the same prompt goes first in the request's own slot, then the

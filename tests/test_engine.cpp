@@ -1,10 +1,10 @@
 // The engine end to end: decision probabilities against the reference, the same config twice
 // giving the same bits, capture that does not change numerics, the kernel trace, batch
 // planning and resuming, and every kind of bad input.
-#include "common/error.h"
-#include "common/run_config.h"
-#include "engine/engine.h"
-#include "model/safetensors.h"
+#include "core/common/error.h"
+#include "core/common/run_config.h"
+#include "core/engine/engine.h"
+#include "core/model/safetensors.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -326,7 +326,7 @@ private Q_SLOTS:
         QCOMPARE(rowOf(n2), rows1);
         QVERIFY(n1.batches != n2.batches);                   // other neighbours
         QCOMPARE(Engine::plan(many, c).batches, n2.batches); // the same seed, the same batches
-        c.order = "shuffled"; // the plain shuffle moves items to other rows
+        c.order = ItemOrder::Shuffled; // the plain shuffle moves items to other rows
         std::size_t moved = 0;
         for (const auto& [item, row] : rowOf(Engine::plan(many, c))) {
             moved += row != item % 8;

@@ -2,12 +2,12 @@
 // make_golden.py): every layer's hidden states of every real token, the decision-position
 // logits and the BERT pooler, for 32 inputs alone and in batches of 8 with right and left
 // padding. float32: within 1e-4 + 1e-4·|ref|, for both attention implementations.
-#include "engine/batch.h"
-#include "engine/model_loader.h"
-#include "engine/transformer.h"
-#include "engine/weights.h"
-#include "model/checkpoint.h"
-#include "model/safetensors.h"
+#include "core/engine/batch.h"
+#include "core/engine/model_loader.h"
+#include "core/engine/transformer.h"
+#include "core/engine/weights.h"
+#include "core/model/checkpoint.h"
+#include "core/model/safetensors.h"
 
 #include <ATen/Parallel.h>
 #include <c10/core/InferenceMode.h>
@@ -72,16 +72,16 @@ void runModel(const Case& c, const std::string& attention, at::ScalarType dtype,
             worstWhere = QString::fromStdString(name);
         }
     };
-    for (const auto& [mode, side, size] : {std::tuple{"single", "right", 1},
-                                           {"batch8_right", "right", 8},
-                                           {"batch8_left", "left", 8}}) {
+    for (const auto& [mode, side, size] : {std::tuple{"single", PaddingSide::Right, 1},
+                                           {"batch8_right", PaddingSide::Right, 8},
+                                           {"batch8_left", PaddingSide::Left, 8}}) {
         for (std::size_t first = 0; first < ids.size(); first += size_t(size)) {
             std::vector<std::vector<std::int32_t>> rows(ids.begin() + std::ptrdiff_t(first),
                                                         ids.begin() +
                                                             std::ptrdiff_t(first + size_t(size)));
-            const engine::Batch b = engine::makeBatch(rows, side, "longest", 0, 0);
+            const engine::Batch b = engine::makeBatch(rows, side, PadTo::Longest, 0, 0);
             engine::ForwardOptions opt;
-            opt.attention = attention;
+            opt.attention = fromNameOrThrow<Attention>(attention);
             opt.onHidden = [&](int layer, const at::Tensor& h) {
                 for (std::int64_t r = 0; r < b.rows(); ++r) {
                     const std::string key = std::string(mode) + "." +

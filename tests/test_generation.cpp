@@ -2,10 +2,10 @@
 // one prompt at a time (tests/golden/make_generation_golden.py), the same run twice gives the
 // same bits, EOS / stop strings / length end it, and every step's logit and top-2 gap are
 // consistent.
-#include "common/error.h"
-#include "common/run_config.h"
-#include "engine/engine.h"
-#include "engine/transformer.h"
+#include "core/common/error.h"
+#include "core/common/run_config.h"
+#include "core/engine/engine.h"
+#include "core/engine/transformer.h"
 
 #include <QFile>
 #include <QJsonArray>

@@ -1,10 +1,10 @@
 // GGUF reading: dequantization of every supported type bit-exact against gguf-py (the
 // reference transformers uses), and every kind of corrupt file refused with one message.
-#include "common/error.h"
-#include "common/sha256.h"
-#include "model/gguf.h"
-#include "model/gguf_llama.h"
-#include "tokenizer/tokenizer.h"
+#include "core/common/error.h"
+#include "core/common/sha256.h"
+#include "core/model/gguf.h"
+#include "core/model/gguf_llama.h"
+#include "core/tokenizer/tokenizer.h"
 
 #include <QFile>
 #include <QJsonDocument>

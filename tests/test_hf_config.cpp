@@ -1,8 +1,8 @@
 // config.json -> ModelSpec: the fixtures' hyper-parameters, both rope spellings, and refusal
 // of what the engine cannot compute faithfully.
-#include "common/error.h"
-#include "model/checkpoint.h"
-#include "model/model_spec.h"
+#include "core/common/error.h"
+#include "core/model/checkpoint.h"
+#include "core/model/model_spec.h"
 
 #include <QDir>
 #include <QFile>

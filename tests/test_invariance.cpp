@@ -4,8 +4,8 @@
 // in float32 and bfloat16 (SmolLM2: float32, below). And the negative test: with the default
 // kernels, the same matrix changes some bits (so that the invariance test can fail); it prints
 // where.
-#include "common/run_config.h"
-#include "engine/engine.h"
+#include "core/common/run_config.h"
+#include "core/engine/engine.h"
 
 #include <QFile>
 #include <QJsonArray>

@@ -7,6 +7,7 @@
 // (core/common/vocabulary.h), never as strings.
 #include <QDirIterator>
 #include <QFile>
+#include <QFileInfo>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTest>
@@ -61,9 +62,10 @@ QStringList sourcesIncluding(const QString& dir, const QRegularExpression& inclu
     return offenders;
 }
 
-// The folder (relative to the repository) a quoted include names: "ui/models/x.h" and
-// "kernels/x.h" from the repository's root, "ledger/x.h" from core/; "" for a header of the
-// including folder itself or of no source folder (a test's, a generated one).
+// The folder (relative to the repository) a quoted include names: every product include is
+// spelled from the repository's root ("core/ledger/x.h", "ui/models/x.h", "kernels/x.h",
+// "app/probaudit/x.h"; app/probaudit/commands belongs to app/probaudit); "" for a header of no
+// source folder (a test's, a generated one).
 QString includedFolder(const QString& include) {
     const QStringList parts = include.split(u'/');
     if (parts.size() < 2) {
@@ -72,10 +74,10 @@ QString includedFolder(const QString& include) {
     if (parts[0] == QLatin1String("kernels")) {
         return parts[0];
     }
-    if (parts[0] == QLatin1String("ui") || parts[0] == QLatin1String("app")) {
-        return parts[0] + u'/' + parts[1];
+    if (parts.size() < 3) {
+        return {};
     }
-    return QStringLiteral("core/") + parts[0];
+    return parts[0] + u'/' + parts[1];
 }
 
 // Every source folder (a folder of app/, core/, ui/, and kernels/) and the folders its sources
@@ -261,11 +263,39 @@ private Q_SLOTS:
         QCOMPARE(sourcesIncluding(QStringLiteral("ui/models"), widgets), QStringList());
     }
 
+    // One include root: every quoted include of a product source names a file by its path from
+    // the repository's root (a header beside the includer only for generated files: moc output).
+    void oneIncludeRoot() {
+        const QRegularExpression include(QStringLiteral("#include\\s*\"([^\"]+)\""));
+        const QDir root(QStringLiteral(PROBAUDIT_SOURCE_DIR));
+        QStringList unresolved;
+        for (const char* top : {"app", "core", "ui", "kernels"}) {
+            QDirIterator it(root.filePath(QLatin1String(top)),
+                            {QStringLiteral("*.h"), QStringLiteral("*.cpp"), QStringLiteral("*.cu"),
+                             QStringLiteral("*.cuh")},
+                            QDir::Files, QDirIterator::Subdirectories);
+            while (it.hasNext()) {
+                const QString path = it.next();
+                QFile f(path);
+                QVERIFY(f.open(QIODevice::ReadOnly));
+                auto m = include.globalMatch(QString::fromUtf8(f.readAll()));
+                while (m.hasNext()) {
+                    const QString h = m.next().captured(1);
+                    if (!h.endsWith(QLatin1String(".moc")) && !h.startsWith(QLatin1String("ui_")) &&
+                        !QFileInfo::exists(root.filePath(h))) {
+                        unresolved << root.relativeFilePath(path) + u':' + h;
+                    }
+                }
+            }
+        }
+        QCOMPARE(unresolved, QStringList());
+    }
+
     // The CLI parses, calls core and presents: neither torch nor the engine's headers (the
     // engine's work is reached through core/tasks and core/runner).
     void appIncludesNoTorchNorEngine() {
         const QRegularExpression engine(
-            QStringLiteral("#include\\s*[<\"](torch/|ATen/|c10/|engine/)"));
+            QStringLiteral("#include\\s*[<\"](torch/|ATen/|c10/|core/engine/)"));
         QCOMPARE(sourcesIncluding(QStringLiteral("app"), engine), QStringList());
     }
 
@@ -328,11 +358,47 @@ private Q_SLOTS:
         const QRegularExpression compare(
             QStringLiteral("\\bkind\\s*[!=]=\\s*\"|\"\\s*[!=]=\\s*kind\\b|"
                            "value\\(\"(kind|event)\",\\s*\"\"\\)\\s*[!=]=|"
-                           "\\[\"(kind|event)\"\\]\\s*[!=]=\\s*\""));
+                           "\\[\"(kind|event)\"\\]\\s*[!=]=\\s*\"|"
+                           "value\\(u\"(kind|event)\"\\)|"
+                           "\\bkind\\s*[!=]=\\s*(QLatin1String|QStringLiteral)\\(\""));
         for (const char* dir : {"app", "ui", "core"}) {
             QStringList offenders = sourcesIncluding(QString::fromLatin1(dir), compare);
             offenders.removeIf([](const QString& p) {
                 return p.contains(QLatin1String("/core/common/vocabulary."));
+            });
+            QCOMPARE(offenders, QStringList());
+        }
+    }
+
+    // The config axes' enumerated values are enums (common/config_values.h): no code compares a
+    // config field, or a config JSON's value, with a string.
+    void noStringComparesOfConfigValues() {
+        const QString axes = QStringLiteral(
+            "(dtype|padding_side|pad_to|order|attention|kernels|gemm|prefix_cache|runner|"
+            "cpu_capability)");
+        const QRegularExpression compare(
+            QStringLiteral("\\.%1\\s*[!=]=\\s*\"|value\\(\"%1\",[^)]*\\)\\s*[!=]=").arg(axes));
+        for (const char* dir : {"app", "ui", "core"}) {
+            QStringList offenders = sourcesIncluding(QString::fromLatin1(dir), compare);
+            offenders.removeIf([](const QString& p) {
+                return p.contains(QLatin1String("/core/common/run_config."));
+            });
+            QCOMPARE(offenders, QStringList());
+        }
+    }
+
+    // An environment fingerprint's keys are read in one place (common/env_facts.cpp) besides
+    // their writer (engine/env_fingerprint.cpp) and the fingerprint diff, which names paths.
+    void fingerprintKeysReadInOnePlace() {
+        const QRegularExpression key(
+            QStringLiteral("\"(aten_capability|cuda_build|logical_cores|intra_op|invariant_cpu_isa|"
+                           "onednn_version)\""));
+        for (const char* dir : {"app", "ui", "core"}) {
+            QStringList offenders = sourcesIncluding(QString::fromLatin1(dir), key);
+            offenders.removeIf([](const QString& p) {
+                return p.contains(QLatin1String("/core/common/env_facts.")) ||
+                       p.contains(QLatin1String("/core/engine/env_fingerprint.")) ||
+                       p.contains(QLatin1String("/core/analysis/fingerprint."));
             });
             QCOMPARE(offenders, QStringList());
         }

@@ -1,7 +1,7 @@
 // The ledger: records round-trip bit for bit, the hash chain finds edits, the schema guards,
 // one writer at a time, a full disk loses nothing already committed.
-#include "common/error.h"
-#include "ledger/ledger.h"
+#include "core/common/error.h"
+#include "core/ledger/ledger.h"
 #include "ledger_samples.h"
 
 #include <sqlite3.h>
@@ -213,6 +213,20 @@ private Q_SLOTS:
         QVERIFY(errorOf([&] {
                     Ledger(dir.filePath("not.ledger").toStdString(), Ledger::Mode::Read);
                 }).contains("not a ledger"));
+    }
+
+    // A FIFO (a shard given to merge, a ledger to verify) would block the open, a directory is
+    // no ledger: both are refused at once, for reading and for writing, in one sentence.
+    void nonRegularFilesAreRefused() {
+        QTemporaryDir dir;
+        const QString fifo = dir.filePath(QStringLiteral("shard.ledger"));
+        QVERIFY(::mkfifo(fifo.toLocal8Bit().constData(), 0600) == 0);
+        for (const QString& path : {fifo, dir.path()}) {
+            for (auto mode : {Ledger::Mode::Read, Ledger::Mode::Write}) {
+                const QString msg = errorOf([&] { Ledger(path.toStdString(), mode); });
+                QVERIFY2(msg.contains("is not a regular file"), qPrintable(msg));
+            }
+        }
     }
 
     // Another program's SQLite database is refused before anything is written to it (no

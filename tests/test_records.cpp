@@ -1,9 +1,9 @@
 // Records, Jaccard and answer reductions (core/analysis/records.h) against an independent
 // Python computation (tests/golden/make_records_golden.py): every record list, every per-item
 // Jaccard, the pooled Jaccard and the answer agreement must be equal.
-#include "analysis/generation_compare.h"
-#include "analysis/records.h"
-#include "common/error.h"
+#include "core/analysis/generation_compare.h"
+#include "core/analysis/records.h"
+#include "core/common/error.h"
 
 #include <QFile>
 #include <QTest>

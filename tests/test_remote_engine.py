@@ -411,6 +411,33 @@ class TestRemoteEngine(unittest.TestCase):
             self.assertEqual(r.stderr.count("\n"), 1, r.stderr)
             self.assertFalse(local.exists())
 
+    def test_hostile_remote_lines(self) -> None:
+        """What the remote side prints is outside input: an event nested 300,000 deep (local
+        lines have a nesting limit; remote ones crashed the CLI), an event named by a number,
+        a snapshot without its size and an error message with terminal escapes and a line break
+        end the run with exit 1, the message's control characters escaped."""
+        deep = '{"event":"warning","x":' + "[" * 300000 + "]" * 300000 + "}"
+        lines = [
+            deep,
+            '{"event":5}',
+            '{"event":"snapshot","bytes":"many"}',
+            json.dumps({"event": "error", "message": "\x1b[2Jboom\nledger verified"}),
+        ]
+        remote = self.dir / "hostile-probaudit"
+        payload = self.dir / "hostile-lines.txt"
+        payload.write_text("\n".join(lines) + "\n")
+        remote.write_text(f"#!/bin/sh\ncat {payload}\nexit 1\n")
+        remote.chmod(0o755)
+        local = self.dir / "hostile.ledger"
+        r = subprocess.run(
+            self.remote("--ledger", local, probaudit=remote), capture_output=True, timeout=120
+        )
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertNotIn(b"\x1b", r.stderr)
+        self.assertIn(b"\\x1b[2Jboom\\x0aledger verified", r.stderr)
+        self.assertFalse(any(line.startswith(b"ledger verified") for line in r.stderr.split(b"\n")))
+        self.assertFalse(local.exists())
+
     def test_a_ledger_of_another_study_is_left_as_it_was(self) -> None:
         other = write_study(self.dir / "other", name="o")
         with open(other.parent / "data.jsonl", "a") as f:

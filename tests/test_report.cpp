@@ -1,9 +1,9 @@
 // The PDF report end to end: `probaudit report` (which runs probaudit-report) on a synthetic
 // ledger whose differences are known; the PDF's text (pdftotext) has every section, page
 // numbers, and headline numbers that match `probaudit compare --json` for the same runs.
-#include "analysis/review.h"
-#include "analysis/seed_tables.h"
 #include "cli_support.h"
+#include "core/analysis/review.h"
+#include "core/analysis/seed_tables.h"
 #include "review_fixture.h"
 #include "ui/models/format.h"
 
@@ -182,6 +182,29 @@ private Q_SLOTS:
                                  .arg(100 * rate.low, 0, 'f', 2)
                                  .arg(100 * rate.high, 0, 'f', 2);
         QVERIFY2(text.contains(cell), qPrintable(cell + u'\n' + text));
+    }
+
+    // A run on a GPU names its GPU (the engine's fingerprint lists them under cuda.gpus) on the
+    // cover and in the hardware limits; a typed reading replaced a lookup of a key no
+    // fingerprint has, which said "none" for every GPU run.
+    void gpuRunsNameTheirGpu() {
+        testing::Fixture f = testing::defaultFixture(12);
+        f.environment = nlohmann::json::parse(R"({
+            "torch": {"version": "2.11.0", "cuda_build": "13.0"},
+            "cuda": {"available": true, "gpus": [{"index": 0, "name": "NVIDIA H200"}]},
+            "cpu": {"model": "Fixture CPU", "aten_capability": "AVX2"},
+            "threads": {"intra_op": 4}, "engine": {"version": "0.9", "commit": "0123abcd"}})");
+        const QString ledger = m_dir.filePath(QStringLiteral("gpu.ledger"));
+        testing::writeFixtureLedger(ledger.toStdString(), f);
+        const QString pdf = m_dir.filePath(QStringLiteral("gpu.pdf"));
+        const auto r = test::cli({QStringLiteral("report"), ledger, QStringLiteral("-o"), pdf});
+        QVERIFY2(r.code == 0, r.err.constData());
+        const QString text =
+            run(QStringLiteral("pdftotext"), {pdf, QStringLiteral("-")}).simplified();
+        QVERIFY2(text.contains(QStringLiteral("GPU NVIDIA H200, CPU Fixture CPU (kernels AVX2)")),
+                 qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("GPU: NVIDIA H200.")), qPrintable(text));
+        QVERIFY(!text.contains(QStringLiteral("no run used a GPU")));
     }
 
     void letterPages() {

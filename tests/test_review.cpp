@@ -2,9 +2,9 @@
 // construction (tests/review_fixture.h): formatting, the dashboard, the items table's
 // filters and sorting (every model under QAbstractItemModelTester), chart and heatmap
 // click-through, the inspector, opening a ledger in the background, and the screenshot tour.
-#include "bundle/lockfile.h"
 #include "cli_support.h"
-#include "common/error.h"
+#include "core/bundle/lockfile.h"
+#include "core/common/error.h"
 #include "review_fixture.h"
 #include "ui/charts/charts.h"
 #include "ui/charts/heatmapwidget.h"

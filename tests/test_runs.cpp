@@ -3,11 +3,11 @@
 // an engine crash each reach the user as one sentence, and in every case the ledger keeps each
 // finished batch. The config matrix editor checks edits with the engine's rules and writes a
 // study that loads.
-#include "analysis/review.h"
-#include "bundle/bundle.h"
+#include "core/analysis/review.h"
+#include "core/bundle/bundle.h"
+#include "core/ledger/ledger.h"
+#include "core/study/study.h"
 #include "free_port.h"
-#include "ledger/ledger.h"
-#include "study/study.h"
 #include "ui/models/dashboardmodel.h"
 #include "ui/models/reviewloader.h"
 #include "ui/models/runsmodel.h"
@@ -454,7 +454,7 @@ private Q_SLOTS:
         QCOMPARE(s.name, std::string("fresh"));
         QCOMPARE(s.reference, std::string("reference"));
         QCOMPARE(s.configs.size(), std::size_t(7)); // the reference and six standard configs
-        QCOMPARE(s.config("batch-8-left")->config.padding_side, std::string("left"));
+        QCOMPARE(s.config("batch-8-left")->config.padding_side, PaddingSide::Left);
     }
 
     // A server as the model: its URL, model name, API and key variable; its request configs;
@@ -500,7 +500,7 @@ private Q_SLOTS:
         QCOMPARE(s.endpoint.api_key_env, std::string("PROBAUDIT_TEST_UNSET_KEY"));
         QCOMPARE(s.configs.size(), std::size_t(5)); // the reference and four request configs
         QCOMPARE(s.config("concurrency-4")->config.concurrency, std::int64_t(4));
-        QCOMPARE(s.config("warm-cache")->config.prefix_cache, std::string("warm"));
+        QCOMPARE(s.config("warm-cache")->config.prefix_cache, PrefixCache::Warm);
     }
 
     // The transformers runner as the source: the interpreter is checked by starting the runner
@@ -547,7 +547,7 @@ private Q_SLOTS:
         QCOMPARE(s.environments[0].python, python.toStdString());
         QCOMPARE(s.configs.size(), std::size_t(7));
         for (const auto& c : s.configs) {
-            QCOMPARE(c.config.runner, std::string("transformers"));
+            QCOMPARE(c.config.runner, Runner::Transformers);
             QCOMPARE(c.config.env, std::string("python"));
         }
     }
@@ -590,7 +590,7 @@ private Q_SLOTS:
         const auto s = study::Study::load(study.toStdString());
         QCOMPARE(s.configs.size(), std::size_t(3));
         QVERIFY(s.config("bf16") != nullptr);
-        QCOMPARE(s.config("bf16")->config.dtype, std::string("bfloat16"));
+        QCOMPARE(s.config("bf16")->config.dtype, Dtype::BFloat16);
         QCOMPARE(s.config("b4")->config.batch_size, std::int64_t(4));
         QVERIFY(QFileInfo::exists(study + QStringLiteral(".bak")));
         // A study that would not load is not written: point the reference nowhere.

@@ -1,7 +1,7 @@
 // safetensors reading: the fixtures (single and sharded), and every kind of bad file, each
 // refused with one message that names the file and the problem.
-#include "common/error.h"
-#include "model/safetensors.h"
+#include "core/common/error.h"
+#include "core/model/safetensors.h"
 
 #include <QDir>
 #include <QFile>

@@ -3,7 +3,7 @@
 // the same records less their wall times); a bad set of shards is refused naming the shard and
 // writes nothing.
 #include "cli_support.h"
-#include "ledger/ledger.h"
+#include "core/ledger/ledger.h"
 #include "shard_study.h"
 
 #include <QDir>

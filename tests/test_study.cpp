@@ -1,7 +1,7 @@
 // Study files and datasets: every problem reported up front with its JSON path or line number.
-#include "common/error.h"
-#include "study/dataset.h"
-#include "study/study.h"
+#include "core/common/error.h"
+#include "core/study/dataset.h"
+#include "core/study/study.h"
 
 #include <QDir>
 #include <QFile>
@@ -66,7 +66,7 @@ private Q_SLOTS:
         QCOMPARE(s.configs.size(), std::size_t(2));
         QCOMPARE(s.configs[1].name, std::string("bs8"));
         QCOMPARE(s.configs[1].config.batch_size, std::int64_t(8));
-        QCOMPARE(s.configs[1].config.padding_side, std::string("left"));
+        QCOMPARE(s.configs[1].config.padding_side, PaddingSide::Left);
         QCOMPARE(s.reference, std::string("ref"));
         QCOMPARE(s.capture, std::string("vectors"));
     }
@@ -228,7 +228,7 @@ private Q_SLOTS:
         QCOMPARE(s.capture, std::string("none"));
         const RunConfig& b = s.configs[1].config;
         QCOMPARE(b.concurrency, std::int64_t(4));
-        QCOMPARE(b.prefix_cache, std::string("warm"));
+        QCOMPARE(b.prefix_cache, PrefixCache::Warm);
         QCOMPARE(b.seed, std::int64_t(5));
         QCOMPARE(b.repeat, std::int64_t(1));
         // The request axes are part of the config's identity; at their defaults they are left
@@ -401,7 +401,7 @@ private Q_SLOTS:
         const auto s = study::Study::load(path);
         QCOMPARE(s.heads.size(), std::size_t(2));
         QCOMPARE(s.configs.size(), std::size_t(5));
-        QCOMPARE(s.config("generic-kernels")->config.cpu_capability, std::string("default"));
+        QCOMPARE(s.config("generic-kernels")->config.cpu_capability, CpuCapability::Default);
         const auto d = study::loadDataset(s.dataset, false);
         QCOMPARE(d.items.size(), std::size_t(500));
         QVERIFY(d.items.front().id.rfind("amazon-", 0) == 0 &&

@@ -5,7 +5,7 @@
 // the study refuses is one line and leaves no sweep behind; the workbench's model of a sweep
 // shows its shards, merged or not.
 #include "cli_support.h"
-#include "ledger/ledger.h"
+#include "core/ledger/ledger.h"
 #include "shard_study.h"
 #include "ui/models/sweepmodel.h"
 

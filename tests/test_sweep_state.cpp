@@ -2,8 +2,8 @@
 // parsed per array task (their documented formats, including the lines a parser must skip), the
 // sweep's state file written and read back (and a damaged one refused), which job ran a shard
 // last, and the batch script's refusals of what a #SBATCH line cannot carry.
-#include "common/error.h"
-#include "sweep/sweep.h"
+#include "core/common/error.h"
+#include "core/sweep/sweep.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -136,6 +136,24 @@ private Q_SLOTS:
         } catch (const Error& e) {
             QVERIFY2(QString::fromUtf8(e.what()).contains(why), e.what());
         }
+    }
+
+    // A study file named with a line break would end the script's comment line and run the
+    // rest of its name as a command: refused, whatever else the name holds.
+    void scriptRefusesALineBreakInTheStudyName() {
+        sweep::Sweep s;
+        s.study = "/data/x\nreboot\n.study.json"; // the folder is plain: /data
+        s.probaudit = "/opt/probaudit";
+        s.shards = 2;
+        try {
+            const std::string script = sweep::slurmScript(s, "/data/s.sweep");
+            QFAIL(script.c_str());
+        } catch (const Error& e) {
+            QVERIFY2(QString::fromUtf8(e.what()).contains(QStringLiteral("line break")), e.what());
+        }
+        s.study = "/data/x.study.json";
+        s.probaudit = "/opt/probaudit\r\nrm -rf /";
+        QVERIFY_THROWS_EXCEPTION(Error, sweep::slurmScript(s, "/data/s.sweep"));
     }
 
     void scriptQuotesThePaths() {

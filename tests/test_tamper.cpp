@@ -1,10 +1,10 @@
 // Tamper evidence: a one-bit edit of any stored value in any table is found by verify; a ledger
 // edited and sealed again with the public algorithm is found by a recorded head and by a
 // signature; rows that cannot be parsed are reported as tampered, never thrown.
-#include "common/error.h"
-#include "ledger/ledger.h"
-#include "ledger/signing.h"
-#include "ledger/trust.h"
+#include "core/common/error.h"
+#include "core/ledger/ledger.h"
+#include "core/ledger/signing.h"
+#include "core/ledger/trust.h"
 #include "ledger_samples.h"
 
 #include <sqlite3.h>

@@ -1,8 +1,8 @@
 // Tokenization against the reference (transformers' AutoTokenizer): every corpus string of
 // tests/golden/tokenizer_corpus.json must give exactly the golden ids, for every tokenizer.
-#include "common/error.h"
-#include "model/gguf.h"
-#include "tokenizer/tokenizer.h"
+#include "core/common/error.h"
+#include "core/model/gguf.h"
+#include "core/tokenizer/tokenizer.h"
 
 #include <QFile>
 #include <QJsonArray>

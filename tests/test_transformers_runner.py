@@ -25,6 +25,7 @@
     .venv/bin/python tests/test_transformers_runner.py PROBAUDIT
 """
 
+import base64
 import json
 import os
 import pathlib
@@ -807,6 +808,90 @@ class TestBadInput(unittest.TestCase):
                     env={"PROBAUDIT_RUNNERS_DIR": str(pkg.parent)},
                 )
                 self.assertIn("this probaudit speaks 3", line)
+
+
+@unittest.skipUnless(MINILM.is_dir(), "the demo models are not in .cache/models")
+class TestHostileLogits(unittest.TestCase):
+    """A runner's reply is outside input: logits that are empty, padding only, another number of
+    classes than the head has, or not a string end the run with one sentence and exit 1, never
+    a crash, and nothing is sealed."""
+
+    def test_bad_logits_are_refused(self) -> None:
+        three = base64.b64encode(struct.pack("<3f", 0.5, -0.5, 1.0)).decode()
+        cases = {
+            "empty": ("", "0 logits for an item of a head with 2 labels"),
+            "padding": ("=" * 16, "logits are not base64"),
+            "three classes": (three, "3 logits for an item of a head with 2 labels"),
+            "a number": (5, "the runner's reply has no logits"),
+        }
+        with tempfile.TemporaryDirectory() as tmp:
+            d = pathlib.Path(tmp)
+            python = d / "faulty-python"
+            faulty = HERE / "faulty_runner.py"
+            python.write_text(
+                f"#!/bin/sh\nexec {shlex.quote(sys.executable)} {shlex.quote(str(faulty))}\n"
+            )
+            python.chmod(0o755)
+            head = {"kind": "adapter", "path": str(ADAPTER)}
+            for name, (logits, says) in cases.items():
+                with self.subTest(name):
+                    study = write_study(
+                        d / f"{name.replace(' ', '-')}.study.json",
+                        MINILM,
+                        head,
+                        {"hf": {"runner": "transformers", "batch_size": 4}},
+                        environments={"venv": {"python": str(python)}},
+                        capture="hashes",
+                    )
+                    fault = "forward-logits:" + json.dumps(logits)
+                    r = run("run", study, "--all", env={"PROBAUDIT_RUNNER_FAULT": fault})
+                    self.assertEqual(r.returncode, 1, r.stderr)
+                    self.assertIn(says, r.stderr)
+                    ledger = d / f"{name.replace(' ', '-')}.ledger"
+                    with sqlite3.connect(f"file:{ledger}?mode=ro", uri=True) as db:
+                        status = [s for (s,) in db.execute("select status from runs")]
+                    self.assertNotIn("finished", status)
+
+
+@unittest.skipUnless(MINILM.is_dir(), "the demo models are not in .cache/models")
+class TestSilentRunners(unittest.TestCase):
+    """Every wait for a runner is bounded by its environment's "timeout", and a runner that is no
+    longer wanted is stopped, even one that ignores SIGTERM: a runner that never starts, one that
+    prints a banner instead of the protocol, one that is ready and then never answers."""
+
+    def test_silent_runners_are_stopped(self) -> None:
+        cases = {
+            "silent": ("", "gave no answer within 2 s"),
+            "banner": ("echo 'Welcome to my Python'", "first line is not JSON"),
+            "mute": (
+                'echo \'{"event": "ready", "protocol": 3}\'',
+                'answer to "env": the child process',
+            ),
+        }
+        head = {"kind": "adapter", "path": str(ADAPTER)}
+        with tempfile.TemporaryDirectory() as tmp:
+            d = pathlib.Path(tmp)
+            for name, (speaks, says) in cases.items():
+                with self.subTest(name):
+                    pidfile = d / f"{name}.pid"
+                    python = d / f"{name}-python"
+                    python.write_text(
+                        f"#!/bin/sh\ntrap '' TERM\necho $$ > {pidfile}\n{speaks}\nsleep 600\n"
+                    )
+                    python.chmod(0o755)
+                    study = write_study(
+                        d / f"{name}.study.json",
+                        MINILM,
+                        head,
+                        {"hf": {"runner": "transformers"}},
+                        environments={"venv": {"python": str(python), "timeout": 2}},
+                        capture="hashes",
+                    )
+                    r = run("run", study, "--all")
+                    self.assertEqual(r.returncode, 1, r.stderr)
+                    self.assertIn(says, r.stderr)
+                    pid = int(pidfile.read_text())
+                    self.assertFalse(pathlib.Path(f"/proc/{pid}").exists(), f"{name} runs on")
 
 
 @unittest.skipUnless(MINILM.is_dir(), "the demo models are not in .cache/models")

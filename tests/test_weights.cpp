@@ -1,13 +1,13 @@
 // Weights loaded by the engine equal the reference implementation's tensors bit for bit:
 // per tensor, the SHA-256 of its float32 bytes against tests/golden/weights_*.json, which
 // tests/golden/make_golden.py computes from what transformers loads.
-#include "common/error.h"
-#include "common/sha256.h"
-#include "engine/model_loader.h"
-#include "engine/weights.h"
-#include "model/checkpoint.h"
-#include "model/gguf_llama.h"
-#include "model/safetensors.h"
+#include "core/common/error.h"
+#include "core/common/sha256.h"
+#include "core/engine/model_loader.h"
+#include "core/engine/weights.h"
+#include "core/model/checkpoint.h"
+#include "core/model/gguf_llama.h"
+#include "core/model/safetensors.h"
 
 #include <QFile>
 #include <QJsonArray>

@@ -1,11 +1,11 @@
-#include "bundle_cmds.h"
+#include "app/probaudit/bundle_cmds.h"
 
-#include "ledger_cmds.h"
+#include "app/probaudit/ledger_cmds.h"
 
-#include "analysis/review.h"
-#include "bundle/bundle.h"
-#include "bundle/lockfile.h"
-#include "ledger/signing.h"
+#include "core/analysis/review.h"
+#include "core/bundle/bundle.h"
+#include "core/bundle/lockfile.h"
+#include "core/ledger/signing.h"
 
 #include <QElapsedTimer>
 #include <QTemporaryDir>

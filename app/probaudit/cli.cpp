@@ -1,9 +1,10 @@
 // The command line of `probaudit` (Qt-free): each subcommand lives in commands/ and registers
 // its own options and action (command.h); this file lists them and runs the chosen one.
-#include "command.h"
+#include "app/probaudit/command.h"
 
-#include "common/build_info.h"
-#include "common/protocol.h"
+#include "core/common/build_info.h"
+#include "core/common/error.h"
+#include "core/common/protocol.h"
 
 #include <csignal>
 #include <cstdlib>
@@ -73,7 +74,9 @@ int runCli(int argc, char** argv) {
     try {
         return chosen(Invocation{argc, argv});
     } catch (const std::exception& e) {
-        std::cerr << "probaudit: error: " << e.what() << "\n";
+        // Messages quote outside text (file names, servers' and runners' words): no control
+        // character but the line breaks of multi-line messages reaches the terminal.
+        std::cerr << "probaudit: error: " << escapeControls(e.what(), "\n") << "\n";
         return protocol::kExitError;
     }
 }

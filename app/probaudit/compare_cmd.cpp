@@ -1,16 +1,16 @@
-#include "compare_cmd.h"
+#include "app/probaudit/compare_cmd.h"
 
-#include "analysis/compare.h"
-#include "analysis/diagnosis.h"
-#include "analysis/export.h"
-#include "analysis/generation_compare.h"
-#include "analysis/review.h"
-#include "analysis/seed_tables.h"
-#include "analysis/token_metrics.h"
-#include "common/error.h"
-#include "common/vocabulary.h"
-#include "ledger/ledger.h"
-#include "ledger/trust.h"
+#include "core/analysis/compare.h"
+#include "core/analysis/diagnosis.h"
+#include "core/analysis/export.h"
+#include "core/analysis/generation_compare.h"
+#include "core/analysis/review.h"
+#include "core/analysis/seed_tables.h"
+#include "core/analysis/token_metrics.h"
+#include "core/common/error.h"
+#include "core/common/vocabulary.h"
+#include "core/ledger/ledger.h"
+#include "core/ledger/trust.h"
 
 #include <algorithm>
 #include <cmath>
@@ -389,7 +389,7 @@ int summarize(const std::string& path, const std::string& headName, bool asJson,
     sayTrust(path, rv.trust);
     if (rv.generation) {
         if (asJson) {
-            std::cout << json{{"study", rv.study.value("name", "")},
+            std::cout << json{{"study", rv.facts.name},
                               {"head", rv.head},
                               {"ledger", trustJson(rv.trust)},
                               {"generation", true},
@@ -402,7 +402,7 @@ int summarize(const std::string& path, const std::string& headName, bool asJson,
         } else {
             std::printf("study \"%s\", generation head \"%s\": runs compared pairwise (run to "
                         "run, serving, configs), %zu prompts\n\n",
-                        rv.study.value("name", "").c_str(), rv.head.c_str(), rv.items.size());
+                        rv.facts.name.c_str(), rv.head.c_str(), rv.items.size());
             analysis::writeHeadlineMarkdown(std::cout, rv);
         }
         return 0;
@@ -412,7 +412,6 @@ int summarize(const std::string& path, const std::string& headName, bool asJson,
                               "\" for head \"" + rv.head + "\"");
     }
     const auto& ref = rv.reference_run;
-    const auto& study = rv.study;
     const std::string& head = rv.head;
     const std::string& refName = rv.reference_name;
     const auto& items = rv.items;
@@ -446,7 +445,7 @@ int summarize(const std::string& path, const std::string& headName, bool asJson,
         return 0;
     }
     if (asJson) {
-        std::cout << json{{"study", study.value("name", "")},
+        std::cout << json{{"study", rv.facts.name},
                           {"head", head},
                           {"ledger", trustJson(rv.trust)},
                           {"reference_run", ref->id},
@@ -457,7 +456,7 @@ int summarize(const std::string& path, const std::string& headName, bool asJson,
     }
     std::printf("study \"%s\", head \"%s\": every config against the reference \"%s\" (run %lld), "
                 "%zu items\n\n",
-                study.value("name", "").c_str(), head.c_str(), refName.c_str(),
+                rv.facts.name.c_str(), head.c_str(), refName.c_str(),
                 static_cast<long long>(ref->id), items.size());
     analysis::writeHeadlineMarkdown(std::cout, rv);
     bool first = true;
@@ -492,15 +491,14 @@ int seedTables(const std::string& path, const std::string& headName, const std::
     }
     if (asJson) {
         json j = analysis::seedTablesJson(heads, batched);
-        j["study"] = reviews.front().study.value("name", "");
+        j["study"] = reviews.front().facts.name;
         j["head"] = reviews.front().head;
         std::cout << j.dump(2) << "\n";
         return 0;
     }
     std::ostringstream tables; // whole before anything is printed: a refusal prints nothing
     analysis::writeSeedTablesMarkdown(tables, heads, batched);
-    std::cout << "study \"" << reviews.front().study.value("name", "")
-              << "\": the field reports' tables\n\n"
+    std::cout << "study \"" << reviews.front().facts.name << "\": the field reports' tables\n\n"
               << tables.str();
     return 0;
 }

@@ -1,9 +1,9 @@
-#include "diagnose_cmd.h"
+#include "app/probaudit/diagnose_cmd.h"
 
-#include "events.h"
+#include "app/probaudit/events.h"
 
-#include "common/protocol.h"
-#include "common/vocabulary.h"
+#include "core/common/protocol.h"
+#include "core/common/vocabulary.h"
 
 #include <cstdio>
 #include <iostream>
@@ -18,16 +18,15 @@ namespace {
 // warnings and errors as they come; no per-run progress bars.
 class ProbeEvents : public runner::Events {
 public:
-    void emit(const json& e) override {
-        const EventKind kind = eventKind(e);
-        if (kind == EventKind::Started) {
-            std::fprintf(stderr, "probe %lld: %s ...", static_cast<long long>(e.value("run", 0)),
-                         e.value("label", e.value("config", "")).c_str());
-        } else if (kind == EventKind::RunFinished) {
-            std::fprintf(stderr, " %.1f s\n", e.value("seconds", 0.0));
-        } else if (kind == EventKind::Warning || kind == EventKind::Error) {
-            std::fprintf(stderr, "%s: %s\n", nameString(kind).c_str(),
-                         e.value("message", "").c_str());
+    void emit(const json& event) override {
+        const RunEvent e = RunEvent::read(event);
+        if (e.kind == EventKind::Started) {
+            std::fprintf(stderr, "probe %lld: %s ...", static_cast<long long>(e.run.value_or(0)),
+                         e.labelOrConfig().c_str());
+        } else if (e.kind == EventKind::RunFinished) {
+            std::fprintf(stderr, " %.1f s\n", e.seconds);
+        } else if (e.kind == EventKind::Warning || e.kind == EventKind::Error) {
+            std::fprintf(stderr, "%s: %s\n", nameString(e.kind).c_str(), e.message.c_str());
         }
     }
 };

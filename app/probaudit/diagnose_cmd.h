@@ -3,9 +3,9 @@
 // the diagnosis ladder (runner/diagnose.h) and prints it: the chain with one line of evidence
 // per step, the field report's table (what changed | largest Δp | first layer that differs |
 // flipped decisions), then each study config explained with its forecast flips.
-#include "remote_engine.h"
+#include "app/probaudit/remote_engine.h"
 
-#include "runner/diagnose.h"
+#include "core/runner/diagnose.h"
 
 namespace probaudit::app {
 

@@ -1,12 +1,12 @@
-#include "engine_server.h"
+#include "app/probaudit/engine_server.h"
 
-#include "events.h"
+#include "app/probaudit/events.h"
 
-#include "common/protocol.h"
-#include "common/protocol_request.h"
-#include "runner/diagnose.h"
-#include "runner/study_session.h"
-#include "tasks/environment.h"
+#include "core/common/protocol.h"
+#include "core/common/protocol_request.h"
+#include "core/runner/diagnose.h"
+#include "core/runner/study_session.h"
+#include "core/tasks/environment.h"
 
 #include <atomic>
 #include <csignal>

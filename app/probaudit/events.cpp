@@ -1,6 +1,7 @@
-#include "events.h"
+#include "app/probaudit/events.h"
 
-#include "common/vocabulary.h"
+#include "core/common/run_event.h"
+#include "core/common/vocabulary.h"
 
 #include <cstdio>
 #include <iostream>
@@ -44,92 +45,111 @@ std::string clock(double seconds) {
 
 } // namespace
 
-void TerminalEvents::emit(const json& e) {
+void TerminalEvents::emit(const json& event) {
     if (!m_checked) {
         m_tty = ::isatty(STDERR_FILENO) != 0;
         m_checked = true;
     }
-    const EventKind kind = eventKind(e);
-    auto endBar = [&] {
-        if (m_barShown) {
-            std::cerr << "\n";
-            m_barShown = false;
+    const RunEvent e = RunEvent::read(event);
+    endBar(e);
+    switch (e.kind) {
+    case EventKind::Started:
+        started(e);
+        break;
+    case EventKind::Progress:
+        if (m_tty) {
+            progress(e);
         }
-    };
-    if (kind == EventKind::Started) {
-        endBar();
-        // A job of `run --jobs` has its run id once imported (run-finished says it).
-        if (e.contains("run")) {
-            std::cerr << "run " << e.value("run", 0);
-        } else {
-            std::cerr << "job " << e.value("job", "");
+        break;
+    case EventKind::RunFinished:
+        finished(e);
+        break;
+    case EventKind::Skipped:
+        std::cerr << "head " << e.head << ", config " << e.config << ": already recorded (run "
+                  << e.run.value_or(0) << "); --again records it once more" << std::endl;
+        break;
+    case EventKind::Done:
+        if (e.imported) { // a run on another host
+            std::cerr << *e.imported << " new finished runs of " << e.from << " imported into "
+                      << e.ledger << std::endl;
         }
-        std::cerr << ": head " << e.value("head", "") << ", config " << e.value("config", "")
-                  << " (" << e.value("config_hash", "") << "), " << e.value("items", 0) << " items";
-        if (e.value("resumed_items", 0) > 0) {
-            std::cerr << ", resuming after " << e.value("resumed_items", 0) << " recorded";
-        }
-        std::cerr << std::endl;
-    } else if (kind == EventKind::Progress && m_tty) {
-        const double done = e.value("done", 0.0), total = e.value("total", 0.0);
-        const int width = 30;
-        const int filled = total > 0 ? static_cast<int>(width * done / total) : 0;
-        char buf[200];
-        std::snprintf(buf, sizeof buf, "\r%s[%s%s] %.0f/%.0f items  %.1f items/s  ETA %s ",
-                      e.contains("job") ? ("job " + e.value("job", "") + " ").c_str() : "",
-                      std::string(std::size_t(filled), '#').c_str(),
-                      std::string(std::size_t(width - filled), '.').c_str(), done, total,
-                      e.value("items_per_second", 0.0),
-                      clock(e.value("eta_seconds", -1.0)).c_str());
-        std::cerr << buf << std::flush;
-        m_barShown = true;
-    } else if (kind == EventKind::RunFinished) {
-        endBar();
-        char buf[300];
-        std::snprintf(
-            buf, sizeof buf, "run %lld %s: %lld items in %.1f s (%.1f items/s)",
-            static_cast<long long>(e.value("run", 0)), e.value("status", "").c_str(),
-            static_cast<long long>(e.value("items_done", 0)), e.value("seconds", 0.0),
-            e.value("seconds", 0.0) > 0 ? e.value("items_done", 0) / e.value("seconds", 1.0) : 0.0);
-        std::cerr << buf;
-        if (e.contains("serving")) { // a serving run: where the generation time went
-            const json& s = e.at("serving");
-            std::snprintf(buf, sizeof buf,
-                          "; serving: %lld prefills, %lld decode steps, up to %lld resident, "
-                          "scheduler overhead %.2f%% of %.1f s",
-                          static_cast<long long>(s.value("prefills", 0)),
-                          static_cast<long long>(s.value("decode_steps", 0)),
-                          static_cast<long long>(s.value("max_resident", 0)),
-                          100.0 * s.value("overhead_share", 0.0), s.value("total_seconds", 0.0));
-            std::cerr << buf;
-        }
-        if (e.contains("endpoint")) { // an endpoint run: what the server really did
-            const json& s = e.at("endpoint");
-            std::snprintf(buf, sizeof buf,
-                          "; endpoint: %.2f requests in flight on average, %.2f items/s, "
-                          "%lld items failed, %lld retries",
-                          s.value("achieved_concurrency", 0.0), s.value("items_per_second", 0.0),
-                          static_cast<long long>(s.value("failed", 0)),
-                          static_cast<long long>(s.value("retries", 0)));
-            std::cerr << buf;
-        }
-        std::cerr << std::endl;
-    } else if (kind == EventKind::Skipped) {
-        endBar();
-        std::cerr << "head " << e.value("head", "") << ", config " << e.value("config", "")
-                  << ": already recorded (run " << e.value("run", 0)
-                  << "); --again records it once more" << std::endl;
-    } else if (kind == EventKind::Done && e.contains("imported")) { // a run on another host
-        endBar();
-        std::cerr << e.value("imported", 0) << " new finished runs of " << e.value("from", "")
-                  << " imported into " << e.value("ledger", "") << std::endl;
-    } else if (kind == EventKind::Warning) {
-        endBar();
-        std::cerr << "warning: " << e.value("message", "") << std::endl;
-    } else if (kind == EventKind::Error) {
-        endBar();
-        std::cerr << "error: " << e.value("message", "") << std::endl;
+        break;
+    case EventKind::Warning:
+        std::cerr << "warning: " << e.message << std::endl;
+        break;
+    case EventKind::Error:
+        std::cerr << "error: " << e.message << std::endl;
+        break;
+    default:
+        break;
     }
+}
+
+// A progress bar ends (with a newline) before any line that is shown.
+void TerminalEvents::endBar(const RunEvent& e) {
+    const EventKind kind = e.kind;
+    const bool shown = kind == EventKind::Started || kind == EventKind::RunFinished ||
+                       kind == EventKind::Skipped || (kind == EventKind::Done && e.imported) ||
+                       kind == EventKind::Warning || kind == EventKind::Error;
+    if (shown && m_barShown) {
+        std::cerr << "\n";
+        m_barShown = false;
+    }
+}
+
+void TerminalEvents::started(const RunEvent& e) {
+    // A job of `run --jobs` has its run id once imported (run-finished says it).
+    if (e.run) {
+        std::cerr << "run " << *e.run;
+    } else {
+        std::cerr << "job " << e.job;
+    }
+    std::cerr << ": head " << e.head << ", config " << e.config << " (" << e.config_hash << "), "
+              << e.items << " items";
+    if (e.resumed_items > 0) {
+        std::cerr << ", resuming after " << e.resumed_items << " recorded";
+    }
+    std::cerr << std::endl;
+}
+
+void TerminalEvents::progress(const RunEvent& e) {
+    const int width = 30;
+    const int filled = e.total > 0 ? static_cast<int>(width * e.done / e.total) : 0;
+    char buf[200];
+    std::snprintf(buf, sizeof buf, "\r%s[%s%s] %.0f/%.0f items  %.1f items/s  ETA %s ",
+                  e.job.empty() ? "" : ("job " + e.job + " ").c_str(),
+                  std::string(std::size_t(filled), '#').c_str(),
+                  std::string(std::size_t(width - filled), '.').c_str(), e.done, e.total,
+                  e.items_per_second, clock(e.eta_seconds).c_str());
+    std::cerr << buf << std::flush;
+    m_barShown = true;
+}
+
+void TerminalEvents::finished(const RunEvent& e) {
+    char buf[300];
+    std::snprintf(buf, sizeof buf, "run %lld %s: %lld items in %.1f s (%.1f items/s)",
+                  static_cast<long long>(e.run.value_or(0)), e.status.c_str(),
+                  static_cast<long long>(e.items_done), e.seconds,
+                  e.seconds > 0 ? double(e.items_done) / e.seconds : 0.0);
+    std::cerr << buf;
+    if (const auto& s = e.serving) { // a serving run: where the generation time went
+        std::snprintf(buf, sizeof buf,
+                      "; serving: %lld prefills, %lld decode steps, up to %lld resident, "
+                      "scheduler overhead %.2f%% of %.1f s",
+                      static_cast<long long>(s->prefills), static_cast<long long>(s->decode_steps),
+                      static_cast<long long>(s->max_resident), 100.0 * s->overhead_share,
+                      s->total_seconds);
+        std::cerr << buf;
+    }
+    if (const auto& s = e.endpoint) { // an endpoint run: what the server really did
+        std::snprintf(buf, sizeof buf,
+                      "; endpoint: %.2f requests in flight on average, %.2f items/s, "
+                      "%lld items failed, %lld retries",
+                      s->achieved_concurrency, s->items_per_second,
+                      static_cast<long long>(s->failed), static_cast<long long>(s->retries));
+        std::cerr << buf;
+    }
+    std::cerr << std::endl;
 }
 
 std::unique_ptr<Events> makeEvents(const std::string& format) {

@@ -1,7 +1,8 @@
 #pragma once
 // How the CLI presents a run's events (common/protocol.h): JSON lines on stdout
 // (`--events jsonl`, the workbench and `probaudit engine`), or a progress bar on a terminal.
-#include "runner/events.h"
+#include "core/common/run_event.h"
+#include "core/runner/events.h"
 
 #include <nlohmann/json.hpp>
 
@@ -33,6 +34,11 @@ public:
     void emit(const nlohmann::json& event) override;
 
 private:
+    void endBar(const RunEvent& e);
+    void started(const RunEvent& e);
+    void progress(const RunEvent& e);
+    void finished(const RunEvent& e);
+
     bool m_tty = false;
     bool m_checked = false;
     bool m_barShown = false;

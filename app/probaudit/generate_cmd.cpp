@@ -1,6 +1,6 @@
-#include "generate_cmd.h"
+#include "app/probaudit/generate_cmd.h"
 
-#include "analysis/export.h"
+#include "core/analysis/export.h"
 
 #include <algorithm>
 #include <iomanip>

@@ -1,4 +1,4 @@
-#include "inspect.h"
+#include "app/probaudit/inspect.h"
 
 #include <cstdio>
 

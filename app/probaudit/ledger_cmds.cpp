@@ -1,9 +1,9 @@
-#include "ledger_cmds.h"
+#include "app/probaudit/ledger_cmds.h"
 
-#include "common/error.h"
-#include "common/vocabulary.h"
-#include "ledger/ledger.h"
-#include "process/child_process.h"
+#include "core/common/error.h"
+#include "core/common/vocabulary.h"
+#include "core/ledger/ledger.h"
+#include "core/process/child_process.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,6 +1,6 @@
-#include "pin.h"
+#include "app/probaudit/pin.h"
 
-#include "common/protocol.h"
+#include "core/common/protocol.h"
 
 #include <nlohmann/json.hpp>
 
@@ -24,10 +24,10 @@ std::string formatCheck(const tasks::CheckResult& c, const std::string& lockPath
         return c.result.dump(2) + "\n";
     }
     std::ostringstream o;
-    const json& lock = c.lock;
+    const RuntimeLock& lock = c.lock;
     const auto& diffs = c.differences;
-    o << "runtime lock " << lockPath << " (run " << lock.at("run") << ", "
-      << lock.value("config_name", "") << ", pinned " << lock.value("created", "") << ")\n";
+    o << "runtime lock " << lockPath << " (run " << lock.run << ", " << lock.config_name
+      << ", pinned " << lock.created << ")\n";
     if (diffs.empty()) {
         o << "environment: identical to the pinned one\n";
     } else {

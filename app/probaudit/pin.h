@@ -1,6 +1,6 @@
 #pragma once
 // `probaudit pin` and `probaudit check`: the text forms of what core/tasks/pin.h computes.
-#include "tasks/pin.h"
+#include "core/tasks/pin.h"
 
 #include <string>
 

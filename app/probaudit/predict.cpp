@@ -1,4 +1,4 @@
-#include "predict.h"
+#include "app/probaudit/predict.h"
 
 #include <cstdio>
 

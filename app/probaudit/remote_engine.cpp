@@ -1,7 +1,7 @@
-#include "remote_engine.h"
+#include "app/probaudit/remote_engine.h"
 
-#include "common/protocol.h"
-#include "ledger/ledger.h"
+#include "core/common/protocol.h"
+#include "core/ledger/ledger.h"
 
 #include <filesystem>
 

@@ -2,9 +2,9 @@
 // What the commands that run the engine (run, diagnose, env) share for --engine ssh://…: the
 // options, and the remote side's --snapshot-to (a consistent copy of the ledger sent back
 // through the same connection; runner/remote_run.h).
-#include "events.h"
+#include "app/probaudit/events.h"
 
-#include "runner/remote_run.h"
+#include "core/runner/remote_run.h"
 
 #include <CLI/CLI.hpp>
 

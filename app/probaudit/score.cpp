@@ -1,4 +1,4 @@
-#include "score.h"
+#include "app/probaudit/score.h"
 
 #include <cstdio>
 

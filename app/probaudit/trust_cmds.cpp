@@ -1,9 +1,9 @@
 // The chain head, keys and signatures of a ledger, and `verify` that checks all of them.
-#include "common/error.h"
-#include "ledger/ledger.h"
-#include "ledger/signing.h"
-#include "ledger/trust.h"
-#include "ledger_cmds.h"
+#include "app/probaudit/ledger_cmds.h"
+#include "core/common/error.h"
+#include "core/ledger/ledger.h"
+#include "core/ledger/signing.h"
+#include "core/ledger/trust.h"
 
 #include <nlohmann/json.hpp>
 
@@ -65,7 +65,17 @@ json verifyJson(const ledger::Trust& t, bool trustAsked) {
 
 } // namespace
 
+// A key file: a regular file (a directory reads as empty, a FIFO would block) that is not empty
+// and no larger than a PEM key. A trust option never passes on a key that is not there.
 std::string readKeyFile(const std::string& path) {
+    std::error_code ec;
+    const auto status = std::filesystem::status(path, ec);
+    if (ec || !std::filesystem::exists(status)) {
+        throw Error(path, "cannot open the key");
+    }
+    if (!std::filesystem::is_regular_file(status)) {
+        throw Error(path, "is not a regular file; a key is a PEM file");
+    }
     std::ifstream in(path, std::ios::binary);
     if (!in) {
         throw Error(path, "cannot open the key");
@@ -75,6 +85,9 @@ std::string readKeyFile(const std::string& path) {
     text.resize(static_cast<std::size_t>(in.gcount()));
     if (text.size() > 16 * 1024) {
         throw Error(path, "is larger than any PEM key (16 KiB); not a key");
+    }
+    if (text.empty()) {
+        throw Error(path, "is empty; not a key");
     }
     return text;
 }

@@ -2,7 +2,7 @@
 // charts (Qt Gui and Widgets); `probaudit report` runs it, and `probaudit bundle` runs it for
 // the report it packs, so the CLI itself never links Qt Gui.
 //   probaudit-report LEDGER -o report.pdf [--head NAME] [--page-size a4|letter] [--lock FILE]
-#include "common/build_info.h"
+#include "core/common/build_info.h"
 #include "ui/charts/theme.h"
 #include "ui/report/report.h"
 

@@ -2,7 +2,7 @@
 //   probaudit-workbench [LEDGER_OR_STUDY] [--theme system|light|dark] [--lang CODE]
 //   probaudit-workbench --screenshot-tour DIR LEDGER [--theme dark] [--lang ko]
 //   probaudit-workbench --self-check   (offscreen unless -platform is given; ui/selfcheck.h)
-#include "common/build_info.h"
+#include "core/common/build_info.h"
 #include "ui/charts/theme.h"
 #include "ui/pages/language.h"
 #include "ui/pages/mainwindow.h"

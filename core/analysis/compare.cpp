@@ -1,6 +1,6 @@
-#include "analysis/compare.h"
+#include "core/analysis/compare.h"
 
-#include "common/error.h"
+#include "core/common/error.h"
 
 #include <algorithm>
 #include <cmath>

@@ -4,9 +4,9 @@
 // the accuracy difference and McNemar's exact test; per-layer divergence and the first
 // divergent layer; margin and Δp histograms; the kernel-trace diff; the three-level verdict.
 // Works on stored records only, so runs from other machines compare like local ones.
-#include "analysis/stats.h"
-#include "common/vocabulary.h"
-#include "ledger/ledger.h"
+#include "core/analysis/stats.h"
+#include "core/common/vocabulary.h"
+#include "core/ledger/ledger.h"
 
 #include <nlohmann/json.hpp>
 

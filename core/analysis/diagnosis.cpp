@@ -1,7 +1,7 @@
-#include "analysis/diagnosis.h"
+#include "core/analysis/diagnosis.h"
 
-#include "common/axes.h"
-#include "common/error.h"
+#include "core/common/axes.h"
+#include "core/common/error.h"
 
 #include <algorithm>
 #include <cmath>

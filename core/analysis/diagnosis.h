@@ -4,7 +4,7 @@
 // study's configs explained by the suspects they differ in, and the fragility forecast. Its
 // JSON form is what the ledger stores and `probaudit diagnose --json` prints. Also the pure
 // rules the ladder applies to stored comparisons, so that they are tested without an engine.
-#include "analysis/compare.h"
+#include "core/analysis/compare.h"
 
 #include <nlohmann/json.hpp>
 

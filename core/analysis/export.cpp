@@ -1,4 +1,4 @@
-#include "analysis/export.h"
+#include "core/analysis/export.h"
 
 #include <nlohmann/json.hpp>
 

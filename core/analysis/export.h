@@ -3,7 +3,7 @@
 // comparison as CSV or JSON lines, and the headline table as CSV or Markdown. One writer per
 // format, shared by the CLI (`probaudit compare --csv|--jsonl`, `probaudit summary
 // [--csv]`) and the workbench's File → Export.
-#include "analysis/review.h"
+#include "core/analysis/review.h"
 
 #include <ostream>
 

@@ -1,4 +1,4 @@
-#include "analysis/fingerprint.h"
+#include "core/analysis/fingerprint.h"
 
 #include <map>
 #include <set>

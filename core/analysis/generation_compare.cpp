@@ -1,6 +1,6 @@
-#include "analysis/generation_compare.h"
+#include "core/analysis/generation_compare.h"
 
-#include "common/error.h"
+#include "core/common/error.h"
 
 #include <algorithm>
 #include <cmath>

@@ -4,7 +4,7 @@
 // the reference was there (its top-2 logit gap), record-level Jaccard per item and pooled over
 // the dataset, answer-level agreement after a reduction, and the gaps at divergence points set
 // against the gaps at every step (are forks near ties?). Torch-free, Qt-free.
-#include "analysis/records.h"
+#include "core/analysis/records.h"
 
 #include <cstdint>
 #include <string>

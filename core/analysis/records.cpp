@@ -1,7 +1,7 @@
-#include "analysis/records.h"
+#include "core/analysis/records.h"
 
-#include "common/error.h"
-#include "common/json_read.h"
+#include "core/common/error.h"
+#include "core/common/json_read.h"
 
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>

@@ -3,7 +3,7 @@
 // or the named groups of a regex), normalised, and an optional answer reduction over them.
 // Record-level agreement (Jaccard) is the measurement; answer-level agreement is a consequence,
 // and a weak one (the second field report). Torch-free, Qt-free.
-#include "common/record_spec.h"
+#include "core/common/record_spec.h"
 
 #include <nlohmann/json.hpp>
 

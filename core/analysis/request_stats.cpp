@@ -1,7 +1,7 @@
-#include "analysis/request_stats.h"
+#include "core/analysis/request_stats.h"
 
-#include "analysis/stats.h"
-#include "common/error.h"
+#include "core/analysis/stats.h"
+#include "core/common/error.h"
 
 #include <algorithm>
 #include <cmath>

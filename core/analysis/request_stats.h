@@ -4,7 +4,7 @@
 // had: a config may ask for 4 while the server queues them), items per second, retries and
 // failures. A run resumed in several sessions counts each session's span, not the pause between
 // them. Torch-free, Qt-free.
-#include "ledger/ledger.h"
+#include "core/ledger/ledger.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,8 +1,10 @@
-#include "analysis/review.h"
+#include "core/analysis/review.h"
 
-#include "common/error.h"
-#include "common/sha256.h"
-#include "common/vocabulary.h"
+#include "core/common/error.h"
+#include "core/common/json_read.h"
+#include "core/common/run_config.h"
+#include "core/common/sha256.h"
+#include "core/common/vocabulary.h"
 
 #include <algorithm>
 #include <tuple>
@@ -309,9 +311,9 @@ void generationTable(Review& rv, const ledger::Ledger& led) {
     // The second field report's order: run to run, then serving, then other configs; default
     // kernels before others, lower concurrency first.
     const auto key = [&](const GenerationRow& g) {
-        const json& b = rv.row(g.b)->config_json;
-        return std::make_tuple(rank(g.kind), b.value("kernels", "default") != "default",
-                               b.value("concurrency", std::int64_t(1)));
+        std::vector<std::string> unread; // a config a later version wrote: its known axes
+        const RunConfig b = RunConfig::fromJson(rv.row(g.b)->config_json, "$", unread);
+        return std::make_tuple(rank(g.kind), b.kernels != Kernels::Default, b.concurrency);
     };
     std::stable_sort(
         rv.generation_rows.begin(), rv.generation_rows.end(),
@@ -333,6 +335,23 @@ int modalFirstLayer(const Comparison& c) {
         }
     }
     return best;
+}
+
+StudyFacts StudyFacts::read(const json& study) {
+    const auto text = [](const json& j, const char* key) {
+        return fieldString(j, key).value_or(std::string());
+    };
+    StudyFacts f;
+    f.name = text(study, "name");
+    f.reference = text(study, "reference");
+    const json& model = fieldObject(study, "model");
+    f.model = {text(model, "path"),     text(model, "format"), text(model, "sha256"),
+               text(model, "endpoint"), text(model, "name"),   text(model, "api")};
+    f.model.served = model.contains("endpoint");
+    const json& dataset = fieldObject(study, "dataset");
+    f.dataset_paths = fieldStrings(dataset, "path");
+    f.labels = fieldStrings(dataset, "labels");
+    return f;
 }
 
 namespace {
@@ -385,7 +404,8 @@ Review loadReviewOf(const std::string& ledgerPath, const std::string& headName,
     checkStudyShape(rv.study, ledgerPath);
     rv.study_path = led.meta("study_path");
     rv.dataset_sha256 = led.datasetSha256();
-    rv.reference_name = rv.study.value("reference", "");
+    rv.facts = StudyFacts::read(rv.study);
+    rv.reference_name = rv.facts.reference;
     rv.runs = led.runs();
     for (const auto& r : rv.runs) {
         if (!rv.environments.count(r.env_hash)) {

@@ -4,14 +4,14 @@
 // run; a config also recorded in other environments (imported runs, another engine build)
 // has one more row per environment, labelled with it. Loaded from a ledger opened read-only; works
 // on stored records only.
-#include "analysis/compare.h"
-#include "analysis/diagnosis.h"
-#include "analysis/generation_compare.h"
-#include "analysis/request_stats.h"
-#include "analysis/token_metrics.h"
-#include "common/vocabulary.h"
-#include "ledger/ledger.h"
-#include "ledger/trust.h"
+#include "core/analysis/compare.h"
+#include "core/analysis/diagnosis.h"
+#include "core/analysis/generation_compare.h"
+#include "core/analysis/request_stats.h"
+#include "core/analysis/token_metrics.h"
+#include "core/common/vocabulary.h"
+#include "core/ledger/ledger.h"
+#include "core/ledger/trust.h"
 
 #include <nlohmann/json.hpp>
 
@@ -58,6 +58,23 @@ struct GenerationRow {
     std::optional<TokenMetrics> tokens;
 };
 
+// What the views show of the recorded study (its name, model and dataset), read once from the
+// study JSON the ledger holds; a field it lacks stays empty. The JSON itself stays in
+// Review::study for the review's own reading of heads and configs.
+struct StudyFacts {
+    std::string name;
+    struct Model {
+        std::string path, format, sha256; // a local model's files
+        std::string endpoint, name, api;  // a served one's
+        bool served = false;              // an endpoint study: the server holds the weights
+    } model;
+    std::vector<std::string> dataset_paths;
+    std::vector<std::string> labels; // the dataset's class names
+    std::string reference;           // the reference config's name
+
+    static StudyFacts read(const nlohmann::json& study);
+};
+
 struct Review {
     std::string path;
     // The chain and signatures, verified when opened (every view says it, a tampered ledger
@@ -68,6 +85,7 @@ struct Review {
     std::string study_path; // the study file the runs came from ("" when not recorded)
     std::string dataset_sha256;
     nlohmann::json study;
+    StudyFacts facts; // read from `study`
     std::string reference_name;
     std::vector<std::string> heads; // head variants with at least one finished study run
     std::string head;               // the one reviewed

@@ -1,8 +1,8 @@
-#include "analysis/seed_tables.h"
+#include "core/analysis/seed_tables.h"
 
-#include "analysis/export.h"
-#include "common/axes.h"
-#include "common/error.h"
+#include "core/analysis/export.h"
+#include "core/common/axes.h"
+#include "core/common/error.h"
 
 #include <cstdio>
 #include <iomanip>

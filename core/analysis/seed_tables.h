@@ -6,7 +6,7 @@
 // interval, decision agreement), and the second report's concurrency table for generation
 // studies. One computation, written by `probaudit summary --seed-tables`, the report and the
 // workbench. Torch-free, Qt-free.
-#include "analysis/review.h"
+#include "core/analysis/review.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,6 +1,6 @@
-#include "analysis/token_metrics.h"
+#include "core/analysis/token_metrics.h"
 
-#include "common/error.h"
+#include "core/common/error.h"
 
 #include <algorithm>
 #include <cmath>

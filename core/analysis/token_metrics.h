@@ -13,8 +13,8 @@
 // Positions are compared while the two contexts are the same: from the first step up to and
 // including the first step whose chosen tokens differ (after it, the runs condition on other
 // text). Torch-free, Qt-free.
-#include "analysis/stats.h"
-#include "ledger/ledger.h"
+#include "core/analysis/stats.h"
+#include "core/ledger/ledger.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,10 +1,10 @@
-#include "bundle/bundle.h"
+#include "core/bundle/bundle.h"
 
-#include "bundle/lockfile.h"
-#include "common/build_info.h"
-#include "common/file_digest.h"
-#include "ledger/ledger.h"
-#include "ledger/trust.h"
+#include "core/bundle/lockfile.h"
+#include "core/common/build_info.h"
+#include "core/common/file_digest.h"
+#include "core/ledger/ledger.h"
+#include "core/ledger/trust.h"
 
 #include <quazip/quazip.h>
 #include <quazip/quazipfile.h>
@@ -179,7 +179,7 @@ QJsonObject manifestOf(const analysis::Review& review, const Files& files) {
         {QStringLiteral("probaudit"),
          QStringLiteral("%1 (commit %2)")
              .arg(QString::fromLatin1(engineVersion()), QString::fromLatin1(gitCommit()))},
-        {QStringLiteral("study"), QString::fromStdString(review.study.value("name", ""))},
+        {QStringLiteral("study"), QString::fromStdString(review.facts.name)},
         {QStringLiteral("head"), QString::fromStdString(review.head)},
         {QStringLiteral("chain"), chainOf(files.front().second)},
         {QStringLiteral("files"), listed}};

@@ -7,7 +7,7 @@
 // no Widgets): the one place core/ uses Qt, so that `probaudit bundle` and `probaudit import`
 // run in the CLI's own process. The report itself is written by the PDF writer (ui/report),
 // which needs Qt Gui; a bundle takes it as a finished file.
-#include "analysis/review.h"
+#include "core/analysis/review.h"
 
 #include <QString>
 

@@ -1,4 +1,4 @@
-#include "bundle/lockfile.h"
+#include "core/bundle/lockfile.h"
 
 #include <QDir>
 #include <QFileInfo>

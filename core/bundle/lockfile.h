@@ -2,7 +2,7 @@
 // Where a study's runtime lock (`probaudit pin`) is found when none is named: beside the
 // ledger, else beside the study file. The bundle packs it, the report states the pin status
 // against it, the workbench's pin badge loads it.
-#include "analysis/review.h"
+#include "core/analysis/review.h"
 
 #include <QString>
 #include <QStringList>

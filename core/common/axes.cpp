@@ -1,4 +1,6 @@
-#include "common/axes.h"
+#include "core/common/axes.h"
+
+#include "core/common/config_values.h"
 
 #include <algorithm>
 
@@ -12,52 +14,30 @@ const std::vector<Axis>& configAxes() {
         // name, kind, values, min, suspect, scope, untried_in_report, max
         std::vector<Axis> a{
             {"arrival_seed", K::Integer, {}, 0, S::Kernels, C::Both},
-            {"attention",
-             K::Choice,
-             {"math", "sdpa", "batch_invariant", "flash_attention_2"},
-             0,
-             S::Kernels,
-             C::Engine,
-             true},
+            {"attention", K::Choice, namesOf<Attention>(), 0, S::Kernels, C::Engine, true},
             {"batch_size", K::Integer, {}, 1, S::Shape, C::Engine, false, 65536},
             {"concurrency", K::Integer, {}, 1, S::Kernels, C::Both, false, 4096},
-            {"cpu_capability",
-             K::Choice,
-             {"", "default", "avx2", "avx512"},
-             0,
-             S::Kernels,
-             C::Engine},
+            {"cpu_capability", K::Choice, namesOf<CpuCapability>(), 0, S::Kernels, C::Engine},
             {"cudnn_benchmark", K::Boolean, {}, 0, S::Kernels, C::Engine},
             {"deterministic", K::Boolean, {}, 0, S::Kernels, C::Engine, true},
             {"device", K::Device, {"cpu", "cuda:0"}, 0, S::Kernels, C::Engine, true},
-            {"dtype",
-             K::Choice,
-             {"float32", "bfloat16", "float16"},
-             0,
-             S::Kernels,
-             C::Engine,
-             true},
+            {"dtype", K::Choice, namesOf<Dtype>(), 0, S::Kernels, C::Engine, true},
             // The transformers runner's environment (study $.environments); "" = the engine.
             {"env", K::Name, {}, 0, S::Environment, C::Engine},
             // The CPU GEMM library of the layers' projections (RunConfig::gemm).
-            {"gemm", K::Choice, {"aten", "onednn"}, 0, S::Kernels, C::Engine},
-            {"kernels", K::Choice, {"default", "batch_invariant"}, 0, S::Kernels, C::Engine, true},
+            {"gemm", K::Choice, namesOf<Gemm>(), 0, S::Kernels, C::Engine},
+            {"kernels", K::Choice, namesOf<Kernels>(), 0, S::Kernels, C::Engine, true},
             {"max_length", K::Integer, {}, 0, S::Shape, C::Engine, false, 1 << 20},
-            {"order",
-             K::Choice,
-             {"as_given", "shuffled", "by_length", "neighbours_shuffled"},
-             0,
-             S::Shape,
-             C::Engine},
+            {"order", K::Choice, namesOf<ItemOrder>(), 0, S::Shape, C::Engine},
             {"order_seed", K::Integer, {}, 0, S::Shape, C::Engine},
-            {"pad_to", K::Choice, {"longest", "multiple", "fixed"}, 0, S::Shape, C::Engine},
+            {"pad_to", K::Choice, namesOf<PadTo>(), 0, S::Shape, C::Engine},
             {"pad_to_n", K::Integer, {}, 0, S::Shape, C::Engine, false, 1 << 20},
-            {"padding_side", K::Choice, {"right", "left"}, 0, S::Shape, C::Engine, true},
-            {"prefix_cache", K::Choice, {"cold", "warm"}, 0, S::Kernels, C::Endpoint},
+            {"padding_side", K::Choice, namesOf<PaddingSide>(), 0, S::Shape, C::Engine, true},
+            {"prefix_cache", K::Choice, namesOf<PrefixCache>(), 0, S::Kernels, C::Endpoint},
             {"repeat", K::Integer, {}, 0, S::Kernels, C::Both, false, 1 << 20},
             // What computes the numbers: the built-in libtorch engine, or Hugging Face
             // transformers in a Python environment (runners/python, docs/runner-protocol.md).
-            {"runner", K::Choice, {"engine", "transformers"}, 0, S::Environment, C::Engine},
+            {"runner", K::Choice, namesOf<Runner>(), 0, S::Environment, C::Engine},
             {"seed", K::Integer, {}, -1, S::Kernels, C::Endpoint},
             {"tf32", K::Boolean, {}, 0, S::Kernels, C::Engine, true},
             {"threads", K::Integer, {}, 1, S::Kernels, C::Engine, false, 1024},

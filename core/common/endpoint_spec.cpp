@@ -1,4 +1,4 @@
-#include "common/endpoint_spec.h"
+#include "core/common/endpoint_spec.h"
 
 #include <algorithm>
 #include <cmath>

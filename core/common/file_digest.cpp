@@ -1,7 +1,7 @@
-#include "common/file_digest.h"
+#include "core/common/file_digest.h"
 
-#include "common/error.h"
-#include "common/sha256.h"
+#include "core/common/error.h"
+#include "core/common/sha256.h"
 
 #include <filesystem>
 #include <fstream>

@@ -1,7 +1,7 @@
-#include "common/head_spec.h"
+#include "core/common/head_spec.h"
 
-#include "common/error.h"
-#include "common/json_read.h"
+#include "core/common/error.h"
+#include "core/common/json_read.h"
 
 #include <algorithm>
 #include <filesystem>

@@ -8,8 +8,8 @@
 //   classifier    the checkpoint's own sequence-classification head
 //   generation    no decision head: greedy generation from the template, turned into records
 //                 (the generation audits; a study's heads are all generation heads or none)
-#include "common/record_spec.h"
-#include "common/vocabulary.h"
+#include "core/common/record_spec.h"
+#include "core/common/vocabulary.h"
 
 #include <nlohmann/json.hpp>
 

@@ -5,13 +5,15 @@
 // refused while parsing, before a deep tree exists: copying, dumping or comparing one recurses
 // once per level (as do the readers of nested tokenizer sequences) and a crafted document a
 // few hundred kilobytes long would overflow the stack.
-#include "common/error.h"
+#include "core/common/error.h"
 
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace probaudit {
 
@@ -39,5 +41,18 @@ std::optional<nlohmann::json> tryParseJson(std::string_view text);
 // A whole file; Error names it ("PATH: cannot open", "PATH: invalid JSON: ...").
 nlohmann::json readJsonFile(const std::string& path,
                             DuplicateKeys duplicates = DuplicateKeys::Refuse);
+
+// Tolerant field readers for JSON that is outside input and shown rather than trusted (an
+// environment fingerprint, a run event, a recorded study): the value of `key` in object `j`, or
+// nullopt when `j` is not an object, the key is absent or its value has another type. Never
+// throw. fieldInt64 also refuses an unsigned value past INT64_MAX and any non-integer number.
+std::optional<std::string> fieldString(const nlohmann::json& j, const char* key);
+std::optional<std::int64_t> fieldInt64(const nlohmann::json& j, const char* key);
+std::optional<double> fieldNumber(const nlohmann::json& j, const char* key);
+std::optional<bool> fieldBool(const nlohmann::json& j, const char* key);
+// The object at `key`, or an empty object.
+const nlohmann::json& fieldObject(const nlohmann::json& j, const char* key);
+// The strings of a string (one) or an array at `key` (other elements left out).
+std::vector<std::string> fieldStrings(const nlohmann::json& j, const char* key);
 
 } // namespace probaudit

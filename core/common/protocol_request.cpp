@@ -1,7 +1,7 @@
-#include "common/protocol_request.h"
+#include "core/common/protocol_request.h"
 
-#include "common/json_read.h"
-#include "common/protocol.h"
+#include "core/common/json_read.h"
+#include "core/common/protocol.h"
 
 #include <algorithm>
 

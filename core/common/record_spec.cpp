@@ -1,6 +1,6 @@
-#include "common/record_spec.h"
+#include "core/common/record_spec.h"
 
-#include "common/error.h"
+#include "core/common/error.h"
 
 namespace probaudit {
 

@@ -1,8 +1,8 @@
-#include "common/run_config.h"
+#include "core/common/run_config.h"
 
-#include "common/axes.h"
-#include "common/error.h"
-#include "common/sha256.h"
+#include "core/common/axes.h"
+#include "core/common/error.h"
+#include "core/common/sha256.h"
 
 #include <algorithm>
 #include <set>
@@ -35,19 +35,19 @@ json RunConfig::toJson() const {
     if (repeat != 0) {
         j["repeat"] = repeat;
     }
-    if (prefix_cache != "cold") {
+    if (prefix_cache != PrefixCache::Cold) {
         j["prefix_cache"] = prefix_cache;
     }
     if (seed != -1) {
         j["seed"] = seed;
     }
-    if (runner != "engine") {
+    if (runner != Runner::Engine) {
         j["runner"] = runner;
     }
     if (!env.empty()) {
         j["env"] = env;
     }
-    if (gemm != "aten") {
+    if (gemm != Gemm::Aten) {
         j["gemm"] = gemm;
     }
     return j;
@@ -166,36 +166,37 @@ RunConfig RunConfig::fromJson(const json& j, const std::string& path,
         }
     }
     c.device = values["device"].get<std::string>();
-    c.dtype = values["dtype"].get<std::string>();
+    values["dtype"].get_to(c.dtype);
     c.batch_size = values["batch_size"].get<std::int64_t>();
-    c.padding_side = values["padding_side"].get<std::string>();
-    c.pad_to = values["pad_to"].get<std::string>();
+    values["padding_side"].get_to(c.padding_side);
+    values["pad_to"].get_to(c.pad_to);
     c.pad_to_n = values["pad_to_n"].get<std::int64_t>();
-    c.order = values["order"].get<std::string>();
+    values["order"].get_to(c.order);
     c.order_seed = values["order_seed"].get<std::uint64_t>();
-    c.attention = values["attention"].get<std::string>();
-    c.kernels = values["kernels"].get<std::string>();
+    values["attention"].get_to(c.attention);
+    values["kernels"].get_to(c.kernels);
     c.threads = values["threads"].get<std::int64_t>();
     c.deterministic = values["deterministic"].get<bool>();
     c.tf32 = values["tf32"].get<bool>();
     c.cudnn_benchmark = values["cudnn_benchmark"].get<bool>();
-    c.cpu_capability = values["cpu_capability"].get<std::string>();
+    values["cpu_capability"].get_to(c.cpu_capability);
     c.max_length = values["max_length"].get<std::int64_t>();
     c.concurrency = values["concurrency"].get<std::int64_t>();
     c.arrival_seed = values["arrival_seed"].get<std::uint64_t>();
     c.repeat = values["repeat"].get<std::int64_t>();
-    c.prefix_cache = values["prefix_cache"].get<std::string>();
+    values["prefix_cache"].get_to(c.prefix_cache);
     c.seed = values["seed"].get<std::int64_t>();
-    c.runner = values["runner"].get<std::string>();
+    values["runner"].get_to(c.runner);
     c.env = values["env"].get<std::string>();
-    c.gemm = values["gemm"].get<std::string>();
+    values["gemm"].get_to(c.gemm);
     if (!c.env.empty() && !j.contains("runner")) {
-        c.runner = "transformers"; // an environment is the transformers runner's
+        c.runner = Runner::Transformers; // an environment is the transformers runner's
     }
-    if (c.pad_to != "longest" && c.pad_to_n < 1) {
-        errors.push_back(path + ".pad_to_n: pad_to \"" + c.pad_to + "\" needs pad_to_n >= 1");
+    if (c.pad_to != PadTo::Longest && c.pad_to_n < 1) {
+        errors.push_back(path + ".pad_to_n: pad_to \"" + nameString(c.pad_to) +
+                         "\" needs pad_to_n >= 1");
     }
-    if (c.gemm == "onednn" && (c.device != "cpu" || c.kernels != "default")) {
+    if (c.gemm == Gemm::Onednn && (c.device != "cpu" || c.kernels != Kernels::Default)) {
         errors.push_back(path + ".gemm: onednn is a CPU path of the default kernels (device cpu, "
                                 "kernels default)");
     }

@@ -3,6 +3,8 @@
 // changing the model. It has one canonical JSON form (every field, sorted keys, no spaces) and
 // a stable hash of it, so two runs with the same hash ran with the same settings.
 // Capture level and head are not part of it: they do not change numerics.
+#include "core/common/config_values.h"
+
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
@@ -12,21 +14,21 @@
 namespace probaudit {
 
 struct RunConfig {
-    std::string device = "cpu";    // cpu | cuda:N
-    std::string dtype = "float32"; // float32 | bfloat16 | float16
+    std::string device = "cpu"; // cpu | cuda:N
+    Dtype dtype = Dtype::Float32;
     std::int64_t batch_size = 1;
-    std::string padding_side = "right"; // right | left
-    std::string pad_to = "longest";     // longest | multiple | fixed
-    std::int64_t pad_to_n = 0;          // N for multiple / fixed
-    std::string order = "as_given";     // as_given | shuffled | by_length | neighbours_shuffled
-    std::uint64_t order_seed = 0;       // for shuffled and neighbours_shuffled
-    std::string attention = "math";     // math | sdpa | batch_invariant
-    std::string kernels = "default";    // default | batch_invariant
-    std::int64_t threads = 1;           // CPU intra-op threads
-    bool deterministic = false;         // torch deterministic algorithms
-    bool tf32 = false;                  // TF32 matmul on CUDA
+    PaddingSide padding_side = PaddingSide::Right;
+    PadTo pad_to = PadTo::Longest;
+    std::int64_t pad_to_n = 0; // N for multiple / fixed
+    ItemOrder order = ItemOrder::AsGiven;
+    std::uint64_t order_seed = 0; // for shuffled and neighbours_shuffled
+    Attention attention = Attention::Math;
+    Kernels kernels = Kernels::Default;
+    std::int64_t threads = 1;   // CPU intra-op threads
+    bool deterministic = false; // torch deterministic algorithms
+    bool tf32 = false;          // TF32 matmul on CUDA
     bool cudnn_benchmark = false;
-    std::string cpu_capability;  // "" (ATen's choice) | default | avx2 | avx512
+    CpuCapability cpu_capability = CpuCapability::Auto; // Auto: ATen's choice
     std::int64_t max_length = 0; // truncate inputs to this many tokens (0: model max)
     // Generation only (serving simulation, engine/generate.h): the number of co-resident
     // sequences of the continuous-batching scheduler (1: the serial reference) and the seed of
@@ -39,17 +41,17 @@ struct RunConfig {
     std::int64_t repeat = 0;
     // Endpoint runs: "warm" sends each prompt once, unmeasured, before the request that is
     // recorded (a server with a prefix cache then answers from it); "cold" sends nothing before.
-    std::string prefix_cache = "cold";
+    PrefixCache prefix_cache = PrefixCache::Cold;
     std::int64_t seed = -1; // endpoint runs: the requests' "seed" field (-1: none sent)
     // What computes the numbers: "engine" (built in) or "transformers" (the reference runner in
     // the Python environment `env` names, one of the study's $.environments).
-    std::string runner = "engine";
+    Runner runner = Runner::Engine;
     std::string env;
     // The engine's matrix multiplies of the layers' linear projections on the CPU with the
     // default kernels: "aten" (at::linear, MKL's sgemm: what PyTorch eager and transformers run,
     // bit for bit) or "onednn" (oneDNN's GEMM on weights packed once into its own layout: what
     // PyTorch's inductor and IPEX run on CPUs; faster, other roundings).
-    std::string gemm = "aten";
+    Gemm gemm = Gemm::Aten;
 
     // Every axis, except that axes added after the first release (concurrency, arrival_seed,
     // repeat, prefix_cache, seed, runner, env, gemm) appear only when they are not at their

@@ -1,4 +1,4 @@
-#include "common/seeded_order.h"
+#include "core/common/seeded_order.h"
 
 #include <algorithm>
 #include <numeric>

@@ -1,6 +1,6 @@
-#include "common/sha256.h"
+#include "core/common/sha256.h"
 
-#include "common/error.h"
+#include "core/common/error.h"
 
 #include <openssl/evp.h>
 

@@ -1,4 +1,6 @@
-#include "common/vocabulary.h"
+#include "core/common/vocabulary.h"
+
+#include "core/common/config_values.h"
 
 namespace probaudit {
 
@@ -62,6 +64,67 @@ void to_json(json& j, GenerationPairKind v) {
 }
 void to_json(json& j, TraceEntryKind v) {
     j = nameString(v);
+}
+
+void to_json(json& j, Dtype v) {
+    j = nameString(v);
+}
+void from_json(const json& j, Dtype& v) {
+    v = fromJsonString<Dtype>(j);
+}
+void to_json(json& j, PaddingSide v) {
+    j = nameString(v);
+}
+void from_json(const json& j, PaddingSide& v) {
+    v = fromJsonString<PaddingSide>(j);
+}
+void to_json(json& j, PadTo v) {
+    j = nameString(v);
+}
+void from_json(const json& j, PadTo& v) {
+    v = fromJsonString<PadTo>(j);
+}
+void to_json(json& j, ItemOrder v) {
+    j = nameString(v);
+}
+void from_json(const json& j, ItemOrder& v) {
+    v = fromJsonString<ItemOrder>(j);
+}
+void to_json(json& j, Attention v) {
+    j = nameString(v);
+}
+void from_json(const json& j, Attention& v) {
+    v = fromJsonString<Attention>(j);
+}
+void to_json(json& j, Kernels v) {
+    j = nameString(v);
+}
+void from_json(const json& j, Kernels& v) {
+    v = fromJsonString<Kernels>(j);
+}
+void to_json(json& j, CpuCapability v) {
+    j = nameString(v);
+}
+void from_json(const json& j, CpuCapability& v) {
+    v = fromJsonString<CpuCapability>(j);
+}
+void to_json(json& j, Gemm v) {
+    j = nameString(v);
+}
+void from_json(const json& j, Gemm& v) {
+    v = fromJsonString<Gemm>(j);
+}
+void to_json(json& j, PrefixCache v) {
+    j = nameString(v);
+}
+void from_json(const json& j, PrefixCache& v) {
+    v = fromJsonString<PrefixCache>(j);
+}
+void to_json(json& j, Runner v) {
+    j = nameString(v);
+}
+void from_json(const json& j, Runner& v) {
+    v = fromJsonString<Runner>(j);
 }
 
 } // namespace probaudit

@@ -7,7 +7,7 @@
 // Reading a name that is not in the table is bad input from outside (a study file, a ledger, a
 // runner's event): `fromName` returns nullopt so that the caller can say which file and field,
 // `from_json` throws probaudit::Error naming the value and the allowed ones.
-#include "common/error.h"
+#include "core/common/error.h"
 
 #include <nlohmann/json.hpp>
 

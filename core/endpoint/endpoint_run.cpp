@@ -1,12 +1,12 @@
-#include "endpoint/endpoint_run.h"
+#include "core/endpoint/endpoint_run.h"
 
-#include "common/build_info.h"
-#include "common/error.h"
-#include "common/sha256.h"
-#include "common/vocabulary.h"
-#include "endpoint/http_pool.h"
-#include "endpoint/label_decision.h"
-#include "endpoint/openai_api.h"
+#include "core/common/build_info.h"
+#include "core/common/error.h"
+#include "core/common/sha256.h"
+#include "core/common/vocabulary.h"
+#include "core/endpoint/http_pool.h"
+#include "core/endpoint/label_decision.h"
+#include "core/endpoint/openai_api.h"
 
 #include <algorithm>
 #include <chrono>
@@ -42,6 +42,34 @@ std::string scrub(std::string text, const std::string& key) {
         }
     }
     return text;
+}
+
+// A header's bytes as valid UTF-8 (invalid bytes become U+FFFD): a server's header goes into the
+// environment fingerprint, which is JSON.
+std::string validUtf8(const std::string& bytes) {
+    return json::parse(json(bytes).dump(-1, ' ', false, json::error_handler_t::replace))
+        .get<std::string>();
+}
+
+// The same for every string of a JSON document (object keys too) that goes into the ledger.
+void scrubAll(json& j, const std::string& key) {
+    if (key.size() < 4) {
+        return;
+    }
+    if (j.is_string()) {
+        j = scrub(j.get<std::string>(), key);
+    } else if (j.is_array()) {
+        for (json& v : j) {
+            scrubAll(v, key);
+        }
+    } else if (j.is_object()) {
+        json out = json::object();
+        for (auto& [k, v] : j.items()) {
+            scrubAll(v, key);
+            out[scrub(k, key)] = std::move(v);
+        }
+        j = std::move(out);
+    }
 }
 
 std::string withMessage(const HttpResult& r) {
@@ -124,6 +152,21 @@ json attemptsJson(const std::vector<HttpAttempt>& attempts, const std::string& k
     return out;
 }
 
+// A server may return more alternatives per token than were asked for (10^6 instead of 5):
+// only the `asked` most likely are kept, decided on and recorded (none are cut when none were
+// asked for a number).
+Completion keepAsked(Completion c, std::int64_t asked) {
+    if (asked > 0) {
+        for (Step& s : c.steps) {
+            if (s.top.size() > std::size_t(asked)) {
+                s.top.resize(std::size_t(asked));
+                s.top.shrink_to_fit();
+            }
+        }
+    }
+    return c;
+}
+
 json topJson(const std::vector<Step>& steps) {
     json out = json::array();
     for (const Step& s : steps) {
@@ -158,7 +201,7 @@ public:
             failure = "HTTP " + std::to_string(r.status) + withMessage(r);
         } else {
             try {
-                c = parseCompletion(r.body, m_e.api);
+                c = keepAsked(parseCompletion(r.body, m_e.api), m_e.top_logprobs);
             } catch (const ReplyError& e) {
                 failure = e.what();
             }
@@ -195,7 +238,9 @@ public:
         }
         fill(o, pos, r, c ? &*c : nullptr);
         o.request.item = m_run.items[pos];
+        scrubAll(ex, m_key); // a server that echoes the request has the key in its reply
         o.request.json = ex.dump(-1, ' ', false, json::error_handler_t::replace);
+        o.output.text = scrub(std::move(o.output.text), m_key);
         return o;
     }
 
@@ -294,7 +339,16 @@ std::vector<std::string> authHeaders(const EndpointSpec& e) {
         throw Error("$.model.api_key_env names the environment variable " + e.api_key_env +
                     ", which is not set (or empty) here; set it to the server's key");
     }
-    return {"Authorization: Bearer " + std::string(v)};
+    const std::string key(v);
+    // A control character (CR, LF, ...) in the key would end the header line and start
+    // another: the server would get headers the study never declared.
+    if (std::any_of(key.begin(), key.end(),
+                    [](unsigned char c) { return c < 0x20 || c == 0x7f; })) {
+        throw Error("$.model.api_key_env names the environment variable " + e.api_key_env +
+                    ", whose value holds a control character (a line break?); an API key is "
+                    "one line of printable characters");
+    }
+    return {"Authorization: Bearer " + key};
 }
 
 EndpointStats runEndpoint(const EndpointRun& run, const std::function<bool(ItemOutcome&&)>& sink,
@@ -305,7 +359,7 @@ EndpointStats runEndpoint(const EndpointRun& run, const std::function<bool(ItemO
     for (std::size_t pos : run.order) {
         requests.at(pos) =
             HttpRequest::post(url, requestBody(e, completionRequest(run, run.prompts.at(pos))));
-        if (run.config.prefix_cache == "warm") {
+        if (run.config.prefix_cache == PrefixCache::Warm) {
             requests[pos].warmup = requests[pos].body;
         }
     }
@@ -381,7 +435,7 @@ json preflight(const EndpointSpec& e, const std::vector<const HeadSpec*>& heads)
     }
     json server{{"models", ids}};
     if (!header.empty()) {
-        server["header"] = header;
+        server["header"] = validUtf8(header);
     }
     PoolOptions o = poolOptions(e, 1);
     o.timeout_seconds = std::min(e.timeout_seconds, 60.0);
@@ -403,7 +457,7 @@ json preflight(const EndpointSpec& e, const std::vector<const HeadSpec*>& heads)
         }
         Completion c;
         try {
-            c = parseCompletion(p.body, e.api);
+            c = keepAsked(parseCompletion(p.body, e.api), e.top_logprobs);
         } catch (const ReplyError& x) {
             throw Error(url + ": " + scrub(x.what(), key));
         }
@@ -423,6 +477,7 @@ json preflight(const EndpointSpec& e, const std::vector<const HeadSpec*>& heads)
             server["system_fingerprint"] = c.system_fingerprint;
         }
     }
+    scrubAll(server, key); // what the server says of itself: its header, its model list
     return json{{"kind", EnvKind::Endpoint},
                 {"endpoint", {{"url", e.url}, {"api", e.api}, {"model", e.model}}},
                 {"server", server},

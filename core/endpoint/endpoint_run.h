@@ -12,10 +12,10 @@
 // a reply for another model, no log-probabilities where a label head needs them) stops sending,
 // lets the requests in flight end, hands on those that replied well and throws one sentence.
 // Torch-free and Qt-free; the key is read from the environment and never written anywhere.
-#include "common/endpoint_spec.h"
-#include "common/head_spec.h"
-#include "common/run_config.h"
-#include "ledger/ledger.h"
+#include "core/common/endpoint_spec.h"
+#include "core/common/head_spec.h"
+#include "core/common/run_config.h"
+#include "core/ledger/ledger.h"
 
 #include <nlohmann/json.hpp>
 

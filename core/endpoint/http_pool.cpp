@@ -1,6 +1,6 @@
-#include "endpoint/http_pool.h"
+#include "core/endpoint/http_pool.h"
 
-#include "common/error.h"
+#include "core/common/error.h"
 
 #include <curl/curl.h>
 
@@ -252,8 +252,10 @@ bool HttpPool::Impl::endAttempt(Transfer& t, CURLcode code) {
         }
         return true;
     }
+    // A server's Retry-After is honoured up to the study's own timeout of one attempt: a study
+    // that gives a request 4 s does not wait a minute because a server asked it to.
     const double wait =
-        asked >= 0 ? asked
+        asked >= 0 ? std::min(asked, opt.timeout_seconds)
                    : std::min(opt.backoff_seconds * std::pow(2.0, retriesDone), kMaxBackoffSeconds);
     t.waiting = true;
     t.retryAt = Clock::now() +

@@ -5,7 +5,8 @@
 // more. Every attempt's send, first-byte and done times are kept (seconds since the pool
 // started), so a report can show the concurrency a server really achieved. A request that got
 // 429, a 5xx, a broken connection or a timeout is tried again after a backoff (doubling from
-// `backoff_seconds`, or the server's Retry-After up to 60 s) and keeps its slot meanwhile.
+// `backoff_seconds`, or the server's Retry-After up to 60 s and never longer than the timeout of
+// one attempt) and keeps its slot meanwhile.
 // Connections are kept open between requests (a TLS handshake per request would cost a remote
 // server's round trips); libcurl itself re-sends, once and unrecorded, a request whose reused
 // connection the server had closed before any byte of a reply.

@@ -1,4 +1,4 @@
-#include "endpoint/label_decision.h"
+#include "core/endpoint/label_decision.h"
 
 #include <algorithm>
 #include <cmath>

@@ -6,7 +6,7 @@
 // not list is *missing*: its log-probability is below the smallest one listed (the cut-off), not
 // minus infinity, so the decision is still the best listed label (no missing one can beat it),
 // its margin is a lower bound (best minus the cut-off) and its p is an upper bound.
-#include "endpoint/openai_api.h"
+#include "core/endpoint/openai_api.h"
 
 #include <string>
 #include <vector>

@@ -1,6 +1,6 @@
-#include "endpoint/openai_api.h"
+#include "core/endpoint/openai_api.h"
 
-#include "common/json_read.h"
+#include "core/common/json_read.h"
 
 #include <algorithm>
 #include <cmath>
@@ -254,12 +254,12 @@ std::string serverMessage(std::string_view body) {
         }
         const json& v = (*j)[key];
         if (v.is_string()) {
-            return truncated(v.get<std::string>(), 200);
+            return escapeControls(truncated(v.get<std::string>(), 200));
         }
         if (v.is_object() && v.contains("message") && v["message"].is_string()) {
-            return truncated(v["message"].get<std::string>(), 200);
+            return escapeControls(truncated(v["message"].get<std::string>(), 200));
         }
-        return truncated(v.dump(), 200);
+        return escapeControls(truncated(v.dump(), 200));
     }
     return {};
 }
@@ -270,17 +270,7 @@ std::string snippet(std::string_view body) {
     }
     std::string head(body.substr(0, 120));
     dropPartialUtf8(head);
-    std::string out;
-    for (const char ch : head) {
-        const auto c = static_cast<unsigned char>(ch);
-        if (c < 0x20 || c == 0x7f) {
-            char buf[8];
-            std::snprintf(buf, sizeof buf, "\\x%02x", c);
-            out += buf;
-        } else {
-            out += ch;
-        }
-    }
+    const std::string out = escapeControls(head);
     return body.size() > 120 ? out + "..." : out;
 }
 

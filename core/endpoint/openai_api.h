@@ -4,8 +4,8 @@
 // the token, its log-probability and the alternatives the server returned (top_logprobs).
 // Replies come from outside: anything malformed is a ReplyError with a short snippet of what
 // came, never a crash or a silently wrong number.
-#include "common/endpoint_spec.h"
-#include "common/error.h"
+#include "core/common/endpoint_spec.h"
+#include "core/common/error.h"
 
 #include <cstdint>
 #include <optional>

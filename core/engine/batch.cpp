@@ -1,19 +1,19 @@
-#include "engine/batch.h"
+#include "core/engine/batch.h"
 
-#include "common/error.h"
+#include "core/common/error.h"
 
 #include <algorithm>
 
 namespace probaudit::engine {
 
 void markKernels(Batch& b, const RunConfig& c) {
-    b.invariant = c.kernels == "batch_invariant";
-    b.invariant_attention = b.invariant || c.attention == "batch_invariant";
-    b.onednn_gemm = c.gemm == "onednn";
+    b.invariant = c.kernels == Kernels::BatchInvariant;
+    b.invariant_attention = b.invariant || c.attention == Attention::BatchInvariant;
+    b.onednn_gemm = c.gemm == Gemm::Onednn;
 }
 
-Batch makeBatch(const std::vector<std::vector<std::int32_t>>& rows, const std::string& paddingSide,
-                const std::string& padTo, std::int64_t padToN, std::int32_t padId) {
+Batch makeBatch(const std::vector<std::vector<std::int32_t>>& rows, PaddingSide paddingSide,
+                PadTo padTo, std::int64_t padToN, std::int32_t padId) {
     if (rows.empty()) {
         throw Error("empty batch");
     }
@@ -25,18 +25,16 @@ Batch makeBatch(const std::vector<std::vector<std::int32_t>>& rows, const std::s
         longest = std::max<std::int64_t>(longest, static_cast<std::int64_t>(r.size()));
     }
     std::int64_t L = longest;
-    if (padTo == "multiple") {
+    if (padTo == PadTo::Multiple) {
         L = (longest + padToN - 1) / padToN * padToN;
-    } else if (padTo == "fixed") {
+    } else if (padTo == PadTo::Fixed) {
         if (longest > padToN) {
             throw Error("an item of " + std::to_string(longest) +
                         " tokens does not fit pad_to fixed " + std::to_string(padToN));
         }
         L = padToN;
-    } else if (padTo != "longest") {
-        throw Error("unknown pad_to \"" + padTo + "\"");
     }
-    const bool left = paddingSide == "left";
+    const bool left = paddingSide == PaddingSide::Left;
     const auto B = static_cast<std::int64_t>(rows.size());
     Batch b;
     b.input_ids = at::full({B, L}, padId, at::kLong);

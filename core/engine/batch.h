@@ -3,8 +3,8 @@
 // them, so that a padded item means exactly what it means alone (only the arithmetic may
 // differ): pads are masked out as keys, and positions count real tokens only (cumsum of the
 // mask minus one, as generate() does for left padding), with pad positions at 0.
-#include "common/run_config.h"
-#include "common/seeded_order.h"
+#include "core/common/run_config.h"
+#include "core/common/seeded_order.h"
 
 #include <ATen/ATen.h>
 
@@ -46,9 +46,9 @@ struct Batch {
 // Sets which kernels a run's batch goes through (the flags above) from its configuration.
 void markKernels(Batch& b, const RunConfig& c);
 
-// padTo: "longest" (the longest row), "multiple" (rounded up to a multiple of padToN) or
-// "fixed" (exactly padToN; a longer row is an error). paddingSide: "right" or "left".
-Batch makeBatch(const std::vector<std::vector<std::int32_t>>& rows, const std::string& paddingSide,
-                const std::string& padTo, std::int64_t padToN, std::int32_t padId);
+// padTo: the longest row, rounded up to a multiple of padToN, or exactly padToN (a longer row
+// is an error).
+Batch makeBatch(const std::vector<std::vector<std::int32_t>>& rows, PaddingSide paddingSide,
+                PadTo padTo, std::int64_t padToN, std::int32_t padId);
 
 } // namespace probaudit::engine

@@ -1,9 +1,9 @@
-#include "engine/engine.h"
+#include "core/engine/engine.h"
 
-#include "common/error.h"
-#include "engine/batch.h"
-#include "engine/model_loader.h"
-#include "engine/weights.h"
+#include "core/common/error.h"
+#include "core/engine/batch.h"
+#include "core/engine/model_loader.h"
+#include "core/engine/weights.h"
 #include "kernels/row_hash.h"
 
 #include <ATen/Context.h>
@@ -50,14 +50,16 @@ const char* captureName(Capture c) {
 
 namespace {
 
-at::ScalarType scalarType(const std::string& dtype) {
-    if (dtype == "float32")
+at::ScalarType scalarType(Dtype dtype) {
+    switch (dtype) {
+    case Dtype::Float32:
         return at::kFloat;
-    if (dtype == "bfloat16")
+    case Dtype::BFloat16:
         return at::kBFloat16;
-    if (dtype == "float16")
+    case Dtype::Float16:
         return at::kHalf;
-    throw Error("unknown dtype \"" + dtype + "\"");
+    }
+    throw Error("unknown dtype");
 }
 
 bool blank(const std::string& s) {
@@ -111,7 +113,7 @@ void Engine::applyProcessSettings(const RunConfig& c) {
 }
 
 void Engine::prepare(const RunConfig& c) {
-    if (c.gemm == "onednn" && !at::hasMKLDNN()) {
+    if (c.gemm == Gemm::Onednn && !at::hasMKLDNN()) {
         throw Error("gemm onednn: this torch build has no oneDNN (use gemm aten)");
     }
     applyProcessSettings(c);
@@ -119,7 +121,7 @@ void Engine::prepare(const RunConfig& c) {
 }
 
 void Engine::ensureModel(const RunConfig& c) {
-    const std::string key = c.dtype + "@" + c.device;
+    const std::string key = nameString(c.dtype) + "@" + c.device;
     if (m_model && m_loadedKey == key) {
         return;
     }
@@ -160,12 +162,12 @@ tokenizer::Encoding Engine::encode(const Item& item, std::int64_t maxLength) con
 RunPlan Engine::plan(const std::vector<std::int64_t>& lengths, const RunConfig& c) {
     std::vector<std::size_t> order(lengths.size());
     std::iota(order.begin(), order.end(), 0);
-    if (c.order == "shuffled") {
+    if (c.order == ItemOrder::Shuffled) {
         order = seededOrder(lengths.size(), c.order_seed);
-    } else if (c.order == "neighbours_shuffled") {
+    } else if (c.order == ItemOrder::NeighboursShuffled) {
         order = neighboursShuffled(lengths.size(), static_cast<std::size_t>(c.batch_size),
                                    c.order_seed);
-    } else if (c.order == "by_length") {
+    } else if (c.order == ItemOrder::ByLength) {
         std::stable_sort(order.begin(), order.end(),
                          [&](std::size_t a, std::size_t b) { return lengths[a] < lengths[b]; });
     }

@@ -2,12 +2,12 @@
 // The engine: one model, its tokenizer and a decision head, run over items under a runtime
 // configuration, producing one record per item (probabilities, decision-class logits,
 // decision, margin, and per-layer capture) plus the run's kernel trace.
-#include "common/run_config.h"
-#include "engine/generate.h"
-#include "engine/heads.h"
-#include "engine/kernel_trace.h"
-#include "engine/transformer.h"
-#include "model/checkpoint.h"
+#include "core/common/run_config.h"
+#include "core/engine/generate.h"
+#include "core/engine/heads.h"
+#include "core/engine/kernel_trace.h"
+#include "core/engine/transformer.h"
+#include "core/model/checkpoint.h"
 
 #include <cstdint>
 #include <functional>

@@ -1,6 +1,6 @@
-#include "engine/env_fingerprint.h"
+#include "core/engine/env_fingerprint.h"
 
-#include "common/build_info.h"
+#include "core/common/build_info.h"
 #include "kernels/registry.h"
 
 #include <ATen/Parallel.h>

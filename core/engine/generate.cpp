@@ -1,8 +1,8 @@
-#include "engine/generate.h"
+#include "core/engine/generate.h"
 
-#include "common/error.h"
-#include "engine/batch.h"
-#include "engine/engine.h"
+#include "core/common/error.h"
+#include "core/engine/batch.h"
+#include "core/engine/engine.h"
 
 #include <c10/core/InferenceMode.h>
 
@@ -258,7 +258,8 @@ std::vector<Generation> Engine::generate(const std::vector<std::string>& prompts
             rows.push_back(all[i].prompt_ids);
             out.push_back(&all[i]);
         }
-        const Batch b = toDevice(makeBatch(rows, "left", "longest", 0, padId), device, c);
+        const Batch b =
+            toDevice(makeBatch(rows, PaddingSide::Left, PadTo::Longest, 0, padId), device, c);
         KvCache cache = emptyCache(g);
         ForwardOptions opt;
         opt.attention = c.attention;
@@ -348,7 +349,8 @@ std::vector<Generation> Engine::serve(const std::vector<std::string>& prompts, c
                 join.push_back(i);
                 rows.push_back(all[i].prompt_ids);
             }
-            const Batch b = toDevice(makeBatch(rows, "left", "longest", 0, padId), device, c);
+            const Batch b =
+                toDevice(makeBatch(rows, PaddingSide::Left, PadTo::Longest, 0, padId), device, c);
             KvCache cache = emptyCache(g);
             const at::Tensor logits = model(b, cache);
             ++st.prefills;

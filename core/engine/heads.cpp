@@ -1,10 +1,10 @@
-#include "engine/heads.h"
+#include "core/engine/heads.h"
 
-#include "common/error.h"
-#include "common/json_read.h"
-#include "engine/invariant_ops.h"
-#include "engine/weights.h"
-#include "model/checkpoint.h"
+#include "core/common/error.h"
+#include "core/common/json_read.h"
+#include "core/engine/invariant_ops.h"
+#include "core/engine/weights.h"
+#include "core/model/checkpoint.h"
 
 #include <limits>
 

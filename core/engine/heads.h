@@ -6,10 +6,10 @@
 //                 (cls, mean over real tokens, or last real token; optionally L2-normalized)
 //   classifier    the checkpoint's own sequence-classification head (llama-type score.weight
 //                 on the last real token; BERT pooler + classifier)
-#include "common/head_spec.h"
-#include "engine/batch.h"
-#include "engine/transformer.h"
-#include "tokenizer/tokenizer.h"
+#include "core/common/head_spec.h"
+#include "core/engine/batch.h"
+#include "core/engine/transformer.h"
+#include "core/tokenizer/tokenizer.h"
 
 #include <nlohmann/json.hpp>
 

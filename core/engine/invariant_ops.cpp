@@ -1,6 +1,6 @@
-#include "engine/invariant_ops.h"
+#include "core/engine/invariant_ops.h"
 
-#include "common/error.h"
+#include "core/common/error.h"
 #include "kernels/invariant_cuda.h"
 
 #include <ATen/Parallel.h>

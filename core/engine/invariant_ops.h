@@ -4,7 +4,7 @@
 // bfloat16 and float16), fills the kernels' parameter structs, splits the work over ATen's
 // intra-op threads (never over a reduction), and converts results back to the input's dtype.
 // Every call is recorded in the kernel trace as probaudit::invariant_<op>.
-#include "engine/batch.h"
+#include "core/engine/batch.h"
 #include "kernels/invariant.h"
 
 #include <ATen/ATen.h>

@@ -1,6 +1,6 @@
-#include "engine/kernel_trace.h"
+#include "core/engine/kernel_trace.h"
 
-#include "common/error.h"
+#include "core/common/error.h"
 
 #include <ATen/Context.h>
 #include <ATen/record_function.h>

@@ -1,8 +1,8 @@
-#include "engine/model_loader.h"
+#include "core/engine/model_loader.h"
 
-#include "common/error.h"
-#include "engine/weights.h"
-#include "model/gguf_llama.h"
+#include "core/common/error.h"
+#include "core/engine/weights.h"
+#include "core/model/gguf_llama.h"
 
 namespace probaudit::engine {
 

@@ -1,6 +1,6 @@
 #pragma once
 // Loads a checkpoint's weights into libtorch tensors in the run's dtype, with progress.
-#include "model/checkpoint.h"
+#include "core/model/checkpoint.h"
 
 #include <ATen/ATen.h>
 

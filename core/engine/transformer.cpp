@@ -2,11 +2,11 @@
 // (transformers, eager attention) sequence of ATen calls, including where it computes in
 // float32 (RMSNorm, RoPE tables, llama's softmax), so that float32 results agree with it to
 // rounding and the same configuration always runs the same kernels.
-#include "engine/transformer.h"
+#include "core/engine/transformer.h"
 
-#include "common/error.h"
-#include "engine/invariant_ops.h"
-#include "engine/weights.h"
+#include "core/common/error.h"
+#include "core/engine/invariant_ops.h"
+#include "core/engine/weights.h"
 
 #include <ATen/core/dispatch/Dispatcher.h>
 #include <ATen/core/stack.h>
@@ -252,7 +252,7 @@ public:
         const at::Tensor emb = at::cat({freqs, freqs}, -1);
         const at::Tensor cos = (emb.cos() * 1.0).to(m_dtype).unsqueeze(1);
         const at::Tensor sin = (emb.sin() * 1.0).to(m_dtype).unsqueeze(1);
-        const bool sdpa = opt.attention == "sdpa";
+        const bool sdpa = opt.attention == Attention::Sdpa;
         // SDPA without padding takes the reference's maskless causal path (is_causal).
         const bool maskless = sdpa && b.unpadded() && opt.cache == nullptr;
         const at::Tensor mask = maskless ? at::Tensor()
@@ -474,7 +474,7 @@ public:
             return forwardInvariant(b, opt, bi::layerNorm(h, m_embNormW, m_embNormB, s.norm_eps));
         }
         h = at::layer_norm(h, normShape, m_embNormW, m_embNormB, s.norm_eps);
-        const bool sdpa = opt.attention == "sdpa";
+        const bool sdpa = opt.attention == Attention::Sdpa;
         const bool maskless = sdpa && b.unpadded();
         const at::Tensor mask = maskless ? at::Tensor() : additiveMask(b, false, m_dtype, sdpa);
         const double scaling = std::pow(double(s.head_dim), -0.5);

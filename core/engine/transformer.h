@@ -2,10 +2,10 @@
 // Forward passes of the supported families (llama: llama/mistral/qwen2/qwen3; BERT), in
 // inference mode, numerically following the reference implementation (transformers' eager
 // attention for "math"; libtorch's scaled_dot_product_attention for "sdpa").
-#include "engine/batch.h"
-#include "engine/invariant_ops.h"
-#include "engine/model_loader.h"
-#include "model/model_spec.h"
+#include "core/engine/batch.h"
+#include "core/engine/invariant_ops.h"
+#include "core/engine/model_loader.h"
+#include "core/model/model_spec.h"
 
 #include <ATen/ATen.h>
 
@@ -48,7 +48,7 @@ private:
 };
 
 struct ForwardOptions {
-    std::string attention = "math"; // math | sdpa
+    Attention attention = Attention::Math; // math | sdpa
     // Called with every hidden state the reference reports (index 0 = embeddings, i = after
     // layer i; for the llama family the last one is after the final norm), [B, L, H].
     std::function<void(int index, const at::Tensor& hidden)> onHidden;

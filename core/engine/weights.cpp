@@ -1,6 +1,6 @@
-#include "engine/weights.h"
+#include "core/engine/weights.h"
 
-#include "common/error.h"
+#include "core/common/error.h"
 
 #include <cstring>
 #if defined(__GLIBC__)

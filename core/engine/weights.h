@@ -2,8 +2,8 @@
 // Stored tensors (torch-free views from core/model) -> libtorch tensors, in the dtype a run
 // asks for. Conversion is torch's own (at::Tensor::to), the same rounding the reference
 // implementation applies when it loads a checkpoint into another dtype.
-#include "model/dtype.h"
-#include "model/safetensors.h"
+#include "core/model/dtype.h"
+#include "core/model/safetensors.h"
 
 #include <ATen/ATen.h>
 

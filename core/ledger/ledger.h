@@ -8,8 +8,8 @@
 // "state" links in the same chain whenever it changes. The chain's last link is its head: a
 // head recorded elsewhere, or signed (signing.h), also finds a ledger edited and sealed again.
 // One writer at a time.
-#include "common/vocabulary.h"
-#include "ledger/signing.h"
+#include "core/common/vocabulary.h"
+#include "core/ledger/signing.h"
 
 #include <nlohmann/json.hpp>
 

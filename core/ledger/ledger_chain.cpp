@@ -1,10 +1,10 @@
 // The hash chain and its seals (ledger.h): each finished run is a link sealing its records, row,
 // config and environment; "state" links seal the other tables whenever they change. verify()
 // walks the whole chain; head() is its last link; signatures cover a head.
-#include "ledger/ledger_internal.h"
+#include "core/ledger/ledger_internal.h"
 
-#include "common/sha256.h"
-#include "common/utc_now.h"
+#include "core/common/sha256.h"
+#include "core/common/utc_now.h"
 
 #include <algorithm>
 #include <atomic>

@@ -1,6 +1,6 @@
 // Generation outputs (a generation head's runs) and an endpoint run's exchanges with its
 // server (ledger.h): written with the run's progress in one transaction, read back checked.
-#include "ledger/ledger_internal.h"
+#include "core/ledger/ledger_internal.h"
 
 #include <cstdint>
 

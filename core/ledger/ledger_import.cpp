@@ -1,6 +1,6 @@
 // Copying runs between ledgers (ledger.h): a finished run of another ledger imported and sealed
 // again in this one's chain, and a consistent one-file copy of the whole ledger.
-#include "ledger/ledger_internal.h"
+#include "core/ledger/ledger_internal.h"
 
 #include <cstdint>
 

@@ -4,10 +4,10 @@
 // settings, configs and environments; ledger_chain.cpp is the hash chain and its seals;
 // ledger_runs.cpp runs and their records; ledger_generations.cpp generation outputs and an
 // endpoint run's exchanges; ledger_import.cpp imports and snapshots.
-#include "ledger/ledger.h"
+#include "core/ledger/ledger.h"
 
-#include "common/error.h"
-#include "common/json_read.h"
+#include "core/common/error.h"
+#include "core/common/json_read.h"
 
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <sqlite3.h>

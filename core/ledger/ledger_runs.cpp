@@ -1,9 +1,9 @@
 // Runs and their records (ledger.h): a run begins, takes its records batch by batch (one
 // transaction each), and is sealed when it finishes; records are read back checked. Diagnoses
 // are stored here too.
-#include "ledger/ledger_internal.h"
+#include "core/ledger/ledger_internal.h"
 
-#include "common/utc_now.h"
+#include "core/common/utc_now.h"
 
 #include <algorithm>
 #include <cmath>

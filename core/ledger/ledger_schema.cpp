@@ -1,10 +1,10 @@
 // The ledger file (ledger.h): opening, creating, locking and migrating it, and the tables a
 // study writes once or rarely: the study and its items, settings, configs and environments.
-#include "ledger/ledger_internal.h"
+#include "core/ledger/ledger_internal.h"
 
-#include "common/build_info.h"
-#include "common/sha256.h"
-#include "common/utc_now.h"
+#include "core/common/build_info.h"
+#include "core/common/sha256.h"
+#include "core/common/utc_now.h"
 
 #include <cerrno>
 #include <cstdlib>
@@ -205,6 +205,10 @@ Ledger::Ledger(const std::string& path, Mode mode) : m(std::make_unique<Impl>())
     const bool exists = fs::exists(path);
     if (mode == Mode::Read && !exists) {
         throw Error(path, "no such ledger");
+    }
+    // A FIFO would block the open below, a directory or device is no ledger: refused before.
+    if (exists && !fs::is_regular_file(path)) {
+        throw Error(path, "is not a regular file; a ledger is an SQLite file");
     }
     if (mode == Mode::Write) {
         refuseUnwritable(path, exists);

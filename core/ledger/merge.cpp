@@ -1,7 +1,7 @@
-#include "ledger/merge.h"
+#include "core/ledger/merge.h"
 
-#include "common/error.h"
-#include "ledger/ledger.h"
+#include "core/common/error.h"
+#include "core/ledger/ledger.h"
 
 #include <algorithm>
 #include <filesystem>

@@ -1,7 +1,7 @@
-#include "ledger/signing.h"
+#include "core/ledger/signing.h"
 
-#include "common/error.h"
-#include "common/sha256.h"
+#include "core/common/error.h"
+#include "core/common/sha256.h"
 
 #include <openssl/bio.h>
 #include <openssl/evp.h>

@@ -1,6 +1,6 @@
-#include "ledger/trust.h"
+#include "core/ledger/trust.h"
 
-#include "common/error.h"
+#include "core/common/error.h"
 
 namespace probaudit::ledger {
 

@@ -3,7 +3,7 @@
 // does not verify), UNSIGNED (its chain is intact but nobody signed its head: anyone could have
 // edited it and sealed it again), or SIGNED by a key fingerprint (a valid signature covers its
 // current head). With a trusted public key, only a signature by that key counts.
-#include "ledger/ledger.h"
+#include "core/ledger/ledger.h"
 
 #include <optional>
 #include <string>

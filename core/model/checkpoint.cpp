@@ -1,8 +1,8 @@
-#include "model/checkpoint.h"
+#include "core/model/checkpoint.h"
 
-#include "common/error.h"
-#include "common/json_read.h"
-#include "model/gguf_llama.h"
+#include "core/common/error.h"
+#include "core/common/json_read.h"
+#include "core/model/gguf_llama.h"
 
 #include <nlohmann/json.hpp>
 

@@ -3,11 +3,11 @@
 // safetensors, single or sharded, + tokenizer.json) or a llama GGUF file. Torch-free: it
 // describes the model and exposes each tensor's float32 or stored bytes; core/engine turns
 // them into libtorch tensors.
-#include "model/gguf.h"
-#include "model/gguf_llama.h"
-#include "model/model_spec.h"
-#include "model/safetensors.h"
-#include "tokenizer/tokenizer.h"
+#include "core/model/gguf.h"
+#include "core/model/gguf_llama.h"
+#include "core/model/model_spec.h"
+#include "core/model/safetensors.h"
+#include "core/tokenizer/tokenizer.h"
 
 #include <functional>
 #include <memory>

@@ -1,4 +1,4 @@
-#include "model/dtype.h"
+#include "core/model/dtype.h"
 
 #include <array>
 #include <utility>

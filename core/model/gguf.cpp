@@ -1,6 +1,6 @@
-#include "model/gguf.h"
+#include "core/model/gguf.h"
 
-#include "common/error.h"
+#include "core/common/error.h"
 
 #include <algorithm>
 #include <cstring>

@@ -3,8 +3,8 @@
 // float32 of F32, F16, BF16, Q8_0, Q4_0 and Q4_1 tensors. Torch-free; the engine converts the
 // float32 values into tensors. Every read is bounds-checked: a corrupt file is refused with
 // one message naming the file and the problem, never read past its end.
-#include "model/mapped_file.h"
-#include "tokenizer/gguf_metadata.h"
+#include "core/model/mapped_file.h"
+#include "core/tokenizer/gguf_metadata.h"
 
 #include <cstdint>
 #include <map>

@@ -1,6 +1,6 @@
-#include "model/gguf_llama.h"
+#include "core/model/gguf_llama.h"
 
-#include "common/error.h"
+#include "core/common/error.h"
 
 #include <cstring>
 

@@ -3,8 +3,8 @@
 // tensors under Hugging Face names, transformed exactly as transformers does when it loads
 // the file (the q/k projection rows that llama.cpp's converter interleaved for its RoPE are
 // put back in Hugging Face order).
-#include "model/gguf.h"
-#include "model/model_spec.h"
+#include "core/model/gguf.h"
+#include "core/model/model_spec.h"
 
 #include <string>
 #include <vector>

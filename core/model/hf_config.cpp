@@ -1,9 +1,9 @@
 // Hugging Face config.json -> ModelSpec. Handles both the transformers 4 spelling
 // (rope_theta + rope_scaling) and the transformers 5 one (rope_parameters).
-#include "model/model_spec.h"
+#include "core/model/model_spec.h"
 
-#include "common/error.h"
-#include "common/json_read.h"
+#include "core/common/error.h"
+#include "core/common/json_read.h"
 
 #include <nlohmann/json.hpp>
 

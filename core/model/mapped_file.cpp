@@ -1,6 +1,6 @@
-#include "model/mapped_file.h"
+#include "core/model/mapped_file.h"
 
-#include "common/error.h"
+#include "core/common/error.h"
 
 #include <fcntl.h>
 #include <sys/mman.h>

@@ -1,7 +1,7 @@
-#include "model/safetensors.h"
+#include "core/model/safetensors.h"
 
-#include "common/error.h"
-#include "common/json_read.h"
+#include "core/common/error.h"
+#include "core/common/json_read.h"
 
 #include <nlohmann/json.hpp>
 

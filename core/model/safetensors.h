@@ -8,8 +8,8 @@
 // past the end of the file, header JSON that is not an object of tensor entries, duplicate
 // tensor names, unknown dtypes, negative shapes, offsets out of range, reversed or overlapping
 // ranges, bytes not covered by any tensor, and a byte size that differs from shape × dtype.
-#include "model/dtype.h"
-#include "model/mapped_file.h"
+#include "core/model/dtype.h"
+#include "core/model/mapped_file.h"
 
 #include <cstdint>
 #include <map>

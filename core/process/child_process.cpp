@@ -1,16 +1,22 @@
-#include "process/child_process.h"
+#include "core/process/child_process.h"
 
-#include "common/error.h"
+#include "core/common/error.h"
 
+#include <algorithm>
 #include <cerrno>
+#include <chrono>
+#include <climits>
+#include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
+#include <poll.h>
 #include <spawn.h>
 #include <sys/wait.h>
+#include <thread>
 #include <unistd.h>
 
 extern char** environ;
@@ -104,7 +110,7 @@ Child Child::startServer(const std::string& exe, const std::vector<std::string>&
     }
     Child c(pid, -1);
     c.m_in = toChild[1];
-    c.m_lines = ::fdopen(fromChild[0], "r");
+    c.m_lines = fromChild[0];
     return c;
 }
 
@@ -138,21 +144,101 @@ bool Child::writeLine(const std::string& line) {
     return true;
 }
 
-bool Child::readLine(std::string& line) {
-    if (m_lines == nullptr) {
+bool Child::readLine(std::string& line, std::size_t maxBytes, double timeoutSeconds) {
+    line.clear();
+    if (m_lines < 0) {
         return false;
     }
-    char* buf = nullptr;
-    size_t cap = 0;
-    const ssize_t n = ::getline(&buf, &cap, m_lines);
-    if (n > 0) {
-        line.assign(buf, std::size_t(n));
-        if (!line.empty() && line.back() == '\n') {
-            line.pop_back();
+    const auto deadline = std::chrono::steady_clock::now() +
+                          std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                              std::chrono::duration<double>(std::max(timeoutSeconds, 0.0)));
+    std::size_t searched = 0; // m_pending[0, searched) holds no newline
+    for (;;) {
+        const std::size_t nl = m_pending.find('\n', searched);
+        if (nl != std::string::npos && nl <= maxBytes) {
+            line.assign(m_pending, 0, nl);
+            m_pending.erase(0, nl + 1);
+            return true;
+        }
+        if (m_pending.size() > maxBytes) {
+            m_pending.clear();
+            m_pending.shrink_to_fit();
+            throw Error("the child process " + std::to_string(m_pid) +
+                        " wrote a line longer than " + std::to_string(maxBytes >> 20) + " MiB");
+        }
+        searched = m_pending.size();
+        if (timeoutSeconds >= 0) {
+            const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+                deadline - std::chrono::steady_clock::now());
+            pollfd p{m_lines, POLLIN, 0};
+            const int ready = left.count() <= 0
+                                  ? 0
+                                  : ::poll(&p, 1, int(std::min<long long>(left.count(), INT_MAX)));
+            if (ready < 0 && errno == EINTR) {
+                continue;
+            }
+            if (ready == 0) {
+                throw Error("the child process " + std::to_string(m_pid) +
+                            " gave no answer within " +
+                            std::to_string(std::lround(timeoutSeconds)) + " s");
+            }
+        }
+        char buf[65536];
+        const ssize_t n = ::read(m_lines, buf, sizeof buf);
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n <= 0) { // its end: the last line, if it has one without a newline
+            line.swap(m_pending);
+            m_pending.clear();
+            return !line.empty();
+        }
+        m_pending.append(buf, std::size_t(n));
+    }
+}
+
+bool Child::waitFor(double seconds) {
+    const auto until = std::chrono::steady_clock::now() +
+                       std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                           std::chrono::duration<double>(seconds));
+    for (;;) {
+        int status = 0;
+        const pid_t r = ::waitpid(m_pid, &status, WNOHANG);
+        if (r == m_pid) {
+            m_pid = -1;
+            m_exit = {};
+            if (WIFSIGNALED(status)) {
+                m_exit.signal = WTERMSIG(status);
+            } else {
+                m_exit.code = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+            }
+            return true;
+        }
+        if (r < 0 && errno != EINTR) {
+            m_pid = -1;
+            m_exit = {1, 0};
+            return true;
+        }
+        if (std::chrono::steady_clock::now() >= until) {
+            return false;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+}
+
+ChildExit Child::stop(double graceSeconds) {
+    if (m_in >= 0) {
+        ::close(m_in); // a server child reads the end of its input and exits
+        m_in = -1;
+    }
+    if (m_pid > 0 && !waitFor(graceSeconds)) {
+        ::kill(-m_pid, SIGTERM); // it leads its own process group: its helpers too
+        if (!waitFor(2)) {
+            ::kill(-m_pid, SIGKILL);
+            waitFor(10);
         }
     }
-    std::free(buf);
-    return n > 0;
+    return m_exit;
 }
 
 Child Child::start(const std::string& exe, const std::string& argv0,
@@ -194,22 +280,25 @@ Child Child::start(const std::string& exe, const std::string& argv0,
 }
 
 Child::Child(Child&& other) noexcept
-    : m_pid(other.m_pid), m_out(other.m_out), m_in(other.m_in), m_lines(other.m_lines) {
+    : m_pid(other.m_pid), m_out(other.m_out), m_in(other.m_in), m_lines(other.m_lines),
+      m_pending(std::move(other.m_pending)), m_exit(other.m_exit) {
     other.m_pid = -1;
     other.m_out = -1;
     other.m_in = -1;
-    other.m_lines = nullptr;
+    other.m_lines = -1;
 }
 
 Child::~Child() {
     if (m_out >= 0) {
         ::close(m_out);
     }
-    if (m_in >= 0) {
-        ::close(m_in); // a server child reads the end of its input and exits
+    if (m_lines >= 0) { // a server child: ended within bounds, never waited for forever
+        ::close(m_lines);
+        m_lines = -1;
+        stop();
     }
-    if (m_lines != nullptr) {
-        std::fclose(m_lines);
+    if (m_in >= 0) {
+        ::close(m_in);
     }
     if (m_pid > 0) {
         wait(); // never leave a zombie
@@ -241,7 +330,7 @@ void Child::signal(int sig) {
 ChildExit Child::wait() {
     ChildExit out;
     if (m_pid <= 0) {
-        return out;
+        return m_exit; // reaped already (stop), or never started
     }
     int status = 0;
     while (::waitpid(m_pid, &status, 0) < 0) {

@@ -53,8 +53,18 @@ public:
     // One line to a server child's standard input (a newline is added); false when it has
     // closed it (it ended). Never raises SIGPIPE.
     bool writeLine(const std::string& line);
-    // The next line of its standard output, without the newline; false at its end.
-    bool readLine(std::string& line);
+    // The next line of a server child's standard output, without the newline; false at its
+    // end. Every wait is bounded: a line longer than `maxBytes` is refused once that many bytes
+    // are read (a child that writes without a newline cannot drive this process's memory), and
+    // a line not complete within `timeoutSeconds` (< 0: no limit) is refused too; both throw
+    // probaudit::Error and leave the child to stop().
+    static constexpr std::size_t kMaxLineBytes = std::size_t(512) << 20;
+    bool readLine(std::string& line, std::size_t maxBytes = kMaxLineBytes,
+                  double timeoutSeconds = -1);
+    // Ends a server child: closes its input (a well-behaved one exits), waits up to
+    // `graceSeconds`, then SIGTERM to its process group, 2 s, then SIGKILL; returns how it ended.
+    // The destructor does the same for a server child still running.
+    ChildExit stop(double graceSeconds = 5);
     void signal(int sig);
     pid_t pid() const { return m_pid; }
     // Waits for the child to end (retrying when interrupted).
@@ -64,8 +74,12 @@ private:
     Child(pid_t pid, int out) : m_pid(pid), m_out(out) {}
     pid_t m_pid = -1;
     int m_out = -1;
-    int m_in = -1;                // server children: the write end of their standard input
-    std::FILE* m_lines = nullptr; // server children: their standard output, read by readLine
+    bool waitFor(double seconds); // whether the child ended within `seconds` (then reaped)
+
+    int m_in = -1;         // server children: the write end of their standard input
+    int m_lines = -1;      // server children: their standard output, read by readLine
+    std::string m_pending; // read from m_lines, not yet returned as a line
+    ChildExit m_exit;      // how it ended, once reaped by waitFor
 };
 
 // The executable `name` beside this process's own executable.

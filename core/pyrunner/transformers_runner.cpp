@@ -1,9 +1,9 @@
-#include "pyrunner/transformers_runner.h"
+#include "core/pyrunner/transformers_runner.h"
 
-#include "common/error.h"
-#include "common/json_read.h"
-#include "common/vocabulary.h"
-#include "process/child_process.h"
+#include "core/common/error.h"
+#include "core/common/json_read.h"
+#include "core/common/vocabulary.h"
+#include "core/process/child_process.h"
 
 #include <openssl/evp.h>
 
@@ -35,6 +35,13 @@ std::string rowHashLibrary() {
 
 namespace {
 
+// What an error event of the runner says (its message, control characters escaped), or
+// `otherwise` when it says nothing readable.
+std::string runnerSays(const json& event, const std::string& otherwise) {
+    const auto message = fieldString(event, "message");
+    return message ? escapeControls(*message) : otherwise;
+}
+
 // Floats sent as base64 of their little-endian float32 bytes: exact, and a third of decimal.
 std::vector<float> decodeFloats(const json& j, const char* what) {
     if (!j.is_string()) {
@@ -48,10 +55,14 @@ std::vector<float> decodeFloats(const json& j, const char* what) {
     if (n < 0 || text.size() % 4 != 0) {
         throw Error(std::string("the runner's ") + what + " are not base64");
     }
-    std::size_t size = std::size_t(n);
+    std::size_t padding = 0;
     for (std::size_t k = text.size(); k > 0 && text[k - 1] == '='; --k) {
-        --size; // EVP_DecodeBlock counts the padding as zero bytes
+        ++padding; // EVP_DecodeBlock counts the padding as zero bytes
     }
+    if (padding > 2 || std::size_t(n) < padding) {
+        throw Error(std::string("the runner's ") + what + " are not base64");
+    }
+    const std::size_t size = std::size_t(n) - padding;
     if (size % sizeof(float) != 0) {
         throw Error(std::string("the runner's ") + what + " are not whole float32 values");
     }
@@ -140,7 +151,15 @@ TransformersRunner::TransformersRunner(const study::Environment& env) : m_env(en
     m_child = std::make_unique<Child>(
         Child::startServer(m_python, {"-m", "probaudit_runner"}, vars, m_stderrFile));
     std::string line;
-    if (!m_child->readLine(line)) {
+    bool started = false;
+    try {
+        started = m_child->readLine(line, Child::kMaxLineBytes, m_env.timeout_seconds);
+    } catch (const Error& e) { // a banner past the bound, or silence
+        m_child->stop(0);
+        throw Error(m_python, "did not start the transformers runner: " + std::string(e.what()) +
+                                  " (its first line must be the protocol's \"ready\")");
+    }
+    if (!started) {
         throw Error(m_python, "did not start the transformers runner: " + endedMessage());
     }
     try {
@@ -149,9 +168,9 @@ TransformersRunner::TransformersRunner(const study::Environment& env) : m_env(en
         throw Error(m_python, "the transformers runner's first line is not JSON");
     }
     if (eventKind(m_ready) == EventKind::Error) {
-        throw Error(m_ready.value("message", m_python + ": the runner could not start"));
+        throw Error(runnerSays(m_ready, m_python + ": the runner could not start"));
     }
-    const int version = m_ready.value("protocol", -1);
+    const auto version = fieldInt64(m_ready, "protocol").value_or(-1);
     if (eventKind(m_ready) != EventKind::Ready || version != kRunnerProtocol) {
         throw Error(m_python, "the runner speaks protocol " + std::to_string(version) +
                                   ", this probaudit speaks " + std::to_string(kRunnerProtocol) +
@@ -171,10 +190,10 @@ TransformersRunner::~TransformersRunner() {
 
 std::string TransformersRunner::endedMessage() {
     const std::string last = lastLine(m_stderrFile);
-    const ChildExit e = m_child->wait();
+    const ChildExit e = m_child->stop();
     std::string how = e.signal != 0 ? "killed by signal " + std::to_string(e.signal)
                                     : "exited with status " + std::to_string(e.code);
-    return how + (last.empty() ? "" : " (" + last + ")");
+    return how + (last.empty() ? "" : " (" + escapeControls(last) + ")");
 }
 
 void TransformersRunner::dropDueReplies() {
@@ -206,7 +225,15 @@ json TransformersRunner::receive(std::int64_t id) {
     const std::string method = m_due.front().second;
     m_due.pop_front();
     std::string line;
-    if (!m_child->readLine(line)) {
+    bool got = false;
+    try {
+        got = m_child->readLine(line, Child::kMaxLineBytes, m_env.timeout_seconds);
+    } catch (const Error& e) { // a reply line past the bound, or no reply in time: it is stopped
+        m_child->stop(0);
+        throw Error(m_python, "the transformers runner's answer to \"" + method +
+                                  "\": " + e.what() + " (the environment's \"timeout\")");
+    }
+    if (!got) {
         throw Error(m_python,
                     "the transformers runner ended during \"" + method + "\": " + endedMessage());
     }
@@ -223,7 +250,7 @@ json TransformersRunner::receive(std::int64_t id) {
                     "the transformers runner answered another request than \"" + method + "\"");
     }
     if (eventKind(reply) == EventKind::Error) {
-        throw Error(reply.value("message", "the runner failed \"" + method + "\""));
+        throw Error(runnerSays(reply, "the runner failed \"" + method + "\""));
     }
     if (eventKind(reply) != EventKind::Result || !reply.contains("result")) {
         throw Error(m_python,
@@ -234,12 +261,22 @@ json TransformersRunner::receive(std::int64_t id) {
 
 json TransformersRunner::fingerprint() {
     json fp = call("env", json::object());
+    if (!fp.is_object()) {
+        throw Error(m_python, "the transformers runner's environment fingerprint is not a JSON "
+                              "object");
+    }
     fp["environment"] = m_env.name;
     return fp;
 }
 
 json TransformersRunner::load(const std::string& modelPath, const json& head, const json& config) {
-    return call("load", {{"model", modelPath}, {"head", head}, {"config", config}});
+    json r = call("load", {{"model", modelPath}, {"head", head}, {"config", config}});
+    const auto labels = r.is_object() ? r.find("labels") : r.end();
+    if (!r.is_object() || labels == r.end() || !labels->is_array()) {
+        throw Error(m_python, "the transformers runner's answer to load names no labels");
+    }
+    m_classes = labels->size();
+    return r;
 }
 
 std::vector<RunnerItem> TransformersRunner::tokenize(const std::vector<std::string>& texts,
@@ -266,11 +303,11 @@ std::vector<RunnerItem> TransformersRunner::tokenize(const std::vector<std::stri
 }
 
 std::int64_t TransformersRunner::sendForward(const std::vector<std::vector<std::int64_t>>& rows,
-                                             const json& config, const std::string& capture) {
+                                             const RunConfig& config, const std::string& capture) {
     return send("forward", {{"rows", rows},
-                            {"padding_side", config.value("padding_side", "right")},
-                            {"pad_to", config.value("pad_to", "longest")},
-                            {"pad_to_n", config.value("pad_to_n", 0)},
+                            {"padding_side", config.padding_side},
+                            {"pad_to", config.pad_to},
+                            {"pad_to_n", config.pad_to_n},
                             {"capture", capture}});
 }
 
@@ -282,8 +319,18 @@ std::vector<RunnerRecord> TransformersRunner::receiveForward(std::int64_t id, st
     }
     std::vector<RunnerRecord> out;
     for (const auto& j : r["records"]) {
+        if (!j.is_object()) {
+            throw Error(m_python,
+                        "the transformers runner returned a record that is not an object");
+        }
         RunnerRecord rec;
         rec.logits = decodeFloats(j.value("logits", json()), "logits");
+        if (rec.logits.empty() || rec.logits.size() != m_classes) {
+            throw Error(m_python, "the transformers runner returned " +
+                                      std::to_string(rec.logits.size()) +
+                                      " logits for an item of a head with " +
+                                      std::to_string(m_classes) + " labels");
+        }
         if (capture != "none") {
             rec.hashes = decodeHashes(j.value("hashes", json()));
         }

@@ -6,8 +6,8 @@
 // Every failure is one sentence naming the interpreter: it cannot start, torch or transformers
 // is missing or too old there, it speaks another protocol version, a request failed (its
 // message), or it ended mid-request (the last line it wrote to standard error).
-#include "ledger/ledger.h"
-#include "study/study.h"
+#include "core/ledger/ledger.h"
+#include "core/study/study.h"
 
 #include <nlohmann/json.hpp>
 
@@ -68,7 +68,8 @@ public:
     // The environment's fingerprint (kind "transformers"; DESIGN.md "environment fingerprint").
     nlohmann::json fingerprint();
     // Loads the model for a head and config (once per model, head, dtype, device, attention)
-    // and applies the config's process settings. Returns {labels, hidden_states, ...}.
+    // and applies the config's process settings. Returns {labels, hidden_states, ...}; every
+    // record of a forward must then carry one logit per label.
     nlohmann::json load(const std::string& modelPath, const nlohmann::json& head,
                         const nlohmann::json& config);
     std::vector<RunnerItem> tokenize(const std::vector<std::string>& texts, std::int64_t maxLength);
@@ -77,7 +78,7 @@ public:
     // its records. Replies are read in the order sent; any other request first reads (and
     // drops) the replies still due.
     std::int64_t sendForward(const std::vector<std::vector<std::int64_t>>& rows,
-                             const nlohmann::json& config, const std::string& capture);
+                             const RunConfig& config, const std::string& capture);
     std::vector<RunnerRecord> receiveForward(std::int64_t id, std::size_t rows,
                                              const std::string& capture);
     // The kernel trace of every forward between the two (ops, device kernels, with counts;
@@ -106,6 +107,7 @@ private:
     std::string m_stderrFile;
     std::unique_ptr<Child> m_child;
     nlohmann::json m_ready;
+    std::size_t m_classes = 0; // the loaded head's classes, as load answered (0: none loaded)
     std::int64_t m_nextId = 1;
     std::deque<std::pair<std::int64_t, std::string>> m_due; // sent, not yet answered: id, method
 };

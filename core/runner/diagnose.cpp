@@ -1,12 +1,12 @@
-#include "runner/diagnose.h"
+#include "core/runner/diagnose.h"
 
-#include "runner/diagnose_endpoint.h"
+#include "core/runner/diagnose_endpoint.h"
 
-#include "analysis/compare.h"
-#include "analysis/fingerprint.h"
-#include "common/error.h"
-#include "common/vocabulary.h"
-#include "engine/engine.h"
+#include "core/analysis/compare.h"
+#include "core/analysis/fingerprint.h"
+#include "core/common/error.h"
+#include "core/common/vocabulary.h"
+#include "core/engine/engine.h"
 
 #include <algorithm>
 #include <cmath>
@@ -128,15 +128,15 @@ void Ladder::chooseSample() {
     }
     m_base1 = m_ref;
     m_base1.batch_size = 1;
-    m_base1.pad_to = "longest";
+    m_base1.pad_to = PadTo::Longest;
     m_base1.pad_to_n = 0;
     m_fixed = m_ref;
     m_fixed.batch_size = m_batch;
-    m_fixed.pad_to = "fixed";
+    m_fixed.pad_to = PadTo::Fixed;
     m_fixed.pad_to_n = m_padL;
     // Each item keeps its row in its batch: between two seeds only its neighbours change (a
     // GEMM may give a row other bits in another row of the same batch; that is the shape step's).
-    m_fixed.order = "neighbours_shuffled";
+    m_fixed.order = ItemOrder::NeighboursShuffled;
 }
 
 // 1. loader and repeatability
@@ -214,7 +214,7 @@ void Ladder::shapeStep() {
         m_b1 = probe("shape: one at a time", m_base1);
     }
     RunConfig padded = m_base1;
-    padded.pad_to = "fixed";
+    padded.pad_to = PadTo::Fixed;
     padded.pad_to_n = m_padL;
     const auto a = compareRuns("shape", "padding added to one input (to " + L + ")", m_b1,
                                probe("shape: padded to " + L, padded));
@@ -230,7 +230,7 @@ void Ladder::shapeStep() {
     // The same batches' shape, every item in another row: with the neighbours clean (step 2),
     // a difference here is the row an item sits in.
     RunConfig rows = m_fixed;
-    rows.order = "shuffled";
+    rows.order = ItemOrder::Shuffled;
     rows.order_seed = 1;
     const auto d =
         compareRuns("shape", "row in the batch changed at batch " + N + ", padded to " + L, m_n1,
@@ -262,26 +262,26 @@ void Ladder::vary(const std::string& what, const RunConfig& c, std::string& find
 void Ladder::kernelStep() {
     std::string finding;
     RunConfig attn = m_base1;
-    attn.attention = m_base1.attention == "sdpa" ? "math" : "sdpa";
-    vary("attention " + attn.attention, attn, finding);
+    attn.attention = m_base1.attention == Attention::Sdpa ? Attention::Math : Attention::Sdpa;
+    vary("attention " + nameString(attn.attention), attn, finding);
     RunConfig threads = m_base1;
     threads.threads = m_base1.threads == 1 ? 2 : 1;
     vary(std::to_string(threads.threads) + (threads.threads == 1 ? " thread" : " threads"), threads,
          finding);
-    if (m_base1.dtype == "float32") {
+    if (m_base1.dtype == Dtype::Float32) {
         RunConfig bf = m_base1;
-        bf.dtype = "bfloat16";
+        bf.dtype = Dtype::BFloat16;
         vary("bfloat16", bf, finding);
     }
-    if (m_base1.runner == "engine") {
+    if (m_base1.runner == Runner::Engine) {
         // The fix this engine offers: the batch-invariant kernel set, one at a time against batch N
         // with padding. Bit-identical there means pinning it removes the shape effect.
         const std::string N = std::to_string(m_batch), L2 = std::to_string(m_padL2);
         RunConfig bi1 = m_base1;
-        bi1.kernels = "batch_invariant";
+        bi1.kernels = Kernels::BatchInvariant;
         RunConfig biN = bi1;
         biN.batch_size = m_batch;
-        biN.pad_to = "fixed";
+        biN.pad_to = PadTo::Fixed;
         biN.pad_to_n = m_padL2;
         const auto fix =
             compareRuns("kernels", "batch-invariant kernels: batch 1 -> " + N + ", padded to " + L2,
@@ -328,7 +328,7 @@ std::optional<ledger::Run> Ladder::fullRun(const std::string& configHash,
 // to every reference margin.
 void Ladder::forecast(const study::NamedConfig& nc, const analysis::RunData& refData,
                       const std::optional<Comparison>& full) {
-    if (!nc.config.cpu_capability.empty()) {
+    if (nc.config.cpu_capability != CpuCapability::Auto) {
         return; // needs its own engine process; not probed here
     }
     const std::int64_t p = probe("forecast: " + nc.name, nc.config);

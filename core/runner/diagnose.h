@@ -9,8 +9,8 @@
 // interfere), then explains each recorded study config by the suspects it differs in, and
 // forecasts its flips from the reference margins and the probe's logit perturbation (predicted
 // against observed). The result is stored in the ledger and returned; nothing is printed.
-#include "analysis/diagnosis.h"
-#include "runner/study_session.h"
+#include "core/analysis/diagnosis.h"
+#include "core/runner/study_session.h"
 
 namespace probaudit::runner {
 

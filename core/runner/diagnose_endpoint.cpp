@@ -1,9 +1,9 @@
-#include "runner/diagnose_endpoint.h"
+#include "core/runner/diagnose_endpoint.h"
 
-#include "analysis/compare.h"
-#include "analysis/fingerprint.h"
-#include "common/error.h"
-#include "common/vocabulary.h"
+#include "core/analysis/compare.h"
+#include "core/analysis/fingerprint.h"
+#include "core/common/error.h"
+#include "core/common/vocabulary.h"
 
 #include <algorithm>
 #include <map>

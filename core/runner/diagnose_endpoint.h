@@ -6,10 +6,10 @@
 //   3 runtime        the reference recorded against another server build, model or declared
 //                    setting (the environment fingerprint), each change named with its values
 // then every config explained by the suspects it differs in.
-#include "analysis/diagnosis.h"
-#include "ledger/ledger.h"
-#include "runner/diagnose.h"
-#include "study/study.h"
+#include "core/analysis/diagnosis.h"
+#include "core/ledger/ledger.h"
+#include "core/runner/diagnose.h"
+#include "core/study/study.h"
 
 namespace probaudit::runner {
 

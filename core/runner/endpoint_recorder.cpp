@@ -1,9 +1,9 @@
-#include "runner/endpoint_recorder.h"
+#include "core/runner/endpoint_recorder.h"
 
-#include "analysis/request_stats.h"
-#include "common/seeded_order.h"
-#include "endpoint/endpoint_run.h"
-#include "engine/engine.h" // engine::Item
+#include "core/analysis/request_stats.h"
+#include "core/common/seeded_order.h"
+#include "core/endpoint/endpoint_run.h"
+#include "core/engine/engine.h" // engine::Item
 
 #include <utility>
 

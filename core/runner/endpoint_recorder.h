@@ -2,7 +2,7 @@
 // Runs of an endpoint study: an OpenAI-compatible server computes, this process sends the
 // requests (concurrency, arrival order, prefix cache: the config's endpoint axes) and commits
 // every item as its reply comes, with its exchange with the server, in one transaction.
-#include "runner/recorder.h"
+#include "core/runner/recorder.h"
 
 namespace probaudit::runner {
 

@@ -1,7 +1,7 @@
-#include "runner/engine_recorder.h"
+#include "core/runner/engine_recorder.h"
 
-#include "engine/engine.h"
-#include "engine/env_fingerprint.h"
+#include "core/engine/engine.h"
+#include "core/engine/env_fingerprint.h"
 
 #include <algorithm>
 #include <functional>

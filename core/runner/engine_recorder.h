@@ -3,8 +3,8 @@
 // items tokenized once per head and max_length, every batch committed as it comes; generation
 // heads recorded whole (static batches, or the serving simulation at batch size 1).
 // This header is torch-free (the engine is only forward-declared).
-#include "runner/recorder.h"
-#include "tokenizer/tokenizer.h"
+#include "core/runner/recorder.h"
+#include "core/tokenizer/tokenizer.h"
 
 #include <map>
 #include <memory>

@@ -1,11 +1,11 @@
-#include "runner/parallel_runs.h"
+#include "core/runner/parallel_runs.h"
 
-#include "common/error.h"
-#include "common/protocol.h"
-#include "common/sha256.h"
-#include "common/vocabulary.h"
-#include "ledger/ledger.h"
-#include "process/child_process.h"
+#include "core/common/error.h"
+#include "core/common/protocol.h"
+#include "core/common/sha256.h"
+#include "core/common/vocabulary.h"
+#include "core/ledger/ledger.h"
+#include "core/process/child_process.h"
 
 #include <algorithm>
 #include <chrono>
@@ -188,8 +188,8 @@ private:
         std::optional<Child> child;
         try {
             std::vector<std::string> env;
-            if (!j.config->config.cpu_capability.empty()) {
-                env.push_back("ATEN_CPU_CAPABILITY=" + j.config->config.cpu_capability);
+            if (j.config->config.cpu_capability != CpuCapability::Auto) {
+                env.push_back("ATEN_CPU_CAPABILITY=" + nameString(j.config->config.cpu_capability));
             }
             child.emplace(Child::start("/proc/self/exe", "probaudit",
                                        childRunArgs(m_opt, j.ledger, j.head->name, j.config->name),

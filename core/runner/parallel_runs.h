@@ -5,8 +5,8 @@
 // Ledger::importRun) in the order a serial run records them, so run ids, records and seals are
 // those of `run --all` without --jobs. A config with `threads` T occupies T of the N slots. A
 // job that was cut off keeps its job ledger and resumes from it on the next `run --jobs`.
-#include "runner/events.h"
-#include "runner/study_session.h"
+#include "core/runner/events.h"
+#include "core/runner/study_session.h"
 
 #include <atomic>
 #include <string>

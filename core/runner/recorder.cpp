@@ -1,6 +1,6 @@
-#include "runner/recorder.h"
+#include "core/runner/recorder.h"
 
-#include "common/protocol.h"
+#include "core/common/protocol.h"
 
 #include <algorithm>
 #include <functional>

@@ -6,9 +6,9 @@
 // run's ledger row, and seals the run once the recorder has computed and committed its items.
 // Adding another way of computing runs (a model variant served elsewhere) is one new class.
 // This header is torch-free.
-#include "ledger/ledger.h"
-#include "runner/events.h"
-#include "runner/study_session.h"
+#include "core/ledger/ledger.h"
+#include "core/runner/events.h"
+#include "core/runner/study_session.h"
 
 #include <nlohmann/json.hpp>
 

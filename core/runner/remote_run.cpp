@@ -1,10 +1,11 @@
-#include "runner/remote_run.h"
+#include "core/runner/remote_run.h"
 
-#include "common/error.h"
-#include "common/protocol.h"
-#include "common/vocabulary.h"
-#include "ledger/ledger.h"
-#include "process/child_process.h"
+#include "core/common/error.h"
+#include "core/common/json_read.h"
+#include "core/common/protocol.h"
+#include "core/common/vocabulary.h"
+#include "core/ledger/ledger.h"
+#include "core/process/child_process.h"
 
 #include <nlohmann/json.hpp>
 
@@ -243,20 +244,39 @@ struct RunStream {
             remaining -= n;
             return;
         }
-        const auto e = nlohmann::json::parse(line, nullptr, false);
-        if (!e.is_object() || !e.contains("event")) {
-            text.push_back(line.substr(0, line.find('\n')));
+        // The remote host's lines are outside input: parsed with the nesting limit local lines
+        // have, their messages' control characters escaped before a terminal shows them.
+        auto parsed = tryParseJson(line);
+        if (!parsed || !parsed->is_object() || !parsed->contains("event")) {
+            sayLater(line.substr(0, line.find('\n')));
             return;
+        }
+        nlohmann::json& e = *parsed;
+        if (const auto message = fieldString(e, "message")) {
+            e["message"] = escapeControls(*message);
         }
         started = true;
         if (eventKind(e) == EventKind::Snapshot) {
+            const auto bytes = fieldInt64(e, "bytes");
+            if (!bytes || *bytes < 0) { // no copy follows that could be read: said at the end
+                sayLater("a ledger copy was announced without its size");
+                return;
+            }
             out.open(copy, std::ios::binary | std::ios::trunc);
-            remaining = e.value("bytes", std::uint64_t(0));
+            remaining = std::uint64_t(*bytes);
             copying = true;
         } else if (eventKind(e) == EventKind::Done) { // the local ledger is done later
             done = e;
         } else {
             events.emit(e);
+        }
+    }
+    // Other text is said as warnings once the exit is known: the last 20 lines, each cut at 300
+    // bytes (a remote side that prints megabytes does not flood the terminal).
+    void sayLater(const std::string& line) {
+        text.push_back(escapeControls(line.size() > 300 ? line.substr(0, 300) + "..." : line));
+        if (text.size() > 20) {
+            text.erase(text.begin());
         }
     }
     bool copied() {

@@ -8,9 +8,9 @@
 // ledger, labelled "imported from ssh://host" (a local ledger of other items is refused). A
 // dropped connection is one sentence; the remote run keeps every committed batch and the same
 // command resumes it. `probaudit diagnose --engine ssh://` runs the ladder there the same way.
-#include "runner/diagnose.h"
-#include "runner/events.h"
-#include "runner/study_session.h"
+#include "core/runner/diagnose.h"
+#include "core/runner/events.h"
+#include "core/runner/study_session.h"
 
 #include <atomic>
 #include <string>

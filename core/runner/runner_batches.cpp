@@ -1,7 +1,7 @@
-#include "runner/runner_batches.h"
+#include "core/runner/runner_batches.h"
 
-#include "engine/engine.h"
-#include "engine/heads.h"
+#include "core/engine/engine.h"
+#include "core/engine/heads.h"
 
 #include <algorithm>
 #include <chrono>
@@ -13,10 +13,10 @@ using nlohmann::json;
 namespace {
 
 std::int64_t paddedLength(const RunConfig& c, std::int64_t longest) {
-    if (c.pad_to == "multiple") {
+    if (c.pad_to == PadTo::Multiple) {
         return (longest + c.pad_to_n - 1) / c.pad_to_n * c.pad_to_n;
     }
-    return c.pad_to == "fixed" ? c.pad_to_n : longest;
+    return c.pad_to == PadTo::Fixed ? c.pad_to_n : longest;
 }
 
 ledger::Record decided(RunnerRecord&& rr, const RunnerItem& item, const HeadSpec& head) {
@@ -48,7 +48,6 @@ RunnerTrace runRunnerBatches(TransformersRunner& tr, const std::vector<const Run
                              const HeadSpec& head, const RunConfig& config,
                              const std::string& capture, const std::vector<bool>& skip, bool trace,
                              const RunnerBatchSink& sink) {
-    const json configJson = config.toJson();
     std::vector<std::int64_t> lengths;
     for (const RunnerItem* it : items) {
         lengths.push_back(static_cast<std::int64_t>(it->ids.size()));
@@ -66,7 +65,7 @@ RunnerTrace runRunnerBatches(TransformersRunner& tr, const std::vector<const Run
         for (std::size_t k : plan.batches[b]) {
             rows.push_back(items[k]->ids);
         }
-        return tr.sendForward(rows, configJson, capture);
+        return tr.sendForward(rows, config, capture);
     };
     // Each batch's records, with its seconds: from the reply before it (when the runner began
     // it) to its own.

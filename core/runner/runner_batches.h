@@ -3,10 +3,10 @@
 // engine's batch plan for the config, one "forward" per batch, each row decided here with the
 // engine's definition (engine::decide), so that its records mean what the engine's mean. Used
 // by recorded runs (StudySession) and by pin/check's sample reruns. This header is torch-free.
-#include "common/head_spec.h"
-#include "common/run_config.h"
-#include "ledger/ledger.h"
-#include "pyrunner/transformers_runner.h"
+#include "core/common/head_spec.h"
+#include "core/common/run_config.h"
+#include "core/ledger/ledger.h"
+#include "core/pyrunner/transformers_runner.h"
 
 #include <nlohmann/json.hpp>
 

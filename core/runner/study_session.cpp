@@ -1,21 +1,21 @@
-#include "runner/study_session.h"
+#include "core/runner/study_session.h"
 
-#include "analysis/records.h"
-#include "common/error.h"
-#include "common/file_digest.h"
-#include "common/json_read.h"
-#include "common/vocabulary.h"
-#include "endpoint/endpoint_run.h"
-#include "engine/engine.h"
-#include "ledger/ledger.h"
-#include "process/child_process.h"
-#include "runner/endpoint_recorder.h"
-#include "runner/engine_recorder.h"
-#include "runner/parallel_runs.h"
-#include "runner/recorder.h"
-#include "runner/transformers_recorder.h"
-#include "study/study.h"
-#include "sweep/sweep.h"
+#include "core/analysis/records.h"
+#include "core/common/error.h"
+#include "core/common/file_digest.h"
+#include "core/common/json_read.h"
+#include "core/common/vocabulary.h"
+#include "core/endpoint/endpoint_run.h"
+#include "core/engine/engine.h"
+#include "core/ledger/ledger.h"
+#include "core/process/child_process.h"
+#include "core/runner/endpoint_recorder.h"
+#include "core/runner/engine_recorder.h"
+#include "core/runner/parallel_runs.h"
+#include "core/runner/recorder.h"
+#include "core/runner/transformers_recorder.h"
+#include "core/study/study.h"
+#include "core/sweep/sweep.h"
 
 #include <csignal>
 #include <cstdlib>
@@ -60,7 +60,7 @@ json headIdentity(const HeadSpec& h) {
 // safetensors files and their index, tokenizer.json, in name order.
 std::string studyModelDigest(const study::Study& s) {
     const bool engineConfigs = std::any_of(s.configs.begin(), s.configs.end(), [](const auto& c) {
-        return c.config.runner == "engine";
+        return c.config.runner == Runner::Engine;
     });
     try {
         return modelDigest(model::Checkpoint::open(s.model_path).files());
@@ -473,7 +473,7 @@ Recorder& StudySession::recorderFor(const RunRequest& r) {
     if (m_study.isEndpoint()) {
         return *m_endpoint;
     }
-    if (r.config.runner == "transformers") {
+    if (r.config.runner == Runner::Transformers) {
         return *m_transformers;
     }
     return *m_engine;
@@ -528,11 +528,11 @@ int runStudy(const RunOptions& o, Events& events, const std::atomic<bool>& stop)
         for (const HeadSpec* head : sel.heads) {
             for (const study::NamedConfig* nc : sel.configs) {
                 const RunConfig& cfg = nc->config;
-                if (!cfg.cpu_capability.empty() && cfg.runner == "engine" &&
-                    cfg.cpu_capability != currentCapability()) {
+                if (cfg.cpu_capability != CpuCapability::Auto && cfg.runner == Runner::Engine &&
+                    nameString(cfg.cpu_capability) != currentCapability()) {
                     session->releaseLedger(); // the child process writes the ledger
                     const int rc = runInChild(o, session->ledgerPath(), head->name, nc->name,
-                                              cfg.cpu_capability, events, stop);
+                                              nameString(cfg.cpu_capability), events, stop);
                     if (rc != 0) {
                         return rc;
                     }

@@ -4,14 +4,14 @@
 // once per head, plans the batches of each config, writes one transaction per batch, resumes
 // an unfinished run of the same head, config, capture and environment where it stopped, and
 // stops after the current batch on SIGINT/SIGTERM (exit 130).
-#include "common/protocol.h"
-#include "common/run_config.h"
-#include "common/vocabulary.h"
-#include "ledger/ledger.h"
-#include "pyrunner/transformers_runner.h"
-#include "runner/events.h"
-#include "study/study.h"
-#include "tokenizer/tokenizer.h"
+#include "core/common/protocol.h"
+#include "core/common/run_config.h"
+#include "core/common/vocabulary.h"
+#include "core/ledger/ledger.h"
+#include "core/pyrunner/transformers_runner.h"
+#include "core/runner/events.h"
+#include "core/study/study.h"
+#include "core/tokenizer/tokenizer.h"
 
 #include <atomic>
 #include <functional>

@@ -1,10 +1,10 @@
-#include "runner/transformers_recorder.h"
+#include "core/runner/transformers_recorder.h"
 
-#include "common/error.h"
-#include "common/protocol.h"
-#include "common/vocabulary.h"
-#include "engine/engine.h" // engine::Item
-#include "runner/runner_batches.h"
+#include "core/common/error.h"
+#include "core/common/protocol.h"
+#include "core/common/vocabulary.h"
+#include "core/engine/engine.h" // engine::Item
+#include "core/runner/runner_batches.h"
 
 #include <algorithm>
 #include <chrono>
@@ -86,7 +86,7 @@ TransformersRecorder::TransformersRecorder(const RecorderContext& context) : m_c
 TransformersRecorder::~TransformersRecorder() = default;
 
 TransformersRunner& TransformersRecorder::runner(const RunConfig& c) {
-    const std::string key = c.env + "\n" + c.cpu_capability;
+    const std::string key = c.env + "\n" + nameString(c.cpu_capability);
     auto it = m_runners.find(key);
     if (it == m_runners.end()) {
         const study::Environment* env = m_ctx.study.environment(c.env);
@@ -94,8 +94,8 @@ TransformersRunner& TransformersRecorder::runner(const RunConfig& c) {
             throw Error(m_ctx.options.study, "no environment \"" + c.env + "\" in $.environments");
         }
         study::Environment e = *env;
-        if (!c.cpu_capability.empty()) { // the runner's own process: set before torch starts
-            e.vars.push_back("ATEN_CPU_CAPABILITY=" + c.cpu_capability);
+        if (c.cpu_capability != CpuCapability::Auto) { // the runner's own process: before torch
+            e.vars.push_back("ATEN_CPU_CAPABILITY=" + nameString(c.cpu_capability));
         }
         it = m_runners.emplace(key, std::make_unique<TransformersRunner>(e)).first;
     }
@@ -125,7 +125,8 @@ void TransformersRecorder::preflight(const Selection& sel) {
     std::set<std::string> seen;
     for (const study::NamedConfig* nc : sel.configs) {
         const RunConfig& c = nc->config;
-        if (c.runner != "transformers" || !seen.insert(c.env + "\n" + c.cpu_capability).second) {
+        if (c.runner != Runner::Transformers ||
+            !seen.insert(c.env + "\n" + nameString(c.cpu_capability)).second) {
             continue;
         }
         TransformersRunner& tr = runner(c);

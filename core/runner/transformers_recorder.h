@@ -2,8 +2,8 @@
 // Runs computed by the transformers runner (runners/python) in the Python environment a
 // config names: the runner tokenizes and computes, this process plans the batches, decides and
 // records, as for the engine. One runner process per environment and CPU capability.
-#include "pyrunner/transformers_runner.h"
-#include "runner/recorder.h"
+#include "core/pyrunner/transformers_runner.h"
+#include "core/runner/recorder.h"
 
 #include <map>
 #include <memory>

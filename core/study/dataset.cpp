@@ -1,9 +1,9 @@
-#include "study/dataset.h"
+#include "core/study/dataset.h"
 
-#include "common/error.h"
-#include "common/json_read.h"
-#include "common/sha256.h"
-#include "tokenizer/unicode.h"
+#include "core/common/error.h"
+#include "core/common/json_read.h"
+#include "core/common/sha256.h"
+#include "core/tokenizer/unicode.h"
 
 #include <csv.h>
 #include <nlohmann/json.hpp>

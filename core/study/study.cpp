@@ -1,8 +1,8 @@
-#include "study/study.h"
+#include "core/study/study.h"
 
-#include "common/axes.h"
-#include "common/error.h"
-#include "common/json_read.h"
+#include "core/common/axes.h"
+#include "core/common/error.h"
+#include "core/common/json_read.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -308,8 +308,17 @@ void readEnvironments(const ordered_json& j, const std::string& baseDir, Study& 
             errors.push_back(path + ": must be an object with \"python\"");
             continue;
         }
-        unknownFields(e, {"$comment", "python", "env"}, path, errors);
+        unknownFields(e, {"$comment", "python", "env", "timeout"}, path, errors);
         Environment env{name, "", {}};
+        if (e.contains("timeout")) {
+            if (!e["timeout"].is_number() || !(e["timeout"].get<double>() > 0) ||
+                e["timeout"].get<double>() > 604800) {
+                errors.push_back(path +
+                                 ".timeout: must be seconds, more than 0 and at most a week");
+            } else {
+                env.timeout_seconds = e["timeout"].get<double>();
+            }
+        }
         if (stringField(e, "python", env.python, path, errors, true) &&
             env.python.find('/') != std::string::npos) {
             env.python = resolve(env.python, baseDir); // a bare name is looked up on PATH
@@ -338,12 +347,12 @@ void checkRunners(Study& s, std::vector<std::string>& errors) {
     for (auto& nc : s.configs) {
         RunConfig& c = nc.config;
         const std::string p = "$.configs." + nc.name;
-        if (c.runner == "engine") {
+        if (c.runner == Runner::Engine) {
             if (!c.env.empty()) {
                 errors.push_back(p + ".env: an environment is the transformers runner's (runner: "
                                      "transformers), the engine has none");
             }
-            if (c.attention == "flash_attention_2") {
+            if (c.attention == Attention::FlashAttention2) {
                 errors.push_back(p + ".attention: flash_attention_2 is the transformers runner's "
                                      "(runner: transformers); the engine has math, sdpa and "
                                      "batch_invariant");
@@ -362,13 +371,13 @@ void checkRunners(Study& s, std::vector<std::string>& errors) {
         } else if (s.environment(c.env) == nullptr) {
             errors.push_back(p + ".env: \"" + c.env + "\" is not one of $.environments");
         }
-        if (c.attention == "batch_invariant" || c.kernels == "batch_invariant") {
+        if (c.attention == Attention::BatchInvariant || c.kernels == Kernels::BatchInvariant) {
             errors.push_back(p + ": the batch-invariant kernels are the engine's; the transformers "
                                  "runner has attention math, sdpa or flash_attention_2 and the "
                                  "default kernels");
         }
-        if (c.gemm != "aten") {
-            errors.push_back(p + ".gemm: " + c.gemm +
+        if (c.gemm != Gemm::Aten) {
+            errors.push_back(p + ".gemm: " + nameString(c.gemm) +
                              " is the engine's; the transformers runner's "
                              "linear layers are its torch build's own");
         }

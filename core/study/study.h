@@ -2,10 +2,10 @@
 // A study (DESIGN.md): one model, one or more decision-head variants, one dataset, named
 // runtime configurations, one of them the reference, and the capture level. The file format
 // is documented with a commented example in docs/study-file.md.
-#include "common/endpoint_spec.h"
-#include "common/head_spec.h"
-#include "common/run_config.h"
-#include "study/dataset.h"
+#include "core/common/endpoint_spec.h"
+#include "core/common/head_spec.h"
+#include "core/common/run_config.h"
+#include "core/study/dataset.h"
 
 #include <nlohmann/json.hpp>
 
@@ -31,6 +31,9 @@ struct Environment {
     std::string name;
     std::string python;            // absolute when the study gave a path; else looked up on PATH
     std::vector<std::string> vars; // "NAME=VALUE", set for the runner process
+    // The longest the runner may take to start or to answer one request (load a model, compute
+    // a batch) before it is taken for hung and stopped.
+    double timeout_seconds = 1800;
 };
 
 struct Study {

@@ -1,8 +1,8 @@
 // Kubernetes' part of a sweep (sweep.h): an Indexed Job manifest, nothing that talks to a
 // cluster.
-#include "sweep/sweep.h"
+#include "core/sweep/sweep.h"
 
-#include "common/error.h"
+#include "core/common/error.h"
 
 #include <cctype>
 #include <filesystem>

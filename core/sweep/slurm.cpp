@@ -1,11 +1,11 @@
 // Slurm's part of a sweep (sweep.h): the batch script, sbatch, and what squeue, sacct and
 // scontrol say about the array tasks. The tools are the cluster's own, found on PATH and run
 // with this process's environment (SLURM_CONF included).
-#include "sweep/sweep.h"
+#include "core/sweep/sweep.h"
 
-#include "common/error.h"
-#include "common/utc_now.h"
-#include "process/child_process.h"
+#include "core/common/error.h"
+#include "core/common/utc_now.h"
+#include "core/process/child_process.h"
 
 #include <cctype>
 #include <chrono>
@@ -28,6 +28,18 @@ void checkPlainPath(const std::string& what, const std::string& path) {
         if (std::string(" \t\n\r\"'\\$`%").find(c) != std::string::npos) {
             throw Error(path, what + " must not contain whitespace, quotes, '\\', '$', '`' or "
                                      "'%' (a Slurm batch script carries it as it is)");
+        }
+    }
+}
+
+// A path that goes into a job script inside a quoted shell word and a comment: any character
+// is safe quoted, but a line break (or another control character) would end the comment line
+// and make the rest of the name a command of its own.
+void checkOneLine(const std::string& what, const std::string& path) {
+    for (const char c : path) {
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
+            throw Error(what + " has a line break or another control character in its name; a "
+                               "Slurm batch script cannot carry it (rename the file)");
         }
     }
 }
@@ -116,6 +128,8 @@ int taskIndex(const std::string& id, const std::string& job) {
 
 std::string slurmScript(const Sweep& sweep, const std::string& dir) {
     const std::string studyDir = fs::path(sweep.study).parent_path().string();
+    checkOneLine("the study file", sweep.study);
+    checkOneLine("the probaudit executable", sweep.probaudit);
     checkPlainPath("the sweep folder", dir);
     checkPlainPath("the study's folder", studyDir);
     const std::string n = std::to_string(sweep.shards);

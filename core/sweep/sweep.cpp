@@ -1,11 +1,11 @@
 // A sweep's folder and state, its shards' ledgers and the verdict per shard (sweep.h). What
 // is Slurm's own (its script, its tools' output) is in slurm.cpp.
-#include "sweep/sweep.h"
+#include "core/sweep/sweep.h"
 
-#include "common/error.h"
-#include "common/json_read.h"
-#include "common/vocabulary.h"
-#include "ledger/ledger.h"
+#include "core/common/error.h"
+#include "core/common/json_read.h"
+#include "core/common/vocabulary.h"
+#include "core/ledger/ledger.h"
 
 #include <nlohmann/json.hpp>
 

@@ -12,7 +12,7 @@
 //   shard-I.ledger   shard I's ledger, written by its task (resumed by a resubmitted task)
 //   logs/shard-I.log its task's output
 // Torch-free and Qt-free: the workbench reads sweeps too.
-#include "study/study.h"
+#include "core/study/study.h"
 
 #include <nlohmann/json.hpp>
 

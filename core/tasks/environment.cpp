@@ -1,6 +1,6 @@
-#include "tasks/environment.h"
+#include "core/tasks/environment.h"
 
-#include "engine/env_fingerprint.h"
+#include "core/engine/env_fingerprint.h"
 
 namespace probaudit::tasks {
 

@@ -1,13 +1,13 @@
-#include "tasks/generate.h"
+#include "core/tasks/generate.h"
 
-#include "tasks/predict.h"
+#include "core/tasks/predict.h"
 
-#include "analysis/export.h"
-#include "analysis/generation_compare.h"
-#include "common/error.h"
-#include "common/json_read.h"
-#include "common/run_config.h"
-#include "engine/engine.h"
+#include "core/analysis/export.h"
+#include "core/analysis/generation_compare.h"
+#include "core/common/error.h"
+#include "core/common/json_read.h"
+#include "core/common/run_config.h"
+#include "core/engine/engine.h"
 
 #include <fstream>
 

@@ -1,9 +1,9 @@
-#include "tasks/inspect.h"
+#include "core/tasks/inspect.h"
 
-#include "common/error.h"
-#include "engine/model_loader.h"
-#include "model/checkpoint.h"
-#include "tokenizer/unicode.h"
+#include "core/common/error.h"
+#include "core/engine/model_loader.h"
+#include "core/model/checkpoint.h"
+#include "core/tokenizer/unicode.h"
 
 #include <sys/resource.h>
 #include <unistd.h>

@@ -1,18 +1,17 @@
-#include "tasks/pin.h"
+#include "core/tasks/pin.h"
 
-#include "analysis/fingerprint.h"
-#include "common/error.h"
-#include "common/json_read.h"
-#include "common/protocol.h"
-#include "common/utc_now.h"
-#include "common/vocabulary.h"
-#include "engine/engine.h"
-#include "engine/env_fingerprint.h"
-#include "ledger/ledger.h"
-#include "pyrunner/transformers_runner.h"
-#include "runner/runner_batches.h"
-#include "runner/study_session.h"
-#include "study/study.h"
+#include "core/analysis/fingerprint.h"
+#include "core/common/error.h"
+#include "core/common/protocol.h"
+#include "core/common/utc_now.h"
+#include "core/common/vocabulary.h"
+#include "core/engine/engine.h"
+#include "core/engine/env_fingerprint.h"
+#include "core/ledger/ledger.h"
+#include "core/pyrunner/transformers_runner.h"
+#include "core/runner/runner_batches.h"
+#include "core/runner/study_session.h"
+#include "core/study/study.h"
 
 #include <nlohmann/json.hpp>
 
@@ -44,30 +43,25 @@ struct SampleRecord {
 };
 
 // The sample's results as exact data: float32 bit patterns in hex, layer hashes in hex.
-json sampleResults(const std::vector<SampleRecord>& records) {
-    json out = json::array();
+std::vector<LockedResult> sampleResults(const std::vector<SampleRecord>& records) {
+    std::vector<LockedResult> out;
     for (const auto& r : records) {
         auto bits = [](const std::vector<float>& v) {
-            json a = json::array();
+            std::vector<std::string> a;
             for (float f : v) {
                 std::uint32_t u = 0;
                 std::memcpy(&u, &f, 4);
                 char buf[12];
                 std::snprintf(buf, sizeof buf, "%08x", u);
-                a.push_back(buf);
+                a.emplace_back(buf);
             }
             return a;
         };
-        json hashes = json::array();
+        std::vector<std::string> hashes;
         for (auto h : r.hashes) {
             hashes.push_back(hex64(h));
         }
-        out.push_back({{"id", r.id},
-                       {"probs", r.probs},
-                       {"probs_bits", bits(r.probs)},
-                       {"logits_bits", bits(r.logits)},
-                       {"decision", r.decision},
-                       {"layer_hashes", hashes}});
+        out.push_back({r.id, r.probs, bits(r.probs), bits(r.logits), r.decision, hashes});
     }
     return out;
 }
@@ -82,7 +76,7 @@ struct Runtime {
 };
 
 std::optional<study::Environment> pythonEnvironment(const study::Study& s, const RunConfig& c) {
-    if (c.runner != "transformers") {
+    if (c.runner != Runner::Transformers) {
         return std::nullopt;
     }
     const study::Environment* e = s.environment(c.env);
@@ -93,8 +87,8 @@ std::optional<study::Environment> pythonEnvironment(const study::Study& s, const
 }
 
 study::Environment withCapability(study::Environment e, const RunConfig& c) {
-    if (!c.cpu_capability.empty()) {
-        e.vars.push_back("ATEN_CPU_CAPABILITY=" + c.cpu_capability);
+    if (c.cpu_capability != CpuCapability::Auto) {
+        e.vars.push_back("ATEN_CPU_CAPABILITY=" + nameString(c.cpu_capability));
     }
     return e;
 }
@@ -181,55 +175,46 @@ PinResult pinRun(const PinOptions& o) {
             "run " + std::to_string(o.run) +
                 " was recorded in another environment than this one; pin it where it was recorded");
     }
-    json texts = json::array();
+    RuntimeLock lock;
     for (const auto& it : sample) {
-        texts.push_back({{"id", it.id}, {"text", it.text}});
+        lock.sample_items.emplace_back(it.id, it.text);
     }
-    const std::string when = utcNow();
-    json lock{{"probaudit_lock", 1},
-              {"created", when},
-              {"study", s.name},
-              {"ledger", ledgerPath},
-              {"run", run.id},
-              {"head", head.toJson()},
-              {"config_name", run.config_name},
-              {"config", config.toJson()},
-              {"config_hash", run.config_hash},
-              {"environment", pinnedEnv},
-              {"environment_hash", run.env_hash},
-              {"records_sha256", run.records_sha256},
-              {"items", run.items_total},
-              {"sample", {{"items", texts}, {"results", sampleResults(records)}}}};
+    lock.created = utcNow();
+    lock.study = s.name;
+    lock.ledger = ledgerPath;
+    lock.run = run.id;
+    lock.head = head;
+    lock.config_name = run.config_name;
+    lock.config = config;
+    lock.config_hash = run.config_hash;
+    lock.environment = pinnedEnv;
+    lock.environment_hash = run.env_hash;
+    lock.records_sha256 = run.records_sha256;
+    lock.items = run.items_total;
+    lock.sample_results = sampleResults(records);
     if (rt.python) { // check starts the runner there again
         const study::Environment& e = *rt.python;
-        lock["runner_environment"] = {{"name", e.name}, {"python", e.python}, {"env", e.vars}};
-        lock["model"] = s.model_path;
+        lock.runner_environment = LockedRunnerEnvironment{e.name, e.python, e.vars};
+        lock.model = s.model_path;
     }
     std::ofstream out(o.output);
     if (!out) {
         throw Error(o.output, "cannot write");
     }
-    out << lock.dump(2) << "\n";
+    out << lock.toJson().dump(2) << "\n";
     return PinResult{run.id,       head.name,          run.config_name, o.output,
                      run.env_hash, run.records_sha256, sample.size()};
 }
 
 std::string lockedConfigJson(const std::string& lockPath) {
-    return readJsonFile(lockPath).at("config").dump();
+    return RuntimeLock::load(lockPath).config.toJson().dump();
 }
 
 CheckResult checkLock(const CheckOptions& o) {
-    const json lock = readJsonFile(o.lock);
-    if (!lock.contains("probaudit_lock")) {
-        throw Error(o.lock, "not a ProbAudit runtime lock");
-    }
-    const RunConfig config = RunConfig::fromJson(lock.at("config"));
-    const HeadSpec head = HeadSpec::fromJson(lock.at("head"), o.lock);
-    Runtime rt{lock.value("model", ""), head, config, std::nullopt};
-    if (lock.contains("runner_environment")) {
-        const json& e = lock["runner_environment"];
-        rt.python = study::Environment{e.value("name", ""), e.value("python", ""),
-                                       e.value("env", std::vector<std::string>{})};
+    const RuntimeLock lock = RuntimeLock::load(o.lock);
+    Runtime rt{lock.model, lock.head, lock.config, std::nullopt};
+    if (const auto& e = lock.runner_environment) {
+        rt.python = study::Environment{e->name, e->python, e->env};
     }
     std::optional<study::Study> s;
     if (!o.study.empty()) {
@@ -237,7 +222,7 @@ CheckResult checkLock(const CheckOptions& o) {
         rt.modelPath = s->model_path;
     }
     const json current = currentEnvironment(rt);
-    const auto diffs = analysis::fingerprintDiff(lock.at("environment"), current);
+    const auto diffs = analysis::fingerprintDiff(lock.environment, current);
     bool envMoves = false;
     json diffJson = json::array();
     for (const auto& d : diffs) {
@@ -248,25 +233,22 @@ CheckResult checkLock(const CheckOptions& o) {
                             {"can_move_numbers", d.moves_numerics},
                             {"why", d.why}});
     }
-    json result{{"lock", o.lock}, {"run", lock.at("run")}, {"environment_differences", diffJson}};
+    json result{{"lock", o.lock}, {"run", lock.run}, {"environment_differences", diffJson}};
     int code = envMoves ? protocol::kExitEnvironmentDiffers : 0;
     if (s) {
         std::vector<engine::Item> sample;
-        for (const auto& it : lock.at("sample").at("items")) {
-            sample.push_back(
-                {it.at("id").get<std::string>(), it.at("text").get<std::string>(), std::nullopt});
+        for (const auto& [id, text] : lock.sample_items) {
+            sample.push_back({id, text, std::nullopt});
         }
         json unused;
-        const json now = sampleResults(rerunSample(rt, sample, unused));
-        const json& then = lock.at("sample").at("results");
+        const auto now = sampleResults(rerunSample(rt, sample, unused));
+        const auto& then = lock.sample_results;
         std::int64_t changed = 0;
         json changedIds = json::array();
         for (std::size_t i = 0; i < then.size() && i < now.size(); ++i) {
-            if (then[i].at("probs_bits") != now[i].at("probs_bits") ||
-                then[i].at("logits_bits") != now[i].at("logits_bits") ||
-                then[i].at("layer_hashes") != now[i].at("layer_hashes")) {
+            if (!then[i].sameBits(now[i])) {
                 ++changed;
-                changedIds.push_back(then[i].at("id"));
+                changedIds.push_back(then[i].id);
             }
         }
         result["sample"] = {

@@ -8,7 +8,8 @@
 //     whether it can move numbers; with --study, reruns the sample and compares bit for bit.
 //     Exit codes: 0 identical, 3 the environment differs (in a way that can move numbers),
 //     4 the results differ.
-#include "analysis/fingerprint.h"
+#include "core/analysis/fingerprint.h"
+#include "core/common/runtime_lock.h"
 
 #include <nlohmann/json.hpp>
 
@@ -44,7 +45,7 @@ struct CheckOptions {
 };
 
 struct CheckResult {
-    nlohmann::json lock; // the lock file as read
+    RuntimeLock lock; // the lock file as read
     std::vector<analysis::EnvDifference> differences;
     // What `check --json` prints: lock, run, environment_differences, sample (with --study:
     // items, changed, changed_ids), exit.

@@ -1,9 +1,9 @@
-#include "tasks/predict.h"
+#include "core/tasks/predict.h"
 
-#include "common/error.h"
-#include "common/json_read.h"
-#include "common/run_config.h"
-#include "engine/engine.h"
+#include "core/common/error.h"
+#include "core/common/json_read.h"
+#include "core/common/run_config.h"
+#include "core/engine/engine.h"
 
 #include <unistd.h>
 
@@ -67,17 +67,18 @@ void ensureCpuCapability(const std::string& configJson, int /*argc*/, char** arg
         return;
     }
     const RunConfig c = configFromArg(configJson);
-    if (c.cpu_capability.empty()) {
+    if (c.cpu_capability == CpuCapability::Auto) {
         return;
     }
+    const std::string wanted = nameString(c.cpu_capability);
     const char* current = std::getenv("ATEN_CPU_CAPABILITY");
-    if (current != nullptr && c.cpu_capability == current) {
+    if (current != nullptr && wanted == current) {
         return;
     }
     if (std::getenv("PROBAUDIT_REEXEC") != nullptr) {
-        throw Error("could not start the engine with ATEN_CPU_CAPABILITY=" + c.cpu_capability);
+        throw Error("could not start the engine with ATEN_CPU_CAPABILITY=" + wanted);
     }
-    setenv("ATEN_CPU_CAPABILITY", c.cpu_capability.c_str(), 1);
+    setenv("ATEN_CPU_CAPABILITY", wanted.c_str(), 1);
     setenv("PROBAUDIT_REEXEC", "1", 1);
     execv("/proc/self/exe", argv);
     throw Error("could not re-execute the engine to set ATEN_CPU_CAPABILITY");

@@ -2,7 +2,7 @@
 // What `probaudit predict MODEL --head SPEC --text "..." [--config JSON]` computes: one input
 // through the engine: class probabilities, decision, margin and the per-layer norms of its
 // decision vector, as JSON (the CLI formats it).
-#include "common/run_config.h"
+#include "core/common/run_config.h"
 
 #include <nlohmann/json.hpp>
 

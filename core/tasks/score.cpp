@@ -1,12 +1,12 @@
-#include "tasks/score.h"
+#include "core/tasks/score.h"
 
-#include "tasks/predict.h"
+#include "core/tasks/predict.h"
 
-#include "common/error.h"
-#include "common/json_read.h"
-#include "common/run_config.h"
-#include "engine/engine.h"
-#include "engine/kernel_trace.h"
+#include "core/common/error.h"
+#include "core/common/json_read.h"
+#include "core/common/run_config.h"
+#include "core/engine/engine.h"
+#include "core/engine/kernel_trace.h"
 
 #include <algorithm>
 #include <chrono>

@@ -1,11 +1,11 @@
-#include "tasks/train_adapter.h"
+#include "core/tasks/train_adapter.h"
 
-#include "common/error.h"
-#include "common/file_digest.h"
-#include "engine/engine.h"
-#include "engine/weights.h"
-#include "model/safetensors.h"
-#include "study/dataset.h"
+#include "core/common/error.h"
+#include "core/common/file_digest.h"
+#include "core/engine/engine.h"
+#include "core/engine/weights.h"
+#include "core/model/safetensors.h"
+#include "core/study/dataset.h"
 
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>

@@ -1,9 +1,9 @@
 // Tokenizer models of a tokenizer.json (components.h): byte-level BPE (merges by rank,
 // byte fallback, unknown token) and WordPiece (greedy longest match).
-#include "common/error.h"
-#include "tokenizer/components.h"
-#include "tokenizer/unicode.h"
-#include "tokenizer/unsupported.h"
+#include "core/common/error.h"
+#include "core/tokenizer/components.h"
+#include "core/tokenizer/unicode.h"
+#include "core/tokenizer/unsupported.h"
 
 #include <algorithm>
 #include <climits>

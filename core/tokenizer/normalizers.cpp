@@ -1,8 +1,8 @@
 // Normalizers of a tokenizer.json (components.h): BERT's, the Unicode forms, lowercase,
 // accent stripping, literal replace, prepend, and sequences of them.
-#include "tokenizer/components.h"
-#include "tokenizer/unicode.h"
-#include "tokenizer/unsupported.h"
+#include "core/tokenizer/components.h"
+#include "core/tokenizer/unicode.h"
+#include "core/tokenizer/unsupported.h"
 
 namespace probaudit::tokenizer {
 

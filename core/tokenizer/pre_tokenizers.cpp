@@ -1,10 +1,10 @@
 // Pre-tokenizers of a tokenizer.json (components.h): regex and literal splits (PCRE2 standing
 // in for Oniguruma), byte-level (with GPT-2's byte <-> character mapping), BERT's, whitespace,
 // digits and sequences of them, plus the pre-tokenizer of a GGUF "gpt2" tokenizer.
-#include "common/error.h"
-#include "tokenizer/components.h"
-#include "tokenizer/unicode.h"
-#include "tokenizer/unsupported.h"
+#include "core/common/error.h"
+#include "core/tokenizer/components.h"
+#include "core/tokenizer/unicode.h"
+#include "core/tokenizer/unsupported.h"
 
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>

@@ -1,8 +1,8 @@
-#include "tokenizer/tokenizer.h"
+#include "core/tokenizer/tokenizer.h"
 
-#include "common/error.h"
-#include "common/json_read.h"
-#include "tokenizer/unicode.h"
+#include "core/common/error.h"
+#include "core/common/json_read.h"
+#include "core/tokenizer/unicode.h"
 
 #include <algorithm>
 #include <fstream>

@@ -2,8 +2,8 @@
 // A tokenizer that gives exactly the token ids of the reference implementation (Hugging Face
 // tokenizers, as transformers drives it): tokenizer.json (byte-level BPE, WordPiece) or the
 // tokenizer stored in a GGUF file's metadata. A token that differs is a different input.
-#include "tokenizer/components.h"
-#include "tokenizer/gguf_metadata.h"
+#include "core/tokenizer/components.h"
+#include "core/tokenizer/gguf_metadata.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,6 +1,6 @@
-#include "tokenizer/unicode.h"
+#include "core/tokenizer/unicode.h"
 
-#include "common/error.h"
+#include "core/common/error.h"
 
 #include <utf8proc.h>
 

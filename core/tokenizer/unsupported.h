@@ -1,7 +1,7 @@
 #pragma once
 // The error every tokenizer component gives for a part of tokenizer.json it does not implement:
 // refused by name rather than skipped (components.h).
-#include "common/error.h"
+#include "core/common/error.h"
 
 #include <string>
 

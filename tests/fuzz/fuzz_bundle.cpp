@@ -2,7 +2,7 @@
 // that does not exist yet: refused with one sentence (and no target file left behind) or
 // merged. A crash, an exception past importBundle, a hang, or a target created by a refused
 // import is a finding.
-#include "bundle/bundle.h"
+#include "core/bundle/bundle.h"
 
 #include <unistd.h>
 

@@ -2,8 +2,8 @@
 // probaudit::Error naming the bad lines. The first byte picks the format, whether bad lines are
 // skipped, whether labels are class names or indexes, and whether ids come from a field; the
 // rest is the file.
-#include "common/error.h"
-#include "study/dataset.h"
+#include "core/common/error.h"
+#include "core/study/dataset.h"
 
 #include <unistd.h>
 

@@ -1,8 +1,8 @@
 // libFuzzer: GGUF images are parsed or refused with probaudit::Error; accepted tensors of a
 // dequantizable type are dequantized (reads stay inside the image, checked by ASan).
-#include "common/error.h"
-#include "model/gguf.h"
-#include "model/gguf_llama.h"
+#include "core/common/error.h"
+#include "core/model/gguf.h"
+#include "core/model/gguf_llama.h"
 
 #include <cstdint>
 #include <vector>

@@ -2,10 +2,10 @@
 // the file is refused with probaudit::Error (not SQLite, not a ledger, another schema, a row
 // that cannot be read) or read through: the chain verified, every run's records and outputs
 // read, the review loaded. Any other exception, a crash or a hang is a finding.
-#include "analysis/review.h"
-#include "common/error.h"
-#include "ledger/ledger.h"
-#include "ledger/trust.h"
+#include "core/analysis/review.h"
+#include "core/common/error.h"
+#include "core/ledger/ledger.h"
+#include "core/ledger/trust.h"
 
 #include <unistd.h>
 

@@ -3,7 +3,7 @@
 // refused with a RequestError carrying the request's id when it has one. Nothing else may be
 // thrown, and the reply (the id and the message) is written as the engine writes it (invalid
 // UTF-8 of a quoted input replaced).
-#include "common/protocol_request.h"
+#include "core/common/protocol_request.h"
 
 #include <cstdint>
 #include <sstream>

@@ -1,7 +1,7 @@
 // libFuzzer: any byte image is either parsed into a consistent header or refused with
 // probaudit::Error; never a crash, an out-of-bounds read or undefined behaviour.
-#include "common/error.h"
-#include "model/safetensors.h"
+#include "core/common/error.h"
+#include "core/model/safetensors.h"
 
 #include <cstdint>
 #include <cstdlib>

@@ -4,8 +4,8 @@
 // current schema.
 //   fuzz_seeds OUT_DIR  ->  OUT_DIR/fuzz_ledger/{decisions,generation}.ledger,
 //                            OUT_DIR/fuzz_bundle/decisions.zip
-#include "analysis/review.h"
-#include "bundle/bundle.h"
+#include "core/analysis/review.h"
+#include "core/bundle/bundle.h"
 #include "review_fixture.h"
 
 #include <QDir>

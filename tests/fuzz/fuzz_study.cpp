@@ -3,9 +3,9 @@
 // probaudit::Error; a valid one is written back out as a ledger stores it. Relative paths
 // resolve against the repository's test fixtures, so seeds naming the tiny models reach the
 // model and head checks.
-#include "common/error.h"
-#include "common/json_read.h"
-#include "study/study.h"
+#include "core/common/error.h"
+#include "core/common/json_read.h"
+#include "core/study/study.h"
 
 #include <cstdint>
 #include <string>

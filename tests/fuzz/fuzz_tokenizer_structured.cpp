@@ -5,7 +5,7 @@
 // another type; a string made very long; a key removed. A quarter of the mutations stay
 // libFuzzer's own byte-level ones. The loaded tokenizer must then encode texts or refuse with
 // probaudit::Error, never crash, hang or throw anything else.
-#include "common/json_read.h"
+#include "core/common/json_read.h"
 #include "tokenizer_input.h"
 
 #include <nlohmann/json.hpp>

@@ -2,8 +2,8 @@
 // What both tokenizer.json fuzzers do with an input: load it as a tokenizer or refuse it with
 // probaudit::Error; a loaded tokenizer then encodes a fixed set of texts (empty, ASCII, mixed
 // scripts and emoji, whitespace) or refuses each with probaudit::Error.
-#include "common/error.h"
-#include "tokenizer/tokenizer.h"
+#include "core/common/error.h"
+#include "core/tokenizer/tokenizer.h"
 
 #include <cstdint>
 #include <string>

@@ -3,8 +3,8 @@
 // in float32 and bfloat16 (fixtures, and the real models when .cache/models has them); the
 // negative test that the default CUDA path changes bits over the same matrix; and float32
 // accuracy against the reference (golden heads). Skips (exit 77) without a CUDA device.
-#include "common/run_config.h"
-#include "engine/engine.h"
+#include "core/common/run_config.h"
+#include "core/engine/engine.h"
 #include "harness.h"
 
 #include <nlohmann/json.hpp>

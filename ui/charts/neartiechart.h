@@ -4,7 +4,7 @@
 // config that flipped is drawn on its own; those that did not are one grey series at 0 whose
 // whiskers reach the flip rate the sample still allows. For the charts tab, the report and
 // presentation mode.
-#include "analysis/seed_tables.h"
+#include "core/analysis/seed_tables.h"
 
 class QChart;
 

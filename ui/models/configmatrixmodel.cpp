@@ -1,8 +1,8 @@
 #include "ui/models/configmatrixmodel.h"
 
-#include "common/axes.h"
-#include "common/error.h"
-#include "common/run_config.h"
+#include "core/common/axes.h"
+#include "core/common/error.h"
+#include "core/common/run_config.h"
 #include "ui/models/colors.h"
 
 #include <QFont>

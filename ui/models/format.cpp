@@ -1,6 +1,6 @@
 #include "ui/models/format.h"
 
-#include "analysis/review.h"
+#include "core/analysis/review.h"
 
 #include <QCoreApplication>
 
@@ -118,9 +118,8 @@ QString formatGap(double gap) {
 
 QStringList classNames(const analysis::Review& review) {
     QStringList out;
-    for (const auto& l : review.study.value("dataset", nlohmann::json::object())
-                             .value("labels", nlohmann::json::array())) {
-        out << QString::fromStdString(l.get<std::string>());
+    for (const auto& l : review.facts.labels) {
+        out << QString::fromStdString(l);
     }
     return out;
 }

@@ -2,7 +2,7 @@
 // Two generation outputs and their record sets as HTML, for the generation page and the
 // report: where the outputs part, with the reference's top-2 logit gap there; which records
 // only one side has.
-#include "analysis/review.h"
+#include "core/analysis/review.h"
 
 #include <QString>
 

@@ -1,6 +1,6 @@
 #include "ui/models/pinstatus.h"
 
-#include "analysis/fingerprint.h"
+#include "core/analysis/fingerprint.h"
 
 #include <QCoreApplication>
 #include <QFileInfo>

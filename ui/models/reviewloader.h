@@ -2,7 +2,7 @@
 // Opens a ledger off the GUI thread: reads runs and records and compares every config with
 // the reference (analysis::loadReview) in a worker, reports progress on a 0–1000 scale
 // (throttled), and hands the finished Review to the GUI thread. Cancellable.
-#include "analysis/review.h"
+#include "core/analysis/review.h"
 
 #include <QFutureWatcher>
 #include <QObject>

@@ -1,6 +1,7 @@
 #include "ui/models/runsmodel.h"
 
-#include "common/vocabulary.h"
+#include "core/common/env_facts.h"
+#include "core/common/vocabulary.h"
 #include "ui/models/colors.h"
 
 namespace probaudit::ui {
@@ -13,46 +14,33 @@ QVariant RunsModel::environmentToolTip(const ledger::Run& r) const {
     if (it == review()->environments.end() || !it->second.is_object()) {
         return {};
     }
-    const nlohmann::json& e = it->second;
-    auto part = [&e](const char* key) {
-        const auto value = e.find(key);
-        return value != e.end() && value->is_object() ? *value : nlohmann::json::object();
+    const EnvFingerprint f = EnvFingerprint::read(it->second);
+    const auto q = [](const std::optional<std::string>& s, const char* unknown) {
+        return QString::fromStdString(s.value_or(unknown));
     };
-    if (envKind(e) == EnvKind::Endpoint) { // a server's runtime: what it said and was declared
-        const nlohmann::json endpoint = part("endpoint"), server = part("server"),
-                             labels = part("labels");
+    if (f.kind == EnvKind::Endpoint) { // a server's runtime: what it said and was declared
         QString text = tr("environment %1\nserver %2 (%3 API), model %4")
-                           .arg(QString::fromStdString(r.env_hash),
-                                QString::fromStdString(endpoint.value("url", "?")),
-                                QString::fromStdString(endpoint.value("api", "?")),
-                                QString::fromStdString(endpoint.value("model", "?")));
-        for (const char* key : {"header", "system_fingerprint"}) {
-            if (server.contains(key) && server[key].is_string()) {
-                text += QStringLiteral("\n%1: %2")
-                            .arg(QString::fromLatin1(key),
-                                 QString::fromStdString(server[key].get<std::string>()));
+                           .arg(QString::fromStdString(r.env_hash), q(f.endpoint.url, "?"),
+                                q(f.endpoint.api, "?"), q(f.endpoint.model, "?"));
+        for (const auto& [key, value] :
+             {std::pair{"header", f.server.header},
+              std::pair{"system_fingerprint", f.server.system_fingerprint}}) {
+            if (value) {
+                text += QStringLiteral("\n%1: %2").arg(QString::fromLatin1(key), q(value, ""));
             }
         }
-        for (const auto& [key, value] : labels.items()) {
+        for (const auto& [key, value] : f.labels) {
             text += QStringLiteral("\n%1: %2")
-                        .arg(QString::fromStdString(key),
-                             QString::fromStdString(value.is_string() ? value.get<std::string>()
-                                                                      : value.dump()));
+                        .arg(QString::fromStdString(key), QString::fromStdString(value));
         }
         return text;
     }
-    const nlohmann::json torch = part("torch"), cpu = part("cpu"), threads = part("threads"),
-                         engine = part("engine");
     return tr("environment %1\nlibtorch %2, CUDA build %3\nCPU %4, kernels %5\n"
               "intra-op threads %6\nProbAudit %7 (commit %8)")
-        .arg(QString::fromStdString(r.env_hash),
-             QString::fromStdString(torch.value("version", "?")),
-             QString::fromStdString(torch.value("cuda_build", "none")),
-             QString::fromStdString(cpu.value("model", "?")),
-             QString::fromStdString(cpu.value("aten_capability", "?")),
-             QString::number(threads.value("intra_op", 0)),
-             QString::fromStdString(engine.value("version", "?")),
-             QString::fromStdString(engine.value("commit", "?").substr(0, 12)));
+        .arg(QString::fromStdString(r.env_hash), q(f.torch.version, "?"),
+             q(f.torch.cuda_build, "none"), q(f.cpu.model, "?"), q(f.cpu.aten_capability, "?"),
+             QString::number(f.threads.intra_op.value_or(0)), q(f.engine.version, "?"),
+             QString::fromStdString(f.engine.commit.value_or("?").substr(0, 12)));
 }
 
 // An endpoint run's serving as its exchanges recorded it; nothing for engine runs.

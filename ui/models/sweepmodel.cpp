@@ -2,7 +2,7 @@
 
 #include "ui/models/colors.h"
 
-#include "ledger/ledger.h"
+#include "core/ledger/ledger.h"
 
 #include <QDir>
 #include <QFileInfo>

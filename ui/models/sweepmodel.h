@@ -4,7 +4,7 @@
 // failed, unknown), tinted; the last line of a failed task's log as its tooltip. The status
 // itself is read off the GUI thread (load(): squeue and the shards' ledgers, in the
 // background) and swapped in whole.
-#include "sweep/sweep.h"
+#include "core/sweep/sweep.h"
 #include "ui/models/tablemodel.h"
 
 #include <QFutureWatcher>

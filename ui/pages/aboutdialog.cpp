@@ -1,29 +1,34 @@
 #include "ui/pages/aboutdialog.h"
 
-#include "common/build_info.h"
+#include "core/common/build_info.h"
 
 #include <QDialogButtonBox>
 #include <QHBoxLayout>
 #include <QIcon>
-#include <QJsonArray>
+#include <QJsonDocument>
 #include <QLabel>
 #include <QVBoxLayout>
 
 namespace probaudit::ui {
 
+EnvFingerprint readFingerprint(const QJsonObject& fingerprint) {
+    const QByteArray text = QJsonDocument(fingerprint).toJson(QJsonDocument::Compact);
+    return EnvFingerprint::read(
+        nlohmann::json::parse(text.constData(), text.constData() + text.size(), nullptr, false));
+}
+
 QString engineSummary(const QJsonObject& fp) {
-    const QJsonObject torch = fp.value(QStringLiteral("torch")).toObject();
-    const QJsonObject cuda = fp.value(QStringLiteral("cuda")).toObject();
-    const QJsonObject cpu = fp.value(QStringLiteral("cpu")).toObject();
-    const QString cudaBuild = torch.value(QStringLiteral("cuda_build")).toString();
+    const EnvFingerprint f = readFingerprint(fp);
+    const QString cudaBuild = QString::fromStdString(f.torch.cuda_build.value_or(""));
     QStringList parts;
-    parts << AboutDialog::tr("libtorch %1").arg(torch.value(QStringLiteral("version")).toString());
+    parts
+        << AboutDialog::tr("libtorch %1").arg(QString::fromStdString(f.torch.version.value_or("")));
     parts << (cudaBuild.isEmpty() ? AboutDialog::tr("CPU-only build")
                                   : AboutDialog::tr("CUDA build %1").arg(cudaBuild));
-    const int gpus = cuda.value(QStringLiteral("gpus")).toArray().size();
+    const int gpus = int(f.cuda.gpus.size());
     parts << (gpus == 0 ? AboutDialog::tr("no GPU") : AboutDialog::tr("%n GPU(s)", "", gpus));
     parts << AboutDialog::tr("CPU kernels %1")
-                 .arg(cpu.value(QStringLiteral("aten_capability")).toString());
+                 .arg(QString::fromStdString(f.cpu.aten_capability.value_or("")));
     return parts.join(QStringLiteral(" · "));
 }
 
@@ -58,9 +63,9 @@ AboutDialog::AboutDialog(QWidget* parent) : QDialog(parent) {
 }
 
 void AboutDialog::setFingerprint(const QJsonObject& fp) {
-    const QJsonObject engine = fp.value(QStringLiteral("engine")).toObject();
     m_engine = tr("Engine: ProbAudit %1, %2")
-                   .arg(engine.value(QStringLiteral("version")).toString(), engineSummary(fp));
+                   .arg(QString::fromStdString(readFingerprint(fp).engine.version.value_or("")),
+                        engineSummary(fp));
     refresh();
 }
 

@@ -1,5 +1,7 @@
 #pragma once
 // Help → About: the workbench's version and the engine it drives (from its fingerprint).
+#include "core/common/env_facts.h"
+
 #include <QDialog>
 #include <QJsonObject>
 
@@ -27,5 +29,7 @@ private:
 
 // One line summarising an engine fingerprint: "libtorch 2.11.0 · CUDA build 13.0 · CPU AVX512".
 QString engineSummary(const QJsonObject& fingerprint);
+// The typed reading (common/env_facts.h) of a fingerprint the engine answered `env --json` with.
+EnvFingerprint readFingerprint(const QJsonObject& fingerprint);
 
 } // namespace probaudit::ui

@@ -1,8 +1,8 @@
 #include "ui/pages/configeditor.h"
 
-#include "common/error.h"
-#include "common/run_config.h"
-#include "study/study.h"
+#include "core/common/error.h"
+#include "core/common/run_config.h"
+#include "core/study/study.h"
 #include "ui/models/colors.h"
 
 #include <QComboBox>

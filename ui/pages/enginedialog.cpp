@@ -1,5 +1,6 @@
 #include "ui/pages/enginedialog.h"
 
+#include "ui/pages/aboutdialog.h"
 #include "ui/pages/engineclient.h"
 
 #include <QDialogButtonBox>
@@ -150,15 +151,17 @@ void EngineDialog::onCheckFinished() {
         Q_EMIT checked(false);
         return;
     }
-    const QJsonArray gpus = env[u"cuda"][u"gpus"].toArray();
+    const EnvFingerprint f = readFingerprint(env);
+    const auto q = [](const std::optional<std::string>& s) {
+        return QString::fromStdString(s.value_or(""));
+    };
     const QString device =
-        gpus.isEmpty()
-            ? tr("no GPU, CPU %1").arg(env[u"cpu"][u"model"].toString())
-            : tr("%n GPU(s): %1", "", int(gpus.size())).arg(gpus.first()[u"name"].toString());
-    m_result->setText(tr("Reached probaudit %1 with torch %2 (CUDA build %3); %4.")
-                          .arg(env[u"engine"][u"version"].toString(),
-                               env[u"torch"][u"version"].toString(),
-                               env[u"torch"][u"cuda_build"].toString(), device));
+        f.cuda.gpus.empty()
+            ? tr("no GPU, CPU %1").arg(q(f.cpu.model))
+            : tr("%n GPU(s): %1", "", int(f.cuda.gpus.size())).arg(q(f.cuda.gpus.front().name));
+    m_result->setText(
+        tr("Reached probaudit %1 with torch %2 (CUDA build %3); %4.")
+            .arg(q(f.engine.version), q(f.torch.version), q(f.torch.cuda_build), device));
     Q_EMIT checked(true);
 }
 

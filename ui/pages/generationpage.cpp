@@ -1,6 +1,6 @@
 #include "ui/pages/generationpage.h"
 
-#include "analysis/records.h"
+#include "core/analysis/records.h"
 #include "ui/charts/charts.h"
 #include "ui/charts/gapchart.h"
 #include "ui/models/generationhtml.h"
@@ -130,10 +130,9 @@ QWidget* GenerationPage::createDetail() {
 
 void GenerationPage::setReview(const ReviewPtr& review) {
     m_review = review;
-    m_title->setText(
-        review ? tr("%1 — %2 (generation head \"%3\")")
-                     .arg(qs(review->study.value("name", "")), qs(review->path), qs(review->head))
-               : QString());
+    m_title->setText(review ? tr("%1 — %2 (generation head \"%3\")")
+                                  .arg(qs(review->facts.name), qs(review->path), qs(review->head))
+                            : QString());
     m_tableModel->setReview(review);
     m_table->resizeColumnsToContents();
     const int rows = std::min(10, std::max(1, m_tableModel->rowCount()));

@@ -1,8 +1,9 @@
 #include "ui/pages/inspector.h"
 
-#include "analysis/compare.h"
-#include "common/head_spec.h"
-#include "model/checkpoint.h"
+#include "core/analysis/compare.h"
+#include "core/common/error.h"
+#include "core/common/head_spec.h"
+#include "core/model/checkpoint.h"
 #include "ui/charts/charts.h"
 #include "ui/models/colors.h"
 #include "ui/models/format.h"
@@ -139,17 +140,20 @@ void Inspector::setReview(const ReviewPtr& review) {
 
 void Inspector::showTokens(const ledger::Item& item, std::int64_t recordedTokens) {
     m_tokens.clear();
-    const nlohmann::json model = m_review->study.value("model", nlohmann::json::object());
-    if (model.contains("endpoint")) { // the server tokenizes; there is no local tokenizer
+    const analysis::StudyFacts::Model& model = m_review->facts.model;
+    if (model.served) { // the server tokenizes; there is no local tokenizer
         m_text->setHtml(QString::fromStdString(item.text).toHtmlEscaped());
         m_tokenNote->setText(tr("Tokenized by the server (%1): its tokens are not known here.")
-                                 .arg(QString::fromStdString(model.value("endpoint", ""))));
+                                 .arg(QString::fromStdString(model.endpoint)));
         return;
     }
     if (!m_tokenizerTried) {
         m_tokenizerTried = true;
         try {
-            const std::string modelPath = m_review->study.at("model").at("path").get<std::string>();
+            if (model.path.empty()) {
+                throw Error("the study records no model path");
+            }
+            const std::string modelPath = model.path;
             auto ckpt = model::Checkpoint::open(modelPath);
             m_tokenizer = std::make_shared<tokenizer::Tokenizer>(ckpt.loadTokenizer());
         } catch (const std::exception& e) {

@@ -1,8 +1,8 @@
 #include "ui/pages/mainwindow.h"
 
-#include "analysis/export.h"
-#include "bundle/lockfile.h"
-#include "study/study.h"
+#include "core/analysis/export.h"
+#include "core/bundle/lockfile.h"
+#include "core/study/study.h"
 #include "ui/models/pinstatus.h"
 #include "ui/pages/aboutdialog.h"
 #include "ui/pages/configeditor.h"
@@ -263,8 +263,7 @@ void MainWindow::showReview(const ReviewPtr& review) {
     m_generation->setReview(review->generation ? review : ReviewPtr());
     m_pages->setCurrentWidget(review->generation ? static_cast<QWidget*>(m_generation)
                                                  : static_cast<QWidget*>(m_review));
-    setWindowTitle(tr("%1 — ProbAudit Workbench")
-                       .arg(QString::fromStdString(review->study.value("name", ""))));
+    setWindowTitle(tr("%1 — ProbAudit Workbench").arg(QString::fromStdString(review->facts.name)));
     // Last: the pages are filled before the verification takes the cores.
     if (review->trust_checked) {
         m_verifying.clear();

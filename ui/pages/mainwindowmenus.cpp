@@ -1,8 +1,8 @@
 // The main window's menus and what the File menu's exports and imports do.
 #include "ui/pages/mainwindow.h"
 
-#include "analysis/export.h"
-#include "bundle/bundle.h"
+#include "core/analysis/export.h"
+#include "core/bundle/bundle.h"
 #include "ui/charts/theme.h"
 #include "ui/pages/aboutdialog.h"
 #include "ui/pages/enginedialog.h"

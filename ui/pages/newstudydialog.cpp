@@ -1,11 +1,12 @@
 #include "ui/pages/newstudydialog.h"
 
-#include "common/endpoint_spec.h"
-#include "endpoint/endpoint_run.h"
-#include "model/checkpoint.h"
-#include "pyrunner/transformers_runner.h"
-#include "study/dataset.h"
-#include "study/study.h"
+#include "core/common/endpoint_spec.h"
+#include "core/common/vocabulary.h"
+#include "core/endpoint/endpoint_run.h"
+#include "core/model/checkpoint.h"
+#include "core/pyrunner/transformers_runner.h"
+#include "core/study/dataset.h"
+#include "core/study/study.h"
 #include "ui/models/colors.h"
 
 #include <QCheckBox>
@@ -31,6 +32,14 @@
 #include <QVBoxLayout>
 
 namespace probaudit::ui {
+
+namespace {
+
+template <class E> QString wireName(E value) {
+    return QString::fromStdString(nameString(value));
+}
+
+} // namespace
 
 using nlohmann::ordered_json;
 
@@ -151,10 +160,11 @@ NewStudyDialog::NewStudyDialog(QWidget* parent) : QDialog(parent) {
     m_form = form;
     m_source = new QComboBox(this);
     m_source->setObjectName(QStringLiteral("modelSource"));
+    // Each item's data is the source's wire name (EnvKind): the engine's is "engine" here.
     m_source->addItem(tr("a model file (the built-in engine)"), QStringLiteral("engine"));
     m_source->addItem(tr("a model file, in a Python environment (transformers)"),
-                      QStringLiteral("transformers"));
-    m_source->addItem(tr("a server (OpenAI-compatible API)"), QStringLiteral("endpoint"));
+                      wireName(EnvKind::Transformers));
+    m_source->addItem(tr("a server (OpenAI-compatible API)"), wireName(EnvKind::Endpoint));
     form->addRow(tr("Model &source:"), m_source);
     m_model = pathRow(tr("&Model:"), true, form, &m_modelStatus);
     m_model->setPlaceholderText(tr("a Hugging Face folder or a GGUF file"));
@@ -174,9 +184,9 @@ NewStudyDialog::NewStudyDialog(QWidget* parent) : QDialog(parent) {
     m_labels->setPlaceholderText(tr("class names in order, e.g. negative, positive"));
     form->addRow(tr("&Classes:"), m_labels);
     m_headKind = new QComboBox(this);
-    m_headKind->addItem(tr("adapter (a linear head file)"), QStringLiteral("adapter"));
-    m_headKind->addItem(tr("label tokens (an LLM's next token)"), QStringLiteral("label_tokens"));
-    m_headKind->addItem(tr("classifier (inside the checkpoint)"), QStringLiteral("classifier"));
+    m_headKind->addItem(tr("adapter (a linear head file)"), wireName(HeadKind::Adapter));
+    m_headKind->addItem(tr("label tokens (an LLM's next token)"), wireName(HeadKind::LabelTokens));
+    m_headKind->addItem(tr("classifier (inside the checkpoint)"), wireName(HeadKind::Classifier));
     form->addRow(tr("Decision &head:"), m_headKind);
     m_headPath = pathRow(tr("Adapter &file:"), false, form, &m_headPathStatus);
     m_template = new QLineEdit(this);
@@ -218,11 +228,12 @@ NewStudyDialog::NewStudyDialog(QWidget* parent) : QDialog(parent) {
 }
 
 bool NewStudyDialog::isEndpoint() const {
-    return m_source->currentData().toString() == QLatin1String("endpoint");
+    return fromName<EnvKind>(m_source->currentData().toString().toStdString()) == EnvKind::Endpoint;
 }
 
 bool NewStudyDialog::isTransformers() const {
-    return m_source->currentData().toString() == QLatin1String("transformers");
+    return fromName<EnvKind>(m_source->currentData().toString().toStdString()) ==
+           EnvKind::Transformers;
 }
 
 // The transformers runner's environment: the interpreter and a button that starts the runner
@@ -360,7 +371,7 @@ void NewStudyDialog::sourceChanged() {
                                        "Python environment")
                                   : tr("reference: batch 1, no padding, float32, 1 thread"));
     if (server) {
-        m_headKind->setCurrentIndex(m_headKind->findData(QStringLiteral("label_tokens")));
+        m_headKind->setCurrentIndex(m_headKind->findData(wireName(HeadKind::LabelTokens)));
     }
     validateNow();
 }
@@ -426,16 +437,16 @@ ordered_json NewStudyDialog::studyJson() const {
     for (const QString& l : labels) {
         labelJson.push_back(l.toStdString());
     }
-    const QString kind = m_headKind->currentData().toString();
-    ordered_json head{{"kind", kind.toStdString()}};
-    if (kind == QLatin1String("adapter")) {
+    const HeadKind kind = fromName<HeadKind>(m_headKind->currentData().toString().toStdString())
+                              .value_or(HeadKind::Adapter);
+    ordered_json head{{"kind", nameString(kind)}};
+    if (kind == HeadKind::Adapter) {
         head["path"] = m_headPath->text().trimmed().toStdString();
-    } else if (kind == QLatin1String("label_tokens")) {
+    } else if (kind == HeadKind::LabelTokens) {
         head["template"] = m_template->text().toStdString();
         head["labels"] = labelJson;
     }
-    j["heads"] = {
-        {kind == QLatin1String("label_tokens") ? "label-words" : kind.toStdString(), head}};
+    j["heads"] = {{kind == HeadKind::LabelTokens ? "label-words" : nameString(kind), head}};
     ordered_json dataset{{"path", m_dataset->text().trimmed().toStdString()},
                          {"text_field", m_textField->text().trimmed().toStdString()},
                          {"label_field", m_labelField->text().trimmed().toStdString()}};

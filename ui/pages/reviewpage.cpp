@@ -282,10 +282,9 @@ void ReviewPage::connectViews() {
 void ReviewPage::setReview(const ReviewPtr& review) {
     m_review = review;
     m_row = -1;
-    m_title->setText(
-        review ? tr("%1 — %2").arg(QString::fromStdString(review->study.value("name", "")),
-                                   QString::fromStdString(review->path))
-               : QString());
+    m_title->setText(review ? tr("%1 — %2").arg(QString::fromStdString(review->facts.name),
+                                                QString::fromStdString(review->path))
+                            : QString());
     {
         const QSignalBlocker block(m_head);
         m_head->clear();

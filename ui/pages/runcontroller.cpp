@@ -3,12 +3,12 @@
 #include "ui/pages/engineclient.h"
 #include "ui/pages/enginesettings.h"
 
-#include "common/protocol.h"
+#include "core/common/json_read.h"
+#include "core/common/protocol.h"
+#include "core/common/run_event.h"
 
 #include <QDir>
 #include <QFileInfo>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QProcessEnvironment>
 
 namespace probaudit::ui {
@@ -93,37 +93,41 @@ void RunController::cancel() {
 void RunController::readEvents() {
     while (m_process != nullptr && m_process->canReadLine()) {
         const QByteArray line = m_process->readLine();
-        const QJsonDocument doc = QJsonDocument::fromJson(line);
-        if (!doc.isObject()) {
+        const auto parsed =
+            tryParseJson(std::string_view(line.constData(), std::size_t(line.size())));
+        if (!parsed || !parsed->is_object()) {
             continue;
         }
-        const QJsonObject e = doc.object();
-        const QString kind = e.value(u"event").toString();
-        const qint64 run = e.value(u"run").toInteger(-1);
-        if (kind == QLatin1String("started")) {
+        const RunEvent e = RunEvent::read(*parsed);
+        const qint64 run = e.run.value_or(-1);
+        const auto q = [](const std::string& s) { return QString::fromStdString(s); };
+        switch (e.kind) {
+        case EventKind::Started:
             // A diagnosis probe is named by what it probes ("shape: batch 8"), a run by its config.
-            const QString label = e.value(u"label").toString();
-            Q_EMIT runStarted(run, label.isEmpty() ? e.value(u"config").toString() : label,
-                              e.value(u"items").toInteger(), e.value(u"resumed_items").toInteger());
-        } else if (kind == QLatin1String("progress")) {
-            Q_EMIT progress(run, e.value(u"done").toInteger(), e.value(u"total").toInteger(),
-                            e.value(u"items_per_second").toDouble(),
-                            e.value(u"eta_seconds").toDouble(-1));
-        } else if (kind == QLatin1String("run-finished")) {
-            const QString label = e.value(u"label").toString();
-            if (e.contains(u"endpoint")) {
-                const QJsonObject s = e.value(u"endpoint").toObject();
-                Q_EMIT servingMeasured(run, s.value(u"items_per_second").toDouble(),
-                                       s.value(u"achieved_concurrency").toDouble());
+            Q_EMIT runStarted(run, q(e.labelOrConfig()), e.items, e.resumed_items);
+            break;
+        case EventKind::Progress:
+            Q_EMIT progress(run, qint64(e.done), qint64(e.total), e.items_per_second,
+                            e.eta_seconds);
+            break;
+        case EventKind::RunFinished:
+            if (e.endpoint) {
+                Q_EMIT servingMeasured(run, e.endpoint->items_per_second,
+                                       e.endpoint->achieved_concurrency);
             }
-            Q_EMIT runFinished(run, label.isEmpty() ? e.value(u"config").toString() : label,
-                               e.value(u"status").toString());
-        } else if (kind == QLatin1String("skipped")) {
-            Q_EMIT runSkipped(run, e.value(u"config").toString(), e.value(u"reason").toString());
-        } else if (kind == QLatin1String("warning")) {
-            Q_EMIT warning(e.value(u"message").toString());
-        } else if (kind == QLatin1String("error")) {
-            m_lastError = e.value(u"message").toString();
+            Q_EMIT runFinished(run, q(e.labelOrConfig()), q(e.status));
+            break;
+        case EventKind::Skipped:
+            Q_EMIT runSkipped(run, q(e.config), q(e.reason));
+            break;
+        case EventKind::Warning:
+            Q_EMIT warning(q(e.message));
+            break;
+        case EventKind::Error:
+            m_lastError = q(e.message);
+            break;
+        default:
+            break;
         }
     }
 }

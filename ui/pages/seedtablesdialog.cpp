@@ -1,6 +1,6 @@
 #include "ui/pages/seedtablesdialog.h"
 
-#include "analysis/seed_tables.h"
+#include "core/analysis/seed_tables.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -19,7 +19,7 @@ SeedTablesDialog::SeedTablesDialog(const ReviewPtr& review, QWidget* parent) : Q
     resize(1100, 720);
     std::ostringstream md;
     if (review) {
-        md << "# " << review->study.value("name", "") << "\n\n";
+        md << "# " << review->facts.name << "\n\n";
         analysis::writeSeedTablesMarkdown(md, {review.get()}, {});
     }
     m_markdown = QString::fromStdString(md.str());

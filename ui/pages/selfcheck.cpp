@@ -1,7 +1,8 @@
 #include "ui/pages/selfcheck.h"
 
-#include "common/error.h"
-#include "study/study.h"
+#include "core/common/error.h"
+#include "core/study/study.h"
+#include "ui/pages/aboutdialog.h"
 #include "ui/pages/engineclient.h"
 #include "ui/pages/mainwindow.h"
 
@@ -142,15 +143,12 @@ void checkEngine(Checks& c) {
     if (error.isEmpty()) {
         loop.exec();
     }
-    const QJsonObject torch = fingerprint.value(QStringLiteral("torch")).toObject();
-    const QString torchVersion = torch.value(QStringLiteral("version")).toString();
+    const EnvFingerprint f = readFingerprint(fingerprint);
+    const QString torchVersion = QString::fromStdString(f.torch.version.value_or(""));
     c.check(error.isEmpty() && !torchVersion.isEmpty(), QStringLiteral("engine"),
             error.isEmpty() ? QStringLiteral("%1 answers env --json: torch %2, %3 logical cores")
                                   .arg(QDir::toNativeSeparators(path), torchVersion)
-                                  .arg(fingerprint.value(QStringLiteral("cpu"))
-                                           .toObject()
-                                           .value(QStringLiteral("logical_cores"))
-                                           .toInt())
+                                  .arg(f.cpu.logical_cores.value_or(0))
                             : error);
     const QString report = QFileInfo(path).dir().filePath(QStringLiteral("probaudit-report"));
     c.check(QFileInfo(report).isExecutable(), QStringLiteral("report writer"),

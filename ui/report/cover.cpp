@@ -1,8 +1,9 @@
 #include "ui/report/sections.h"
 
-#include "bundle/lockfile.h"
-#include "common/build_info.h"
-#include "common/vocabulary.h"
+#include "core/bundle/lockfile.h"
+#include "core/common/build_info.h"
+#include "core/common/env_facts.h"
+#include "core/common/vocabulary.h"
 #include "ui/models/pinstatus.h"
 
 #include <QDateTime>
@@ -18,44 +19,40 @@ using nlohmann::json;
 
 namespace {
 
+std::string orUnknown(const std::string& s) {
+    return s.empty() ? std::string("?") : s;
+}
+
 // A server's environment: where it is, what it serves and what it says and is said of it.
-QString endpointSummary(const json& e) {
-    const json endpoint = e.value("endpoint", json::object()),
-               server = e.value("server", json::object());
+QString endpointSummary(const EnvFingerprint& f) {
     QStringList labels;
-    const json declared = e.value("labels", json::object()); // outlives the loop over it
-    for (const auto& [k, v] : declared.items()) {
-        labels << esc(k + ": " + (v.is_string() ? v.get<std::string>() : v.dump()));
+    for (const auto& [k, v] : f.labels) {
+        labels << esc(k + ": " + v);
     }
     return QStringLiteral("server %1, model %2 (%3 API), server header %4, system_fingerprint %5, "
                           "declared: %6; ProbAudit %7")
-        .arg(esc(endpoint.value("url", "?")), esc(endpoint.value("model", "?")),
-             esc(endpoint.value("api", "?")), esc(server.value("header", "none")),
-             esc(server.value("system_fingerprint", "none")),
+        .arg(esc(f.endpoint.url.value_or("?")), esc(f.endpoint.model.value_or("?")),
+             esc(f.endpoint.api.value_or("?")), esc(f.server.header.value_or("none")),
+             esc(f.server.system_fingerprint.value_or("none")),
              labels.isEmpty() ? QStringLiteral("nothing") : labels.join(QStringLiteral("; ")),
-             esc(e.value("client", json::object()).value("probaudit", "?")));
+             esc(f.client_probaudit.value_or("?")));
 }
 
 QString envSummary(const json& e) {
-    if (envKind(e) == EnvKind::Endpoint) {
-        return endpointSummary(e);
+    const EnvFingerprint f = EnvFingerprint::read(e);
+    if (f.kind == EnvKind::Endpoint) {
+        return endpointSummary(f);
     }
-    auto part = [&e](const char* key) {
-        const auto it = e.find(key);
-        return it != e.end() && it->is_object() ? *it : json::object();
-    };
-    const json torch = part("torch"), cpu = part("cpu"), threads = part("threads"),
-               cuda = part("cuda"), engine = part("engine");
-    QString gpu = QStringLiteral("none");
-    if (cuda.contains("devices") && cuda["devices"].is_array() && !cuda["devices"].empty()) {
-        gpu = QString::fromStdString(cuda["devices"][0].value("name", "GPU"));
-    }
+    const QString gpu = f.cuda.gpus.empty()
+                            ? QStringLiteral("none")
+                            : QString::fromStdString(f.cuda.gpus.front().name.value_or("GPU"));
     return QStringLiteral("libtorch %1, CUDA build %2, GPU %3, CPU %4 (kernels %5), intra-op "
                           "threads %6, ProbAudit %7")
-        .arg(esc(torch.value("version", "?")), esc(torch.value("cuda_build", "none")), esc(gpu),
-             esc(cpu.value("model", "?")), esc(cpu.value("aten_capability", "?")))
-        .arg(threads.value("intra_op", 0))
-        .arg(esc(engine.value("version", "?") + " " + engine.value("commit", "").substr(0, 12)));
+        .arg(esc(f.torch.version.value_or("?")), esc(f.torch.cuda_build.value_or("none")), esc(gpu),
+             esc(f.cpu.model.value_or("?")), esc(f.cpu.aten_capability.value_or("?")))
+        .arg(f.threads.intra_op.value_or(0))
+        .arg(
+            esc(f.engine.version.value_or("?") + " " + f.engine.commit.value_or("").substr(0, 12)));
 }
 
 // Endpoint runs: how the server really served them. A config may ask for N requests in flight
@@ -148,13 +145,12 @@ void pinSection(Html& h, const analysis::Review& rv, const ReportOptions& o,
 } // namespace
 
 void cover(Html& h, const analysis::Review& rv, const ReportOptions& o) {
-    const json model = rv.study.value("model", json::object());
-    const json dataset = rv.study.value("dataset", json::object());
+    const analysis::StudyFacts::Model& model = rv.facts.model;
     QStringList files;
-    for (const auto& f : dataset.value("path", json::array())) {
-        files << esc(f.get<std::string>());
+    for (const auto& f : rv.facts.dataset_paths) {
+        files << esc(f);
     }
-    h.text += QStringLiteral("<h1>ProbAudit report: %1</h1>").arg(esc(rv.study.value("name", "")));
+    h.text += QStringLiteral("<h1>ProbAudit report: %1</h1>").arg(esc(rv.facts.name));
     if (rv.trust.state == ledger::Trust::State::Tampered) {
         h.text +=
             QStringLiteral(
@@ -167,25 +163,24 @@ void cover(Html& h, const analysis::Review& rv, const ReportOptions& o) {
                        "configuration of this study?"));
     h.table({QStringLiteral("what"), QStringLiteral("")},
             {{QStringLiteral("Study"),
-              esc(rv.study.value("name", "")) +
-                  (rv.study_path.empty() ? QString()
-                                         : QStringLiteral(" (%1)").arg(esc(rv.study_path)))},
+              esc(rv.facts.name) + (rv.study_path.empty()
+                                        ? QString()
+                                        : QStringLiteral(" (%1)").arg(esc(rv.study_path)))},
              {QStringLiteral("Ledger"), esc(rv.path)},
              {QStringLiteral("Ledger integrity"), esc(rv.trust.line())},
              {QStringLiteral("Chain head"), rv.trust.verify.head
                                                 ? esc(rv.trust.verify.head->text())
                                                 : QStringLiteral("none that verifies")},
              {QStringLiteral("Model"),
-              model.value("format", "") == "endpoint"
-                  ? QStringLiteral("%1 served at %2 (%3 API)")
-                        .arg(esc(model.value("name", "?")), esc(model.value("endpoint", "?")),
-                             esc(model.value("api", "?")))
-                  : esc(model.value("path", "")) + QStringLiteral(" (") +
-                        esc(model.value("format", "")) + QStringLiteral(")")},
+              model.served ? QStringLiteral("%1 served at %2 (%3 API)")
+                                 .arg(esc(orUnknown(model.name)), esc(orUnknown(model.endpoint)),
+                                      esc(orUnknown(model.api)))
+                           : esc(model.path) + QStringLiteral(" (") + esc(model.format) +
+                                 QStringLiteral(")")},
              {QStringLiteral("Model files SHA-256"),
-              model.value("format", "") == "endpoint"
+              model.served
                   ? QStringLiteral("not known: the server holds the weights (see its environment)")
-                  : esc(model.value("sha256", "not recorded"))},
+                  : esc(model.sha256.empty() ? std::string("not recorded") : model.sha256)},
              {QStringLiteral("Dataset"), files.join(QStringLiteral("<br>"))},
              {QStringLiteral("Dataset SHA-256"), esc(rv.dataset_sha256)},
              {QStringLiteral("Items"), QString::number(rv.items.size())},

@@ -1,7 +1,7 @@
 #include "ui/report/sections.h"
 
-#include "analysis/records.h"
-#include "analysis/seed_tables.h"
+#include "core/analysis/records.h"
+#include "core/analysis/seed_tables.h"
 #include "ui/charts/gapchart.h"
 #include "ui/models/format.h"
 #include "ui/models/generationhtml.h"

@@ -1,7 +1,7 @@
 #pragma once
 // The report's building blocks (internal to ui/report): HTML for QTextDocument, a heading
 // list for the contents, and charts and widgets rendered to images for print.
-#include "analysis/review.h"
+#include "core/analysis/review.h"
 
 #include <QImage>
 #include <QString>

@@ -1,6 +1,6 @@
 #include "ui/report/report.h"
 
-#include "common/build_info.h"
+#include "core/common/build_info.h"
 #include "ui/report/sections.h"
 
 #include <QAbstractTextDocumentLayout>
@@ -139,8 +139,8 @@ bool writeReport(const analysis::Review& review, const ReportOptions& options, Q
     pdf.setResolution(96);
     pdf.setPageSize(options.pageSize);
     pdf.setPageMargins(QMarginsF(15, 15, 15, 18), QPageLayout::Millimeter);
-    pdf.setTitle(QStringLiteral("ProbAudit report: %1")
-                     .arg(QString::fromStdString(review.study.value("name", ""))));
+    pdf.setTitle(
+        QStringLiteral("ProbAudit report: %1").arg(QString::fromStdString(review.facts.name)));
     pdf.setCreator(QStringLiteral("ProbAudit %1").arg(QString::fromLatin1(engineVersion())));
     const QRectF paint = pdf.pageLayout().paintRectPixels(96);
     const double footer = 22;
@@ -153,7 +153,7 @@ bool writeReport(const analysis::Review& review, const ReportOptions& options, Q
         *error = QStringLiteral("%1 cannot be written").arg(options.output);
         return false;
     }
-    const QString study = QString::fromStdString(review.study.value("name", ""));
+    const QString study = QString::fromStdString(review.facts.name);
     for (int i = 0; i < pages; ++i) {
         if (i > 0) {
             pdf.newPage();

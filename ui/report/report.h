@@ -6,7 +6,7 @@
 // definitions of every metric, and "what this report cannot tell you", generated from the
 // data. Page numbers on every page; A4 or Letter. Charts come from the workbench's chart code.
 // The report is written in English (an audit document in one language).
-#include "analysis/review.h"
+#include "core/analysis/review.h"
 
 #include <QPageSize>
 #include <QString>

@@ -2,7 +2,8 @@
 
 #include "ui/models/format.h"
 
-#include "common/axes.h"
+#include "core/common/axes.h"
+#include "core/common/env_facts.h"
 
 #include <algorithm>
 #include <cmath>
@@ -155,21 +156,15 @@ QString untriedLimit(const analysis::Review& rv) {
 QString hardwareLimit(const analysis::Review& rv) {
     std::set<std::string> cpus, torches, gpus;
     for (const auto& [hash, e] : rv.environments) {
-        const auto cpu = e.find("cpu");
-        if (cpu != e.end() && cpu->is_object()) {
-            cpus.insert(cpu->value("model", "?") + " (" + cpu->value("aten_capability", "?") + ")");
+        const EnvFingerprint f = EnvFingerprint::read(e);
+        if (f.kind == EnvKind::Endpoint) {
+            continue; // a server's hardware is its own (the cover names the server)
         }
-        const auto torch = e.find("torch");
-        if (torch != e.end() && torch->is_object()) {
-            torches.insert(torch->value("version", "?") + " CUDA build " +
-                           torch->value("cuda_build", "none"));
-        }
-        const auto cuda = e.find("cuda");
-        if (cuda != e.end() && cuda->is_object() && cuda->contains("devices") &&
-            (*cuda)["devices"].is_array()) {
-            for (const auto& d : (*cuda)["devices"]) {
-                gpus.insert(d.value("name", "GPU"));
-            }
+        cpus.insert(f.cpu.model.value_or("?") + " (" + f.cpu.aten_capability.value_or("?") + ")");
+        torches.insert(f.torch.version.value_or("?") + " CUDA build " +
+                       f.torch.cuda_build.value_or("none"));
+        for (const auto& g : f.cuda.gpus) {
+            gpus.insert(g.name.value_or("GPU"));
         }
     }
     auto join = [](const std::set<std::string>& s) {

@@ -1,6 +1,6 @@
 // probaudit bundle LEDGER -o audit.zip [--study FILE] [--head H] [--lock FILE]: the audit bundle.
-#include "bundle_cmds.h"
-#include "command.h"
+#include "app/probaudit/bundle_cmds.h"
+#include "app/probaudit/command.h"
 
 namespace probaudit::app {
 

@@ -1,9 +1,9 @@
 // probaudit check runtime.lock.json [--study S] [--json]: exit 0 identical, 3 the environment
 // differs, 4 the results differ.
-#include "command.h"
-#include "pin.h"
+#include "app/probaudit/command.h"
+#include "app/probaudit/pin.h"
 
-#include "tasks/predict.h"
+#include "core/tasks/predict.h"
 
 #include <iostream>
 

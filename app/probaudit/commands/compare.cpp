@@ -1,6 +1,6 @@
 // probaudit compare LEDGER A B [--json | --csv | --jsonl] [--top N] [--near-boundary K]
-#include "command.h"
-#include "compare_cmd.h"
+#include "app/probaudit/command.h"
+#include "app/probaudit/compare_cmd.h"
 
 namespace probaudit::app {
 

@@ -1,12 +1,12 @@
 // probaudit diagnose STUDY [--ledger L] [--head NAME] [--sample N] [--batch N] [--seed S] [--json]
 //   [--engine ssh://user@host]
-#include "command.h"
-#include "diagnose_cmd.h"
-#include "remote_engine.h"
+#include "app/probaudit/command.h"
+#include "app/probaudit/diagnose_cmd.h"
+#include "app/probaudit/remote_engine.h"
 
-#include "common/protocol_request.h"
-#include "study/study.h"
-#include "tasks/predict.h"
+#include "core/common/protocol_request.h"
+#include "core/study/study.h"
+#include "core/tasks/predict.h"
 
 namespace probaudit::app {
 

@@ -1,6 +1,6 @@
 // probaudit engine: requests as JSON lines on stdin, events on stdout (engine_server.h).
-#include "command.h"
-#include "engine_server.h"
+#include "app/probaudit/command.h"
+#include "app/probaudit/engine_server.h"
 
 namespace probaudit::app {
 

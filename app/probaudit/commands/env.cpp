@@ -1,10 +1,10 @@
 // probaudit env [--json] [--engine ssh://user@host]: the environment fingerprint, here or of the
 // engine on another host.
-#include "command.h"
-#include "env_text.h"
-#include "remote_engine.h"
+#include "app/probaudit/command.h"
+#include "app/probaudit/env_text.h"
+#include "app/probaudit/remote_engine.h"
 
-#include "tasks/environment.h"
+#include "core/tasks/environment.h"
 
 #include <iostream>
 

@@ -1,6 +1,6 @@
 // probaudit export LEDGER --run ID --format csv|jsonl [--output FILE]
-#include "command.h"
-#include "ledger_cmds.h"
+#include "app/probaudit/command.h"
+#include "app/probaudit/ledger_cmds.h"
 
 namespace probaudit::app {
 

@@ -1,9 +1,9 @@
 // probaudit generate MODEL (--prompt TEXT ... | --input ITEMS.jsonl [--template T]) ...
-#include "command.h"
-#include "generate_cmd.h"
+#include "app/probaudit/command.h"
+#include "app/probaudit/generate_cmd.h"
 
-#include "tasks/generate.h"
-#include "tasks/predict.h"
+#include "core/tasks/generate.h"
+#include "core/tasks/predict.h"
 
 #include <iostream>
 

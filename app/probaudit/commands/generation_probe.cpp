@@ -1,10 +1,10 @@
 // probaudit generation-probe MODEL --input ITEMS.jsonl --template T --records SPEC ...
-#include "command.h"
-#include "generate_cmd.h"
+#include "app/probaudit/command.h"
+#include "app/probaudit/generate_cmd.h"
 
-#include "common/error.h"
-#include "tasks/generate.h"
-#include "tasks/predict.h"
+#include "core/common/error.h"
+#include "core/tasks/generate.h"
+#include "core/tasks/predict.h"
 
 #include <fstream>
 #include <iostream>

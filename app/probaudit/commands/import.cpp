@@ -1,6 +1,6 @@
 // probaudit import audit.zip --into LEDGER: check a bundle and merge its finished runs.
-#include "bundle_cmds.h"
-#include "command.h"
+#include "app/probaudit/bundle_cmds.h"
+#include "app/probaudit/command.h"
 
 namespace probaudit::app {
 

@@ -1,8 +1,8 @@
 // probaudit inspect PATH [--load] [--json]: describe a checkpoint.
-#include "inspect.h"
-#include "command.h"
+#include "app/probaudit/inspect.h"
+#include "app/probaudit/command.h"
 
-#include "tasks/inspect.h"
+#include "core/tasks/inspect.h"
 
 #include <iostream>
 

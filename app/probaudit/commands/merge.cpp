@@ -1,8 +1,8 @@
 // probaudit merge SHARD.ledger ... -o OUT.ledger: the ledgers of `run --shard I/N` joined into
 // one sealed ledger (ledger/merge.h); a refusal names the shard and writes nothing.
-#include "command.h"
+#include "app/probaudit/command.h"
 
-#include "ledger/merge.h"
+#include "core/ledger/merge.h"
 
 #include <iostream>
 

@@ -1,6 +1,6 @@
 // probaudit pin STUDY --run ID -o runtime.lock.json [--ledger L] [--sample K]
-#include "pin.h"
-#include "command.h"
+#include "app/probaudit/pin.h"
+#include "app/probaudit/command.h"
 
 #include <iostream>
 

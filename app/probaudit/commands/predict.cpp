@@ -1,8 +1,8 @@
 // probaudit predict MODEL --head HEAD --text T [--config JSON] [--json]
-#include "predict.h"
-#include "command.h"
+#include "app/probaudit/predict.h"
+#include "app/probaudit/command.h"
 
-#include "tasks/predict.h"
+#include "core/tasks/predict.h"
 
 #include <iostream>
 

@@ -1,7 +1,7 @@
 // probaudit report LEDGER -o report.pdf [--head H] [--page-size a4|letter] [--lock FILE]: runs
 // probaudit-report, the Qt-based PDF writer beside this executable.
-#include "command.h"
-#include "ledger_cmds.h"
+#include "app/probaudit/command.h"
+#include "app/probaudit/ledger_cmds.h"
 
 namespace probaudit::app {
 

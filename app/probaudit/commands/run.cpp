@@ -2,12 +2,12 @@
 //   [--skip-bad-lines] [--jobs N] [--shard I/N] [--events jsonl]: a study into its ledger
 //   (runner/study_session.h); with --engine ssh://user@host on another host, its finished runs
 //   then imported into the local ledger (runner/remote_run.h).
-#include "command.h"
-#include "events.h"
-#include "remote_engine.h"
+#include "app/probaudit/command.h"
+#include "app/probaudit/events.h"
+#include "app/probaudit/remote_engine.h"
 
-#include "common/protocol.h"
-#include "runner/study_session.h"
+#include "core/common/protocol.h"
+#include "core/runner/study_session.h"
 
 namespace probaudit::app {
 

@@ -1,6 +1,6 @@
 // probaudit runs LEDGER [--json]
-#include "command.h"
-#include "ledger_cmds.h"
+#include "app/probaudit/command.h"
+#include "app/probaudit/ledger_cmds.h"
 
 namespace probaudit::app {
 

@@ -1,9 +1,9 @@
 // probaudit score MODEL --head HEAD --input ITEMS.jsonl [--config JSON] [--capture LEVEL] ...
-#include "score.h"
-#include "command.h"
+#include "app/probaudit/score.h"
+#include "app/probaudit/command.h"
 
-#include "tasks/predict.h"
-#include "tasks/score.h"
+#include "core/tasks/predict.h"
+#include "core/tasks/score.h"
 
 #include <iostream>
 

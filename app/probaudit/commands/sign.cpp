@@ -1,7 +1,7 @@
 // probaudit head LEDGER, probaudit keygen KEY, probaudit sign LEDGER --key KEY: the chain head
 // to record elsewhere, an Ed25519 key pair, and a signature over the head.
-#include "command.h"
-#include "ledger_cmds.h"
+#include "app/probaudit/command.h"
+#include "app/probaudit/ledger_cmds.h"
 
 namespace probaudit::app {
 

@@ -1,10 +1,10 @@
 // probaudit snapshot LEDGER [-o FILE]: a consistent copy of a ledger (committed WAL content
 // included, even while a run writes to it) on stdout or into FILE. `run --engine ssh://`
 // copies a remote ledger back with it.
-#include "command.h"
+#include "app/probaudit/command.h"
 
-#include "common/error.h"
-#include "ledger/ledger.h"
+#include "core/common/error.h"
+#include "core/ledger/ledger.h"
 
 #include <cstdio>
 #include <cstdlib>

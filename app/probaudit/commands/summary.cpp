@@ -1,7 +1,7 @@
 // probaudit summary LEDGER [--head H] [--json | --csv] [--seed-tables [--batched CONFIG]]: the
 // study's headline table, or the field reports' tables.
-#include "command.h"
-#include "compare_cmd.h"
+#include "app/probaudit/command.h"
+#include "app/probaudit/compare_cmd.h"
 
 namespace probaudit::app {
 

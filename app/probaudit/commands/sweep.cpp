@@ -4,12 +4,12 @@
 //   state, the failed shards again, and the merge; or --k8s --shards N --image IMAGE --pvc
 //   NAME [--gpu G --mount PATH --pod-study PATH --retries K -o FILE]: the same shards as a
 //   Kubernetes Indexed Job's manifest (sweep/sweep.h).
-#include "command.h"
+#include "app/probaudit/command.h"
 
-#include "common/error.h"
-#include "ledger/merge.h"
-#include "runner/study_session.h"
-#include "sweep/sweep.h"
+#include "core/common/error.h"
+#include "core/ledger/merge.h"
+#include "core/runner/study_session.h"
+#include "core/sweep/sweep.h"
 
 #include <filesystem>
 #include <fstream>

@@ -1,9 +1,9 @@
 // probaudit tokenize PATH (--text T | --text-file F) [--max-length N] [--no-special] [--json]
-#include "command.h"
-#include "inspect.h"
+#include "app/probaudit/command.h"
+#include "app/probaudit/inspect.h"
 
-#include "common/error.h"
-#include "tasks/inspect.h"
+#include "core/common/error.h"
+#include "core/tasks/inspect.h"
 
 #include <iostream>
 

@@ -1,7 +1,7 @@
 // probaudit train-adapter MODEL --data FILE -o ADAPTER.safetensors [--seed S] [--pooling P] ...
-#include "command.h"
+#include "app/probaudit/command.h"
 
-#include "tasks/train_adapter.h"
+#include "core/tasks/train_adapter.h"
 
 #include <iostream>
 

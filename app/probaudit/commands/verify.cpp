@@ -1,7 +1,7 @@
 // probaudit verify LEDGER [--head SEQ:DIGEST] [--trust PUB] [--json]: exit 2 and what changed
 // when the chain breaks, when a recorded head is gone or when the trusted key did not sign.
-#include "command.h"
-#include "ledger_cmds.h"
+#include "app/probaudit/command.h"
+#include "app/probaudit/ledger_cmds.h"
 
 namespace probaudit::app {
 
