@@ -292,7 +292,11 @@ private Q_SLOTS:
     // freed pages (its malloc thresholds keep freed memory for the batch loop), its peak here was
     // 79 MiB above aten's (1,197 vs 1,118 MiB). The engine now gives one-off frees back
     // (engine/weights.h releaseFreedHeap). What onednn still holds above aten is oneDNN's
-    // primitive cache (15-19 MiB here; 0 with ONEDNN_PRIMITIVE_CACHE_CAPACITY=0), hence 32.
+    // primitive cache (15-19 MiB here; 0 with ONEDNN_PRIMITIVE_CACHE_CAPACITY=0), hence 32 at
+    // first. Since 9bc7ee4 aten's own peak is 32 MiB lower on the AVX2 host (1,104 -> 1,072 MiB,
+    // this harness, three runs each) while onednn's stayed where it was (1,113-1,118 MiB), so
+    // the gap is 41-46 MiB with onednn unchanged: the bar is 56, which still fails the 79 MiB
+    // of freed pages this test was written for.
     void onednnPeakMemoryNotAboveAten() {
         const auto args = [](const char* gemm) {
             return QStringList{
@@ -322,7 +326,7 @@ private Q_SLOTS:
         const long onednn = lowest("onednn");
         QVERIFY2(aten > 0 && onednn > 0, "probaudit score failed");
         qInfo("peak resident memory: gemm aten %ld MiB, gemm onednn %ld MiB", aten, onednn);
-        QVERIFY2(onednn <= aten + 32,
+        QVERIFY2(onednn <= aten + 56,
                  qPrintable(QStringLiteral("onednn %1 MiB, aten %2 MiB").arg(onednn).arg(aten)));
     }
 };
