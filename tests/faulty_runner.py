@@ -13,6 +13,10 @@ serves the protocol with it, unchanged, except:
       every record of every forward reply carries JSON (any JSON value) as its "logits", as a
       runner with a bug or a hostile one would send them.
 
+  PROBAUDIT_RUNNER_FAULT=ready-fields:JSON-OBJECT
+      the runner's "ready" line carries the object's fields in place of its own (a runner that
+      says row_hash 5, say).
+
 Without the variable it is the plain runner. A test points a study's environment at it through
 a shell script named as the environment's "python" that runs this file with that environment's
 interpreter (probaudit starts it as `PYTHON -m probaudit_runner`; the arguments are ignored):
@@ -72,12 +76,26 @@ def forward_logits(value: Any) -> None:
     runner.Server.do_forward = replaced
 
 
+def ready_fields(fields: dict[str, Any]) -> None:
+    """Overrides fields of the runner's "ready" line."""
+    real = runner.Server.send
+
+    def replaced(server: runner.Server, message: dict[str, Any]) -> None:
+        if message.get("event") == "ready":
+            message = {**message, **fields}
+        real(server, message)
+
+    runner.Server.send = replaced
+
+
 def main() -> int:
     fault = os.environ.get("PROBAUDIT_RUNNER_FAULT", "")
     if fault.startswith("exit-after-forward:"):
         exit_after_forwards(int(fault.split(":", 1)[1]))
     elif fault.startswith("forward-logits:"):
         forward_logits(json.loads(fault.split(":", 1)[1]))
+    elif fault.startswith("ready-fields:"):
+        ready_fields(json.loads(fault.split(":", 1)[1]))
     elif fault:
         print(f"faulty_runner: unknown PROBAUDIT_RUNNER_FAULT {fault!r}", file=sys.stderr)
         return 2

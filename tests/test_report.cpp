@@ -4,11 +4,13 @@
 #include "cli_support.h"
 #include "core/analysis/review.h"
 #include "core/analysis/seed_tables.h"
+#include "core/ledger/ledger.h"
 #include "review_fixture.h"
 #include "ui/models/format.h"
 
 #include <QCoreApplication>
 #include <QCryptographicHash>
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
@@ -205,6 +207,58 @@ private Q_SLOTS:
                  qPrintable(text));
         QVERIFY2(text.contains(QStringLiteral("GPU: NVIDIA H200.")), qPrintable(text));
         QVERIFY(!text.contains(QStringLiteral("no run used a GPU")));
+    }
+
+    // The report and the bundle that writes one say nothing of Qt's session (no
+    // "QStandardPaths: XDG_RUNTIME_DIR not set" where no desktop session is): the report's one
+    // line, and the bundle's own lines, are all a terminal or a CI log shows.
+    void reportSaysNothingOfQt() {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.remove(QStringLiteral("XDG_RUNTIME_DIR"));
+        const QString pdf = m_dir.filePath(QStringLiteral("quiet.pdf"));
+        const auto r =
+            test::cli({QStringLiteral("report"), m_ledger, QStringLiteral("-o"), pdf}, env);
+        QVERIFY2(r.code == 0, r.err.constData());
+        QVERIFY2(r.err.isEmpty(), r.err.constData());
+        QCOMPARE(r.out.count('\n'), 1);
+        QVERIFY(r.out.startsWith(pdf.toUtf8() + " ("));
+        const QString zip = m_dir.filePath(QStringLiteral("quiet.zip"));
+        const auto b =
+            test::cli({QStringLiteral("bundle"), m_ledger, QStringLiteral("-o"), zip}, env);
+        QVERIFY2(b.code == 0, b.err.constData());
+        QVERIFY2(!b.err.contains("QStandardPaths") && !b.out.contains("QStandardPaths"),
+                 b.err.constData());
+    }
+
+    // The cover shows the study's, ledger's, model's and lock's paths relative to the study's
+    // folder, and the machine's absolute form only with --absolute-paths.
+    void coverPathsAreRelativeToTheStudy() {
+        QVERIFY(QDir(m_dir.path()).mkpath(QStringLiteral("audit/ledgers")));
+        const QString audit = m_dir.filePath(QStringLiteral("audit"));
+        const QString ledger = audit + QStringLiteral("/ledgers/paths.ledger");
+        testing::writeFixtureLedger(ledger.toStdString(), testing::defaultFixture(12));
+        {
+            ledger::Ledger led(ledger.toStdString(), ledger::Ledger::Mode::Write);
+            led.setMeta("study_path", (audit + QStringLiteral("/paths.study.json")).toStdString());
+        }
+        const auto cover = [&](const QStringList& more) {
+            const QString pdf = m_dir.filePath(QStringLiteral("paths.pdf"));
+            const auto r = test::cli(
+                QStringList{QStringLiteral("report"), ledger, QStringLiteral("-o"), pdf} + more);
+            const QString text =
+                run(QStringLiteral("pdftotext"),
+                    {QStringLiteral("-l"), QStringLiteral("1"), pdf, QStringLiteral("-")})
+                    .simplified();
+            return r.code == 0 ? text : QString::fromUtf8(r.err);
+        };
+        const QString relative = cover({});
+        QVERIFY2(relative.contains(QStringLiteral("(paths.study.json)")), qPrintable(relative));
+        QVERIFY2(relative.contains(QStringLiteral("Ledger ledgers/paths.ledger")),
+                 qPrintable(relative));
+        QVERIFY2(!relative.contains(m_dir.path()), qPrintable(relative));
+        const QString absolute = cover({QStringLiteral("--absolute-paths")});
+        QVERIFY2(absolute.contains(QStringLiteral("Ledger ") + ledger), qPrintable(absolute));
+        QVERIFY2(absolute.contains(QStringLiteral("/nonexistent/model")), qPrintable(absolute));
     }
 
     void letterPages() {

@@ -791,6 +791,24 @@ class TestBadInput(unittest.TestCase):
         (odd / "config.json").write_text(json.dumps(cfg))
         self.refused("odd", '"no-such-architecture" is not known to transformers', model=odd)
 
+    def test_ready_fields_of_another_type(self) -> None:
+        # Refused when the runner starts, before any batch: a "row_hash" read as a string once
+        # every batch was recorded raised a raw JSON type error and left the run unsealed.
+        python = self.dir / "faulty-python"
+        python.write_text(
+            f"#!/bin/sh\nexec {shlex.quote(sys.executable)} "
+            f"{shlex.quote(str(HERE / 'faulty_runner.py'))}\n"
+        )
+        python.chmod(0o755)
+        for field, value in (("row_hash", 5), ("torch", ["2.5"])):
+            with self.subTest(field=field):
+                self.refused(
+                    f"ready-{field}",
+                    f'"ready" line has a "{field}" that is not a string',
+                    environments={"faulty": {"python": str(python)}},
+                    env={"PROBAUDIT_RUNNER_FAULT": "ready-fields:" + json.dumps({field: value})},
+                )
+
     def test_another_protocol_version(self) -> None:
         # 2: the runner before the run-long kernel trace; 99: one from the future.
         for version in (2, 99):

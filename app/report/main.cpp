@@ -2,6 +2,7 @@
 // charts (Qt Gui and Widgets); `probaudit report` runs it, and `probaudit bundle` runs it for
 // the report it packs, so the CLI itself never links Qt Gui.
 //   probaudit-report LEDGER -o report.pdf [--head NAME] [--page-size a4|letter] [--lock FILE]
+//                    [--absolute-paths]
 #include "core/common/build_info.h"
 #include "ui/charts/theme.h"
 #include "ui/report/report.h"
@@ -13,12 +14,30 @@
 #include <cstdio>
 #include <exception>
 
+namespace {
+
+// Qt's notes about the desktop session it runs in ("QStandardPaths: XDG_RUNTIME_DIR not set"):
+// a PDF writer started from a terminal, a CI job or `probaudit bundle` needs no runtime folder,
+// and a line about one in the command's output reads as a problem with the report. Every other
+// message goes where Qt sends it.
+QtMessageHandler g_qtDefault = nullptr;
+
+void quietAboutTheSession(QtMsgType type, const QMessageLogContext& where, const QString& text) {
+    if (type == QtWarningMsg && text.startsWith(QLatin1String("QStandardPaths: "))) {
+        return;
+    }
+    g_qtDefault(type, where, text);
+}
+
+} // namespace
+
 int main(int argc, char** argv) {
     // A report needs no screen: without a display, render offscreen.
     if (qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") &&
         qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) {
         qputenv("QT_QPA_PLATFORM", "offscreen");
     }
+    g_qtDefault = qInstallMessageHandler(quietAboutTheSession);
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("probaudit-report"));
     QApplication::setApplicationVersion(QString::fromLatin1(probaudit::engineVersion()));
@@ -39,7 +58,11 @@ int main(int argc, char** argv) {
                                   QStringLiteral("A runtime lock for the pin status (default: "
                                                  "runtime.lock.json beside the ledger or study)."),
                                   QStringLiteral("FILE"));
-    cli.addOptions({out, head, size, lock});
+    const QCommandLineOption absolute(
+        QStringLiteral("absolute-paths"),
+        QStringLiteral("Show the study's, ledger's, model's and dataset's paths as this machine "
+                       "spells them (default: relative to the study's folder)."));
+    cli.addOptions({out, head, size, lock, absolute});
     cli.addPositionalArgument(QStringLiteral("ledger"), QStringLiteral("The ledger."));
     cli.process(app);
     if (cli.positionalArguments().size() != 1 || !cli.isSet(out)) {
@@ -61,6 +84,7 @@ int main(int argc, char** argv) {
         o.output = cli.value(out);
         o.pageSize = QPageSize(sizeName == QLatin1String("a4") ? QPageSize::A4 : QPageSize::Letter);
         o.lockPath = cli.value(lock);
+        o.absolutePaths = cli.isSet(absolute);
         QString error;
         if (!probaudit::ui::writeReport(review, o, &error)) {
             std::fprintf(stderr, "probaudit-report: %s\n", qPrintable(error));

@@ -42,6 +42,38 @@ std::string runnerSays(const json& event, const std::string& otherwise) {
     return message ? escapeControls(*message) : otherwise;
 }
 
+// The runner's first line: its "ready" (protocol kRunnerProtocol, string fields) or its "error".
+RunnerReady readReady(const std::string& line, const std::string& python) {
+    json ready;
+    try {
+        ready = parseJson(line);
+    } catch (const std::exception&) {
+        throw Error(python, "the transformers runner's first line is not JSON");
+    }
+    if (eventKind(ready) == EventKind::Error) {
+        throw Error(runnerSays(ready, python + ": the runner could not start"));
+    }
+    const auto version = fieldInt64(ready, "protocol").value_or(-1);
+    if (eventKind(ready) != EventKind::Ready || version != kRunnerProtocol) {
+        throw Error(python, "the runner speaks protocol " + std::to_string(version) +
+                                ", this probaudit speaks " + std::to_string(kRunnerProtocol) +
+                                " (use the probaudit_runner that came with this probaudit)");
+    }
+    RunnerReady out;
+    const std::pair<const char*, std::string*> fields[] = {{"python", &out.python},
+                                                           {"torch", &out.torch},
+                                                           {"transformers", &out.transformers},
+                                                           {"row_hash", &out.rowHash}};
+    for (const auto& [key, value] : fields) {
+        if (ready.contains(key) && !ready[key].is_string()) {
+            throw Error(python, std::string("the transformers runner's \"ready\" line has a \"") +
+                                    key + "\" that is not a string");
+        }
+        *value = fieldString(ready, key).value_or("");
+    }
+    return out;
+}
+
 // Floats sent as base64 of their little-endian float32 bytes: exact, and a third of decimal.
 std::vector<float> decodeFloats(const json& j, const char* what) {
     if (!j.is_string()) {
@@ -162,20 +194,7 @@ TransformersRunner::TransformersRunner(const study::Environment& env) : m_env(en
     if (!started) {
         throw Error(m_python, "did not start the transformers runner: " + endedMessage());
     }
-    try {
-        m_ready = parseJson(line);
-    } catch (const std::exception&) {
-        throw Error(m_python, "the transformers runner's first line is not JSON");
-    }
-    if (eventKind(m_ready) == EventKind::Error) {
-        throw Error(runnerSays(m_ready, m_python + ": the runner could not start"));
-    }
-    const auto version = fieldInt64(m_ready, "protocol").value_or(-1);
-    if (eventKind(m_ready) != EventKind::Ready || version != kRunnerProtocol) {
-        throw Error(m_python, "the runner speaks protocol " + std::to_string(version) +
-                                  ", this probaudit speaks " + std::to_string(kRunnerProtocol) +
-                                  " (use the probaudit_runner that came with this probaudit)");
-    }
+    m_ready = readReady(line, m_python);
 }
 
 TransformersRunner::~TransformersRunner() {

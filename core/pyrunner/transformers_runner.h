@@ -55,6 +55,15 @@ struct RunnerTrace {
     std::string why;
 };
 
+// What the runner's "ready" line says of itself. Every field is a string when present; a ready
+// line whose fields have another type is refused when the runner starts, not after a run.
+struct RunnerReady {
+    std::string python;
+    std::string torch;
+    std::string transformers;
+    std::string rowHash; // "native" or "numpy"
+};
+
 class TransformersRunner {
 public:
     // Starts the runner in `env` and waits for its "ready" line. Throws probaudit::Error.
@@ -64,7 +73,7 @@ public:
     TransformersRunner& operator=(const TransformersRunner&) = delete;
 
     const study::Environment& environment() const { return m_env; }
-    const nlohmann::json& ready() const { return m_ready; }
+    const RunnerReady& ready() const { return m_ready; }
     // The environment's fingerprint (kind "transformers"; DESIGN.md "environment fingerprint").
     nlohmann::json fingerprint();
     // Loads the model for a head and config (once per model, head, dtype, device, attention)
@@ -106,7 +115,7 @@ private:
     std::string m_python;
     std::string m_stderrFile;
     std::unique_ptr<Child> m_child;
-    nlohmann::json m_ready;
+    RunnerReady m_ready;
     std::size_t m_classes = 0; // the loaded head's classes, as load answered (0: none loaded)
     std::int64_t m_nextId = 1;
     std::deque<std::pair<std::int64_t, std::string>> m_due; // sent, not yet answered: id, method

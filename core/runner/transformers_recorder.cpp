@@ -179,7 +179,7 @@ Computed TransformersRecorder::compute(ActiveRun& run, ledger::Ledger& ledger,
     Computed out;
     out.finished["runner"] = {{"kind", EnvKind::Transformers},
                               {"environment", r.config.env},
-                              {"row_hash", tr.ready().value("row_hash", "")}};
+                              {"row_hash", tr.ready().rowHash}};
     if (!trace.opsFrom.empty()) {
         out.finished["runner"]["trace_ops"] = trace.opsFrom;
     }

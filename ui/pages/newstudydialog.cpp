@@ -267,11 +267,10 @@ void NewStudyDialog::checkInterpreter() {
             }
             runner::TransformersRunner r(env);
             const auto& ready = r.ready();
-            return std::make_pair(
-                true, tr("Python %1, torch %2, transformers %3")
-                          .arg(QString::fromStdString(ready.value("python", "?")),
-                               QString::fromStdString(ready.value("torch", "?")),
-                               QString::fromStdString(ready.value("transformers", "?"))));
+            return std::make_pair(true, tr("Python %1, torch %2, transformers %3")
+                                            .arg(QString::fromStdString(ready.python),
+                                                 QString::fromStdString(ready.torch),
+                                                 QString::fromStdString(ready.transformers)));
         },
         [this](bool ok, const QString& text) {
             m_checkPython->setEnabled(true);

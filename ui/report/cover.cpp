@@ -7,7 +7,9 @@
 #include "ui/models/pinstatus.h"
 
 #include <QDateTime>
+#include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
 
@@ -102,6 +104,18 @@ void servingSection(Html& h, const analysis::Review& rv) {
             rows);
 }
 
+// A path as the cover shows it: relative to the study's folder (else the ledger's) unless the
+// options ask for the machine's absolute form; a relative or empty path stays as it was written.
+QString shownPath(const std::string& path, const analysis::Review& rv, const ReportOptions& o) {
+    const QString p = QString::fromStdString(path);
+    if (o.absolutePaths || p.isEmpty() || QDir::isRelativePath(p)) {
+        return esc(path);
+    }
+    const std::string& anchor = rv.study_path.empty() ? rv.path : rv.study_path;
+    const QDir base = QFileInfo(QString::fromStdString(anchor)).absoluteDir();
+    return esc(base.relativeFilePath(p));
+}
+
 QString findLock(const analysis::Review& rv, const ReportOptions& o) {
     return !o.lockPath.isEmpty() ? o.lockPath : bundle::findLockFile(rv);
 }
@@ -135,7 +149,8 @@ void pinSection(Html& h, const analysis::Review& rv, const ReportOptions& o,
             pinRows.push_back(
                 {esc(hash), esc(st.text), esc(st.differences.join(QStringLiteral("; ")))});
         }
-        h.p(QStringLiteral("Against the runtime lock %1:").arg(esc(lockPath)));
+        h.p(QStringLiteral("Against the runtime lock %1:")
+                .arg(shownPath(lockPath.toStdString(), rv, o)));
         h.table({QStringLiteral("environment"), QStringLiteral("status"),
                  QStringLiteral("differences that can move numbers")},
                 pinRows);
@@ -148,7 +163,7 @@ void cover(Html& h, const analysis::Review& rv, const ReportOptions& o) {
     const analysis::StudyFacts::Model& model = rv.facts.model;
     QStringList files;
     for (const auto& f : rv.facts.dataset_paths) {
-        files << esc(f);
+        files << shownPath(f, rv, o);
     }
     h.text += QStringLiteral("<h1>ProbAudit report: %1</h1>").arg(esc(rv.facts.name));
     if (rv.trust.state == ledger::Trust::State::Tampered) {
@@ -163,10 +178,10 @@ void cover(Html& h, const analysis::Review& rv, const ReportOptions& o) {
                        "configuration of this study?"));
     h.table({QStringLiteral("what"), QStringLiteral("")},
             {{QStringLiteral("Study"),
-              esc(rv.facts.name) + (rv.study_path.empty()
-                                        ? QString()
-                                        : QStringLiteral(" (%1)").arg(esc(rv.study_path)))},
-             {QStringLiteral("Ledger"), esc(rv.path)},
+              esc(rv.facts.name) + (rv.study_path.empty() ? QString()
+                                                          : QStringLiteral(" (%1)").arg(
+                                                                shownPath(rv.study_path, rv, o)))},
+             {QStringLiteral("Ledger"), shownPath(rv.path, rv, o)},
              {QStringLiteral("Ledger integrity"), esc(rv.trust.line())},
              {QStringLiteral("Chain head"), rv.trust.verify.head
                                                 ? esc(rv.trust.verify.head->text())
@@ -175,8 +190,8 @@ void cover(Html& h, const analysis::Review& rv, const ReportOptions& o) {
               model.served ? QStringLiteral("%1 served at %2 (%3 API)")
                                  .arg(esc(orUnknown(model.name)), esc(orUnknown(model.endpoint)),
                                       esc(orUnknown(model.api)))
-                           : esc(model.path) + QStringLiteral(" (") + esc(model.format) +
-                                 QStringLiteral(")")},
+                           : shownPath(model.path, rv, o) + QStringLiteral(" (") +
+                                 esc(model.format) + QStringLiteral(")")},
              {QStringLiteral("Model files SHA-256"),
               model.served
                   ? QStringLiteral("not known: the server holds the weights (see its environment)")

@@ -20,6 +20,10 @@ struct ReportOptions {
     QPageSize pageSize = QPageSize(QPageSize::A4);
     QString lockPath;     // a runtime lock to state the pin status against ("" = look beside)
     int maxFlipRows = 50; // flipped items listed per config
+    // Paths of the study, ledger, model, dataset and lock as this machine spells them; by
+    // default they are shown relative to the study's folder (the ledger's, when no study was
+    // recorded), so a report says nothing of the machine's folders that the reader does not need.
+    bool absolutePaths = false;
 };
 
 // Writes the report; false with `error` set (one sentence naming the file) when it cannot.

@@ -1,5 +1,5 @@
-// probaudit report LEDGER -o report.pdf [--head H] [--page-size a4|letter] [--lock FILE]: runs
-// probaudit-report, the Qt-based PDF writer beside this executable.
+// probaudit report LEDGER -o report.pdf [--head H] [--page-size a4|letter] [--lock FILE]
+// [--absolute-paths]: runs probaudit-report, the Qt-based PDF writer beside this executable.
 #include "app/probaudit/command.h"
 #include "app/probaudit/ledger_cmds.h"
 
@@ -8,6 +8,7 @@ namespace probaudit::app {
 namespace {
 struct ReportArgs {
     std::string ledger, output, head, pageSize = "a4", lock;
+    bool absolutePaths = false;
 };
 } // namespace
 
@@ -22,6 +23,9 @@ void addReportCommand(CLI::App& cli, Action& chosen) {
         ->check(CLI::IsMember({"a4", "letter"}));
     sub->add_option("--lock", a->lock,
                     "Runtime lock for the pin status (default: beside the ledger)");
+    sub->add_flag("--absolute-paths", a->absolutePaths,
+                  "Show the study's, ledger's, model's and dataset's paths as this machine spells "
+                  "them (default: relative to the study's folder)");
     onChosen(sub, chosen, a, [](const ReportArgs& o, const Invocation&) {
         std::vector<std::string> args{o.ledger, "-o", o.output, "--page-size", o.pageSize};
         if (!o.head.empty()) {
@@ -29,6 +33,9 @@ void addReportCommand(CLI::App& cli, Action& chosen) {
         }
         if (!o.lock.empty()) {
             args.insert(args.end(), {"--lock", o.lock});
+        }
+        if (o.absolutePaths) {
+            args.emplace_back("--absolute-paths");
         }
         return runSibling("probaudit-report", args);
     });
