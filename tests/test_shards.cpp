@@ -42,9 +42,13 @@ class TestShards : public QObject {
 
     // A refused merge: exit 1, one line naming `names`, and no output file.
     void refused(const QStringList& shards, const QString& names, const QString& why) {
+        refusedWith(shards, {}, names, why);
+    }
+    void refusedWith(const QStringList& shards, const QStringList& more, const QString& names,
+                     const QString& why) {
         const QString out = path(QStringLiteral("refused.ledger"));
         const auto r = cli(QStringList{QStringLiteral("merge")} + shards +
-                           QStringList{QStringLiteral("-o"), out});
+                           QStringList{QStringLiteral("-o"), out} + more);
         QCOMPARE(r.code, 1);
         const QString err = QString::fromUtf8(r.err).trimmed();
         QVERIFY2(!err.contains(u'\n'), qPrintable(err));
@@ -164,6 +168,76 @@ private Q_SLOTS:
                            QStringList{QStringLiteral("-o"), m_whole});
         QCOMPARE(r.code, 1);
         QVERIFY(r.err.contains("exists already"));
+    }
+
+    // Without a key a merge says it checked none; a shard that carries a signature its chain
+    // no longer has is refused always; with --trust every shard's head must be signed by that
+    // key, so a shard whose decision was flipped and sealed again (signature removed, as the
+    // one who edits it would) is refused, while without --trust it would merge and verify.
+    void signedShardsAndTrust() {
+        const QString key = path(QStringLiteral("merge.key"));
+        QCOMPARE(cli({QStringLiteral("keygen"), key}).code, 0);
+        QStringList signedShards;
+        for (int i = 0; i < 3; ++i) {
+            signedShards << path(QStringLiteral("signed-%1.ledger").arg(i + 1));
+            QVERIFY(QFile::copy(m_shards[i], signedShards.back()));
+            QCOMPARE(
+                cli({QStringLiteral("sign"), signedShards.back(), QStringLiteral("--key"), key})
+                    .code,
+                0);
+        }
+        const QString pub = key + QStringLiteral(".pub");
+        const auto merge = [&](const QStringList& shards, const QString& out,
+                               const QStringList& more) {
+            return cli(QStringList{QStringLiteral("merge")} + shards +
+                       QStringList{QStringLiteral("-o"), path(out)} + more);
+        };
+        const auto plain = merge(m_shards, QStringLiteral("plain.ledger"), {});
+        QCOMPARE(plain.code, 0);
+        QVERIFY2(plain.err.contains("not checked against a key"), plain.err.constData());
+        const auto trusted =
+            merge(signedShards, QStringLiteral("trusted.ledger"), {QStringLiteral("--trust"), pub});
+        QVERIFY2(trusted.code == 0, trusted.err.constData());
+        QVERIFY2(trusted.out.contains("each shard signed by ed25519:"), trusted.out.constData());
+        QVERIFY2(trusted.err.isEmpty(), trusted.err.constData());
+        QVERIFY(ledger::Ledger(path(QStringLiteral("trusted.ledger")).toStdString(),
+                               ledger::Ledger::Mode::Read)
+                    .meta("merged_from")
+                    .find("each signed by ed25519:") != std::string::npos);
+        refusedWith({signedShards[0], signedShards[1], m_shards[2]},
+                    {QStringLiteral("--trust"), pub}, m_shards[2],
+                    QStringLiteral("is not trusted"));
+
+        // Shard 3 with one decision flipped and its last run sealed again.
+        const QString flipped = path(QStringLiteral("flipped-3.ledger"));
+        QVERIFY(QFile::copy(signedShards[2], flipped));
+        std::int64_t last = 0;
+        {
+            const ledger::Ledger led(flipped.toStdString(), ledger::Ledger::Mode::Read);
+            last = led.runs().back().id;
+        }
+        const std::string run = std::to_string(last);
+        sql(flipped, ("UPDATE runs SET status = 'running', chain_seq = NULL, chain_sha256 = NULL "
+                      "WHERE id = " +
+                      run +
+                      "; UPDATE records SET decision = 1 - decision WHERE "
+                      "run = " +
+                      run + " AND item = (SELECT min(item) FROM records WHERE run = " + run + ")")
+                         .c_str());
+        {
+            ledger::Ledger led(flipped.toStdString(), ledger::Ledger::Mode::Write);
+            led.finishRun(last); // the public algorithm
+        }
+        // Its stale signature gives it away, key or not.
+        refused({signedShards[0], signedShards[1], flipped}, flipped,
+                QStringLiteral("does not verify"));
+        sql(flipped, "DELETE FROM signatures");
+        const auto unkeyed = merge({signedShards[0], signedShards[1], flipped},
+                                   QStringLiteral("unkeyed.ledger"), {});
+        QCOMPARE(unkeyed.code, 0); // the negative: without a key the edit goes through
+        QVERIFY(unkeyed.err.contains("not checked against a key"));
+        refusedWith({signedShards[0], signedShards[1], flipped}, {QStringLiteral("--trust"), pub},
+                    flipped, QStringLiteral("not signed by the trusted key"));
     }
 
     // An item recorded by two shards (a ledger made outside `run --shard`, sealed properly):

@@ -24,6 +24,10 @@ int signLedger(const std::string& ledger, const std::string& keyPath);
 // A key file's text (bounded: a PEM key is a few hundred bytes); Error naming it otherwise.
 std::string readKeyFile(const std::string& path);
 int migrateLedger(const std::string& ledger);
+// `merge` and `sweep --merge`: the shards joined into `out` (ledger/merge.h), every shard signed
+// by the key in `trustFile` when one is given; says so, or that no key was given, and exits 0.
+int mergeLedgers(const std::vector<std::string>& shards, const std::string& out,
+                 const std::string& trustFile);
 // Runs a helper executable that lives next to `probaudit` (such as the Qt-based report writer),
 // waits for it and returns its exit code. Throws probaudit::Error when it is missing.
 // `quiet`: its standard output goes to /dev/null (its errors still reach the terminal).

@@ -2,6 +2,7 @@
 #include "app/probaudit/ledger_cmds.h"
 #include "core/common/error.h"
 #include "core/ledger/ledger.h"
+#include "core/ledger/merge.h"
 #include "core/ledger/signing.h"
 #include "core/ledger/trust.h"
 
@@ -130,6 +131,21 @@ int verifyLedger(const VerifyOptions& o) {
                   << "\n";
     } else {
         std::cerr << o.ledger << ": " << t.line() << "\n";
+    }
+    return 0;
+}
+
+int mergeLedgers(const std::vector<std::string>& shards, const std::string& out,
+                 const std::string& trustFile) {
+    const std::string trusted = trustFile.empty() ? std::string() : readKeyFile(trustFile);
+    const ledger::MergeResult m = ledger::mergeShards(shards, out, trusted);
+    std::cout << out << ": " << m.shards << " shards merged, " << m.runs << " runs of " << m.items
+              << " items, sealed"
+              << (m.signer.empty() ? std::string() : ", each shard signed by " + m.signer) << "\n";
+    if (m.signer.empty()) {
+        std::cerr << out << ": the shards were not checked against a key: their chains verify, "
+                  << "but a shard edited and sealed again would verify too; sign each shard "
+                  << "where it was recorded (probaudit sign) and merge with --trust KEY.pub\n";
     }
     return 0;
 }

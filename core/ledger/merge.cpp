@@ -2,6 +2,8 @@
 
 #include "core/common/error.h"
 #include "core/ledger/ledger.h"
+#include "core/ledger/signing.h"
+#include "core/ledger/trust.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -47,11 +49,16 @@ void readPlace(ShardLedger& s) {
     }
 }
 
-// Intact, finished, and one run per key.
-void readRuns(ShardLedger& s) {
-    const VerifyResult v = s.led->verify();
-    if (!v.ok) {
-        throw Error(s.path, "shard " + s.led->meta("shard") + " does not verify: " + v.problem);
+// Intact (its chain and every signature it carries), signed by the trusted key when one is
+// given, finished, and one run per key.
+void readRuns(ShardLedger& s, const std::string& trustedPublicPem) {
+    const Trust t = assessTrust(*s.led, trustedPublicPem);
+    if (t.state == Trust::State::Tampered) {
+        throw Error(s.path, "shard " + s.led->meta("shard") + " does not verify: " + t.problem);
+    }
+    if (!trustedPublicPem.empty() && !t.trusted) {
+        throw Error(s.path, "shard " + s.led->meta("shard") + " is not trusted: " + t.problem +
+                                "; sign it with `probaudit sign` where it was recorded");
     }
     for (const Run& r : s.led->runs()) {
         if (r.kind != RunKind::Study) {
@@ -184,7 +191,10 @@ void writeRun(Ledger& out, const std::vector<ShardLedger>& all, const std::strin
 
 } // namespace
 
-MergeResult mergeShards(const std::vector<std::string>& shards, const std::string& out) {
+MergeResult mergeShards(const std::vector<std::string>& shards, const std::string& out,
+                        const std::string& trustedPublicPem) {
+    const std::string signer =
+        trustedPublicPem.empty() ? std::string() : keyFingerprint(trustedPublicPem, "--trust");
     if (shards.empty()) {
         throw Error("no shard ledgers to merge");
     }
@@ -200,7 +210,7 @@ MergeResult mergeShards(const std::vector<std::string>& shards, const std::strin
         s.path = path;
         s.led = std::make_unique<Ledger>(path, Ledger::Mode::Read);
         readPlace(s);
-        readRuns(s);
+        readRuns(s, trustedPublicPem);
         all.push_back(std::move(s));
     }
     checkSet(all);
@@ -224,7 +234,10 @@ MergeResult mergeShards(const std::vector<std::string>& shards, const std::strin
             for (const char* key : {"study_path", "study_sha256"}) {
                 led.setMeta(key, first.meta(key));
             }
-            led.setMeta("merged_from", std::to_string(all.size()) + " shards");
+            led.setMeta("merged_from",
+                        std::to_string(all.size()) + " shards, " +
+                            (signer.empty() ? std::string("signatures not checked against a key")
+                                            : "each signed by " + signer));
             for (const auto& [id, key] : order) {
                 writeRun(led, all, key);
             }
@@ -239,7 +252,7 @@ MergeResult mergeShards(const std::vector<std::string>& shards, const std::strin
         std::filesystem::remove(tmp);
         throw Error(out, "cannot write the merged ledger: " + ec.message());
     }
-    return {all.size(), order.size(), items};
+    return {all.size(), order.size(), items, signer};
 }
 
 } // namespace probaudit::ledger

@@ -1,10 +1,8 @@
-// probaudit merge SHARD.ledger ... -o OUT.ledger: the ledgers of `run --shard I/N` joined into
-// one sealed ledger (ledger/merge.h); a refusal names the shard and writes nothing.
+// probaudit merge SHARD.ledger ... -o OUT.ledger [--trust KEY.pub]: the ledgers of
+// `run --shard I/N` joined into one sealed ledger (ledger/merge.h); a refusal names the shard
+// and writes nothing.
 #include "app/probaudit/command.h"
-
-#include "core/ledger/merge.h"
-
-#include <iostream>
+#include "app/probaudit/ledger_cmds.h"
 
 namespace probaudit::app {
 
@@ -12,6 +10,7 @@ namespace {
 struct MergeArgs {
     std::vector<std::string> shards;
     std::string out;
+    std::string trust;
 };
 } // namespace
 
@@ -22,11 +21,11 @@ void addMergeCommand(CLI::App& cli, Action& chosen) {
                  "as if one node had recorded it; checks every shard first");
     sub->add_option("SHARDS", a->shards, "Every shard's ledger")->required();
     sub->add_option("-o,--output", a->out, "The merged ledger (must not exist)")->required();
+    sub->add_option("--trust", a->trust,
+                    "Public key (KEY.pub): every shard's chain head must be signed by it (without "
+                    "it a shard edited and sealed again is not found)");
     onChosen(sub, chosen, a, [](const MergeArgs& o, const Invocation&) {
-        const ledger::MergeResult m = ledger::mergeShards(o.shards, o.out);
-        std::cout << o.out << ": " << m.shards << " shards merged, " << m.runs << " runs of "
-                  << m.items << " items, sealed\n";
-        return 0;
+        return mergeLedgers(o.shards, o.out, o.trust);
     });
 }
 

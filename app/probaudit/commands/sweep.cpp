@@ -5,9 +5,9 @@
 //   NAME [--gpu G --mount PATH --pod-study PATH --retries K -o FILE]: the same shards as a
 //   Kubernetes Indexed Job's manifest (sweep/sweep.h).
 #include "app/probaudit/command.h"
+#include "app/probaudit/ledger_cmds.h"
 
 #include "core/common/error.h"
-#include "core/ledger/merge.h"
 #include "core/runner/study_session.h"
 #include "core/sweep/sweep.h"
 
@@ -25,7 +25,7 @@ namespace probaudit::app {
 namespace {
 
 struct SweepArgs {
-    std::string study, dir, probaudit, out;
+    std::string study, dir, probaudit, out, trust;
     bool slurm = false, dryRun = false, status = false, resubmit = false, merge = false;
     bool k8s = false;
     int shards = 0;
@@ -161,10 +161,7 @@ int mergeSweep(const SweepArgs& o, const std::string& dir) {
     const std::vector<std::string> ledgers =
         sweep::completeLedgers(sweep::status(s, dir, &problem), dir);
     const std::string out = o.out.empty() ? runner::defaultLedgerPath(s.study) : o.out;
-    const ledger::MergeResult m = ledger::mergeShards(ledgers, out);
-    std::cout << out << ": " << m.shards << " shards merged, " << m.runs << " runs of " << m.items
-              << " items, sealed\n";
-    return 0;
+    return mergeLedgers(ledgers, out, o.trust);
 }
 
 // The Indexed Job's manifest, on stdout or into -o FILE; nothing talks to a cluster.
@@ -270,6 +267,8 @@ void addSweepCommand(CLI::App& cli, Action& chosen) {
     sub->add_flag("--resubmit-failed", a->resubmit,
                   "Submit the failed shards again; they resume from their ledgers");
     sub->add_flag("--merge", a->merge, "Merge the shards when all are complete");
+    sub->add_option("--trust", a->trust,
+                    "--merge: public key (KEY.pub) that must have signed every shard's head");
     sub->add_option("-o,--output", a->out,
                     "--merge: the merged ledger (default: the study's ledger; must not exist); "
                     "--k8s: the manifest file (default: stdout)");
