@@ -219,6 +219,38 @@ private Q_SLOTS:
         QVERIFY_THROWS_NO_EXCEPTION(parseCompletion(results[2].body, "completions"));
     }
 
+    // A server that closes a kept-alive connection when the next request arrives, without a
+    // reply: libcurl sends that request again on a new connection by itself. The server saw it
+    // twice, so the result has two attempts (the first without a reply, saying why): the proxy
+    // numbers POSTs as it receives them, and the garbage it gives POST 4 is request 2's reply.
+    void libcurlsOwnResendIsRecorded() {
+        FaultProxy proxy;
+        QVERIFY(proxy.start(m_server.port(), QStringLiteral(R"({"2": "reset", "4": "garbage"})")));
+        const EndpointSpec e = spec(proxy.base());
+        std::vector<HttpRequest> requests;
+        for (int k = 0; k < 3; ++k) {
+            requests.push_back(completionRequest(e, prompt(kReviews[std::size_t(k)]), 2, 0));
+        }
+        PoolOptions o;
+        o.backoff_seconds = 0.05;
+        HttpPool pool(o);
+        std::vector<HttpResult> results(requests.size());
+        pool.run(requests, {0, 1, 2}, [&](std::size_t i, HttpResult&& r) {
+            results[i] = std::move(r);
+            return true;
+        });
+        QCOMPARE(results[0].attempts.size(), std::size_t(1));
+        QCOMPARE(results[1].attempts.size(), std::size_t(2));
+        QCOMPARE(results[1].attempts[0].status, 0L);
+        QVERIFY2(results[1].attempts[0].error.find("sent the request again") != std::string::npos,
+                 results[1].attempts[0].error.c_str());
+        QVERIFY(results[1].attempts[0].done <= results[1].attempts[1].sent);
+        QCOMPARE(results[1].status, 200L);
+        QVERIFY_THROWS_NO_EXCEPTION(parseCompletion(results[1].body, "completions"));
+        QCOMPARE(results[2].attempts.size(), std::size_t(1));
+        QVERIFY2(results[2].body.find("<html>oops") != std::string::npos, results[2].body.c_str());
+    }
+
     // A Retry-After of an hour is honoured only up to the study's timeout of one attempt (here
     // 2 s; the cap was 60 s whatever the timeout).
     void retryAfterStaysWithinTheTimeout() {

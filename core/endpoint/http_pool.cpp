@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <memory>
 #include <mutex>
+#include <string_view>
 
 namespace probaudit::endpoint {
 
@@ -53,8 +54,10 @@ struct Transfer {
     std::vector<std::pair<std::string, std::string>> headers;
     double sent = 0, firstByte = -1;
     bool tooBig = false;
-    bool warming = false; // the warm-up body is on its way
-    bool waiting = false; // for a retry at retryAt
+    bool warming = false;            // the warm-up body is on its way
+    bool waiting = false;            // for a retry at retryAt
+    int requestsOut = 0;             // request lines libcurl sent in this attempt (onDebug)
+    std::vector<HttpAttempt> resent; // sends libcurl made again by itself, in this attempt
     Clock::time_point retryAt;
     char errorBuffer[CURL_ERROR_SIZE] = {};
     std::size_t maxBytes = 0;
@@ -100,6 +103,31 @@ std::size_t onHeader(char* data, std::size_t size, std::size_t n, void* user) {
         t->headers.emplace_back(lower(trim(line.substr(0, colon))), trim(line.substr(colon + 1)));
     }
     return bytes;
+}
+
+// libcurl sends a request again by itself, on a new connection, when a kept-alive connection it
+// reused was closed by the server before any byte of a reply came ("Connection died, retrying a
+// fresh connect"). Each request line it sends is seen here, so every such send is recorded as
+// an attempt of its own that got no reply.
+int onDebug(CURL*, curl_infotype type, char* data, std::size_t size, void* user) {
+    auto* t = static_cast<Transfer*>(user);
+    if (type != CURLINFO_HEADER_OUT) {
+        return 0;
+    }
+    const std::string_view head(data, size);
+    if (head.rfind("POST ", 0) != 0 && head.rfind("GET ", 0) != 0) {
+        return 0; // a proxy's CONNECT, or the rest of a header sent in parts
+    }
+    if (t->requestsOut++ > 0) {
+        HttpAttempt a;
+        a.sent = t->sent;
+        a.done = t->now();
+        a.error = "the server closed the kept-alive connection before replying; libcurl sent "
+                  "the request again on a new connection";
+        t->sent = a.done;
+        t->resent.push_back(std::move(a));
+    }
+    return 0;
 }
 
 // The seconds a 429 or 503 reply asks to wait (Retry-After in seconds), or -1.
@@ -193,6 +221,9 @@ void HttpPool::Impl::configure(Transfer& t) const {
     curl_easy_setopt(e, CURLOPT_HEADERDATA, &t);
     curl_easy_setopt(e, CURLOPT_ERRORBUFFER, t.errorBuffer);
     curl_easy_setopt(e, CURLOPT_PRIVATE, &t);
+    curl_easy_setopt(e, CURLOPT_DEBUGFUNCTION, onDebug);
+    curl_easy_setopt(e, CURLOPT_DEBUGDATA, &t);
+    curl_easy_setopt(e, CURLOPT_VERBOSE, 1L); // the debug function sees each request sent
 }
 
 void HttpPool::Impl::startAttempt(Transfer& t) {
@@ -201,6 +232,8 @@ void HttpPool::Impl::startAttempt(Transfer& t) {
     t.tooBig = false;
     t.waiting = false;
     t.firstByte = -1;
+    t.requestsOut = 0;
+    t.resent.clear();
     t.errorBuffer[0] = '\0';
     const std::string& body = t.warming ? t.request->warmup : t.request->body;
     if (!body.empty()) {
@@ -234,6 +267,7 @@ bool HttpPool::Impl::endAttempt(Transfer& t, CURLcode code) {
     const double asked = retryAfter(t); // before the headers move into the result
     HttpResult& r = t.result;
     std::vector<HttpAttempt>& tries = t.warming ? r.warmup_attempts : r.attempts;
+    tries.insert(tries.end(), t.resent.begin(), t.resent.end());
     tries.push_back(a);
     r.status = a.status;
     r.error = a.error;

@@ -8,8 +8,9 @@
 // `backoff_seconds`, or the server's Retry-After up to 60 s and never longer than the timeout of
 // one attempt) and keeps its slot meanwhile.
 // Connections are kept open between requests (a TLS handshake per request would cost a remote
-// server's round trips); libcurl itself re-sends, once and unrecorded, a request whose reused
-// connection the server had closed before any byte of a reply.
+// server's round trips); when libcurl itself sends a request again because the server had
+// closed a reused connection before any byte of a reply, that send is an attempt of its own
+// (no reply, its error says so): every request the server may have seen is in `attempts`.
 // Credentials travel in `headers` and are never part of a result or an error message.
 #include <atomic>
 #include <cstddef>
