@@ -1,6 +1,7 @@
 """Tiny random models of architectures the engine does not have, made from transformers configs
 (no download): Gemma 3 (sliding-window and global layers), Phi-3, Qwen3 MoE (mixture of
-experts) and LFM2 (a hybrid of short convolutions and attention). Each is saved as a Hugging
+experts), LFM2 (a hybrid of short convolutions and attention), Mamba (a state-space model whose
+hidden states have no embeddings entry), GPT-NeoX and OLMo2. Each is saved as a Hugging
 Face folder with the SmolLM2 tokenizer, so label words are single tokens.
 
     python tests/tiny_models.py OUT_DIR TOKENIZER_DIR [NAME ...]
@@ -45,6 +46,9 @@ ARCHITECTURES = {
             "decoder_sparse_step": 1,
         },
     ),
+    "mamba": ("mamba", {"num_hidden_layers": 3, "state_size": 8, "expand": 2}),
+    "gpt_neox": ("gpt_neox", {"num_hidden_layers": 3}),
+    "olmo2": ("olmo2", {"num_hidden_layers": 3}),
     "lfm2": (
         "lfm2",
         {

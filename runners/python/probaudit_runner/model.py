@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import torch
 
+from . import hidden_layout
 from .rowhash import hash_batch
 
 if TYPE_CHECKING:
@@ -149,6 +150,8 @@ class LoadedModel:
         # The KV cache's argument: "cache" in transformers 5.x, "past_key_values" before.
         self.cache_arg = "cache" if "cache" in sig else "past_key_values"
         self.labels = list(head.get("labels") or [])
+        self.layout: str | None = None  # of the hidden states, probed at the first capture
+        self.layer_stack: torch.nn.Module | None = None  # its first layer
         self._init_head()
 
     # -- heads ------------------------------------------------------------------------------
@@ -268,13 +271,42 @@ class LoadedModel:
         if self.kind == "label_tokens" and self.takes_keep:
             keep = torch.unique(last)
             kw["logits_to_keep"] = keep
+        layout = self._hidden_layout() if capture != "none" else hidden_layout.STANDARD
+        first = hidden_layout.FirstLayerInput(self.layer_stack) if self.layer_stack else None
         with torch.inference_mode():
-            out = self.model(**kw)
+            if layout == hidden_layout.NO_EMBEDDINGS and first is not None:
+                with first:
+                    out = self.model(**kw)
+            else:
+                out = self.model(**kw)
             logits = self._logits(out, mask, start, last, keep)
             records = [{"logits": b} for b in b64rows(logits)]
             if capture != "none":
-                self._capture(out.hidden_states, mask, start, lengths, last, capture, records)
+                hidden = hidden_layout.protocol_states(
+                    layout, out.hidden_states, first.value if first else None
+                )
+                self._capture(hidden, mask, start, lengths, last, capture, records)
         return records
+
+    def _hidden_layout(self) -> str:
+        """The order of the model's hidden states (hidden_layout.py), probed once."""
+        if self.layout is None:
+            layers = int(getattr(self.model.config, "num_hidden_layers", 0) or 0)
+            ids = (torch.arange(4, device=self.device) % self.model.config.vocab_size)[None]
+            try:
+                self.layout = hidden_layout.probe(
+                    self.model,
+                    lambda: self.model(input_ids=ids, output_hidden_states=True),
+                    layers,
+                )
+            except hidden_layout.LayoutError as e:
+                raise RunnerError(
+                    f"{self.path}: its hidden states cannot be told apart by layer ({e}); "
+                    'record it with capture "none"'
+                ) from e
+            stack = hidden_layout.layer_list(self.model, layers)
+            self.layer_stack = stack[0] if stack is not None else None
+        return self.layout
 
     def _rows(self, h: torch.Tensor, index: torch.Tensor) -> torch.Tensor:
         return h[torch.arange(h.shape[0], device=h.device), index]
