@@ -24,6 +24,8 @@ to one fault:
     "echo"      forward, then echo the request's Authorization header in everything the reply
                 carries: its text, its model's system_fingerprint, its Server header (GET
                 requests too when it is the default)
+    "pad:N"     reply 200 without forwarding: a completion after N MiB of JSON whitespace, sent in
+                two halves one second apart (replies that are in flight together)
 The key "*" names the fault of every request the plan does not number.
 It prints "port N" on its first line once it listens. Standard library only.
 """
@@ -130,6 +132,23 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 ],
                 b'{"error": {"message": "busy"}}',
             )
+            return
+        if fault.startswith("pad:"):
+            data = (
+                b" " * (int(float(fault[4:]) * (1 << 20)))
+                + json.dumps(
+                    {"model": "m", "choices": [{"text": "ok", "finish_reason": "length"}]}
+                ).encode()
+            )
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data[: len(data) // 2])
+            self.wfile.flush()
+            time.sleep(1)
+            self.wfile.write(data[len(data) // 2 :])
+            self.wfile.flush()
             return
         if fault == "reset":
             self.close_connection = True

@@ -13,6 +13,12 @@ serves the protocol with it, unchanged, except:
       every record of every forward reply carries JSON (any JSON value) as its "logits", as a
       runner with a bug or a hostile one would send them.
 
+  PROBAUDIT_RUNNER_FAULT=forward-line:SHAPE
+      the answer to every forward is a line of that shape written to the protocol stream, and
+      then nothing: "endless" (characters without a newline, forever), "values" (a reply of
+      50 million empty objects, 150 MB), "deep" (100 million "["). With PROBAUDIT_FAULT_STAMP
+      set, the time the line starts (time.time()) is written to that file first.
+
   PROBAUDIT_RUNNER_FAULT=ready-fields:JSON-OBJECT
       the runner's "ready" line carries the object's fields in place of its own (a runner that
       says row_hash 5, say).
@@ -29,6 +35,7 @@ import json
 import os
 import pathlib
 import sys
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -76,6 +83,28 @@ def forward_logits(value: Any) -> None:
     runner.Server.do_forward = replaced
 
 
+def forward_line(shape: str) -> None:
+    """Answers every forward with a hostile line, then waits to be stopped."""
+
+    def hostile(server: runner.Server, params: dict[str, Any]) -> dict[str, Any]:
+        out = server.out.buffer if hasattr(server.out, "buffer") else server.out
+        stamp = os.environ.get("PROBAUDIT_FAULT_STAMP")
+        if stamp:
+            pathlib.Path(stamp).write_text(repr(time.time()))
+        if shape == "endless":
+            while True:
+                out.write(b"x" * (1 << 20))
+        elif shape == "values":
+            out.write(b'{"id": 1, "result": {"records": [' + b"{}," * 50_000_000 + b"{}]}}\n")
+        elif shape == "deep":
+            out.write(b"[" * 100_000_000 + b"\n")
+        out.flush()
+        time.sleep(3600)
+        return {}
+
+    runner.Server.do_forward = hostile
+
+
 def ready_fields(fields: dict[str, Any]) -> None:
     """Overrides fields of the runner's "ready" line."""
     real = runner.Server.send
@@ -94,6 +123,8 @@ def main() -> int:
         exit_after_forwards(int(fault.split(":", 1)[1]))
     elif fault.startswith("forward-logits:"):
         forward_logits(json.loads(fault.split(":", 1)[1]))
+    elif fault.startswith("forward-line:"):
+        forward_line(fault.split(":", 1)[1])
     elif fault.startswith("ready-fields:"):
         ready_fields(json.loads(fault.split(":", 1)[1]))
     elif fault:

@@ -77,6 +77,25 @@ const std::vector<std::string> kReviews = {"Great phone, works perfectly.",
                                            "Fits well and looks good.",
                                            "Customer service never answered."};
 
+// The first `n` reviews' completion requests (2 tokens, no alternatives) sent in order through
+// the server at `base` by a pool made with `o`: each request's result.
+std::vector<HttpResult> sendReviews(const std::string& base, std::size_t n, const PoolOptions& o) {
+    const EndpointSpec e = spec(base);
+    std::vector<HttpRequest> requests;
+    std::vector<std::size_t> order;
+    for (std::size_t k = 0; k < n; ++k) {
+        requests.push_back(completionRequest(e, prompt(kReviews[k]), 2, 0));
+        order.push_back(k);
+    }
+    HttpPool pool(o);
+    std::vector<HttpResult> results(requests.size());
+    pool.run(requests, order, [&](std::size_t i, HttpResult&& r) {
+        results[i] = std::move(r);
+        return true;
+    });
+    return results;
+}
+
 } // namespace
 
 class TestEndpointServer : public QObject {
@@ -180,19 +199,9 @@ private Q_SLOTS:
         QVERIFY(
             proxy.start(m_server.port(), QStringLiteral(R"({"1": "503", "2": "429", "3": "reset",
                                                "5": "garbage", "6": "truncate"})")));
-        const EndpointSpec e = spec(proxy.base());
-        std::vector<HttpRequest> requests;
-        for (int k = 0; k < 3; ++k) {
-            requests.push_back(completionRequest(e, prompt(kReviews[std::size_t(k)]), 2, 0));
-        }
         PoolOptions o;
         o.backoff_seconds = 0.05;
-        HttpPool pool(o);
-        std::vector<HttpResult> results(requests.size());
-        pool.run(requests, {0, 1, 2}, [&](std::size_t i, HttpResult&& r) {
-            results[i] = std::move(r);
-            return true;
-        });
+        const std::vector<HttpResult> results = sendReviews(proxy.base(), 3, o);
         // Request 0 met 503, 429 and a reset (POSTs 1-3) and got its reply on the fourth try.
         QCOMPARE(results[0].attempts.size(), std::size_t(4));
         QCOMPARE(results[0].attempts[0].status, 503L);
@@ -226,19 +235,9 @@ private Q_SLOTS:
     void libcurlsOwnResendIsRecorded() {
         FaultProxy proxy;
         QVERIFY(proxy.start(m_server.port(), QStringLiteral(R"({"2": "reset", "4": "garbage"})")));
-        const EndpointSpec e = spec(proxy.base());
-        std::vector<HttpRequest> requests;
-        for (int k = 0; k < 3; ++k) {
-            requests.push_back(completionRequest(e, prompt(kReviews[std::size_t(k)]), 2, 0));
-        }
         PoolOptions o;
         o.backoff_seconds = 0.05;
-        HttpPool pool(o);
-        std::vector<HttpResult> results(requests.size());
-        pool.run(requests, {0, 1, 2}, [&](std::size_t i, HttpResult&& r) {
-            results[i] = std::move(r);
-            return true;
-        });
+        const std::vector<HttpResult> results = sendReviews(proxy.base(), 3, o);
         QCOMPARE(results[0].attempts.size(), std::size_t(1));
         QCOMPARE(results[1].attempts.size(), std::size_t(2));
         QCOMPARE(results[1].attempts[0].status, 0L);
@@ -249,6 +248,35 @@ private Q_SLOTS:
         QVERIFY_THROWS_NO_EXCEPTION(parseCompletion(results[1].body, "completions"));
         QCOMPARE(results[2].attempts.size(), std::size_t(1));
         QVERIFY2(results[2].body.find("<html>oops") != std::string::npos, results[2].body.c_str());
+    }
+
+    // Four replies of 6 MiB in flight together, each half sent, then the rest a second later:
+    // under a total of 8 MiB for the pool some attempt passes it and ends saying so (not
+    // retried: the same reply would again be too much); under the default, all four come.
+    void repliesInFlightHaveATotalBound() {
+        FaultProxy proxy;
+        QVERIFY(proxy.start(m_server.port(), QStringLiteral(R"({"*": "pad:6"})")));
+        const auto runAll = [&](std::size_t total) {
+            PoolOptions o;
+            o.concurrency = 4;
+            o.max_total_reply_bytes = total;
+            return sendReviews(proxy.base(), 4, o);
+        };
+        int cut = 0;
+        for (const HttpResult& r : runAll(std::size_t(8) << 20)) {
+            if (!r.replied()) {
+                ++cut;
+                QVERIFY2(r.error.find("in flight together are larger than 8 MiB") !=
+                             std::string::npos,
+                         r.error.c_str());
+                QCOMPARE(r.attempts.size(), std::size_t(1));
+            }
+        }
+        QVERIFY(cut >= 1);
+        for (const HttpResult& r : runAll(PoolOptions().max_total_reply_bytes)) {
+            QVERIFY2(r.replied(), r.error.c_str());
+            QCOMPARE(parseCompletion(r.body, "completions").text, std::string("ok"));
+        }
     }
 
     // A Retry-After of an hour is honoured only up to the study's timeout of one attempt (here

@@ -36,8 +36,11 @@ import struct
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 from typing import Any
+
+from peak_memory import run_measured
 
 PROBAUDIT = os.path.abspath(sys.argv.pop(1)) if len(sys.argv) > 1 else "build/default/bin/probaudit"
 HERE = pathlib.Path(__file__).resolve().parent
@@ -487,6 +490,42 @@ LABEL_HEAD = {
 
 
 @unittest.skipUnless(TOKENIZER.is_dir(), "the SmolLM2 tokenizer is not in .cache/models")
+class TestHiddenStateLayout(unittest.TestCase):
+    """Hidden state 0 is the embeddings and the last the model's final state, num_hidden_layers
+    + 1 in all, whatever order the architecture returns them in: Mamba returns no embeddings
+    entry (its index 0 is layer 1, which was named "embeddings"); GPT-NeoX and OLMo2 return the
+    usual order."""
+
+    def test_index_zero_is_the_embeddings(self) -> None:
+        import tiny_models
+        import torch
+        from probaudit_runner.model import LoadedModel
+
+        with tempfile.TemporaryDirectory() as tmp:
+            for name in ("mamba", "gpt_neox", "olmo2"):
+                with self.subTest(name):
+                    path = tiny_models.make(name, pathlib.Path(tmp) / name, TOKENIZER)
+                    m = LoadedModel(str(path), LABEL_HEAD, "float32", "cpu", "math")
+                    ids = m.tok("the soup was cold")["input_ids"]
+                    (rec,) = m.forward([ids], "right", "longest", 0, "vectors")
+                    layers = m.model.config.num_hidden_layers
+                    hidden = m.model.config.hidden_size
+                    raw = base64.b64decode(rec["vectors"])
+                    vectors = torch.frombuffer(bytearray(raw), dtype=torch.float32)
+                    vectors = vectors.view(layers + 1, hidden)
+                    self.assertEqual(len(rec["hashes"]), layers + 1)
+                    x = torch.tensor([ids])
+                    with torch.inference_mode():
+                        embeddings = m.model.get_input_embeddings()(x)[0, -1]
+                        model_states = m.model(input_ids=x, output_hidden_states=True).hidden_states
+                    self.assertTrue(torch.equal(vectors[0], embeddings), name)
+                    self.assertTrue(torch.equal(vectors[layers], model_states[-1][0, -1]), name)
+                    # The planted cause: Mamba's own index 0 is not the embeddings.
+                    own_first_is_embeddings = torch.equal(model_states[0][0, -1], embeddings)
+                    self.assertEqual(own_first_is_embeddings, name != "mamba", name)
+
+
+@unittest.skipUnless(TOKENIZER.is_dir(), "the SmolLM2 tokenizer is not in .cache/models")
 class TestArchitectures(unittest.TestCase):
     """Architectures the engine does not have, as tiny random models made here from
     transformers configs (tests/tiny_models.py): each through a study with two configs, compared."""
@@ -506,7 +545,10 @@ class TestArchitectures(unittest.TestCase):
         cls.tmp.cleanup()
 
     def test_each_architecture_runs_two_configs_and_compares(self) -> None:
-        self.assertEqual(set(self.models), {"gemma3", "phi3", "qwen3_moe", "lfm2"})
+        self.assertEqual(
+            set(self.models),
+            {"gemma3", "phi3", "qwen3_moe", "lfm2", "mamba", "gpt_neox", "olmo2"},
+        )
         for name, path in self.models.items():
             with self.subTest(name):
                 layers = json.loads((path / "config.json").read_text())["num_hidden_layers"]
@@ -869,6 +911,51 @@ class TestHostileLogits(unittest.TestCase):
                     with sqlite3.connect(f"file:{ledger}?mode=ro", uri=True) as db:
                         status = [s for (s,) in db.execute("select status from runs")]
                     self.assertNotIn("finished", status)
+
+
+@unittest.skipUnless(MINILM.is_dir(), "the demo models are not in .cache/models")
+class TestHostileLines(unittest.TestCase):
+    """A runner's reply line of any shape (one that never ends, a flood of values, nesting past
+    any limit) is refused within the environment's timeout plus 5 s, with probaudit under
+    512 MiB of resident memory, and the runner is stopped (issue #53's bar)."""
+
+    def test_hostile_lines_are_bounded(self) -> None:
+        timeout = 10
+        with tempfile.TemporaryDirectory() as tmp:
+            d = pathlib.Path(tmp)
+            python = d / "faulty-python"
+            python.write_text(
+                f"#!/bin/sh\nexec {shlex.quote(sys.executable)} "
+                f"{shlex.quote(str(HERE / 'faulty_runner.py'))}\n"
+            )
+            python.chmod(0o755)
+            for shape in ("endless", "values", "deep"):
+                with self.subTest(shape):
+                    study = write_study(
+                        d / f"{shape}.study.json",
+                        MINILM,
+                        {"kind": "adapter", "path": str(ADAPTER)},
+                        {"hf": {"runner": "transformers", "batch_size": 4}},
+                        environments={"venv": {"python": str(python), "timeout": timeout}},
+                        capture="hashes",
+                    )
+                    stamp = d / f"{shape}.stamp"
+                    env = {
+                        **os.environ,
+                        "PROBAUDIT_RUNNER_FAULT": f"forward-line:{shape}",
+                        "PROBAUDIT_FAULT_STAMP": str(stamp),
+                    }
+                    r, peak = run_measured([PROBAUDIT, "run", str(study), "--all"], env, True)
+                    wall = time.time() - float(stamp.read_text())  # since the line began
+                    print(
+                        f"runner line {shape}: exit {r.returncode}, {wall:.1f} s, "
+                        f"peak {peak / (1 << 20):.0f} MiB",
+                        file=sys.stderr,
+                    )
+                    self.assertEqual(r.returncode, 1, r.stderr)
+                    self.assertIn('the transformers runner\'s answer to "forward"', r.stderr)
+                    self.assertLessEqual(peak, 512 << 20)
+                    self.assertLessEqual(wall, timeout + 5)
 
 
 @unittest.skipUnless(MINILM.is_dir(), "the demo models are not in .cache/models")

@@ -10,17 +10,42 @@ namespace probaudit {
 
 namespace {
 
-// nlohmann's DOM builder with the nesting limit and the duplicate-key check added. A SAX handler
-// rather than a parser callback: the callback parser is quadratic in the number of values (a
-// server's reply of 100,000 empty objects took 15 s; this reads it in milliseconds).
+// nlohmann's DOM builder with the nesting limit, the tree budget (kMaxJsonTreeBytes) and the
+// duplicate-key check added. A SAX handler rather than a parser callback: the callback parser
+// is quadratic in the number of values (a server's reply of 100,000 empty objects took 15 s;
+// this reads it in milliseconds).
+//
+// The tree's cost, per value as libstdc++ lays it out: a node (16 bytes) and room for it in its
+// parent's vector (counted twice for the vector's spare capacity); an object's map (48 bytes and
+// the allocator's 16), each key's map node (64) and the key; an array's vector (24 + 16); a
+// string's (32 + 16) and its bytes.
 template <class Json> class BoundedSax : public nlohmann::detail::json_sax_dom_parser<Json> {
     using Base = nlohmann::detail::json_sax_dom_parser<Json>;
 
 public:
-    BoundedSax(Json& result, DuplicateKeys duplicates)
-        : Base(result, /*allow_exceptions=*/true), m_duplicates(duplicates) {}
+    BoundedSax(Json& result, DuplicateKeys duplicates, std::size_t maxTreeBytes)
+        : Base(result, /*allow_exceptions=*/true), m_duplicates(duplicates),
+          m_maxTree(maxTreeBytes) {}
 
+    bool null() { return spend(kNode) && Base::null(); }
+    bool boolean(bool v) { return spend(kNode) && Base::boolean(v); }
+    bool number_integer(typename Json::number_integer_t v) {
+        return spend(kNode) && Base::number_integer(v);
+    }
+    bool number_unsigned(typename Json::number_unsigned_t v) {
+        return spend(kNode) && Base::number_unsigned(v);
+    }
+    bool number_float(typename Json::number_float_t v, const typename Json::string_t& s) {
+        return spend(kNode) && Base::number_float(v, s);
+    }
+    bool string(typename Json::string_t& v) {
+        return spend(kNode + 48 + v.size()) && Base::string(v);
+    }
+    bool binary(typename Json::binary_t& v) {
+        return spend(kNode + 64 + v.size()) && Base::binary(v);
+    }
     bool start_object(std::size_t n) {
+        spend(kNode + 64);
         enter();
         if (m_duplicates == DuplicateKeys::Refuse) {
             m_keys.emplace_back();
@@ -35,6 +60,7 @@ public:
         return Base::end_object();
     }
     bool start_array(std::size_t n) {
+        spend(kNode + 40);
         enter();
         return Base::start_array(n);
     }
@@ -43,6 +69,7 @@ public:
         return Base::end_array();
     }
     bool key(typename Json::string_t& k) {
+        spend(64 + k.size());
         if (m_duplicates == DuplicateKeys::Refuse && !m_keys.back().insert(k).second) {
             throw JsonError("duplicate key \"" + k +
                             "\" (an object names it twice; which one counts is ambiguous)");
@@ -51,6 +78,17 @@ public:
     }
 
 private:
+    static constexpr std::size_t kNode = 2 * 16;
+
+    bool spend(std::size_t bytes) {
+        m_tree += bytes;
+        if (m_tree > m_maxTree) {
+            throw JsonError("JSON that would take more than " + std::to_string(m_maxTree >> 20) +
+                            " MiB once read (too many values for its purpose)");
+        }
+        return true;
+    }
+
     void enter() {
         if (++m_depth > kMaxJsonDepth) {
             throw JsonError("JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
@@ -59,13 +97,16 @@ private:
 
     DuplicateKeys m_duplicates;
     int m_depth = 0;
+    std::size_t m_maxTree;
+    std::size_t m_tree = 0;                    // the tree's estimated bytes so far
     std::vector<std::set<std::string>> m_keys; // the keys seen so far in each open object
 };
 
 template <class Json>
-Json parseBounded(std::string_view text, bool comments, DuplicateKeys duplicates) {
+Json parseBounded(std::string_view text, bool comments, DuplicateKeys duplicates,
+                  std::size_t maxTreeBytes = kMaxJsonTreeBytes) {
     Json result;
-    BoundedSax<Json> sax(result, duplicates);
+    BoundedSax<Json> sax(result, duplicates, maxTreeBytes);
     try {
         Json::sax_parse(text.begin(), text.end(), &sax, nlohmann::detail::input_format_t::json,
                         /*strict=*/true, comments);
@@ -77,8 +118,9 @@ Json parseBounded(std::string_view text, bool comments, DuplicateKeys duplicates
 
 } // namespace
 
-nlohmann::json parseJson(std::string_view text, DuplicateKeys duplicates) {
-    return parseBounded<nlohmann::json>(text, false, duplicates);
+nlohmann::json parseJson(std::string_view text, DuplicateKeys duplicates,
+                         std::size_t maxTreeBytes) {
+    return parseBounded<nlohmann::json>(text, false, duplicates, maxTreeBytes);
 }
 
 nlohmann::ordered_json parseCommentedJson(std::string_view text) {

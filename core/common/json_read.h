@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -18,9 +19,14 @@
 namespace probaudit {
 
 inline constexpr int kMaxJsonDepth = 128;
+// What a parsed document may take in memory, estimated while it is read (each value's node, an
+// object's tree and each key's node, a string's bytes): a reply of a few megabytes made of
+// millions of empty objects or numbers would otherwise become gigabytes of tree. Real documents
+// stay far below it (a tokenizer.json of 256k entries: about 60 MiB).
+inline constexpr std::size_t kMaxJsonTreeBytes = std::size_t(128) << 20;
 
-// One sentence without a file name ("invalid JSON: ..." or "JSON nested deeper than 128
-// levels"); the caller names the file or line.
+// One sentence without a file name ("invalid JSON: ...", "JSON nested deeper than 128 levels"
+// or "JSON that would take more than 128 MiB once read"); the caller names the file or line.
 class JsonError : public Error {
 public:
     using Error::Error;
@@ -32,7 +38,8 @@ public:
 // for the reference implementation that reads them with Python's json.
 enum class DuplicateKeys { Refuse, LastWins };
 
-nlohmann::json parseJson(std::string_view text, DuplicateKeys duplicates = DuplicateKeys::Refuse);
+nlohmann::json parseJson(std::string_view text, DuplicateKeys duplicates = DuplicateKeys::Refuse,
+                         std::size_t maxTreeBytes = kMaxJsonTreeBytes);
 // Keys in document order, `//` and `/* */` comments allowed, duplicates refused: study files.
 nlohmann::ordered_json parseCommentedJson(std::string_view text);
 // The document, or nothing when it is not JSON or nests too deeply (a model's output; the last

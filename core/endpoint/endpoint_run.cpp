@@ -357,8 +357,9 @@ EndpointStats runEndpoint(const EndpointRun& run, const std::function<bool(ItemO
     const std::string url = e.endpointUrl(apiPath(e));
     std::vector<HttpRequest> requests(run.prompts.size());
     for (std::size_t pos : run.order) {
-        requests.at(pos) =
-            HttpRequest::post(url, requestBody(e, completionRequest(run, run.prompts.at(pos))));
+        const CompletionRequest cr = completionRequest(run, run.prompts.at(pos));
+        requests.at(pos) = HttpRequest::post(url, requestBody(e, cr));
+        requests[pos].max_reply_bytes = replyBytesNeeded(cr);
         if (run.config.prefix_cache == PrefixCache::Warm) {
             requests[pos].warmup = requests[pos].body;
         }
@@ -447,7 +448,9 @@ json preflight(const EndpointSpec& e, const std::vector<const HeadSpec*>& heads)
         probe.head = h;
         CompletionRequest cr = completionRequest(probe, h->prompt("Hello."));
         cr.max_tokens = 1;
-        const HttpResult p = pool.fetch(HttpRequest::post(url, requestBody(e, cr)));
+        HttpRequest probeRequest = HttpRequest::post(url, requestBody(e, cr));
+        probeRequest.max_reply_bytes = replyBytesNeeded(cr);
+        const HttpResult p = pool.fetch(probeRequest);
         std::string fault = serverFault(e, url, p);
         if (fault.empty() && p.status != 200) {
             fault = url + " answered HTTP " + std::to_string(p.status) + withMessage(p);

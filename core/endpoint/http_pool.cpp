@@ -54,6 +54,7 @@ struct Transfer {
     std::vector<std::pair<std::string, std::string>> headers;
     double sent = 0, firstByte = -1;
     bool tooBig = false;
+    bool tooMuchInFlight = false;    // the pool's replies together passed max_total_reply_bytes
     bool warming = false;            // the warm-up body is on its way
     bool waiting = false;            // for a retry at retryAt
     int requestsOut = 0;             // request lines libcurl sent in this attempt (onDebug)
@@ -61,11 +62,15 @@ struct Transfer {
     Clock::time_point retryAt;
     char errorBuffer[CURL_ERROR_SIZE] = {};
     std::size_t maxBytes = 0;
+    std::size_t* inFlight = nullptr; // the bytes of every reply the pool is receiving
+    std::size_t maxInFlight = 0;
+    std::size_t counted = 0; // this attempt's share of *inFlight
     const Clock::time_point* t0 = nullptr;
 
     CURLM* inMulti = nullptr; // the multi handle it is added to, while it is
 
     ~Transfer() {
+        release();
         if (inMulti != nullptr) { // an exception left it in flight (a sink that threw)
             curl_multi_remove_handle(inMulti, easy);
         }
@@ -74,6 +79,13 @@ struct Transfer {
         }
     }
     double now() const { return std::chrono::duration<double>(Clock::now() - *t0).count(); }
+    // This attempt's reply no longer counts against the pool's bytes in flight.
+    void release() {
+        if (inFlight != nullptr) {
+            *inFlight -= counted;
+        }
+        counted = 0;
+    }
 };
 
 std::size_t onBody(char* data, std::size_t size, std::size_t n, void* user) {
@@ -86,6 +98,12 @@ std::size_t onBody(char* data, std::size_t size, std::size_t n, void* user) {
         t->tooBig = true;
         return 0; // libcurl ends the transfer with CURLE_WRITE_ERROR
     }
+    if (*t->inFlight + bytes > t->maxInFlight) {
+        t->tooMuchInFlight = true;
+        return 0;
+    }
+    *t->inFlight += bytes;
+    t->counted += bytes;
     t->body.append(data, bytes);
     return bytes;
 }
@@ -164,6 +182,7 @@ struct HttpPool::Impl {
     CURLM* multi = nullptr;
     curl_slist* headerList = nullptr;
     Clock::time_point t0 = Clock::now();
+    std::size_t inFlightBytes = 0; // every reply being received, together
 
     Impl() = default;
     Impl(const Impl&) = delete;
@@ -227,9 +246,11 @@ void HttpPool::Impl::configure(Transfer& t) const {
 }
 
 void HttpPool::Impl::startAttempt(Transfer& t) {
+    t.release();
     t.body.clear();
     t.headers.clear();
     t.tooBig = false;
+    t.tooMuchInFlight = false;
     t.waiting = false;
     t.firstByte = -1;
     t.requestsOut = 0;
@@ -260,11 +281,16 @@ bool HttpPool::Impl::endAttempt(Transfer& t, CURLcode code) {
     if (code == CURLE_OK) {
         curl_easy_getinfo(t.easy, CURLINFO_RESPONSE_CODE, &a.status);
     } else if (t.tooBig) {
-        a.error = "the reply is larger than " + std::to_string(opt.max_reply_bytes >> 20) + " MiB";
+        a.error = "the reply is larger than " + std::to_string(t.maxBytes >> 20) +
+                  " MiB, more than the request can need";
+    } else if (t.tooMuchInFlight) {
+        a.error = "the replies in flight together are larger than " +
+                  std::to_string(opt.max_total_reply_bytes >> 20) + " MiB";
     } else {
         a.error = t.errorBuffer[0] != '\0' ? std::string(t.errorBuffer) : curl_easy_strerror(code);
     }
     const double asked = retryAfter(t); // before the headers move into the result
+    t.release();
     HttpResult& r = t.result;
     std::vector<HttpAttempt>& tries = t.warming ? r.warmup_attempts : r.attempts;
     tries.insert(tries.end(), t.resent.begin(), t.resent.end());
@@ -274,8 +300,9 @@ bool HttpPool::Impl::endAttempt(Transfer& t, CURLcode code) {
     r.body = std::move(t.body);
     r.headers = std::move(t.headers);
     const int retriesDone = int(tries.size()) - 1;
-    if (t.tooBig || !retriable(a.status, a.error.empty()) || retriesDone >= opt.max_retries) {
-        if (t.warming && a.error.empty() && !t.tooBig) { // warmed: now the request proper
+    const bool hopeless = t.tooBig || t.tooMuchInFlight; // the same reply again would be too
+    if (hopeless || !retriable(a.status, a.error.empty()) || retriesDone >= opt.max_retries) {
+        if (t.warming && a.error.empty() && !hopeless) { // warmed: now the request proper
             t.warming = false;
             startAttempt(t);
             t.retryAt = Clock::now();
@@ -313,7 +340,11 @@ std::size_t HttpPool::run(const std::vector<HttpRequest>& requests,
             auto t = std::make_unique<Transfer>();
             t->index = order[next++];
             t->request = &requests.at(t->index);
-            t->maxBytes = p.opt.max_reply_bytes;
+            t->maxBytes = t->request->max_reply_bytes == 0
+                              ? p.opt.max_reply_bytes
+                              : std::min(t->request->max_reply_bytes, p.opt.max_reply_bytes);
+            t->inFlight = &p.inFlightBytes;
+            t->maxInFlight = p.opt.max_total_reply_bytes;
             t->t0 = &p.t0;
             t->warming = !t->request->warmup.empty();
             p.configure(*t);

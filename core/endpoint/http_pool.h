@@ -28,10 +28,12 @@ struct HttpRequest {
     // A body POSTed to the same URL first, in the same slot (a warm prefix cache): the request
     // proper is sent when its reply has come. Empty: none.
     std::string warmup;
+    // The largest reply this request can need (0: the pool's max_reply_bytes); never above it.
+    std::size_t max_reply_bytes = 0;
 
     static HttpRequest get(std::string url) { return {std::move(url), {}, {}}; }
     static HttpRequest post(std::string url, std::string body) {
-        return {std::move(url), std::move(body), {}};
+        return {std::move(url), std::move(body), {}, 0};
     }
 };
 
@@ -62,6 +64,9 @@ struct PoolOptions {
     double backoff_seconds = 0.5;     // before the first retry; doubled per retry, at most 8 s
     std::vector<std::string> headers; // "Name: value", sent with every request
     std::size_t max_reply_bytes = std::size_t(64) << 20;
+    // Every reply being received, together: without it, N requests in flight could hold N times
+    // max_reply_bytes. The attempt whose bytes would pass it ends with that said, not retried.
+    std::size_t max_total_reply_bytes = std::size_t(32) << 20;
 };
 
 // Whether an attempt that ended this way is tried again (429, 5xx, no reply).

@@ -46,6 +46,24 @@ std::string truncated(std::string s, std::size_t n) {
     throw ReplyError("malformed reply (" + what + "): " + snippet(body));
 }
 
+// A reply's JSON object; one that is not JSON, nests too deeply or would be too large a tree is a
+// malformed reply that says which (the last of duplicate keys wins, as for any HTTP client).
+json replyObject(std::string_view body, const char* expected,
+                 std::size_t maxTree = kMaxJsonTreeBytes) {
+    json j;
+    try {
+        j = parseJson(body, DuplicateKeys::LastWins, maxTree);
+    } catch (const JsonError& e) { // a syntax error's words are the parser's, not a sentence
+        const std::string why = e.what();
+        malformed(why.rfind("invalid JSON", 0) == 0 ? expected : std::string(expected) + ": " + why,
+                  body);
+    }
+    if (!j.is_object()) {
+        malformed(expected, body);
+    }
+    return j;
+}
+
 const json& member(const json& j, const char* key, std::string_view body) {
     if (!j.is_object() || !j.contains(key)) {
         malformed(std::string("no \"") + key + "\"", body);
@@ -202,12 +220,20 @@ std::string requestBody(const EndpointSpec& endpoint, const CompletionRequest& r
     return j.dump();
 }
 
+std::size_t replyBytesNeeded(const CompletionRequest& request) {
+    constexpr std::size_t kEnvelope = std::size_t(4) << 20, kCap = std::size_t(64) << 20;
+    const auto tokens = std::size_t(std::clamp<std::int64_t>(request.max_tokens, 1, 1 << 20));
+    const auto top = std::size_t(std::clamp(request.top_logprobs, 0, 1 << 10));
+    const std::size_t perToken = 4096 + top * 1024;
+    return tokens > (kCap - kEnvelope) / perToken ? kCap : kEnvelope + tokens * perToken;
+}
+
 Completion parseCompletion(std::string_view body, const std::string& api) {
-    const std::optional<json> parsed = tryParseJson(body);
-    if (!parsed || !parsed->is_object()) {
-        malformed("not a JSON object", body);
-    }
-    const json& j = *parsed;
+    // A reply's tree: about ten times its text for log-probabilities (an object, two keys, a
+    // string and a number per alternative), never the gigabytes of a flood of tiny values.
+    const json j =
+        replyObject(body, "not a JSON object",
+                    std::min(kMaxJsonTreeBytes, (std::size_t(16) << 20) + 12 * body.size()));
     const json& choices = member(j, "choices", body);
     if (!choices.is_array() || choices.empty() || !choices[0].is_object()) {
         malformed("no choices", body);
@@ -275,12 +301,12 @@ std::string snippet(std::string_view body) {
 }
 
 std::vector<std::string> parseModelList(std::string_view body) {
-    const std::optional<json> j = tryParseJson(body);
-    if (!j || !j->is_object() || !j->contains("data") || !(*j)["data"].is_array()) {
+    const json j = replyObject(body, "not a model list");
+    if (!j.contains("data") || !j["data"].is_array()) {
         malformed("not a model list", body);
     }
     std::vector<std::string> ids;
-    for (const json& m : (*j)["data"]) {
+    for (const json& m : j["data"]) {
         if (m.is_object() && m.contains("id") && m["id"].is_string()) {
             ids.push_back(m["id"].get<std::string>());
         }

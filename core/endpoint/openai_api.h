@@ -29,6 +29,11 @@ struct CompletionRequest {
 };
 
 std::string requestBody(const EndpointSpec& endpoint, const CompletionRequest& request);
+// The largest reply the request can need: 4 MiB for the reply's own fields (what servers add:
+// usage, timings, fingerprints) and per token asked 4 KiB and 1 KiB per alternative. A server
+// that sends more is cut off there: with requests in flight by the dozen, each may hold only
+// what it needs.
+std::size_t replyBytesNeeded(const CompletionRequest& request);
 
 struct TokenLogprob {
     std::string token;

@@ -5,11 +5,8 @@
 #include "core/common/vocabulary.h"
 #include "core/process/child_process.h"
 
-#include <openssl/evp.h>
-
 #include <algorithm>
 #include <cstdlib>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <unistd.h>
@@ -35,87 +32,29 @@ std::string rowHashLibrary() {
 
 namespace {
 
-// What an error event of the runner says (its message, control characters escaped), or
-// `otherwise` when it says nothing readable.
-std::string runnerSays(const json& event, const std::string& otherwise) {
-    const auto message = fieldString(event, "message");
-    return message ? escapeControls(*message) : otherwise;
-}
-
-// The runner's first line: its "ready" (protocol kRunnerProtocol, string fields) or its "error".
-RunnerReady readReady(const std::string& line, const std::string& python) {
-    json ready;
+// The sizes a runner's load reply claims, against the model's own config.json where it names
+// them: a runner cannot make probaudit expect (and so accept) larger replies than the model
+// gives. A claim of fewer is harmless: the bound is then tighter.
+void checkShape(const std::string& modelPath, const LoadedShape& shape, const std::string& python) {
+    const auto states = std::int64_t(shape.hiddenStates), size = std::int64_t(shape.hiddenSize);
+    const fs::path file = fs::path(modelPath) / "config.json";
+    std::error_code ec;
+    if (!fs::is_regular_file(file, ec)) {
+        return;
+    }
+    json config;
     try {
-        ready = parseJson(line);
-    } catch (const std::exception&) {
-        throw Error(python, "the transformers runner's first line is not JSON");
+        config = readJsonFile(file.string(), DuplicateKeys::LastWins);
+    } catch (const Error&) {
+        return; // the runner read it to load the model; what it says of it stands
     }
-    if (eventKind(ready) == EventKind::Error) {
-        throw Error(runnerSays(ready, python + ": the runner could not start"));
+    const auto layers = fieldInt64(config, "num_hidden_layers");
+    const auto hidden = fieldInt64(config, "hidden_size");
+    if ((layers && states > *layers + 1) || (hidden && size > *hidden)) {
+        throw Error(python, "the transformers runner says the model has " + std::to_string(states) +
+                                " hidden states of size " + std::to_string(size) +
+                                ", more than its config.json gives");
     }
-    const auto version = fieldInt64(ready, "protocol").value_or(-1);
-    if (eventKind(ready) != EventKind::Ready || version != kRunnerProtocol) {
-        throw Error(python, "the runner speaks protocol " + std::to_string(version) +
-                                ", this probaudit speaks " + std::to_string(kRunnerProtocol) +
-                                " (use the probaudit_runner that came with this probaudit)");
-    }
-    RunnerReady out;
-    const std::pair<const char*, std::string*> fields[] = {{"python", &out.python},
-                                                           {"torch", &out.torch},
-                                                           {"transformers", &out.transformers},
-                                                           {"row_hash", &out.rowHash}};
-    for (const auto& [key, value] : fields) {
-        if (ready.contains(key) && !ready[key].is_string()) {
-            throw Error(python, std::string("the transformers runner's \"ready\" line has a \"") +
-                                    key + "\" that is not a string");
-        }
-        *value = fieldString(ready, key).value_or("");
-    }
-    return out;
-}
-
-// Floats sent as base64 of their little-endian float32 bytes: exact, and a third of decimal.
-std::vector<float> decodeFloats(const json& j, const char* what) {
-    if (!j.is_string()) {
-        throw Error(std::string("the runner's reply has no ") + what);
-    }
-    const std::string& text = j.get_ref<const std::string&>();
-    std::string bytes(text.size() / 4 * 3 + 3, '\0');
-    const int n = EVP_DecodeBlock(reinterpret_cast<unsigned char*>(bytes.data()),
-                                  reinterpret_cast<const unsigned char*>(text.data()),
-                                  static_cast<int>(text.size()));
-    if (n < 0 || text.size() % 4 != 0) {
-        throw Error(std::string("the runner's ") + what + " are not base64");
-    }
-    std::size_t padding = 0;
-    for (std::size_t k = text.size(); k > 0 && text[k - 1] == '='; --k) {
-        ++padding; // EVP_DecodeBlock counts the padding as zero bytes
-    }
-    if (padding > 2 || std::size_t(n) < padding) {
-        throw Error(std::string("the runner's ") + what + " are not base64");
-    }
-    const std::size_t size = std::size_t(n) - padding;
-    if (size % sizeof(float) != 0) {
-        throw Error(std::string("the runner's ") + what + " are not whole float32 values");
-    }
-    std::vector<float> out(size / sizeof(float));
-    std::memcpy(out.data(), bytes.data(), size);
-    return out;
-}
-
-std::vector<std::uint64_t> decodeHashes(const json& j) {
-    std::vector<std::uint64_t> out;
-    if (!j.is_array()) {
-        throw Error("the runner's reply has no layer hashes");
-    }
-    for (const auto& h : j) {
-        const std::string s = h.is_string() ? h.get<std::string>() : std::string();
-        if (s.size() != 16 || s.find_first_not_of("0123456789abcdef") != std::string::npos) {
-            throw Error("the runner's layer hashes are not 16 hex digits each");
-        }
-        out.push_back(std::stoull(s, nullptr, 16));
-    }
-    return out;
 }
 
 std::string lastLine(const std::string& file) {
@@ -217,65 +156,55 @@ std::string TransformersRunner::endedMessage() {
 
 void TransformersRunner::dropDueReplies() {
     while (!m_due.empty()) {
-        receive(m_due.front().first);
+        receive(m_due.front().id);
     }
 }
 
-json TransformersRunner::call(const std::string& method, const json& params) {
+json TransformersRunner::call(const std::string& method, const json& params,
+                              std::size_t maxReplyBytes) {
     dropDueReplies();
-    return receive(send(method, params));
+    return receive(send(method, params, maxReplyBytes));
 }
 
-std::int64_t TransformersRunner::send(const std::string& method, const json& params) {
+std::int64_t TransformersRunner::send(const std::string& method, const json& params,
+                                      std::size_t maxReplyBytes) {
     const std::int64_t id = m_nextId++;
     const json req{{"id", id}, {"method", method}, {"params", params}};
     if (!m_child->writeLine(req.dump())) {
         throw Error(m_python,
                     "the transformers runner ended during \"" + method + "\": " + endedMessage());
     }
-    m_due.emplace_back(id, method);
+    m_due.push_back({id, method, maxReplyBytes});
     return id;
 }
 
 json TransformersRunner::receive(std::int64_t id) {
-    if (m_due.empty() || m_due.front().first != id) {
+    if (m_due.empty() || m_due.front().id != id) {
         throw Error(m_python, "a transformers runner reply was awaited out of order");
     }
-    const std::string method = m_due.front().second;
+    const Due due = m_due.front();
+    const std::string& method = due.method;
     m_due.pop_front();
     std::string line;
     bool got = false;
     try {
-        got = m_child->readLine(line, Child::kMaxLineBytes, m_env.timeout_seconds);
+        got = m_child->readLine(line, due.maxReplyBytes, m_env.timeout_seconds);
     } catch (const Error& e) { // a reply line past the bound, or no reply in time: it is stopped
         m_child->stop(0);
-        throw Error(m_python, "the transformers runner's answer to \"" + method +
-                                  "\": " + e.what() + " (the environment's \"timeout\")");
+        const std::string why = e.what();
+        const std::string hint =
+            why.find("longer than") == std::string::npos ? " (the environment's \"timeout\")"
+            : due.maxReplyBytes >= kMaxRunnerReplyBytes
+                ? " (more than any reply may take: use a smaller batch_size or capture)"
+                : " (more than the request can need)";
+        throw Error(m_python,
+                    "the transformers runner's answer to \"" + method + "\": " + why + hint);
     }
     if (!got) {
         throw Error(m_python,
                     "the transformers runner ended during \"" + method + "\": " + endedMessage());
     }
-    json reply;
-    try {
-        reply = parseJson(line);
-    } catch (const std::exception&) {
-        throw Error(m_python, "the transformers runner answered \"" + method +
-                                  "\" with a line that "
-                                  "is not JSON");
-    }
-    if (!reply.is_object() || reply.value("id", json()) != id) {
-        throw Error(m_python,
-                    "the transformers runner answered another request than \"" + method + "\"");
-    }
-    if (eventKind(reply) == EventKind::Error) {
-        throw Error(runnerSays(reply, "the runner failed \"" + method + "\""));
-    }
-    if (eventKind(reply) != EventKind::Result || !reply.contains("result")) {
-        throw Error(m_python,
-                    "the transformers runner's reply to \"" + method + "\" has no result");
-    }
-    return reply["result"];
+    return replyResult(line, id, method, m_python);
 }
 
 json TransformersRunner::fingerprint() {
@@ -290,78 +219,45 @@ json TransformersRunner::fingerprint() {
 
 json TransformersRunner::load(const std::string& modelPath, const json& head, const json& config) {
     json r = call("load", {{"model", modelPath}, {"head", head}, {"config", config}});
-    const auto labels = r.is_object() ? r.find("labels") : r.end();
-    if (!r.is_object() || labels == r.end() || !labels->is_array()) {
-        throw Error(m_python, "the transformers runner's answer to load names no labels");
-    }
-    m_classes = labels->size();
+    const LoadedShape shape = loadedShape(r, m_python);
+    checkShape(modelPath, shape, m_python);
+    m_shape = shape;
     return r;
 }
 
 std::vector<RunnerItem> TransformersRunner::tokenize(const std::vector<std::string>& texts,
                                                      std::int64_t maxLength) {
-    const json r = call("tokenize", {{"texts", texts}, {"max_length", maxLength}});
+    // In parts: each reply stays small whatever the dataset's size.
+    constexpr std::size_t kPart = 256;
     std::vector<RunnerItem> out;
-    if (!r.contains("items") || !r["items"].is_array() || r["items"].size() != texts.size()) {
-        throw Error(m_python, "the transformers runner tokenized another number of texts");
-    }
-    for (const auto& it : r["items"]) {
-        RunnerItem item;
-        try {
-            item.ids = it.at("ids").get<std::vector<std::int64_t>>();
-            item.truncated = it.value("truncated", false);
-        } catch (const json::exception&) {
-            throw Error(m_python, "the transformers runner's tokens are not a list of ids");
+    out.reserve(texts.size());
+    for (std::size_t from = 0; from < texts.size(); from += kPart) {
+        const std::vector<std::string> part(
+            texts.begin() + std::ptrdiff_t(from),
+            texts.begin() + std::ptrdiff_t(std::min(from + kPart, texts.size())));
+        const json r = call("tokenize", {{"texts", part}, {"max_length", maxLength}},
+                            tokenizeReplyBound(part, maxLength));
+        for (RunnerItem& item : tokenizedItems(r, part.size(), m_python)) {
+            out.push_back(std::move(item));
         }
-        if (item.ids.empty()) {
-            throw Error(m_python, "the transformers runner's tokenizer gave an item no tokens");
-        }
-        out.push_back(std::move(item));
     }
     return out;
 }
 
 std::int64_t TransformersRunner::sendForward(const std::vector<std::vector<std::int64_t>>& rows,
                                              const RunConfig& config, const std::string& capture) {
-    return send("forward", {{"rows", rows},
-                            {"padding_side", config.padding_side},
-                            {"pad_to", config.pad_to},
-                            {"pad_to_n", config.pad_to_n},
-                            {"capture", capture}});
+    return send("forward",
+                {{"rows", rows},
+                 {"padding_side", config.padding_side},
+                 {"pad_to", config.pad_to},
+                 {"pad_to_n", config.pad_to_n},
+                 {"capture", capture}},
+                forwardReplyBound(rows, m_shape, capture));
 }
 
 std::vector<RunnerRecord> TransformersRunner::receiveForward(std::int64_t id, std::size_t rows,
                                                              const std::string& capture) {
-    const json r = receive(id);
-    if (!r.contains("records") || !r["records"].is_array() || r["records"].size() != rows) {
-        throw Error(m_python, "the transformers runner returned another number of records");
-    }
-    std::vector<RunnerRecord> out;
-    for (const auto& j : r["records"]) {
-        if (!j.is_object()) {
-            throw Error(m_python,
-                        "the transformers runner returned a record that is not an object");
-        }
-        RunnerRecord rec;
-        rec.logits = decodeFloats(j.value("logits", json()), "logits");
-        if (rec.logits.empty() || rec.logits.size() != m_classes) {
-            throw Error(m_python, "the transformers runner returned " +
-                                      std::to_string(rec.logits.size()) +
-                                      " logits for an item of a head with " +
-                                      std::to_string(m_classes) + " labels");
-        }
-        if (capture != "none") {
-            rec.hashes = decodeHashes(j.value("hashes", json()));
-        }
-        if (capture == "vectors" || capture == "full") {
-            rec.vectors = decodeFloats(j.value("vectors", json()), "vectors");
-        }
-        if (capture == "full") {
-            rec.full = decodeFloats(j.value("full", json()), "full hidden states");
-        }
-        out.push_back(std::move(rec));
-    }
-    return out;
+    return forwardRecords(receive(id), rows, m_shape.classes, capture, m_python);
 }
 
 void TransformersRunner::traceStart() {
@@ -369,70 +265,19 @@ void TransformersRunner::traceStart() {
 }
 
 RunnerTrace TransformersRunner::traceStop() {
-    json r = call("trace_stop", json::object());
-    const json& t = r.contains("trace") ? r["trace"] : json();
-    const auto counts = [&](const char* part) {
-        if (!t.is_object() || !t.contains(part) || !t[part].is_object()) {
-            return false;
-        }
-        for (const auto& [name, n] : t[part].items()) {
-            if (!n.is_number_integer() || n.get<std::int64_t>() < 0) {
-                return false;
-            }
-        }
-        return true;
-    };
-    const auto text = [&](const char* key) {
-        return r.contains(key) && r[key].is_string() ? r[key].get<std::string>() : std::string();
-    };
-    if (!counts("ops") || !counts("device_kernels") ||
-        (text("ops_from") != "native" && text("ops_from") != "profiler")) {
-        throw Error(m_python, "the transformers runner's kernel trace is not a set of counts "
-                              "with how they were counted");
-    }
-    return {r["trace"], text("ops_from"), text("why")};
+    return runnerTrace(call("trace_stop", json::object()), m_python);
 }
 
 std::vector<ledger::GenerationRecord>
 TransformersRunner::generate(const std::vector<std::string>& prompts, const HeadSpec& head) {
-    const json r = call("generate", {{"prompts", prompts},
-                                     {"max_new_tokens", head.max_new_tokens},
-                                     {"stop", head.stop},
-                                     {"stop_at_eos", head.stop_at_eos},
-                                     {"top_logprobs", head.top_logprobs}});
-    if (!r.contains("generations") || !r["generations"].is_array() ||
-        r["generations"].size() != prompts.size()) {
-        throw Error(m_python, "the transformers runner returned another number of generations");
-    }
-    std::vector<ledger::GenerationRecord> out;
-    for (const auto& g : r["generations"]) {
-        ledger::GenerationRecord rec;
-        rec.item = rec.arrival = static_cast<std::int64_t>(out.size());
-        try {
-            rec.prompt_tokens = g.at("prompt_tokens").get<std::int64_t>();
-            rec.text = g.at("text").get<std::string>();
-            rec.finish = g.at("finish").get<std::string>();
-            for (const auto& st : g.at("steps")) {
-                rec.tokens.push_back(st.at("token").get<std::int32_t>());
-                rec.logits.push_back(decodeFloats(st.at("logit"), "step logits").at(0));
-                rec.gaps.push_back(decodeFloats(st.at("gap"), "step gaps").at(0));
-                rec.batch.push_back(st.at("batch").get<std::int32_t>());
-                if (head.top_logprobs > 0) {
-                    const auto ids = st.at("top_tokens").get<std::vector<std::int32_t>>();
-                    const auto lp = decodeFloats(st.at("top_logprobs"), "top log-probabilities");
-                    rec.top_tokens.insert(rec.top_tokens.end(), ids.begin(), ids.end());
-                    rec.top_logprobs.insert(rec.top_logprobs.end(), lp.begin(), lp.end());
-                }
-            }
-        } catch (const json::exception&) {
-            throw Error(m_python, "the transformers runner's generation is not in the protocol's "
-                                  "form");
-        } catch (const std::out_of_range&) {
-            throw Error(m_python, "the transformers runner's generation step has no value");
-        }
-        out.push_back(std::move(rec));
-    }
-    return out;
+    const json r = call("generate",
+                        {{"prompts", prompts},
+                         {"max_new_tokens", head.max_new_tokens},
+                         {"stop", head.stop},
+                         {"stop_at_eos", head.stop_at_eos},
+                         {"top_logprobs", head.top_logprobs}},
+                        generateReplyBound(prompts, head.max_new_tokens, head.top_logprobs));
+    return generations(r, prompts.size(), head.top_logprobs, m_python);
 }
 
 } // namespace probaudit::runner

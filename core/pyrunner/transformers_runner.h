@@ -7,6 +7,8 @@
 // is missing or too old there, it speaks another protocol version, a request failed (its
 // message), or it ended mid-request (the last line it wrote to standard error).
 #include "core/ledger/ledger.h"
+#include "core/pyrunner/reply_bounds.h"
+#include "core/pyrunner/runner_replies.h"
 #include "core/study/study.h"
 
 #include <nlohmann/json.hpp>
@@ -22,47 +24,12 @@ namespace probaudit::runner {
 
 class Child;
 
-// The protocol version this side speaks (common/protocol.h kVersion is the engine's framing;
-// the runner's methods are version 3 of it).
-inline constexpr int kRunnerProtocol = 3;
-
 // Where `python -m probaudit_runner` is found: $PROBAUDIT_RUNNERS_DIR, else
 // share/probaudit/runners/python beside the executable's folder (installed and build trees).
 std::string runnerPackageDir();
 // The row hash library the runner loads (kernels/row_hash_c.cpp), at lib/probaudit/ beside the
 // executables' folder; empty when it is not there (the runner then hashes in numpy).
 std::string rowHashLibrary();
-
-struct RunnerItem {
-    std::vector<std::int64_t> ids; // the tokens the model reads
-    bool truncated = false;
-};
-
-// One row's numbers as the runner computed them.
-struct RunnerRecord {
-    std::vector<float> logits;         // F32 [C] decision-class logits
-    std::vector<std::uint64_t> hashes; // [layers + 1], capture hashes and up
-    std::vector<float> vectors;        // F32 [layers + 1, H], capture vectors and full
-    std::vector<float> full;           // F32 [layers + 1, T, H], capture full
-};
-
-// A run's kernel trace from the runner, and how it counted the operators: "native" (a
-// RecordFunction callback, as the engine counts) or "profiler" (torch.profiler, slower; `why`
-// says why not native).
-struct RunnerTrace {
-    nlohmann::json trace = nlohmann::json::object(); // {"ops", "device_kernels", ...}
-    std::string opsFrom;
-    std::string why;
-};
-
-// What the runner's "ready" line says of itself. Every field is a string when present; a ready
-// line whose fields have another type is refused when the runner starts, not after a run.
-struct RunnerReady {
-    std::string python;
-    std::string torch;
-    std::string transformers;
-    std::string rowHash; // "native" or "numpy"
-};
 
 class TransformersRunner {
 public:
@@ -102,8 +69,11 @@ public:
                                                    const HeadSpec& head);
 
 private:
-    nlohmann::json call(const std::string& method, const nlohmann::json& params);
-    std::int64_t send(const std::string& method, const nlohmann::json& params);
+    // A request and its reply, which may be no longer than `maxReplyBytes` (reply_bounds.h).
+    nlohmann::json call(const std::string& method, const nlohmann::json& params,
+                        std::size_t maxReplyBytes = kSmallRunnerReplyBytes);
+    std::int64_t send(const std::string& method, const nlohmann::json& params,
+                      std::size_t maxReplyBytes = kSmallRunnerReplyBytes);
     // The result of request `id`, the oldest still due.
     nlohmann::json receive(std::int64_t id);
     // Reads the replies of requests sent and no longer waited for (a run stopped mid-way).
@@ -116,9 +86,14 @@ private:
     std::string m_stderrFile;
     std::unique_ptr<Child> m_child;
     RunnerReady m_ready;
-    std::size_t m_classes = 0; // the loaded head's classes, as load answered (0: none loaded)
+    LoadedShape m_shape; // the loaded model's, as load answered (classes 0: none loaded)
     std::int64_t m_nextId = 1;
-    std::deque<std::pair<std::int64_t, std::string>> m_due; // sent, not yet answered: id, method
+    struct Due {
+        std::int64_t id;
+        std::string method;
+        std::size_t maxReplyBytes;
+    };
+    std::deque<Due> m_due; // sent, not yet answered
 };
 
 } // namespace probaudit::runner

@@ -1,4 +1,5 @@
 #include "core/runner/remote_run.h"
+#include "core/runner/remote_stream.h"
 
 #include "core/common/error.h"
 #include "core/common/json_read.h"
@@ -223,68 +224,6 @@ private:
     std::thread m_thread;
 };
 
-// What comes back from the remote command: event lines, other text (the remote shell's and
-// program's messages), then, after {"event":"snapshot","bytes":N}, N bytes of the copy of the
-// remote ledger, which go into `copy`.
-struct RunStream {
-    RunStream(Events& e, std::string copyPath) : events(e), copy(std::move(copyPath)) {}
-    Events& events;
-    std::string copy;
-    bool started = false;
-    std::vector<std::string> text; // said once the exit is known
-    std::ofstream out;
-    std::uint64_t remaining = 0;
-    bool copying = false;
-    nlohmann::json done;
-
-    void onLine(const std::string& line) {
-        if (copying) { // the ledger's bytes, cut at its newline bytes
-            const auto n = std::min<std::uint64_t>(remaining, line.size());
-            out.write(line.data(), std::streamsize(n));
-            remaining -= n;
-            return;
-        }
-        // The remote host's lines are outside input: parsed with the nesting limit local lines
-        // have, their messages' control characters escaped before a terminal shows them.
-        auto parsed = tryParseJson(line);
-        if (!parsed || !parsed->is_object() || !parsed->contains("event")) {
-            sayLater(line.substr(0, line.find('\n')));
-            return;
-        }
-        nlohmann::json& e = *parsed;
-        if (const auto message = fieldString(e, "message")) {
-            e["message"] = escapeControls(*message);
-        }
-        started = true;
-        if (eventKind(e) == EventKind::Snapshot) {
-            const auto bytes = fieldInt64(e, "bytes");
-            if (!bytes || *bytes < 0) { // no copy follows that could be read: said at the end
-                sayLater("a ledger copy was announced without its size");
-                return;
-            }
-            out.open(copy, std::ios::binary | std::ios::trunc);
-            remaining = std::uint64_t(*bytes);
-            copying = true;
-        } else if (eventKind(e) == EventKind::Done) { // the local ledger is done later
-            done = e;
-        } else {
-            events.emit(e);
-        }
-    }
-    // Other text is said as warnings once the exit is known: the last 20 lines, each cut at 300
-    // bytes (a remote side that prints megabytes does not flood the terminal).
-    void sayLater(const std::string& line) {
-        text.push_back(escapeControls(line.size() > 300 ? line.substr(0, 300) + "..." : line));
-        if (text.size() > 20) {
-            text.erase(text.begin());
-        }
-    }
-    bool copied() {
-        out.close();
-        return copying && remaining == 0 && !out.fail();
-    }
-};
-
 // `args` (a probaudit command writing `remoteLedger`) on the remote host with --events jsonl,
 // its copy of its ledger streamed back through the same connection into `copy` (one ssh
 // connection for both).
@@ -311,17 +250,17 @@ RemoteEnd streamRun(std::vector<std::string> args, const RemoteOptions& r,
         return {protocol::kExitInterrupted, false, nullptr};
     }
     if (end.signal != 0 || end.code == 255) {
-        throw connectionError(r, log.path, stream.started);
+        throw connectionError(r, log.path, stream.started());
     }
-    const std::string said = stream.text.empty() ? "" : " (" + stream.text.back() + ")";
-    if ((end.code == 127 || end.code == 126) && !stream.started) {
+    const std::string said = stream.text().empty() ? "" : " (" + stream.text().back() + ")";
+    if ((end.code == 127 || end.code == 126) && !stream.started()) {
         throw Error(r.target.url(), r.probaudit + " cannot be run there" + said +
                                         "; --remote-probaudit names the remote probaudit");
     }
-    for (const std::string& t : stream.text) {
+    for (const std::string& t : stream.text()) {
         events.emit({{"event", protocol::event::kWarning}, {"message", r.target.url() + ": " + t}});
     }
-    return {end.code, stream.copied(), stream.done};
+    return {end.code, stream.copied(), stream.done()};
 }
 
 // A consistent copy of the remote ledger in `copy` by `probaudit snapshot` over a connection
