@@ -19,6 +19,9 @@ serves the protocol with it, unchanged, except:
       50 million empty objects, 150 MB), "deep" (100 million "["). With PROBAUDIT_FAULT_STAMP
       set, the time the line starts (time.time()) is written to that file first.
 
+  PROBAUDIT_RUNNER_FAULT=env-result:JSON
+      the answer to "env" (the environment fingerprint) is JSON (any JSON value).
+
   PROBAUDIT_RUNNER_FAULT=ready-fields:JSON-OBJECT
       the runner's "ready" line carries the object's fields in place of its own (a runner that
       says row_hash 5, say).
@@ -105,6 +108,11 @@ def forward_line(shape: str) -> None:
     runner.Server.do_forward = hostile
 
 
+def env_result(value: Any) -> None:
+    """Answers "env" with `value`."""
+    runner.Server.do_env = lambda server, params: value
+
+
 def ready_fields(fields: dict[str, Any]) -> None:
     """Overrides fields of the runner's "ready" line."""
     real = runner.Server.send
@@ -125,6 +133,8 @@ def main() -> int:
         forward_logits(json.loads(fault.split(":", 1)[1]))
     elif fault.startswith("forward-line:"):
         forward_line(fault.split(":", 1)[1])
+    elif fault.startswith("env-result:"):
+        env_result(json.loads(fault.split(":", 1)[1]))
     elif fault.startswith("ready-fields:"):
         ready_fields(json.loads(fault.split(":", 1)[1]))
     elif fault:

@@ -833,7 +833,7 @@ class TestBadInput(unittest.TestCase):
         (odd / "config.json").write_text(json.dumps(cfg))
         self.refused("odd", '"no-such-architecture" is not known to transformers', model=odd)
 
-    def test_ready_fields_of_another_type(self) -> None:
+    def test_ready_and_env_of_another_type(self) -> None:
         # Refused when the runner starts, before any batch: a "row_hash" read as a string once
         # every batch was recorded raised a raw JSON type error and left the run unsealed.
         python = self.dir / "faulty-python"
@@ -850,6 +850,14 @@ class TestBadInput(unittest.TestCase):
                     environments={"faulty": {"python": str(python)}},
                     env={"PROBAUDIT_RUNNER_FAULT": "ready-fields:" + json.dumps({field: value})},
                 )
+        # An environment fingerprint that is not an object (an array raised a JSON library's
+        # type error).
+        self.refused(
+            "env-array",
+            "environment fingerprint is not a JSON object",
+            environments={"faulty": {"python": str(python)}},
+            env={"PROBAUDIT_RUNNER_FAULT": "env-result:[1, 2]"},
+        )
 
     def test_another_protocol_version(self) -> None:
         # 2: the runner before the run-long kernel trace; 99: one from the future.
