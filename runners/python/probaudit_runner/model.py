@@ -150,9 +150,12 @@ class LoadedModel:
         # The KV cache's argument: "cache" in transformers 5.x, "past_key_values" before.
         self.cache_arg = "cache" if "cache" in sig else "past_key_values"
         self.labels = list(head.get("labels") or [])
-        self.layout: str | None = None  # of the hidden states, probed at the first capture
+        self.layout: str | None = None  # of the hidden states (hidden_layout.py)
+        self.layout_error = ""
         self.layer_stack: torch.nn.Module | None = None  # its first layer
         self._init_head()
+        if self.kind != "generation":
+            self._probe_layout()
 
     # -- heads ------------------------------------------------------------------------------
     def _init_head(self) -> None:
@@ -288,24 +291,30 @@ class LoadedModel:
                 self._capture(hidden, mask, start, lengths, last, capture, records)
         return records
 
+    def _probe_layout(self) -> None:
+        """Finds the order of the model's hidden states (hidden_layout.py) when it is loaded,
+        outside any kernel trace; a model whose order is unknown is refused at its first
+        capture, not at load."""
+        layers = int(getattr(self.model.config, "num_hidden_layers", 0) or 0)
+        vocab = int(getattr(self.model.config, "vocab_size", 0) or 0) or 1
+        ids = (torch.arange(4, device=self.device) % vocab)[None]
+        try:
+            self.layout = hidden_layout.probe(
+                self.model, lambda: self.model(input_ids=ids, output_hidden_states=True), layers
+            )
+        except Exception as e:  # noqa: BLE001 - any failure only means: no capture
+            self.layout_error = _line(e)
+            return
+        stack = hidden_layout.layer_list(self.model, layers)
+        self.layer_stack = stack[0] if stack is not None else None
+
     def _hidden_layout(self) -> str:
-        """The order of the model's hidden states (hidden_layout.py), probed once."""
+        """The order of the model's hidden states, as probed at load."""
         if self.layout is None:
-            layers = int(getattr(self.model.config, "num_hidden_layers", 0) or 0)
-            ids = (torch.arange(4, device=self.device) % self.model.config.vocab_size)[None]
-            try:
-                self.layout = hidden_layout.probe(
-                    self.model,
-                    lambda: self.model(input_ids=ids, output_hidden_states=True),
-                    layers,
-                )
-            except hidden_layout.LayoutError as e:
-                raise RunnerError(
-                    f"{self.path}: its hidden states cannot be told apart by layer ({e}); "
-                    'record it with capture "none"'
-                ) from e
-            stack = hidden_layout.layer_list(self.model, layers)
-            self.layer_stack = stack[0] if stack is not None else None
+            raise RunnerError(
+                f"{self.path}: its hidden states cannot be told apart by layer "
+                f'({self.layout_error}); record it with capture "none"'
+            )
         return self.layout
 
     def _rows(self, h: torch.Tensor, index: torch.Tensor) -> torch.Tensor:
