@@ -80,6 +80,8 @@ public:
     RunPanel* runPanel() const { return m_runPanel; }
 
 private:
+    // Every page shown with `review` (showReview frees the one before off the GUI thread).
+    void showReviewPages(const ReviewPtr& review);
     // mainwindowmenus.cpp: the menus and the File menu's dialogs
     void createActions();
     void createFileMenu();
