@@ -4,6 +4,7 @@
 // move, by how much, which flip, from which layer the hidden states differ), so a test can
 // compute what every view must show without reading it back from the code under test.
 #include "core/ledger/ledger.h"
+#include "core/ledger/policy_record.h"
 
 #include <nlohmann/json.hpp>
 
@@ -32,6 +33,9 @@ struct Fixture {
     std::vector<FixtureConfig> configs;
     nlohmann::json environment{{"cpu", "fixture"}}; // the fingerprint runs are recorded in
     std::map<std::string, nlohmann::json> config_environments; // by config name: another one
+    // $.policy as a study file writes it (null: none); registered before the runs, and the
+    // study then names its head "h" as a study file does.
+    nlohmann::json policy;
 
     // The reference logit gap of item i: spread over [-3, 3], some very near 0.
     static double gap(std::int64_t i) { return double((i * 7) % 41 - 20) * 0.15 + 0.01; }
@@ -84,20 +88,25 @@ inline std::vector<std::int64_t> writeFixtureLedger(const std::string& path, con
         j.update(c.config);
         configs[c.name] = j;
     }
-    const nlohmann::json study{{"name", "fixture-study"},
-                               {"reference", f.configs.front().name},
-                               {"configs", configs},
-                               {"model", {{"path", "/nonexistent/model"}}},
-                               {"dataset", {{"labels", {"negative", "positive"}}}}};
+    nlohmann::json study{{"name", "fixture-study"},
+                         {"reference", f.configs.front().name},
+                         {"configs", configs},
+                         {"model", {{"path", "/nonexistent/model"}}},
+                         {"dataset", {{"labels", {"negative", "positive"}}}}};
+    const nlohmann::json head{
+        {"kind", "adapter"}, {"name", "h"}, {"labels", {"negative", "positive"}}};
+    if (!f.policy.is_null()) {
+        study["policy"] = f.policy;
+        study["heads"] = {{"h", head}};
+    }
     std::vector<ledger::Item> items;
     for (std::int64_t i = 0; i < f.items; ++i) {
         items.push_back(
             {i, "item-" + std::to_string(i), Fixture::text(i), Fixture::label(i), i + 1});
     }
     led.initStudy(study, "fixture", items);
+    ledger::registerPolicy(led, nlohmann::json(), study);
     const std::string env = led.putEnvironment(f.environment);
-    const nlohmann::json head{
-        {"kind", "adapter"}, {"name", "h"}, {"labels", {"negative", "positive"}}};
     std::vector<std::int64_t> ids;
     std::uint64_t salt = 0x1234;
     for (const auto& c : f.configs) {

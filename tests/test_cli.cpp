@@ -1,10 +1,12 @@
 // The `probaudit` CLI: --version, --help, errors, the environment fingerprint, and (model) its peak
 // memory on each gemm path.
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <algorithm>
@@ -285,6 +287,77 @@ private Q_SLOTS:
         // Concurrency 1 is the reference the probe compares against, not a probe of its own.
         args[args.indexOf(QStringLiteral("3"))] = QStringLiteral("1");
         QVERIFY(runCli(args).exitCode > 0);
+    }
+
+    // `probaudit gate` end to end on a real study (tiny BERT): the policy sealed by `run`,
+    // exit codes, the JUnit file, and a policy changed after the runs reported as such.
+    void gateCommand() {
+        QTemporaryDir dir;
+        const auto write = [&](const QString& name, const QByteArray& text) {
+            QFile f(dir.filePath(name));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(text);
+        };
+        QByteArray data;
+        for (int i = 0; i < 12; ++i) {
+            data += "{\"id\":\"i" + QByteArray::number(i) + "\",\"text\":\"the food was " +
+                    QByteArray(i % 2 ? "fine " : "cold ") + QByteArray::number(i * 7) +
+                    "\",\"label\":" + QByteArray::number(i % 2) + "}\n";
+        }
+        write(QStringLiteral("data.jsonl"), data);
+        const auto study = [&](const char* limit) {
+            return QStringLiteral(
+                       R"({"name":"g","model":{"path":"%1/tiny-bert"},)"
+                       R"("heads":{"mean":{"kind":"adapter","path":"%1/adapters/)"
+                       R"(tiny-bert-mean.safetensors"}},"dataset":{"path":"data.jsonl"},)"
+                       R"("configs":{"ref":{"batch_size":1},"b4":{"batch_size":4},)"
+                       R"("t2":{"batch_size":1,"threads":2}},"reference":"ref",)"
+                       R"("policy":{"rules":[{"name":"shape","configs":[{"class":"shape"}],)"
+                       R"("max_dp_points":%2},{"name":"threads","configs":["t2"],)"
+                       R"("min_agreement":1}]}})")
+                .arg(QStringLiteral(PROBAUDIT_SOURCE_DIR "/tests/fixtures"),
+                     QString::fromLatin1(limit))
+                .toUtf8();
+        };
+        write(QStringLiteral("s.study.json"), study("0"));
+        const QString ledger = dir.filePath(QStringLiteral("l.db"));
+        const QString junit = dir.filePath(QStringLiteral("gate.xml"));
+        QCOMPARE(runCli({QStringLiteral("run"), dir.filePath(QStringLiteral("s.study.json")),
+                         QStringLiteral("--ledger"), ledger, QStringLiteral("--all")})
+                     .exitCode,
+                 0);
+        // Batch 4 pads tiny BERT's inputs: its Δp is not 0, so "max_dp_points 0" fails.
+        Result r = runCli({QStringLiteral("gate"), ledger, QStringLiteral("--junit"), junit});
+        QCOMPARE(r.exitCode, 5);
+        QVERIFY2(r.out.contains(QStringLiteral("registered before every run judged")),
+                 qPrintable(r.out));
+        QVERIFY(r.out.contains(QStringLiteral("verdict: FAIL (1 passed, 1 failed")));
+        QProcess lint;
+        lint.start(QStringLiteral("xmllint"),
+                   {QStringLiteral("--noout"), QStringLiteral("--schema"),
+                    QStringLiteral(PROBAUDIT_SOURCE_DIR "/tests/fixtures/junit/junit-10.xsd"),
+                    junit});
+        QVERIFY(lint.waitForFinished(30000));
+        QCOMPARE(lint.exitCode(), 0);
+        // The limit loosened after the runs: it passes, and says it was written after them.
+        write(QStringLiteral("s.study.json"), study("100"));
+        QCOMPARE(runCli({QStringLiteral("run"), dir.filePath(QStringLiteral("s.study.json")),
+                         QStringLiteral("--ledger"), ledger, QStringLiteral("--all")})
+                     .exitCode,
+                 0);
+        r = runCli({QStringLiteral("gate"), ledger, QStringLiteral("--json")});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject j = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QCOMPARE(j[u"registration"].toString(), QStringLiteral("registered after runs 1\u20133"));
+        QCOMPARE(j[u"passed"].toInt(), 2);
+        // A study file without a policy cannot be the gate's.
+        QByteArray none = study("1");
+        none.truncate(none.indexOf(R"(,"policy")"));
+        write(QStringLiteral("none.study.json"), none + "}");
+        r = runCli({QStringLiteral("gate"), ledger, QStringLiteral("--study"),
+                    dir.filePath(QStringLiteral("none.study.json"))});
+        QCOMPARE(r.exitCode, 1);
+        QCOMPARE(r.err.count(QLatin1Char('\n')), 1);
     }
 
     // `model`: #28's bar on SmolLM2 at batch 8, 128 tokens, float32: peak memory must not grow.

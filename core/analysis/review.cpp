@@ -58,10 +58,6 @@ std::vector<GenerationOutput> Review::outputs(std::int64_t run) const {
     return out;
 }
 
-namespace {
-
-// Axes whose value differs between two configs' JSON (an axis one of them leaves out, at its
-// default, counts as differing when the other has it).
 std::vector<std::string> differingAxes(const json& a, const json& b) {
     std::vector<std::string> out;
     for (const auto& [axis, value] : b.items()) {
@@ -76,6 +72,8 @@ std::vector<std::string> differingAxes(const json& a, const json& b) {
     }
     return out;
 }
+
+namespace {
 
 bool onlyAmong(const std::vector<std::string>& axes, const std::vector<std::string>& allowed) {
     return std::all_of(axes.begin(), axes.end(), [&](const std::string& a) {

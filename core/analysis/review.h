@@ -128,6 +128,10 @@ using ReviewProgress = std::function<bool(float)>;
 Review loadReview(const std::string& ledgerPath, const std::string& head = std::string(),
                   const ReviewProgress& progress = {}, bool checkChain = true);
 
+// Axes whose value differs between two configs' canonical JSON (an axis one of them leaves
+// out, at its default, counts as differing when the other has it).
+std::vector<std::string> differingAxes(const nlohmann::json& a, const nlohmann::json& b);
+
 // The first divergent layer seen most often, -1 when no layer differs, -2 when not captured.
 int modalFirstLayer(const Comparison& c);
 

@@ -4,6 +4,7 @@
 #include "core/common/build_info.h"
 #include "core/common/file_digest.h"
 #include "core/ledger/ledger.h"
+#include "core/ledger/policy_record.h"
 #include "core/ledger/trust.h"
 
 #include <quazip/quazip.h>
@@ -462,9 +463,11 @@ QString mergeLedger(const QString& ledgerCopy, const QString& intoLedger, const 
             if (!dst.hasStudy()) {
                 dst.initStudy(src.study(), src.datasetSha256(), src.items());
             }
+            std::map<std::int64_t, std::int64_t> copied;
             for (const auto& r : finished) {
-                dst.importRun(src, r.id, true, origin.toStdString());
+                copied[r.id] = dst.importRun(src, r.id, true, origin.toStdString());
             }
+            ledger::carryPolicyRegistration(src, dst, copied);
         });
     } catch (...) {
         dst.discardCreated(); // a target this import created goes with it

@@ -35,7 +35,9 @@ inline constexpr int kExitError = 1;              // bad input or a failed run
 inline constexpr int kExitTampered = 2;           // verify: the hash chain is broken
 inline constexpr int kExitEnvironmentDiffers = 3; // check: the runtime differs from the lock
 inline constexpr int kExitResultsDiffer = 4;      // check: the lock's results do not reproduce
-inline constexpr int kExitInterrupted = 130;      // stopped by a signal or cancel, work kept
+inline constexpr int kExitRuleFailed = 5;         // gate: a rule of the policy failed
+inline constexpr int kExitRuleUnknown = 6;   // gate: no rule failed, but one could not be evaluated
+inline constexpr int kExitInterrupted = 130; // stopped by a signal or cancel, work kept
 
 namespace event {
 inline constexpr const char* kReady = "ready";

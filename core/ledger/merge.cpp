@@ -1,7 +1,9 @@
 #include "core/ledger/merge.h"
 
 #include "core/common/error.h"
+#include "core/common/utc_now.h"
 #include "core/ledger/ledger.h"
+#include "core/ledger/policy_record.h"
 #include "core/ledger/signing.h"
 #include "core/ledger/trust.h"
 
@@ -153,6 +155,32 @@ void checkRuns(const std::vector<ShardLedger>& all, std::size_t items) {
 }
 
 // One merged run: the shards' records in item order, sealed in `out`.
+// A merged run was recorded before the merged study's policy when every shard's part was
+// recorded before that same policy (policy_record.h).
+void registerMergedPolicy(Ledger& out, const std::vector<ShardLedger>& all,
+                          const std::vector<std::pair<std::int64_t, std::string>>& order) {
+    const std::string sha = studyPolicySha256(out.study());
+    if (sha.empty()) {
+        return;
+    }
+    PolicyRegistration reg{sha, {}, utcNow()};
+    const std::vector<Run> merged = out.runs(); // in the order written
+    for (std::size_t i = 0; i < order.size() && i < merged.size(); ++i) {
+        bool before = true;
+        for (const ShardLedger& s : all) {
+            const auto r = policyRegistration(*s.led);
+            const std::int64_t part = s.runs.at(order[i].second).id;
+            before =
+                before && r && r->sha256 == sha &&
+                std::find(r->after_runs.begin(), r->after_runs.end(), part) == r->after_runs.end();
+        }
+        if (!before) {
+            reg.after_runs.push_back(merged[i].id);
+        }
+    }
+    recordPolicyRegistration(out, reg);
+}
+
 void writeRun(Ledger& out, const std::vector<ShardLedger>& all, const std::string& key) {
     const ShardLedger& first = all.front();
     const Run& r = first.runs.at(key);
@@ -241,6 +269,7 @@ MergeResult mergeShards(const std::vector<std::string>& shards, const std::strin
             for (const auto& [id, key] : order) {
                 writeRun(led, all, key);
             }
+            registerMergedPolicy(led, all, order);
         } catch (...) {
             led.discardCreated();
             throw;

@@ -6,6 +6,7 @@
 #include "core/common/protocol.h"
 #include "core/common/vocabulary.h"
 #include "core/ledger/ledger.h"
+#include "core/ledger/policy_record.h"
 #include "core/process/child_process.h"
 
 #include <nlohmann/json.hpp>
@@ -333,6 +334,7 @@ Imported importRuns(const std::string& copy, const std::string& local, const std
                 }
             }
             got.added = int(dst.runs().size() - before);
+            ledger::carryPolicyRegistration(src, dst, got.ids);
             if (also) {
                 also(src, dst, got, done);
             }

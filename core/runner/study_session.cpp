@@ -8,6 +8,7 @@
 #include "core/endpoint/endpoint_run.h"
 #include "core/engine/engine.h"
 #include "core/ledger/ledger.h"
+#include "core/ledger/policy_record.h"
 #include "core/process/child_process.h"
 #include "core/runner/endpoint_recorder.h"
 #include "core/runner/engine_recorder.h"
@@ -221,7 +222,10 @@ StudySession::StudySession(const RunOptions& o, Events& events, const std::atomi
     m_ledger = std::make_unique<ledger::Ledger>(m_ledgerPath, ledger::Ledger::Mode::Write);
     checkShardLedger(o);
     if (!m_ledger->hasStudy()) {
-        m_ledger->initStudy(studyJson, data.sha256, ledgerItems);
+        m_ledger->atomically([&] {
+            m_ledger->initStudy(studyJson, data.sha256, ledgerItems);
+            ledger::registerPolicy(*m_ledger, json(), studyJson);
+        });
     } else {
         const json stored = m_ledger->study();
         const json& storedModel = stored.at("model");
@@ -245,7 +249,10 @@ StudySession::StudySession(const RunOptions& o, Events& events, const std::atomi
                 "or skipped lines changed); start a new ledger (--ledger PATH)");
         }
         if (stored != studyJson) {
-            m_ledger->updateStudy(studyJson); // configs or heads added or changed
+            m_ledger->atomically([&] {
+                ledger::registerPolicy(*m_ledger, stored, studyJson);
+                m_ledger->updateStudy(studyJson); // configs, heads or the policy changed
+            });
         }
     }
     for (const auto& c : m_study.configs) {

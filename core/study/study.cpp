@@ -405,6 +405,23 @@ void readConfigs(const ordered_json& j, Study& s, std::vector<std::string>& erro
     }
 }
 
+// $.policy: acceptance rules over the configs and heads read above.
+void readPolicy(const ordered_json& j, Study& s, std::vector<std::string>& errors) {
+    if (!j.contains("policy")) {
+        return;
+    }
+    s.policy = Policy::fromJson(json::parse(j["policy"].dump()), "$.policy", errors);
+    std::vector<std::string> configs;
+    for (const auto& c : s.configs) {
+        configs.push_back(c.name);
+    }
+    std::vector<std::pair<std::string, bool>> heads;
+    for (const auto& h : s.heads) {
+        heads.emplace_back(h.name, h.kind == HeadKind::Generation);
+    }
+    s.policy.checkAgainstStudy(configs, heads, "$.policy", errors);
+}
+
 } // namespace
 
 Study Study::fromJson(const ordered_json& j, const std::string& baseDir,
@@ -417,7 +434,7 @@ Study Study::fromJson(const ordered_json& j, const std::string& baseDir,
     s.source = json::parse(j.dump());
     unknownFields(j,
                   {"$comment", "name", "model", "heads", "dataset", "capture", "environments",
-                   "configs", "reference"},
+                   "configs", "reference", "policy"},
                   "$", errors);
     stringField(j, "name", s.name, "$", errors, true);
 
@@ -444,6 +461,7 @@ Study Study::fromJson(const ordered_json& j, const std::string& baseDir,
         s.config(s.reference) == nullptr) {
         errors.push_back("$.reference: \"" + s.reference + "\" is not one of the configs");
     }
+    readPolicy(j, s, errors);
     return s;
 }
 
@@ -532,6 +550,9 @@ json Study::resolvedJson() const {
             envs[e.name] = {{"python", e.python}, {"env", e.vars}};
         }
         out["environments"] = envs;
+    }
+    if (!policy.empty()) { // absent without: earlier ledgers keep their study
+        out["policy"] = policy.toJson();
     }
     return out;
 }

@@ -4,6 +4,7 @@
 // is documented with a commented example in docs/study-file.md.
 #include "core/common/endpoint_spec.h"
 #include "core/common/head_spec.h"
+#include "core/common/policy_spec.h"
 #include "core/common/run_config.h"
 #include "core/study/dataset.h"
 
@@ -48,6 +49,7 @@ struct Study {
     std::vector<Environment> environments; // in file order; names are unique
     std::vector<NamedConfig> configs;      // in file order
     std::string reference;                 // a config name
+    Policy policy;                         // $.policy: empty when the study has none
     nlohmann::json source;                 // the file as written
 
     // Loads and validates everything up front; throws probaudit::Error whose message lists

@@ -1,0 +1,343 @@
+// The policy and the gate (core/common/policy_spec.h, core/policy): the study file's rules are
+// read strictly, a verdict follows from the recorded runs as the fixture constructs them, the
+// exit codes tell a failed rule from one that cannot be evaluated, a policy written after the
+// runs is reported as such, a changed ledger is judged by nothing, and the JUnit XML validates
+// against the xunit plugin's junit-10.xsd with xmllint (a real XML schema validator).
+#include "core/common/protocol.h"
+#include "core/ledger/ledger.h"
+#include "core/ledger/policy_record.h"
+#include "core/policy/gate.h"
+#include "core/policy/junit.h"
+#include "review_fixture.h"
+
+#include <sqlite3.h>
+
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cmath>
+
+using namespace probaudit;
+using nlohmann::json;
+
+namespace {
+
+// The fixture's batch-8 flips the items nearest the boundary: computed here from the fixture's
+// construction, not read from the gate.
+std::int64_t expectedBatch8Flips(std::int64_t items) {
+    std::int64_t n = 0;
+    for (std::int64_t i = 0; i < items; ++i) {
+        n += std::abs(testing::Fixture::gap(i)) < 0.05 ? 1 : 0;
+    }
+    return n;
+}
+
+const policy::GateRow* find(const policy::GateResult& g, const std::string& rule,
+                            Criterion criterion, const std::string& config) {
+    for (const auto& r : g.rows) {
+        if (r.rule == rule && r.criterion == criterion && r.config == config) {
+            return &r;
+        }
+    }
+    return nullptr;
+}
+
+std::string ledgerWith(const QTemporaryDir& dir, const json& policy) {
+    testing::Fixture f = testing::defaultFixture();
+    f.policy = policy;
+    const std::string path = dir.filePath(QStringLiteral("l.db")).toStdString();
+    testing::writeFixtureLedger(path, f);
+    return path;
+}
+
+void sql(const std::string& path, const char* statement) {
+    sqlite3* db = nullptr;
+    QCOMPARE(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    QCOMPARE(sqlite3_exec(db, statement, nullptr, nullptr, nullptr), SQLITE_OK);
+    sqlite3_close(db);
+}
+
+} // namespace
+
+class TestPolicy : public QObject {
+    Q_OBJECT
+private slots:
+    void refusesBadPolicies_data() {
+        QTest::addColumn<QString>("policy");
+        QTest::addColumn<QString>("error");
+        const auto row = [](const char* name, const char* policy, const char* error) {
+            QTest::newRow(name) << QString::fromUtf8(policy) << QString::fromUtf8(error);
+        };
+        row("not an object", R"([1])", "$.policy: must be {\"rules\"");
+        row("no rules", R"({"rules": []})", "at least one rule");
+        row("unknown field", R"({"rules": [{"name": "a", "configs": "all", "max_flips": 0,
+             "max_flipz": 1}]})",
+            "$.policy.rules[0].max_flipz: unknown field");
+        row("no limit", R"({"rules": [{"name": "a", "configs": "all"}]})", "no limit");
+        row("no name", R"({"rules": [{"configs": "all", "max_flips": 0}]})",
+            "$.policy.rules[0].name: missing");
+        row("no configs", R"({"rules": [{"name": "a", "max_flips": 0}]})", ".configs: missing");
+        row("fraction of flips", R"({"rules": [{"name": "a", "configs": "all",
+             "max_flips": 0.5}]})",
+            "max_flips: must be an integer >= 0");
+        row("rate above 1", R"({"rules": [{"name": "a", "configs": "all",
+             "max_flip_rate": 2}]})",
+            "max_flip_rate: must be a number in [0, 1]");
+        row("bit_identical false", R"({"rules": [{"name": "a", "configs": "all",
+             "bit_identical": false}]})",
+            "bit_identical: must be true");
+        row("zero margin", R"({"rules": [{"name": "a", "configs": "all",
+             "accuracy_margin_points": 0}]})",
+            "must be a number > 0");
+        row("unknown class", R"({"rules": [{"name": "a", "configs": [{"class": "colour"}],
+             "max_flips": 0}]})",
+            "unknown class \"colour\"");
+        row("unknown config", R"({"rules": [{"name": "a", "configs": ["bs9"],
+             "max_flips": 0}]})",
+            "\"bs9\" is not one of the configs");
+        row("unknown against", R"({"rules": [{"name": "a", "configs": "all", "against": "x",
+             "max_flips": 0}]})",
+            ".against: \"x\" is not one of the configs");
+        row("unknown head", R"({"rules": [{"name": "a", "configs": "all", "head": "g",
+             "max_flips": 0}]})",
+            ".head: \"g\" is not one of the heads");
+        row("generation criterion on a decision head", R"({"rules": [{"name": "a",
+             "configs": "all", "min_jaccard": 0.9}]})",
+            "applies to generation heads");
+        row("duplicate rule", R"({"rules": [{"name": "a", "configs": "all", "max_flips": 0},
+             {"name": "a", "configs": "all", "max_flips": 1}]})",
+            "names another rule too");
+    }
+    void refusesBadPolicies() {
+        QFETCH(QString, policy);
+        QFETCH(QString, error);
+        std::vector<std::string> errors;
+        const Policy p = Policy::fromJson(json::parse(policy.toStdString()), "$.policy", errors);
+        p.checkAgainstStudy({"reference", "bs8"}, {{"h", false}}, "$.policy", errors);
+        QVERIFY2(!errors.empty(), qPrintable(policy));
+        bool found = false;
+        for (const auto& e : errors) {
+            found = found || e.find(error.toStdString()) != std::string::npos;
+        }
+        QVERIFY2(found, errors.front().c_str());
+    }
+
+    void canonicalFormRoundTrips() {
+        const json written = json::parse(R"({"rules": [{"name": "f32", "configs": ["bs8",
+            {"class": "dtype"}], "against": "reference", "max_flips": 0, "min_agreement": 0.999},
+            {"name": "bits", "configs": "all", "bit_identical": true}]})");
+        std::vector<std::string> errors;
+        const Policy p = Policy::fromJson(written, "$.policy", errors);
+        QVERIFY(errors.empty());
+        const Policy again = Policy::fromJson(p.toJson(), "$.policy", errors);
+        QVERIFY(errors.empty());
+        QCOMPARE(again.sha256(), p.sha256());
+        QCOMPARE(again.rules.size(), std::size_t(2));
+        QCOMPARE(again.rules[0].checks.size(), std::size_t(2));
+        QCOMPARE(again.rules[0].classes, std::vector<std::string>{"dtype"});
+        // A changed limit is another policy.
+        json changed = p.toJson();
+        changed["rules"][0]["min_agreement"] = 0.99;
+        QVERIFY(Policy::fromJson(changed, "$.policy", errors).sha256() != p.sha256());
+    }
+
+    void classesFollowTheAxes() {
+        QCOMPARE(classesOf({"dtype", "batch_size"}), (std::vector<std::string>{"shape", "dtype"}));
+        QCOMPARE(classesOf({"padding_side"}), std::vector<std::string>{"shape"});
+        QCOMPARE(classesOf({"attention", "gemm"}), std::vector<std::string>{"kernels"});
+        QCOMPARE(classesOf({"threads"}), std::vector<std::string>{"threads"});
+        QCOMPARE(classesOf({"concurrency", "arrival_seed"}), std::vector<std::string>{"serving"});
+        QCOMPARE(classesOf({"env"}), std::vector<std::string>{"environment"});
+        QCOMPARE(classesOf({"environment"}), std::vector<std::string>{"environment"});
+        QCOMPARE(classesOf({}), std::vector<std::string>{});
+    }
+
+    // The fixture's configs: batch-8 flips the near-boundary items, bfloat16 moves every item,
+    // threads-2 is bit-identical to the reference.
+    void verdictFollowsTheRuns() {
+        QTemporaryDir dir;
+        const std::int64_t flips = expectedBatch8Flips(40);
+        QVERIFY(flips > 0); // the fixture must plant flips for this test to mean anything
+        const std::string led = ledgerWith(dir, json::parse(R"({"rules": [
+            {"name": "shape", "configs": [{"class": "shape"}], "max_flips": 0},
+            {"name": "shape-rate", "configs": ["batch-8"], "max_flip_rate": 0.9},
+            {"name": "threads", "configs": [{"class": "threads"}], "bit_identical": true},
+            {"name": "bf16", "configs": [{"class": "dtype"}], "max_dp_points": 0.001,
+             "accuracy_margin_points": 50},
+            {"name": "against", "configs": ["bfloat16"], "against": "threads-2",
+             "min_agreement": 1}]})"));
+        const policy::GateResult g = policy::gate(led);
+        QVERIFY(g.tampered.empty());
+        const auto* shape = find(g, "shape", Criterion::MaxFlips, "batch-8");
+        QVERIFY(shape != nullptr);
+        QCOMPARE(shape->outcome, policy::Outcome::Fail);
+        QCOMPARE(*shape->measured, double(flips));
+        QCOMPARE(std::int64_t(shape->flagged.size()), flips);
+        QCOMPARE(shape->items, std::int64_t(40));
+        // Only batch-8 differs in shape: the class selects nothing else.
+        QCOMPARE(std::count_if(g.rows.begin(), g.rows.end(),
+                               [](const auto& r) { return r.rule == "shape"; }),
+                 std::ptrdiff_t(1));
+        const auto* rate = find(g, "shape-rate", Criterion::MaxFlipRate, "batch-8");
+        QCOMPARE(rate->outcome, policy::Outcome::Pass);
+        QCOMPARE(rate->interval->high, analysis::wilson(flips, 40).high);
+        QCOMPARE(find(g, "threads", Criterion::BitIdentical, "threads-2")->outcome,
+                 policy::Outcome::Pass);
+        const auto* dp = find(g, "bf16", Criterion::MaxDpPoints, "bfloat16");
+        QCOMPARE(dp->outcome, policy::Outcome::Fail);
+        QVERIFY(*dp->measured > 0.001);
+        QCOMPARE(find(g, "bf16", Criterion::AccuracyMarginPoints, "bfloat16")->outcome,
+                 policy::Outcome::Pass);
+        const auto* against = find(g, "against", Criterion::MinAgreement, "bfloat16");
+        QCOMPARE(against->against, std::string("threads-2"));
+        QCOMPARE(against->outcome, policy::Outcome::Pass); // a 1e-3 shift flips no decision
+        QCOMPARE(g.failed, 2);
+        QCOMPARE(g.unknown, 0);
+        QCOMPARE(g.exitCode(), protocol::kExitRuleFailed);
+        QCOMPARE(g.registration, std::string("registered before every run judged"));
+        QVERIFY(g.late_runs.empty());
+    }
+
+    void exitCodesTellFailedFromUnknown_data() {
+        QTest::addColumn<QString>("policy");
+        QTest::addColumn<int>("exit");
+        QTest::newRow("all pass") << R"({"rules": [{"name": "t", "configs": ["threads-2"],
+            "bit_identical": true}]})"
+                                  << protocol::kExitOk;
+        QTest::newRow("selects nothing") << R"({"rules": [{"name": "s",
+            "configs": [{"class": "serving"}], "max_flips": 0}]})"
+                                         << protocol::kExitRuleUnknown;
+        QTest::newRow("no labels needed, fails") << R"({"rules": [{"name": "t",
+            "configs": ["batch-8"], "bit_identical": true}]})"
+                                                 << protocol::kExitRuleFailed;
+        QTest::newRow("fail beats unknown") << R"({"rules": [{"name": "s",
+            "configs": [{"class": "serving"}], "max_flips": 0}, {"name": "t",
+            "configs": ["batch-8"], "max_flips": 0}]})"
+                                            << protocol::kExitRuleFailed;
+    }
+    void exitCodesTellFailedFromUnknown() {
+        QFETCH(QString, policy);
+        QFETCH(int, exit);
+        QTemporaryDir dir;
+        const policy::GateResult g =
+            policy::gate(ledgerWith(dir, json::parse(policy.toStdString())));
+        QCOMPARE(g.exitCode(), exit);
+    }
+
+    // A rule over a config that has no finished run cannot pass.
+    void missingRunIsUnknown() {
+        QTemporaryDir dir;
+        const std::string path = ledgerWith(
+            dir,
+            json::parse(
+                R"({"rules": [{"name": "t", "configs": ["threads-2"], "bit_identical": true}]})"));
+        {
+            ledger::Ledger led(path, ledger::Ledger::Mode::Write);
+            json study = led.study();
+            study["configs"]["later"] = {{"batch_size", 2}};
+            study["policy"]["rules"][0]["configs"] = {"later"};
+            ledger::registerPolicy(led, led.study(), study);
+            led.updateStudy(study);
+        }
+        const policy::GateResult g = policy::gate(path);
+        QCOMPARE(g.exitCode(), protocol::kExitRuleUnknown);
+        QVERIFY(g.rows.front().detail.find("\"later\" has no finished run") != std::string::npos);
+    }
+
+    // A policy changed after the runs were recorded: every verdict says so.
+    void policyWrittenAfterTheRunsIsReported() {
+        QTemporaryDir dir;
+        const std::string path = ledgerWith(
+            dir, json::parse(R"({"rules": [{"name": "t", "configs": "all", "max_flips": 0}]})"));
+        {
+            ledger::Ledger led(path, ledger::Ledger::Mode::Write);
+            json study = led.study();
+            study["policy"]["rules"][0]["max_flips"] = 100;
+            ledger::registerPolicy(led, led.study(), study);
+            led.updateStudy(study);
+        }
+        const policy::GateResult g = policy::gate(path);
+        QCOMPARE(g.registration, std::string("registered after runs 1\u20134"));
+        QCOMPARE(g.late_runs, (std::vector<std::int64_t>{1, 2, 3, 4}));
+        QVERIFY(std::all_of(g.rows.begin(), g.rows.end(), [](const auto& r) { return r.late; }));
+        QVERIFY(policy::junitXml(g).find("registered after runs 1\u20134") != std::string::npos);
+        // A policy from a study file that the ledger never registered is after every run.
+        std::vector<std::string> errors;
+        const Policy other = Policy::fromJson(
+            json::parse(R"({"rules": [{"name": "x", "configs": "all", "max_flips": 3}]})"),
+            "$.policy", errors);
+        const policy::GateResult o = policy::gate(path, other);
+        QVERIFY(!o.from_ledger);
+        QCOMPARE(o.late_runs, (std::vector<std::int64_t>{1, 2, 3, 4}));
+    }
+
+    // A ledger edited after it was sealed (here: the policy's registration) is judged by nothing.
+    void changedLedgerIsNotJudged() {
+        QTemporaryDir dir;
+        const std::string path = ledgerWith(
+            dir, json::parse(R"({"rules": [{"name": "t", "configs": "all", "max_flips": 0}]})"));
+        QCOMPARE(policy::gate(path).exitCode(), protocol::kExitRuleFailed);
+        sql(path, "UPDATE meta SET value = replace(value, '\"after_runs\":[]', "
+                  "'\"after_runs\":[9]') WHERE key = 'policy_registration'");
+        const policy::GateResult g = policy::gate(path);
+        QVERIFY(!g.tampered.empty());
+        QVERIFY(g.rows.empty());
+        QCOMPARE(g.exitCode(), protocol::kExitTampered);
+        // The policy itself, edited in place (a limit loosened): also found.
+        QTemporaryDir other;
+        const std::string edited = ledgerWith(
+            other, json::parse(R"({"rules": [{"name": "t", "configs": "all", "max_flips": 0}]})"));
+        sql(edited, "UPDATE study SET json = replace(json, '\"max_flips\":0', "
+                    "'\"max_flips\":99')");
+        QCOMPARE(policy::gate(edited).exitCode(), protocol::kExitTampered);
+    }
+
+    void junitValidatesAgainstTheXsd() {
+        QTemporaryDir dir;
+        testing::Fixture f = testing::defaultFixture();
+        f.configs.push_back({"odd <&> \"name\"\x01", {{"threads", 4}}, nullptr, 1});
+        f.policy = json::parse(R"({"rules": [
+            {"name": "shape <&>", "configs": [{"class": "shape"}], "max_flips": 0},
+            {"name": "serving", "configs": [{"class": "serving"}], "max_flips": 0},
+            {"name": "threads", "configs": [{"class": "threads"}], "bit_identical": true}]})");
+        const std::string path = dir.filePath(QStringLiteral("l.db")).toStdString();
+        testing::writeFixtureLedger(path, f);
+        const policy::GateResult g = policy::gate(path);
+        QCOMPARE(g.failed, 1);
+        QCOMPARE(g.unknown, 1);
+        QCOMPARE(g.passed, 2);
+        const QString xml = dir.filePath(QStringLiteral("gate.xml"));
+        QFile out(xml);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(QByteArray::fromStdString(policy::junitXml(g)));
+        out.close();
+        QProcess lint;
+        lint.start(QStringLiteral("xmllint"),
+                   {QStringLiteral("--noout"), QStringLiteral("--schema"),
+                    QStringLiteral(PROBAUDIT_SOURCE_DIR "/tests/fixtures/junit/junit-10.xsd"),
+                    xml});
+        QVERIFY2(lint.waitForFinished(30000), "xmllint did not finish");
+        QVERIFY2(lint.exitCode() == 0, lint.readAllStandardError().constData());
+        const std::string text = policy::junitXml(g);
+        QVERIFY(text.find("<failure type=\"policy\" message=\"measured ") != std::string::npos);
+        QVERIFY(text.find("<error type=\"cannot be evaluated\"") != std::string::npos);
+        QVERIFY(text.find('\x01') == std::string::npos);
+        // The negative: the schema does reject what it must (a testsuite without its counts).
+        QFile bad(dir.filePath(QStringLiteral("bad.xml")));
+        QVERIFY(bad.open(QIODevice::WriteOnly));
+        bad.write("<testsuites><testsuite name=\"x\"><testcase name=\"y\"/></testsuite>"
+                  "</testsuites>\n");
+        bad.close();
+        lint.start(QStringLiteral("xmllint"),
+                   {QStringLiteral("--noout"), QStringLiteral("--schema"),
+                    QStringLiteral(PROBAUDIT_SOURCE_DIR "/tests/fixtures/junit/junit-10.xsd"),
+                    bad.fileName()});
+        QVERIFY(lint.waitForFinished(30000));
+        QVERIFY(lint.exitCode() != 0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPolicy)
+#include "test_policy.moc"
