@@ -350,6 +350,23 @@ private Q_SLOTS:
         const QJsonObject j = QJsonDocument::fromJson(r.out.toUtf8()).object();
         QCOMPARE(j[u"registration"].toString(), QStringLiteral("registered after runs 1\u20133"));
         QCOMPARE(j[u"passed"].toInt(), 2);
+        // Signed: verified by the signer's key with the ledger; refused under another key.
+        const QString key = dir.filePath(QStringLiteral("k")),
+                      attest = dir.filePath(QStringLiteral("a.json"));
+        QCOMPARE(runCli({QStringLiteral("keygen"), key}).exitCode, 0);
+        QCOMPARE(runCli({QStringLiteral("keygen"), key + QStringLiteral("2")}).exitCode, 0);
+        QCOMPARE(runCli({QStringLiteral("gate"), ledger, QStringLiteral("--attest"), attest,
+                         QStringLiteral("--key"), key})
+                     .exitCode,
+                 0);
+        r = runCli({QStringLiteral("verify-attestation"), attest, QStringLiteral("--trust"),
+                    key + QStringLiteral(".pub"), QStringLiteral("--ledger"), ledger});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains(QStringLiteral("verified")), qPrintable(r.out + r.err));
+        r = runCli({QStringLiteral("verify-attestation"), attest, QStringLiteral("--trust"),
+                    key + QStringLiteral("2.pub")});
+        QCOMPARE(r.exitCode, 2);
+        QCOMPARE(r.err.count(QLatin1Char('\n')), 1);
         // A study file without a policy cannot be the gate's.
         QByteArray none = study("1");
         none.truncate(none.indexOf(R"(,"policy")"));

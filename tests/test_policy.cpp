@@ -3,9 +3,12 @@
 // exit codes tell a failed rule from one that cannot be evaluated, a policy written after the
 // runs is reported as such, a changed ledger is judged by nothing, and the JUnit XML validates
 // against the xunit plugin's junit-10.xsd with xmllint (a real XML schema validator).
+#include "core/common/base64.h"
 #include "core/common/protocol.h"
 #include "core/ledger/ledger.h"
 #include "core/ledger/policy_record.h"
+#include "core/ledger/signing.h"
+#include "core/policy/attestation.h"
 #include "core/policy/gate.h"
 #include "core/policy/junit.h"
 #include "review_fixture.h"
@@ -336,6 +339,82 @@ private slots:
                     bad.fileName()});
         QVERIFY(lint.waitForFinished(30000));
         QVERIFY(lint.exitCode() != 0);
+    }
+
+    // DSSE's pre-authentication encoding, as the DSSE specification's own example has it.
+    void paeFollowsTheSpecification() {
+        QCOMPARE(policy::dssePae("http://example.com/HelloWorld", "hello world"),
+                 std::string("DSSEv1 29 http://example.com/HelloWorld 11 hello world"));
+    }
+
+    // A signed attestation verifies here and with securesystemslib / in-toto-attestation from
+    // PyPI (tests/verify_attestation.py); a one-byte edit of the attestation, the ledger or the
+    // policy, or another key, is found.
+    void attestationVerifiesAndEditsAreFound() {
+        QTemporaryDir dir;
+        const std::string path = ledgerWith(
+            dir, json::parse(R"({"rules": [{"name": "t", "configs": "all", "max_flips": 0}]})"));
+        const ledger::KeyPair key = ledger::generateSigningKey();
+        const ledger::KeyPair other = ledger::generateSigningKey();
+        const policy::GateResult g = policy::gate(path);
+        const std::string envelope =
+            policy::signAttestation(policy::attestationStatement(g, path), key.private_pem, "k");
+        auto check = policy::verifyAttestation(envelope, key.public_pem, "k.pub", path);
+        QVERIFY2(check.ok(), check.problem.c_str());
+        QCOMPARE(check.result, std::string("FAILED"));               // batch-8's planted flips
+        QCOMPARE(check.statement["subject"].size(), std::size_t(3)); // ledger, head, dataset
+        QCOMPARE(check.statement["predicate"]["failedTests"].size(), std::size_t(1));
+
+        const QString file = dir.filePath(QStringLiteral("a.json"));
+        const QString pub = dir.filePath(QStringLiteral("k.pub"));
+        const auto write = [](const QString& name, const std::string& text) {
+            QFile f(name);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(text.data(), qint64(text.size()));
+        };
+        const auto independent = [&](const std::string& text) {
+            write(file, text);
+            write(pub, key.public_pem);
+            QProcess py;
+            py.start(
+                QStringLiteral(PROBAUDIT_SOURCE_DIR "/.venv/bin/python"),
+                {QStringLiteral(PROBAUDIT_SOURCE_DIR "/tests/verify_attestation.py"), file, pub});
+            return py.waitForFinished(60000) && py.exitStatus() == QProcess::NormalExit
+                       ? py.exitCode()
+                       : -1;
+        };
+        QCOMPARE(independent(envelope), 0);
+
+        // One byte of the statement changed (the result), the envelope re-encoded.
+        json env = json::parse(envelope);
+        std::string payload = *base64Decode(env["payload"].get<std::string>());
+        const auto at = payload.find("FAILED");
+        QVERIFY(at != std::string::npos);
+        payload[at] = 'P';
+        env["payload"] = base64Encode(payload);
+        check = policy::verifyAttestation(env.dump(), key.public_pem, "k.pub", std::nullopt);
+        QVERIFY(!check.ok() && !check.malformed);
+        QCOMPARE(independent(env.dump()), 1);
+        // One byte of the signature.
+        env = json::parse(envelope);
+        std::string sig = *base64Decode(env["signatures"][0]["sig"].get<std::string>());
+        sig[5] = char(sig[5] ^ 1);
+        env["signatures"][0]["sig"] = base64Encode(sig);
+        QVERIFY(!policy::verifyAttestation(env.dump(), key.public_pem, "k.pub", std::nullopt).ok());
+        QCOMPARE(independent(env.dump()), 1);
+        // Another key.
+        QVERIFY(!policy::verifyAttestation(envelope, other.public_pem, "o.pub", std::nullopt).ok());
+        // Not an envelope.
+        QVERIFY(policy::verifyAttestation("{\"x\":1}", key.public_pem, "k.pub", std::nullopt)
+                    .malformed);
+        // The ledger changed after the attestation (one more sealed fact), then its policy.
+        {
+            ledger::Ledger led(path, ledger::Ledger::Mode::Write);
+            led.setMeta("note", "x");
+        }
+        check = policy::verifyAttestation(envelope, key.public_pem, "k.pub", path);
+        QVERIFY(!check.ok());
+        QVERIFY(check.problem.find("not the ledger attested") != std::string::npos);
     }
 };
 

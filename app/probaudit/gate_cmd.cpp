@@ -1,7 +1,9 @@
 #include "app/probaudit/gate_cmd.h"
 
 #include "core/common/error.h"
+#include "core/common/protocol.h"
 #include "core/ledger/ledger.h"
+#include "core/policy/attestation.h"
 #include "core/policy/gate.h"
 #include "core/policy/junit.h"
 #include "core/study/study.h"
@@ -97,7 +99,45 @@ void writeFile(const std::string& path, const std::string& text) {
     }
 }
 
+std::string readTextFile(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        throw Error(path, "cannot open");
+    }
+    std::string text((std::istreambuf_iterator<char>(in)), {});
+    if (text.size() > (std::size_t(64) << 20)) {
+        throw Error(path, "is larger than 64 MiB: not a key or an attestation");
+    }
+    return text;
+}
+
 } // namespace
+
+int verifyAttestation(const VerifyAttestationOptions& o) {
+    const policy::AttestationCheck c = policy::verifyAttestation(
+        readTextFile(o.attestation), readTextFile(o.trust), o.trust,
+        o.ledger.empty() ? std::nullopt : std::optional<std::string>(o.ledger));
+    const int exit = c.ok()        ? protocol::kExitOk
+                     : c.malformed ? protocol::kExitError
+                                   : protocol::kExitTampered;
+    if (o.json) {
+        std::cout << nlohmann::json{{"verified", c.ok()},
+                                    {"problem", c.problem},
+                                    {"result", c.result},
+                                    {"statement", c.statement}}
+                         .dump(2)
+                  << "\n";
+        return exit;
+    }
+    if (!c.ok()) {
+        std::fprintf(stderr, "%s: %s\n", o.attestation.c_str(), c.problem.c_str());
+        return exit;
+    }
+    std::printf("%s: verified, signed by %s: %s, %zu subjects%s\n", o.attestation.c_str(),
+                o.trust.c_str(), c.result.c_str(), c.statement["subject"].size(),
+                o.ledger.empty() ? "" : (", " + o.ledger + " is the ledger attested").c_str());
+    return exit;
+}
 
 int gate(const GateOptions& o) {
     std::optional<Policy> override;
@@ -118,6 +158,10 @@ int gate(const GateOptions& o) {
     }
     if (!o.junit.empty()) {
         writeFile(o.junit, policy::junitXml(g));
+    }
+    if (!o.attest.empty()) {
+        writeFile(o.attest, policy::signAttestation(policy::attestationStatement(g, o.ledger),
+                                                    readTextFile(o.key), o.key));
     }
     if (o.json) {
         std::cout << g.toJson().dump(2) << "\n";

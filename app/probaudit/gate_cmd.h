@@ -1,14 +1,23 @@
 #pragma once
-// `probaudit gate`: the policy's verdict as a table, JSON or JUnit XML (core/policy).
+// `probaudit gate`: the policy's verdict as a table, JSON, JUnit XML or a signed in-toto
+// attestation; `probaudit verify-attestation` checks one (core/policy).
 #include <string>
 
 namespace probaudit::app {
 
 struct GateOptions {
-    std::string ledger, study, junit;
+    std::string ledger, study, junit, attest, key;
     bool json = false;
 };
 
 int gate(const GateOptions& o);
+
+struct VerifyAttestationOptions {
+    std::string attestation, trust, ledger;
+    bool json = false;
+};
+
+// Exit 0 verified, 2 the signature or the attested ledger does not hold, 1 not an attestation.
+int verifyAttestation(const VerifyAttestationOptions& o);
 
 } // namespace probaudit::app

@@ -130,7 +130,8 @@ std::string publicKeyOf(const std::string& privatePem, const std::string& where)
     return publicPemOf(readPrivate(privatePem, where).get());
 }
 
-std::string keyFingerprint(const std::string& publicPem, const std::string& where) {
+namespace {
+std::vector<unsigned char> rawPublicKey(const std::string& publicPem, const std::string& where) {
     const Key k = readPublic(publicPem);
     std::vector<unsigned char> raw(32);
     std::size_t n = raw.size();
@@ -138,6 +139,12 @@ std::string keyFingerprint(const std::string& publicPem, const std::string& wher
         throw Error(where, "not an Ed25519 public key in PEM form (probaudit keygen writes one "
                            "beside the private key, as KEY.pub)");
     }
+    return raw;
+}
+} // namespace
+
+std::string keyFingerprint(const std::string& publicPem, const std::string& where) {
+    const auto raw = rawPublicKey(publicPem, where);
     return "ed25519:" + sha256Hex(raw.data(), raw.size()).substr(0, 16);
 }
 
@@ -147,32 +154,46 @@ std::string headStatement(const ChainHead& head) {
 
 std::string signHead(const std::string& privatePem, const ChainHead& head,
                      const std::string& where) {
+    return hex(signBytes(privatePem, headStatement(head), where));
+}
+
+std::vector<unsigned char> signBytes(const std::string& privatePem, std::string_view message,
+                                     const std::string& where) {
     const Key k = readPrivate(privatePem, where);
-    const std::string msg = headStatement(head);
     MdCtx md(EVP_MD_CTX_new());
     std::vector<unsigned char> sig(64);
     std::size_t n = sig.size();
     if (!md || EVP_DigestSignInit(md.get(), nullptr, nullptr, nullptr, k.get()) != 1 ||
-        EVP_DigestSign(md.get(), sig.data(), &n, reinterpret_cast<const unsigned char*>(msg.data()),
-                       msg.size()) != 1) {
+        EVP_DigestSign(md.get(), sig.data(), &n,
+                       reinterpret_cast<const unsigned char*>(message.data()),
+                       message.size()) != 1) {
         throw Error(where, "cannot sign with this key (OpenSSL)");
     }
     sig.resize(n);
-    return hex(sig);
+    return sig;
+}
+
+bool signatureValid(const std::string& publicPem, std::string_view message,
+                    const std::vector<unsigned char>& signature) {
+    const Key k = readPublic(publicPem);
+    if (!k || signature.size() != 64) {
+        return false;
+    }
+    MdCtx md(EVP_MD_CTX_new());
+    return md && EVP_DigestVerifyInit(md.get(), nullptr, nullptr, nullptr, k.get()) == 1 &&
+           EVP_DigestVerify(md.get(), signature.data(), signature.size(),
+                            reinterpret_cast<const unsigned char*>(message.data()),
+                            message.size()) == 1;
 }
 
 bool headSignatureValid(const std::string& publicPem, const ChainHead& head,
                         const std::string& signatureHex) {
-    const Key k = readPublic(publicPem);
     std::vector<unsigned char> sig;
-    if (!k || !unhex(signatureHex, sig) || sig.size() != 64) {
-        return false;
-    }
-    const std::string msg = headStatement(head);
-    MdCtx md(EVP_MD_CTX_new());
-    return md && EVP_DigestVerifyInit(md.get(), nullptr, nullptr, nullptr, k.get()) == 1 &&
-           EVP_DigestVerify(md.get(), sig.data(), sig.size(),
-                            reinterpret_cast<const unsigned char*>(msg.data()), msg.size()) == 1;
+    return unhex(signatureHex, sig) && signatureValid(publicPem, headStatement(head), sig);
+}
+
+std::string rawPublicKeyHex(const std::string& publicPem, const std::string& where) {
+    return hex(rawPublicKey(publicPem, where));
 }
 
 } // namespace probaudit::ledger

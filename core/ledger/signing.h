@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace probaudit::ledger {
 
@@ -40,5 +41,16 @@ std::string signHead(const std::string& privatePem, const ChainHead& head,
 // key or signature, never an exception).
 bool headSignatureValid(const std::string& publicPem, const ChainHead& head,
                         const std::string& signatureHex);
+
+// Ed25519 over any bytes (an attestation's DSSE pre-authentication encoding): the 64-byte
+// signature, or whether it is the key's (false for a malformed key or signature, never an
+// exception).
+std::vector<unsigned char> signBytes(const std::string& privatePem, std::string_view message,
+                                     const std::string& where);
+bool signatureValid(const std::string& publicPem, std::string_view message,
+                    const std::vector<unsigned char>& signature);
+// The raw 32-byte public key in lower-case hex; throws probaudit::Error naming `where` unless it
+// is an Ed25519 public key.
+std::string rawPublicKeyHex(const std::string& publicPem, const std::string& where);
 
 } // namespace probaudit::ledger

@@ -1,10 +1,9 @@
 #include "core/pyrunner/runner_replies.h"
 
+#include "core/common/base64.h"
 #include "core/common/error.h"
 #include "core/common/json_read.h"
 #include "core/common/vocabulary.h"
-
-#include <openssl/evp.h>
 
 #include <algorithm>
 #include <cstring>
@@ -28,27 +27,16 @@ std::vector<float> decodeFloats(const json& j, const char* what) {
     if (!j.is_string()) {
         throw Error(std::string("the runner's reply has no ") + what);
     }
-    const std::string& text = j.get_ref<const std::string&>();
-    std::string bytes(text.size() / 4 * 3 + 3, '\0');
-    const int n = EVP_DecodeBlock(reinterpret_cast<unsigned char*>(bytes.data()),
-                                  reinterpret_cast<const unsigned char*>(text.data()),
-                                  static_cast<int>(text.size()));
-    if (n < 0 || text.size() % 4 != 0) {
+    const auto bytes = base64Decode(j.get_ref<const std::string&>());
+    if (!bytes) {
         throw Error(std::string("the runner's ") + what + " are not base64");
     }
-    std::size_t padding = 0;
-    for (std::size_t k = text.size(); k > 0 && text[k - 1] == '='; --k) {
-        ++padding; // EVP_DecodeBlock counts the padding as zero bytes
-    }
-    if (padding > 2 || std::size_t(n) < padding) {
-        throw Error(std::string("the runner's ") + what + " are not base64");
-    }
-    const std::size_t size = std::size_t(n) - padding;
+    const std::size_t size = bytes->size();
     if (size % sizeof(float) != 0) {
         throw Error(std::string("the runner's ") + what + " are not whole float32 values");
     }
     std::vector<float> out(size / sizeof(float));
-    std::memcpy(out.data(), bytes.data(), size);
+    std::memcpy(out.data(), bytes->data(), size);
     return out;
 }
 
