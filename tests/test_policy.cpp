@@ -4,11 +4,13 @@
 // runs is reported as such, a changed ledger is judged by nothing, and the JUnit XML validates
 // against the xunit plugin's junit-10.xsd with xmllint (a real XML schema validator).
 #include "core/common/base64.h"
+#include "core/common/error.h"
 #include "core/common/protocol.h"
 #include "core/ledger/ledger.h"
 #include "core/ledger/policy_record.h"
 #include "core/ledger/signing.h"
 #include "core/policy/attestation.h"
+#include "core/policy/card.h"
 #include "core/policy/gate.h"
 #include "core/policy/junit.h"
 #include "review_fixture.h"
@@ -415,6 +417,43 @@ private slots:
         check = policy::verifyAttestation(envelope, key.public_pem, "k.pub", path);
         QVERIFY(!check.ok());
         QVERIFY(check.problem.find("not the ledger attested") != std::string::npos);
+    }
+
+    // The card's numbers come from the runs as the fixture built them; its YAML block is YAML.
+    void cardShowsEveryRuntime() {
+        QTemporaryDir dir;
+        const std::string path = ledgerWith(
+            dir, json::parse(R"({"rules": [{"name": "t", "configs": "all", "max_flips": 0}]})"));
+        const json card = policy::cardData(path);
+        const std::string md = policy::cardMarkdown(card);
+        const std::int64_t flips = expectedBatch8Flips(40);
+        const std::string bound = "(rate ≤ ";
+        QVERIFY2(md.find("| `batch-8` (batch_size) | ") != std::string::npos, md.c_str());
+        QVERIFY(md.find(std::to_string(flips) + " of 40 " + bound) != std::string::npos);
+        QVERIFY(md.find("| `threads-2` (threads) | 0 | 0 of 40") != std::string::npos);
+        QVERIFY(md.find("| 100.0% | none |") != std::string::npos); // threads-2 bit-identical
+        QVERIFY(md.find("**Policy verdict**: FAIL") != std::string::npos);
+        QVERIFY(md.find("registered before every run judged") != std::string::npos);
+        const auto head = ledger::Ledger(path, ledger::Ledger::Mode::Read).head();
+        QVERIFY(md.find("--head " + head->text()) != std::string::npos);
+        QCOMPARE(card["other_runtimes"].size(), std::size_t(3));
+
+        QFile yaml(dir.filePath(QStringLiteral("card.yaml")));
+        QVERIFY(yaml.open(QIODevice::WriteOnly));
+        yaml.write(QByteArray::fromStdString(policy::cardModelIndexYaml(card)));
+        yaml.close();
+        QProcess py;
+        py.start(QStringLiteral(PROBAUDIT_SOURCE_DIR "/.venv/bin/python"),
+                 {QStringLiteral("-c"),
+                  QStringLiteral("import sys, yaml; m = yaml.safe_load(open(sys.argv[1]))"
+                                 "['model-index'][0]['results'][0]['metrics']; print(len(m))"),
+                  yaml.fileName()});
+        QVERIFY(py.waitForFinished(60000));
+        QCOMPARE(py.readAllStandardOutput().trimmed(), QByteArray("6")); // 3 runtimes x 2
+
+        // A changed ledger gets no card.
+        sql(path, "UPDATE items SET text = 'x' WHERE idx = 0");
+        QVERIFY_THROWS_EXCEPTION(Error, policy::cardData(path));
     }
 };
 
