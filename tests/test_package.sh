@@ -91,6 +91,11 @@ print("env --json: torch", d["torch"]["version"], "| invariant CPU", d["kernels"
     # The transformers runner and the row hash library it loads, where the client looks.
     [ -f "$prefix/share/probaudit/runners/python/probaudit_runner/__main__.py" ] ||
         bad "no transformers runner under share/probaudit/runners/python"
+    # Its fingerprint (probaudit_lock's), and the package a model's loader installs with pip.
+    [ -f "$prefix/share/probaudit/runners/python/probaudit_lock/fingerprint.py" ] ||
+        bad "no probaudit_lock beside the transformers runner"
+    [ -f "$prefix/share/probaudit/python/probaudit_lock/pyproject.toml" ] ||
+        bad "no installable probaudit_lock under share/probaudit/python"
     clean python3 -c 'import ctypes, sys; assert ctypes.CDLL(sys.argv[1]).probaudit_rowhash_abi() == 1' \
         "$prefix/lib/probaudit/libprobaudit_rowhash.so" || bad "lib/probaudit/libprobaudit_rowhash.so does not load"
 }

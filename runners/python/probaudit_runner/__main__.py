@@ -81,7 +81,7 @@ class Server:
                 self.send({"id": rid, "event": "error", "message": f"bad request: {e}"})
 
     def do_env(self, params: dict[str, Any]) -> dict[str, Any]:
-        from . import fingerprint
+        from probaudit_lock import fingerprint
 
         return fingerprint.collect()
 

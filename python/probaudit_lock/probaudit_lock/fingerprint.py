@@ -1,4 +1,6 @@
-"""The environment fingerprint of a runner environment (docs/runner-protocol.md, "env")."""
+"""The environment fingerprint of a transformers environment: what the transformers runner reports
+(docs/runner-protocol.md, "env") and what `probaudit_lock.check` computes at a loader's start, one
+code for both, so the two agree by construction."""
 
 from __future__ import annotations
 
@@ -53,14 +55,33 @@ def _norm(name: str) -> str:
     return name.lower().replace("_", "-")
 
 
+# This package itself: installed into a model's environment to check it, it is not part of what
+# was pinned and computes nothing.
+OWN_DISTRIBUTION = "probaudit-lock"
+
+
 def packages() -> dict[str, str]:
-    """Every installed distribution, {normalized name: version}."""
+    """Every installed distribution, {normalized name: version}, this package left out."""
     out = {}
     for d in md.distributions():
         name = d.metadata.get("Name")
-        if name:
+        if name and _norm(name) != OWN_DISTRIBUTION:
             out[_norm(name)] = d.version
     return dict(sorted(out.items()))
+
+
+# Settings under those prefixes that only say how much is logged: ProbAudit's runner sets one,
+# a model's own loader does not, and neither moves a number.
+ENV_LOGGING = {"TRANSFORMERS_VERBOSITY", "TRANSFORMERS_NO_ADVISORY_WARNINGS"}
+
+
+def numerics_env() -> dict[str, str]:
+    """The environment variables that can move numbers, as they are set in this process."""
+    return {
+        k: v
+        for k, v in sorted(os.environ.items())
+        if (k in ENV_NAMES or k.startswith(ENV_PREFIXES)) and k not in ENV_LOGGING
+    }
 
 
 def collect() -> dict[str, Any]:
@@ -68,7 +89,7 @@ def collect() -> dict[str, Any]:
     import transformers
 
     pk = packages()
-    env = {k: v for k, v in os.environ.items() if k in ENV_NAMES or k.startswith(ENV_PREFIXES)}
+    env = numerics_env()
     fp = {
         "kind": "transformers",
         "python": platform.python_version(),
@@ -82,7 +103,7 @@ def collect() -> dict[str, Any]:
         "cublas": pk.get("nvidia-cublas", pk.get("nvidia-cublas-cu12", "")),
         "transformers": transformers.__version__,
         "kernel_libraries": {name: pk.get(name, "") for name in KERNEL_LIBRARIES},
-        "env": dict(sorted(env.items())),
+        "env": env,
         "cpu": {
             "machine": platform.machine(),
             "capability": torch.backends.cpu.get_cpu_capability(),
