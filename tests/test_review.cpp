@@ -5,6 +5,8 @@
 #include "cli_support.h"
 #include "core/bundle/lockfile.h"
 #include "core/common/error.h"
+#include "core/ledger/policy_record.h"
+#include "core/policy/gate.h"
 #include "review_fixture.h"
 #include "ui/charts/charts.h"
 #include "ui/charts/heatmapwidget.h"
@@ -26,6 +28,7 @@
 #include "ui/pages/reviewpage.h"
 #include "ui/pages/screenshottour.h"
 #include "ui/pages/seedtablesdialog.h"
+#include "ui/pages/verdictstrip.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
@@ -466,6 +469,53 @@ private Q_SLOTS:
 
     // The page: the worst config is selected first; a heatmap click lists the items behind the
     // cell; the inspector shows one item under every config.
+    // The policy's verdict strip: evaluated in the background, saying when the policy was
+    // registered (here: changed after the runs), each failed check a link to its items.
+    void policyVerdictStrip() {
+        Fixture f = fixture();
+        f.policy = nlohmann::json::parse(
+            R"({"rules": [{"name": "shape", "configs": [{"class": "shape"}], "max_flips": 5},
+                          {"name": "bits", "configs": ["threads-2"], "bit_identical": true}]})");
+        const QString path = m_dir.filePath(QStringLiteral("policy.ledger"));
+        testing::writeFixtureLedger(path.toStdString(), f);
+        {
+            ledger::Ledger led(path.toStdString(), ledger::Ledger::Mode::Write);
+            nlohmann::json study = led.study();
+            study["policy"]["rules"][0]["max_flips"] = 0; // tightened after the runs
+            ledger::registerPolicy(led, led.study(), study);
+            led.updateStudy(study);
+        }
+        ReviewPage page;
+        page.resize(1400, 900);
+        page.show();
+        QSignalSpy evaluated(page.verdict(), &VerdictStrip::evaluated);
+        page.setReview(ReviewLoader::loadNow(path));
+        QVERIFY(page.verdict()->isVisible());
+        QVERIFY(evaluated.wait(30000));
+        const QString text = page.verdict()->text();
+        QVERIFY2(text.contains(QStringLiteral("<b>FAIL</b>")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("registered after runs 1\u20132, 4")),
+                 qPrintable(text));
+        QVERIFY(text.contains(QStringLiteral("shape / max_flips / batch-8")));
+        std::set<std::int64_t> flipped;
+        for (std::int64_t i = 0; i < f.items; ++i) {
+            if (std::abs(Fixture::gap(i)) < 0.05) {
+                flipped.insert(i);
+            }
+        }
+        QVERIFY(!flipped.empty());
+        const auto& rows = page.verdict()->result()->rows;
+        const auto failed = std::find_if(rows.begin(), rows.end(), [](const auto& r) {
+            return r.outcome == policy::Outcome::Fail;
+        });
+        Q_EMIT page.verdict()->linkActivated(QString::number(failed - rows.begin()));
+        QCOMPARE(page.comparisonRow(), rowOf(*page.review(), QStringLiteral("batch-8")));
+        QCOMPARE(shownItems(*page.itemsTable()->model()), flipped);
+        // Without a policy there is no strip.
+        page.setReview(m_review);
+        QVERIFY(!page.verdict()->isVisible());
+    }
+
     void reviewPage() {
         ReviewPage page;
         page.resize(1400, 900);

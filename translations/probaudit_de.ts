@@ -2678,4 +2678,43 @@ Server %2 (%3-API), Modell %4</translation>
         <translation>%1 von %2 Shards fertig, %3 laufend, %4 wartend, %5 fehlgeschlagen</translation>
     </message>
 </context>
+<context>
+    <name>probaudit::ui::VerdictStrip</name>
+    <message>
+        <source>Policy: evaluating…</source>
+        <translation>Richtlinie: wird ausgewertet …</translation>
+    </message>
+    <message>
+        <source>Policy: cannot be evaluated: %1</source>
+        <translation>Richtlinie: kann nicht ausgewertet werden: %1</translation>
+    </message>
+    <message>
+        <source>Policy: &lt;b&gt;not judged&lt;/b&gt;: the ledger was changed after it was sealed (%1).</source>
+        <translation>Richtlinie: &lt;b&gt;nicht beurteilt&lt;/b&gt;: das Ledger wurde nach dem Versiegeln verändert (%1).</translation>
+    </message>
+    <message>
+        <source>Policy verdict: &lt;b&gt;%1&lt;/b&gt; (%2 passed, %3 failed, %4 cannot be evaluated); policy %5.</source>
+        <translation>Urteil der Richtlinie: &lt;b&gt;%1&lt;/b&gt; (%2 bestanden, %3 nicht bestanden, %4 nicht auswertbar); Richtlinie %5.</translation>
+    </message>
+    <message>
+        <source>FAIL</source>
+        <translation>NICHT BESTANDEN</translation>
+    </message>
+    <message>
+        <source>INCOMPLETE</source>
+        <translation>UNVOLLSTÄNDIG</translation>
+    </message>
+    <message>
+        <source>PASS</source>
+        <translation>BESTANDEN</translation>
+    </message>
+    <message>
+        <source>Not passed: %1</source>
+        <translation>Nicht bestanden: %1</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+</context>
 </TS>

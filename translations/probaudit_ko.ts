@@ -2675,4 +2675,43 @@ server %2 (%3 API), model %4</source>
         <translation>샤드 %2개 중 %1개 완료, 실행 중 %3, 대기 %4, 실패 %5</translation>
     </message>
 </context>
+<context>
+    <name>probaudit::ui::VerdictStrip</name>
+    <message>
+        <source>Policy: evaluating…</source>
+        <translation>정책: 평가 중…</translation>
+    </message>
+    <message>
+        <source>Policy: cannot be evaluated: %1</source>
+        <translation>정책: 평가할 수 없음: %1</translation>
+    </message>
+    <message>
+        <source>Policy: &lt;b&gt;not judged&lt;/b&gt;: the ledger was changed after it was sealed (%1).</source>
+        <translation>정책: &lt;b&gt;판정하지 않음&lt;/b&gt;: 원장이 봉인된 뒤 변경되었습니다 (%1).</translation>
+    </message>
+    <message>
+        <source>Policy verdict: &lt;b&gt;%1&lt;/b&gt; (%2 passed, %3 failed, %4 cannot be evaluated); policy %5.</source>
+        <translation>정책 판정: &lt;b&gt;%1&lt;/b&gt; (%2 통과, %3 실패, %4 평가 불가); 정책 %5.</translation>
+    </message>
+    <message>
+        <source>FAIL</source>
+        <translation>실패</translation>
+    </message>
+    <message>
+        <source>INCOMPLETE</source>
+        <translation>불완전</translation>
+    </message>
+    <message>
+        <source>PASS</source>
+        <translation>통과</translation>
+    </message>
+    <message>
+        <source>Not passed: %1</source>
+        <translation>통과하지 못함: %1</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+</context>
 </TS>

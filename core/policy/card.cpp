@@ -38,13 +38,13 @@ json runtimeOf(const json& fingerprint) {
     put("python", f.python);
     put("transformers", f.transformers);
     put("torch", f.torch.version);
-    put("cuda_build", f.torch.cuda_build);
+    put("torch_cuda", f.torch.cuda_build);
     put("cudnn", f.cuda.cudnn_version ? f.cuda.cudnn_version : f.torch.cudnn_build);
     put("cublas", f.cuda.cublas_version);
     put("blas", f.torch.blas);
     put("onednn", f.torch.onednn_version);
     put("cpu", f.cpu.model);
-    put("aten_capability", f.cpu.aten_capability);
+    put("cpu_capability", f.cpu.aten_capability);
     put("gpu_driver", f.cuda.driver_version);
     json gpus = json::array();
     for (const auto& g : f.cuda.gpus) {
@@ -163,13 +163,13 @@ std::string runtimeLine(const json& r) {
         }
     };
     add("torch", "torch");
-    add("CUDA build", "cuda_build");
+    add("CUDA build", "torch_cuda");
     add("cuDNN", "cudnn");
     add("cuBLAS", "cublas");
     add("BLAS", "blas");
     add("oneDNN", "onednn");
     add("CPU", "cpu");
-    add("ATen capability", "aten_capability");
+    add("ATen capability", "cpu_capability");
     add("GPUs", "gpus");
     add("driver", "gpu_driver");
     add("Python", "python");

@@ -10,6 +10,7 @@
 #include "ui/pages/diagnosisview.h"
 #include "ui/pages/inspector.h"
 #include "ui/pages/itemstable.h"
+#include "ui/pages/verdictstrip.h"
 
 #include <QComboBox>
 #include <QGroupBox>
@@ -104,6 +105,7 @@ ReviewPage::ReviewPage(QWidget* parent) : QWidget(parent) {
     m_comparing = new QLabel(this);
     m_comparing->setObjectName(QStringLiteral("comparingLabel"));
     m_comparing->setWordWrap(true);
+    m_verdict = new VerdictStrip(this);
 
     createDashboard();
 
@@ -146,6 +148,7 @@ ReviewPage::ReviewPage(QWidget* parent) : QWidget(parent) {
     top->addWidget(m_head);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(top);
+    layout->addWidget(m_verdict);
     layout->addWidget(m_comparing);
     layout->addWidget(m_split, 1);
 
@@ -254,6 +257,19 @@ void ReviewPage::connectViews() {
     connect(m_items, &ItemsTable::currentItemChanged, m_inspector, &Inspector::setItem);
     connect(m_charts, &ChartsPanel::filterRequested, this, &ReviewPage::showFilter);
     connect(m_charts, &ChartsPanel::itemClicked, this, &ReviewPage::inspectItem);
+    // A check the policy did not pass: its config compared, its items listed.
+    connect(m_verdict, &VerdictStrip::checkClicked, this,
+            [this](const QString& config, const std::vector<std::int64_t>& items,
+                   const QString& description) {
+                for (std::size_t r = 0; m_review && r < m_review->rows.size(); ++r) {
+                    if (QString::fromStdString(m_review->rows[r].config) == config) {
+                        setComparisonRow(int(r));
+                    }
+                }
+                ItemFilter f;
+                f.items = items;
+                showFilter(description, f);
+            });
     connect(m_heatmap, &HeatmapWidget::cellClicked, this, [this](int row, int layer) {
         setComparisonRow(row);
         ItemFilter f;
@@ -308,6 +324,7 @@ void ReviewPage::setReview(const ReviewPtr& review) {
     m_runsModel->setReview(review);
     m_sweepModel->load(QString::fromStdString(review->study_path));
     m_inspector->setReview(review);
+    m_verdict->setReview(review);
     setComparisonRow(worstRow());
 }
 

@@ -22,6 +22,7 @@ class DiagnosisView;
 class HeatmapWidget;
 class SweepModel;
 class Inspector;
+class VerdictStrip;
 class ItemsTable;
 class RunsModel;
 struct ItemFilter;
@@ -50,6 +51,7 @@ public:
     HeatmapWidget* heatmap() const { return m_heatmap; }
     DiagnosisView* diagnosis() const { return m_diagnosis; }
     Inspector* inspector() const { return m_inspector; }
+    VerdictStrip* verdict() const { return m_verdict; }
     QTabWidget* tabs() const { return m_tabs; }
 
 Q_SIGNALS:
@@ -69,6 +71,7 @@ private:
     int m_row = -1;
     QLabel* m_title = nullptr;
     QLabel* m_comparing = nullptr;
+    VerdictStrip* m_verdict = nullptr;
     QComboBox* m_head = nullptr;
     QTableView* m_dashboard = nullptr;
     DashboardModel* m_dashboardModel = nullptr;

@@ -174,6 +174,7 @@ void cover(Html& h, const analysis::Review& rv, const ReportOptions& o) {
                 "changed after it was sealed; do not sign them off.</p>")
                 .arg(esc(rv.trust.problem));
     }
+    verdict(h, rv);
     h.p(QStringLiteral("Do the model's decisions and probabilities reproduce under every runtime "
                        "configuration of this study?"));
     h.table({QStringLiteral("what"), QStringLiteral("")},

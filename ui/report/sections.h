@@ -13,6 +13,8 @@ namespace probaudit::ui::reporting {
 
 // cover.cpp: title, study, model and dataset digests, every run's environment, pin status.
 void cover(Html& h, const analysis::Review& rv, const ReportOptions& o);
+// verdictsection.cpp: the policy's verdict (when the study has a policy), right after the title.
+void verdict(Html& h, const analysis::Review& rv);
 
 // decisionsections.cpp
 void headline(Html& h, const analysis::Review& rv);
