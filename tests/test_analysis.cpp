@@ -81,6 +81,19 @@ private Q_SLOTS:
         QCOMPARE(none.high, 1.0);
     }
 
+    // The paired minimum detectable difference, against scipy's normal quantiles:
+    // (norm.ppf(0.975) + norm.ppf(0.8)) * sqrt(d / n), d = 10/400, and with none discordant the
+    // Wilson upper bound of 0/400 (computed in Python from the score formula).
+    void pairedMinimumDetectableDifference() {
+        QVERIFY(std::abs(analysis::pairedMinimumDetectableDifference(10, 400) -
+                         0.02214847587074149) <= 1e-12);
+        QVERIFY(std::abs(analysis::pairedMinimumDetectableDifference(0, 400) -
+                         0.01366206922720928) <= 1e-12);
+        QCOMPARE(analysis::pairedMinimumDetectableDifference(0, 0), 1.0);
+        QVERIFY(analysis::pairedMinimumDetectableDifference(0, 4000) <
+                analysis::pairedMinimumDetectableDifference(0, 400));
+    }
+
     void histogramCountsMatchNumpy() {
         const json g = golden();
         for (const auto& [values, edges, counts] :

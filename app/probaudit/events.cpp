@@ -1,5 +1,6 @@
 #include "app/probaudit/events.h"
 
+#include "core/analysis/stats.h"
 #include "core/common/run_event.h"
 #include "core/common/vocabulary.h"
 
@@ -110,6 +111,19 @@ void TerminalEvents::started(const RunEvent& e) {
         std::cerr << ", resuming after " << e.resumed_items << " recorded";
     }
     std::cerr << std::endl;
+    if (!m_planned && e.items > 0) { // what this sample size can show, before any number
+        m_planned = true;
+        const std::int64_t n = e.items;
+        char buf[400];
+        std::snprintf(buf, sizeof buf,
+                      "planning: %lld items: a config without a flip among them may still flip "
+                      "up to %.2f%% of decisions (Wilson 95%%), and no accuracy difference below "
+                      "±%.1f points can be detected (80%% power, 5%% two-sided), however well "
+                      "the runs agree",
+                      static_cast<long long>(n), 100 * analysis::wilson(0, n).high,
+                      100 * analysis::pairedMinimumDetectableDifference(0, n));
+        std::cerr << buf << std::endl;
+    }
 }
 
 void TerminalEvents::progress(const RunEvent& e) {

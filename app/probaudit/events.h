@@ -42,6 +42,7 @@ private:
     bool m_tty = false;
     bool m_checked = false;
     bool m_barShown = false;
+    bool m_planned = false; // the sample size's planning line, once per command
 };
 
 std::unique_ptr<Events> makeEvents(const std::string& format); // "" | "jsonl"

@@ -37,6 +37,15 @@ Interval wilson(std::int64_t k, std::int64_t n) {
             k == n ? 1.0 : std::min(1.0, centre + half)};
 }
 
+double pairedMinimumDetectableDifference(std::int64_t discordant, std::int64_t n) {
+    if (n <= 0) {
+        return 1;
+    }
+    const double zAlpha = 1.959963984540054, zPower = 0.8416212335729143;
+    const double d = discordant > 0 ? double(discordant) / double(n) : wilson(0, n).high;
+    return std::min(1.0, (zAlpha + zPower) * std::sqrt(d / double(n)));
+}
+
 double quantile(std::vector<double> values, double q) {
     if (values.empty()) {
         return 0;

@@ -26,6 +26,13 @@ Interval pairedBootstrapDiff(const std::vector<std::uint8_t>& correctA,
 // normal approximation it stays inside [0, 1] and is informative at k = 0 (0 of 20: <= 16.1%).
 Interval wilson(std::int64_t k, std::int64_t n);
 
+// The smallest accuracy difference (a share, b - a) a paired comparison of n items would detect
+// with 80% power in a two-sided test at 5% (McNemar's, normal approximation):
+// (z_0.975 + z_0.8) * sqrt(d / n), d the share of items whose correctness differs between the two
+// runs. With no disagreement seen, d is its Wilson 95% upper bound, never 0: "no difference in
+// 64 items" is never read as "no difference". n = 0 gives 1.
+double pairedMinimumDetectableDifference(std::int64_t discordant, std::int64_t n);
+
 // Quantile q in [0, 1] of `values` with linear interpolation between order statistics
 // (numpy's default "linear" method). `values` need not be sorted.
 double quantile(std::vector<double> values, double q);

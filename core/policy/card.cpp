@@ -85,6 +85,9 @@ json rowOf(const analysis::ReviewRow& row) {
     if (c.accuracy_diff) {
         j["accuracy_diff_points"] = {100 * c.accuracy_diff->estimate, 100 * c.accuracy_diff->low,
                                      100 * c.accuracy_diff->high};
+        j["detectable_accuracy_diff_points"] =
+            100 * analysis::pairedMinimumDetectableDifference(c.only_a_correct + c.only_b_correct,
+                                                              c.labelled);
     }
     return j;
 }
@@ -226,7 +229,8 @@ std::string cardMarkdown(const json& card) {
     md += "**Supported path**: this runtime with " + settings(card["reference"]["config_json"]) +
           ". Other runtimes give other probabilities, as measured below.\n\n";
     md += "| Runtime (differs in) | Largest Δp (points) | Flips (95% bound) | Agreement | "
-          "Bit-identical | First divergence |\n|---|---|---|---|---|---|\n";
+          "Bit-identical | First divergence | Smallest detectable ΔAcc |\n"
+          "|---|---|---|---|---|---|---|\n";
     for (const json& row : card["other_runtimes"]) {
         std::string differs;
         for (const auto& d : row["differs_in"]) {
@@ -234,19 +238,27 @@ std::string cardMarkdown(const json& card) {
         }
         md += "| `" + row["config"].get<std::string>() + "` (" + differs + ") | ";
         if (!row["recorded"].get<bool>()) {
-            md += "not recorded | | | | |\n";
+            md += "not recorded | | | | | |\n";
             continue;
         }
-        md += points(row["max_dp_points"].get<double>()) + " | " + flipsText(row) + " | " +
-              fixed(row["agreement"].get<double>(), 4) + " | " +
-              fixed(100 * row["bit_identical_share"].get<double>(), 1) + "% | " +
-              row["first_divergent"].get<std::string>() + " |\n";
+        md +=
+            points(row["max_dp_points"].get<double>()) + " | " + flipsText(row) + " | " +
+            fixed(row["agreement"].get<double>(), 4) + " | " +
+            fixed(100 * row["bit_identical_share"].get<double>(), 1) + "% | " +
+            row["first_divergent"].get<std::string>() + " | " +
+            (row.contains("detectable_accuracy_diff_points")
+                 ? "±" + fixed(row["detectable_accuracy_diff_points"].get<double>(), 1) + " points"
+                 : std::string("no labels")) +
+            " |\n";
     }
     const auto items = card["items"].get<std::int64_t>();
     md += "\n**What this sample does not show**: " + std::to_string(items) +
           " items; a runtime with no flip among them may still flip up to " +
           fixed(100 * analysis::wilson(0, items).high, 1) +
-          "% of decisions (Wilson 95% upper bound), so \"no flips\" here is not \"no flips\".\n\n";
+          "% of decisions (Wilson 95% upper bound), so \"no flips\" here is not \"no flips\". "
+          "An accuracy difference smaller than a runtime's smallest detectable ΔAcc (80% power, "
+          "5% two-sided, from its observed disagreement with the reference; with none observed, "
+          "from the disagreement's 95% bound) could go unseen at this sample size.\n\n";
     if (card["verdict"].is_object()) {
         const json& v = card["verdict"];
         md += "**Policy verdict**: " + v["result"].get<std::string>() + " (" +

@@ -102,20 +102,32 @@ QString sampleSizeLimit(const analysis::Review& rv) {
     for (const auto& it : rv.items) {
         labelled += it.label.has_value();
     }
-    double widest = 0;
+    double widest = 0, detectable = 0;
     for (const auto& row : rv.rows) {
         if (row.cmp && !row.reference && row.cmp->accuracy_diff) {
-            widest = std::max(widest, row.cmp->accuracy_diff->high - row.cmp->accuracy_diff->low);
+            const auto& c = *row.cmp;
+            widest = std::max(widest, c.accuracy_diff->high - c.accuracy_diff->low);
+            detectable = std::max(detectable, analysis::pairedMinimumDetectableDifference(
+                                                  c.only_a_correct + c.only_b_correct, c.labelled));
         }
     }
-    return QStringLiteral("<b>Sample size.</b> %1 items, %2 with a gold label. Where a config "
-                          "flipped no decision, the flip rate on data like this is below %3 "
-                          "(95%, the rule of three: 3/n); rarer flips cannot be ruled out. The "
-                          "widest accuracy-difference interval is %4 points wide.")
-        .arg(n)
-        .arg(labelled)
-        .arg(n > 0 ? formatShare(std::min(1.0, 3.0 / double(n))) : QStringLiteral("–"))
-        .arg(QString::number(100 * widest, 'f', 2));
+    QString text =
+        QStringLiteral("<b>Sample size.</b> %1 items, %2 with a gold label. Where a config "
+                       "flipped no decision, the flip rate on data like this is below %3 "
+                       "(95%, the rule of three: 3/n); rarer flips cannot be ruled out. The "
+                       "widest accuracy-difference interval is %4 points wide.")
+            .arg(n)
+            .arg(labelled)
+            .arg(n > 0 ? formatShare(std::min(1.0, 3.0 / double(n))) : QStringLiteral("–"))
+            .arg(QString::number(100 * widest, 'f', 2));
+    if (detectable > 0) {
+        text += QStringLiteral(" An accuracy difference below %1 points could go unseen for some "
+                               "config (the smallest this sample detects with 80% power, 5% "
+                               "two-sided, from that config's disagreement with the reference; "
+                               "with none observed, from its 95% bound).")
+                    .arg(QString::number(100 * detectable, 'f', 1));
+    }
+    return text;
 }
 
 // Axes the study never varied ("" when it tried them all).
