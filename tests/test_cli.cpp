@@ -367,6 +367,24 @@ private Q_SLOTS:
                     key + QStringLiteral("2.pub")});
         QCOMPARE(r.exitCode, 2);
         QCOMPARE(r.err.count(QLatin1Char('\n')), 1);
+        // Reproduced from its bundle on this machine: every run exact, signed as reproduced.
+        const QString bundle = dir.filePath(QStringLiteral("b.zip"));
+        QCOMPARE(
+            runCli({QStringLiteral("bundle"), ledger, QStringLiteral("--study"),
+                    dir.filePath(QStringLiteral("s.study.json")), QStringLiteral("-o"), bundle})
+                .exitCode,
+            0);
+        r = runCli({QStringLiteral("reproduce"), bundle, QStringLiteral("--study"),
+                    dir.filePath(QStringLiteral("s.study.json")), QStringLiteral("--ledger"),
+                    dir.filePath(QStringLiteral("r.db")), QStringLiteral("--attest"),
+                    dir.filePath(QStringLiteral("r.json")), QStringLiteral("--key"), key});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.out.count(QStringLiteral(" exact ")), 3);
+        QCOMPARE(
+            runCli({QStringLiteral("verify-attestation"), dir.filePath(QStringLiteral("r.json")),
+                    QStringLiteral("--trust"), key + QStringLiteral(".pub")})
+                .exitCode,
+            0);
         // A study file without a policy cannot be the gate's.
         QByteArray none = study("1");
         none.truncate(none.indexOf(R"(,"policy")"));

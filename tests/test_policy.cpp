@@ -13,6 +13,8 @@
 #include "core/policy/card.h"
 #include "core/policy/gate.h"
 #include "core/policy/junit.h"
+#include "core/policy/reproduction.h"
+#include "ledger_samples.h"
 #include "review_fixture.h"
 
 #include <sqlite3.h>
@@ -341,6 +343,64 @@ private slots:
                     bad.fileName()});
         QVERIFY(lint.waitForFinished(30000));
         QVERIFY(lint.exitCode() != 0);
+    }
+
+    // A reproduction's classes, planted: ref rerun with the same bits and environment (exact),
+    // b8 with other bits from the same environment (drift), bf with other bits from another
+    // environment (cross-numerics; within the policy once a rule allows its difference).
+    void reproductionClassifiesEveryRun() {
+        for (const bool policy : {false, true}) {
+            QTemporaryDir dir;
+            const std::string path = dir.filePath(QStringLiteral("r.db")).toStdString();
+            testing::Fixture f;
+            {
+                ledger::Ledger led(path, ledger::Ledger::Mode::Write);
+                json study{{"name", "r"},
+                           {"reference", "ref"},
+                           {"configs",
+                            {{"ref", {{"batch_size", 1}}},
+                             {"b8", {{"batch_size", 8}}},
+                             {"bf", {{"batch_size", 1}, {"dtype", "bfloat16"}}}}},
+                           {"model", {{"path", "/nonexistent"}}},
+                           {"dataset", {{"labels", {"negative", "positive"}}}}};
+                if (policy) {
+                    study["policy"] = json::parse(
+                        R"({"rules": [{"name": "bf", "configs": [{"class": "dtype"}],
+                            "max_dp_points": 50}]})");
+                }
+                led.initStudy(study, "d", testing::someItems(int(f.items)));
+                const std::string envA = led.putEnvironment({{"cpu", "A"}});
+                const std::string envB = led.putEnvironment({{"cpu", "B"}});
+                const json head{{"kind", "adapter"}, {"labels", {"negative", "positive"}}};
+                const auto record = [&](const std::string& config, const std::string& env,
+                                        double delta, bool imported) {
+                    led.putConfig("h-" + config, config, study["configs"][config]);
+                    const auto run = led.beginRun(
+                        "h", head, config, "h-" + config, env, "hashes", f.items, RunKind::Study,
+                        imported ? std::string(ledger::kImportedFrom) + "b.zip" : std::string());
+                    std::vector<ledger::Record> batch;
+                    for (std::int64_t i = 0; i < f.items; ++i) {
+                        batch.push_back(testing::fixtureRecord(f, i, delta, 1, 7));
+                    }
+                    led.appendBatch(run, batch);
+                    led.finishRun(run);
+                };
+                record("ref", envA, 0, true);
+                record("b8", envA, 0, true);
+                record("bf", envA, 0, true);
+                record("ref", envA, 0, false);
+                record("b8", envA, 1e-4, false);
+                record("bf", envB, 1e-3, false);
+            }
+            const policy::ReproductionResult r = policy::classifyReproduction(path);
+            QCOMPARE(r.runs.size(), std::size_t(3));
+            QCOMPARE(r.runs[0].kind, policy::Reproduction::Exact);
+            QCOMPARE(r.runs[1].kind, policy::Reproduction::Drift);
+            QCOMPARE(r.runs[2].kind, policy ? policy::Reproduction::WithinPolicy
+                                            : policy::Reproduction::CrossNumerics);
+            QVERIFY(!r.runs[2].env_differences.empty()); // cpu: A -> B, named
+            QCOMPARE(r.exitCode(), protocol::kExitResultsDiffer);
+        }
     }
 
     // DSSE's pre-authentication encoding, as the DSSE specification's own example has it.

@@ -50,17 +50,17 @@ int runCli(int argc, char** argv) {
                                           gitCommit() + (gitDirty() ? ", modified" : "") + ")");
     cli.require_subcommand(0, 1);
     Action chosen;
-    for (auto add : {addEnvCommand,     addInspectCommand,      addTokenizeCommand,
-                     addPredictCommand, addGenerateCommand,     addGenerationProbeCommand,
-                     addScoreCommand,   addRunCommand,          addRunsCommand,
-                     addExportCommand,  addVerifyCommand,       addHeadCommand,
-                     addKeygenCommand,  addSignCommand,         addCompareCommand,
-                     addSummaryCommand, addReportCommand,       addBundleCommand,
-                     addImportCommand,  addDiagnoseCommand,     addPinCommand,
-                     addCheckCommand,   addGateCommand,         addVerifyAttestationCommand,
-                     addCardCommand,    addTrainAdapterCommand, addMigrateCommand,
-                     addEngineCommand,  addMergeCommand,        addSweepCommand,
-                     addSnapshotCommand}) {
+    for (auto add : {addEnvCommand,     addInspectCommand,   addTokenizeCommand,
+                     addPredictCommand, addGenerateCommand,  addGenerationProbeCommand,
+                     addScoreCommand,   addRunCommand,       addRunsCommand,
+                     addExportCommand,  addVerifyCommand,    addHeadCommand,
+                     addKeygenCommand,  addSignCommand,      addCompareCommand,
+                     addSummaryCommand, addReportCommand,    addBundleCommand,
+                     addImportCommand,  addDiagnoseCommand,  addPinCommand,
+                     addCheckCommand,   addGateCommand,      addVerifyAttestationCommand,
+                     addCardCommand,    addReproduceCommand, addTrainAdapterCommand,
+                     addMigrateCommand, addEngineCommand,    addMergeCommand,
+                     addSweepCommand,   addSnapshotCommand}) {
         add(cli, chosen);
     }
     try {

@@ -65,6 +65,7 @@ void addPinCommand(CLI::App& cli, Action& chosen);
 void addCheckCommand(CLI::App& cli, Action& chosen);
 void addGateCommand(CLI::App& cli, Action& chosen);
 void addCardCommand(CLI::App& cli, Action& chosen);
+void addReproduceCommand(CLI::App& cli, Action& chosen);
 void addVerifyAttestationCommand(CLI::App& cli, Action& chosen);
 void addTrainAdapterCommand(CLI::App& cli, Action& chosen);
 void addMigrateCommand(CLI::App& cli, Action& chosen);

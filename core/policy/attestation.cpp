@@ -212,15 +212,21 @@ AttestationCheck verifyAttestation(const std::string& envelopeText, const std::s
         return c;
     }
     const auto statement = tryParseJson(payload);
+    const std::string type =
+        statement ? fieldString(*statement, "predicateType").value_or("") : std::string();
+    // A gate's verdict (result) or a reproduction (assurance).
+    const char* key = type == kTestResultType     ? "result"
+                      : type == kReproductionType ? "assurance"
+                                                  : nullptr;
     if (!statement || fieldString(*statement, "_type").value_or("") != kStatementType ||
         !statement->contains("subject") || !(*statement)["subject"].is_array() ||
-        (*statement)["subject"].empty() ||
-        fieldString(*statement, "predicateType").value_or("") != kTestResultType ||
-        !fieldString(fieldObject(*statement, "predicate"), "result")) {
-        return malformed("its payload is not an in-toto Statement v1 with a Test Result predicate");
+        (*statement)["subject"].empty() || key == nullptr ||
+        !fieldString(fieldObject(*statement, "predicate"), key)) {
+        return malformed("its payload is not an in-toto Statement v1 with a Test Result or a "
+                         "reproduction predicate");
     }
     c.statement = *statement;
-    c.result = fieldString(fieldObject(*statement, "predicate"), "result").value_or("");
+    c.result = fieldString(fieldObject(*statement, "predicate"), key).value_or("");
     if (ledgerPath) {
         c.problem = ledgerProblem(*statement, *ledgerPath);
     }

@@ -18,6 +18,8 @@ namespace probaudit::policy {
 inline constexpr const char* kStatementType = "https://in-toto.io/Statement/v1";
 inline constexpr const char* kTestResultType = "https://in-toto.io/attestation/test-result/v0.1";
 inline constexpr const char* kInTotoPayloadType = "application/vnd.in-toto+json";
+// The predicate of a signed reproduction (reproduction.h).
+inline constexpr const char* kReproductionType = "https://probaudit.dev/reproduction/v0.1";
 
 // The statement for a gate run on `ledgerPath` (not for a tampered ledger).
 nlohmann::json attestationStatement(const GateResult& g, const std::string& ledgerPath);

@@ -46,6 +46,8 @@ void unknown(GateRow& row, const std::string& why) {
     row.detail = why;
 }
 
+} // namespace
+
 // A decision head's check on a comparison of the rule's config (B) against its comparison
 // config (A).
 void judgeRecords(GateRow& row, const Comparison& c) {
@@ -106,6 +108,8 @@ void judgeRecords(GateRow& row, const Comparison& c) {
         return unknown(row, "applies to generation heads only");
     }
 }
+
+namespace {
 
 void flagItems(GateRow& row, const Comparison& c) {
     if (row.outcome != Outcome::Fail) {

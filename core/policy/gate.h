@@ -5,6 +5,7 @@
 // unless the rule says "against"). A check that cannot be evaluated (a run missing or
 // unfinished, no labels for an accuracy margin, Δp unknown for some items) is never a pass.
 // Works on stored records only (analysis/review.h).
+#include "core/analysis/compare.h"
 #include "core/analysis/stats.h"
 #include "core/common/policy_spec.h"
 
@@ -57,6 +58,10 @@ struct GateResult {
     int exitCode() const;
     nlohmann::json toJson() const;
 };
+
+// One check of a decision head (row.criterion, row.limit) on a comparison of B against A: fills
+// measured, interval, items, outcome and detail.
+void judgeRecords(GateRow& row, const analysis::Comparison& c);
 
 // Evaluates `override` (a policy read from a study file) or else the policy the ledger's study
 // holds. Throws probaudit::Error naming the ledger when it cannot be read, or has no policy.
