@@ -403,6 +403,37 @@ private slots:
         }
     }
 
+    // Generation heads: the records' Jaccard index, the answers' agreement, bit-identity; a
+    // per-token KL without top-K log-probabilities cannot be evaluated. The fixture's c4 forks
+    // on 4 of 12 items (pooled Jaccard 0.8, answers agree on 8 of 12).
+    void generationChecks() {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath(QStringLiteral("g.db")).toStdString();
+        testing::writeGenerationFixtureLedger(path, 12);
+        {
+            ledger::Ledger led(path, ledger::Ledger::Mode::Write);
+            json study = led.study();
+            study["policy"] = json::parse(R"({"rules": [
+                {"name": "serving", "configs": ["c4"], "min_jaccard": 0.9,
+                 "min_answer_agreement": 0.5, "max_kl": 1},
+                {"name": "order", "configs": ["serial-reordered"], "bit_identical": true}]})");
+            ledger::registerPolicy(led, led.study(), study);
+            led.updateStudy(study);
+        }
+        const policy::GateResult g = policy::gate(path);
+        const auto* jaccard = find(g, "serving", Criterion::MinJaccard, "c4");
+        QVERIFY(jaccard != nullptr);
+        QCOMPARE(jaccard->outcome, policy::Outcome::Fail);
+        QCOMPARE(*jaccard->measured, 32.0 / 40.0);
+        const auto* answers = find(g, "serving", Criterion::MinAnswerAgreement, "c4");
+        QCOMPARE(answers->outcome, policy::Outcome::Pass);
+        QCOMPARE(*answers->measured, 8.0 / 12.0);
+        QCOMPARE(find(g, "serving", Criterion::MaxKl, "c4")->outcome, policy::Outcome::Unknown);
+        QCOMPARE(find(g, "order", Criterion::BitIdentical, "serial-reordered")->outcome,
+                 policy::Outcome::Pass);
+        QCOMPARE(g.exitCode(), protocol::kExitRuleFailed);
+    }
+
     // DSSE's pre-authentication encoding, as the DSSE specification's own example has it.
     void paeFollowsTheSpecification() {
         QCOMPARE(policy::dssePae("http://example.com/HelloWorld", "hello world"),
