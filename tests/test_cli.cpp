@@ -385,6 +385,18 @@ private Q_SLOTS:
                     QStringLiteral("--trust"), key + QStringLiteral(".pub")})
                 .exitCode,
             0);
+        // The card names the pinned runtime when given the lock.
+        const QString lock = dir.filePath(QStringLiteral("pin.lock.json"));
+        QCOMPARE(runCli({QStringLiteral("pin"), dir.filePath(QStringLiteral("s.study.json")),
+                         QStringLiteral("--ledger"), ledger, QStringLiteral("--run"),
+                         QStringLiteral("1"), QStringLiteral("-o"), lock,
+                         QStringLiteral("--sample"), QStringLiteral("2")})
+                     .exitCode,
+                 0);
+        r = runCli({QStringLiteral("card"), ledger, QStringLiteral("--lock"), lock});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains(QStringLiteral("pinned in `pin.lock.json` from run 1")),
+                 qPrintable(r.out));
         // A study file without a policy cannot be the gate's.
         QByteArray none = study("1");
         none.truncate(none.indexOf(R"(,"policy")"));

@@ -101,6 +101,9 @@ private slots:
         row("unknown class", R"({"rules": [{"name": "a", "configs": [{"class": "colour"}],
              "max_flips": 0}]})",
             "unknown class \"colour\"");
+        row("variant class", R"({"rules": [{"name": "a", "configs": [{"class": "variant"}],
+             "max_flips": 0}]})",
+            "model variants are not an axis of a study yet");
         row("unknown config", R"({"rules": [{"name": "a", "configs": ["bs9"],
              "max_flips": 0}]})",
             "\"bs9\" is not one of the configs");
@@ -269,6 +272,8 @@ private slots:
         QCOMPARE(g.registration, std::string("registered after runs 1\u20134"));
         QCOMPARE(g.late_runs, (std::vector<std::int64_t>{1, 2, 3, 4}));
         QVERIFY(std::all_of(g.rows.begin(), g.rows.end(), [](const auto& r) { return r.late; }));
+        QVERIFY(policy::cardMarkdown(policy::cardData(path))
+                    .find("policy registered after runs 1\u20134") != std::string::npos);
         QVERIFY(policy::junitXml(g).find("registered after runs 1\u20134") != std::string::npos);
         // A policy from a study file that the ledger never registered is after every run.
         std::vector<std::string> errors;

@@ -5,6 +5,7 @@
 #include "core/analysis/review.h"
 #include "core/analysis/seed_tables.h"
 #include "core/ledger/ledger.h"
+#include "core/ledger/policy_record.h"
 #include "review_fixture.h"
 #include "ui/models/format.h"
 
@@ -259,6 +260,33 @@ private Q_SLOTS:
         const QString absolute = cover({QStringLiteral("--absolute-paths")});
         QVERIFY2(absolute.contains(QStringLiteral("Ledger ") + ledger), qPrintable(absolute));
         QVERIFY2(absolute.contains(QStringLiteral("/nonexistent/model")), qPrintable(absolute));
+    }
+
+    // The report opens with the policy's verdict, and says when the policy was written after
+    // the runs it judges.
+    void reportOpensWithTheVerdict() {
+        const QString ledger = m_dir.filePath(QStringLiteral("policy.ledger"));
+        testing::Fixture f = testing::defaultFixture(12);
+        f.policy = nlohmann::json::parse(
+            R"({"rules": [{"name": "threads", "configs": ["threads-2"], "bit_identical": true}]})");
+        testing::writeFixtureLedger(ledger.toStdString(), f);
+        {
+            ledger::Ledger led(ledger.toStdString(), ledger::Ledger::Mode::Write);
+            nlohmann::json study = led.study();
+            study["policy"]["rules"][0]["configs"] = {"batch-8"}; // changed after the runs
+            ledger::registerPolicy(led, led.study(), study);
+            led.updateStudy(study);
+        }
+        const QString pdf = m_dir.filePath(QStringLiteral("policy.pdf"));
+        QCOMPARE(test::cli({QStringLiteral("report"), ledger, QStringLiteral("-o"), pdf}).code, 0);
+        const QString text =
+            run(QStringLiteral("pdftotext"),
+                {QStringLiteral("-l"), QStringLiteral("1"), pdf, QStringLiteral("-")})
+                .simplified();
+        QVERIFY2(text.contains(QStringLiteral("Policy verdict: FAIL")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("registered after runs 1")), qPrintable(text));
+        QVERIFY(text.indexOf(QStringLiteral("Policy verdict")) <
+                text.indexOf(QStringLiteral("Ledger integrity")));
     }
 
     void letterPages() {

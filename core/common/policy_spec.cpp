@@ -116,7 +116,12 @@ void readSelector(const json& c, PolicyRule& r, const std::string& path,
         } else if (e.is_object() && e.size() == 1 && e.contains("class") &&
                    e["class"].is_string()) {
             const std::string cls = e["class"].get<std::string>();
-            if (std::find(known.begin(), known.end(), cls) == known.end()) {
+            if (cls == "variant" || cls == "model variant") {
+                errors.push_back(at + ".class: model variants are not an axis of a study yet (a "
+                                      "quantised build or a provider is audited as its own "
+                                      "study); one of: shape, kernels, dtype, threads, serving, "
+                                      "environment");
+            } else if (std::find(known.begin(), known.end(), cls) == known.end()) {
                 errors.push_back(at + ".class: unknown class \"" + cls +
                                  "\" (one of: shape, kernels, dtype, threads, serving, "
                                  "environment)");

@@ -4,6 +4,7 @@
 #include "core/common/env_facts.h"
 #include "core/common/error.h"
 #include "core/common/file_digest.h"
+#include "core/common/runtime_lock.h"
 #include "core/ledger/ledger.h"
 #include "core/ledger/trust.h"
 #include "core/policy/gate.h"
@@ -109,7 +110,7 @@ json verdictOf(const std::string& ledgerPath, const json& study) {
 
 } // namespace
 
-json cardData(const std::string& ledgerPath, const std::string& head) {
+json cardData(const std::string& ledgerPath, const std::string& head, const std::string& lockPath) {
     const analysis::Review rv = analysis::loadReview(ledgerPath, head);
     if (rv.trust.state == ledger::Trust::State::Tampered) {
         throw Error(ledgerPath, "was changed after it was sealed (" + rv.trust.problem +
@@ -126,6 +127,16 @@ json cardData(const std::string& ledgerPath, const std::string& head) {
                                     rv.reference_name + "\" to name the verified runtime");
     }
     const auto env = rv.environments.find(ref->run->env_hash);
+    json verified = env == rv.environments.end() ? json::object() : runtimeOf(env->second);
+    json pinnedBy = nullptr;
+    if (!lockPath.empty()) {
+        const RuntimeLock lock = RuntimeLock::load(lockPath);
+        verified = runtimeOf(lock.environment);
+        pinnedBy = {{"lock", std::filesystem::path(lockPath).filename().string()},
+                    {"run", lock.run},
+                    {"config", lock.config_name},
+                    {"created", lock.created}};
+    }
     json others = json::array();
     for (const auto& row : rv.rows) {
         if (!row.reference) {
@@ -144,8 +155,8 @@ json cardData(const std::string& ledgerPath, const std::string& head) {
             {"items", rv.items.size()},
             {"labelled_items", labelled},
             {"reference", {{"config", rv.reference_name}, {"config_json", ref->config_json}}},
-            {"verified_runtime",
-             env == rv.environments.end() ? json::object() : runtimeOf(env->second)},
+            {"verified_runtime", verified},
+            {"pinned_by", pinnedBy},
             {"other_runtimes", others},
             {"verdict", verdictOf(ledgerPath, rv.study)},
             {"ledger",
@@ -223,9 +234,14 @@ std::string cardMarkdown(const json& card) {
           card["head"].get<std::string>() + "`) on " + std::to_string(card["items"].get<int>()) +
           " items of the study *" + card["study"].get<std::string>() +
           "*, audited with ProbAudit.\n\n";
-    md += "**Verified runtime** (the reference config `" +
-          card["reference"]["config"].get<std::string>() +
-          "`): " + runtimeLine(card["verified_runtime"]) + ".\n\n";
+    const json& pin = card["pinned_by"];
+    md += "**Verified runtime** (" +
+          (pin.is_object()
+               ? "pinned in `" + pin["lock"].get<std::string>() + "` from run " +
+                     std::to_string(pin["run"].get<std::int64_t>()) + ", config `" +
+                     pin["config"].get<std::string>() + "`"
+               : "the reference config `" + card["reference"]["config"].get<std::string>() + "`") +
+          "): " + runtimeLine(card["verified_runtime"]) + ".\n\n";
     md += "**Supported path**: this runtime with " + settings(card["reference"]["config_json"]) +
           ". Other runtimes give other probabilities, as measured below.\n\n";
     md += "| Runtime (differs in) | Largest Δp (points) | Flips (95% bound) | Agreement | "

@@ -15,7 +15,10 @@ namespace probaudit::policy {
 
 // Throws probaudit::Error naming the ledger when it cannot be read, has no finished reference
 // run, or was changed after it was sealed (a card is never made from a tampered ledger).
-nlohmann::json cardData(const std::string& ledgerPath, const std::string& head = std::string());
+// `lockPath` (a runtime lock, `probaudit pin`): the verified runtime is the pinned one, and the
+// card names the lock; "" = the reference run's environment.
+nlohmann::json cardData(const std::string& ledgerPath, const std::string& head = std::string(),
+                        const std::string& lockPath = std::string());
 std::string cardMarkdown(const nlohmann::json& card);
 std::string cardModelIndexYaml(const nlohmann::json& card);
 

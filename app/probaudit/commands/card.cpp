@@ -1,5 +1,5 @@
-// probaudit card LEDGER [-o FILE] [--head H] [--format md|json|yaml]: the model card's
-// reproducibility section, from a sealed ledger (core/policy/card.h).
+// probaudit card LEDGER [-o FILE] [--head H] [--lock FILE] [--format md|json|yaml]: the model
+// card's reproducibility section, from a sealed ledger (core/policy/card.h).
 #include "app/probaudit/command.h"
 
 #include "core/common/error.h"
@@ -13,11 +13,11 @@ namespace probaudit::app {
 
 namespace {
 struct CardArgs {
-    std::string ledger, out, head, format = "md";
+    std::string ledger, out, head, lock, format = "md";
 };
 
 int card(const CardArgs& o) {
-    const nlohmann::json data = policy::cardData(o.ledger, o.head);
+    const nlohmann::json data = policy::cardData(o.ledger, o.head, o.lock);
     const std::string text = o.format == "json"   ? data.dump(2) + "\n"
                              : o.format == "yaml" ? policy::cardModelIndexYaml(data)
                                                   : policy::cardMarkdown(data);
@@ -44,6 +44,9 @@ void addCardCommand(CLI::App& cli, Action& chosen) {
     sub->add_option("LEDGER", a->ledger, "Ledger file")->required();
     sub->add_option("-o,--output", a->out, "Write to FILE (default: standard output)");
     sub->add_option("--head", a->head, "Head variant (default: the first recorded)");
+    sub->add_option("--lock", a->lock,
+                    "A runtime lock (probaudit pin): the verified runtime is the pinned one "
+                    "(default: the reference run's environment)");
     sub->add_option("--format", a->format,
                     "md (Markdown, default), json, or yaml (a Hugging Face model-index block)")
         ->check(CLI::IsMember({"md", "json", "yaml"}));
