@@ -299,7 +299,9 @@ class TestRemoteEngine(unittest.TestCase):
         self.assertEqual(code, 1)
         self.assertIn("the connection dropped mid-run", err)
         self.assertIn("run the same command again", err)
-        self.assertEqual(err.count("\n"), 2, err)  # the run's start, then the one sentence
+        # the run's start, what its sample size can show, then the one sentence
+        self.assertEqual(err.count("\n"), 3, err)
+        self.assertTrue(err.splitlines()[1].startswith("planning: 37 items"), err)
         self.assertFalse(local.exists())
         self.assertLess(items_done(remote_ledger), 3 * 37)
         self.resume(local, remote_ledger)

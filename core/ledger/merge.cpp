@@ -154,7 +154,6 @@ void checkRuns(const std::vector<ShardLedger>& all, std::size_t items) {
     }
 }
 
-// One merged run: the shards' records in item order, sealed in `out`.
 // A merged run was recorded before the merged study's policy when every shard's part was
 // recorded before that same policy (policy_record.h).
 void registerMergedPolicy(Ledger& out, const std::vector<ShardLedger>& all,
@@ -181,6 +180,7 @@ void registerMergedPolicy(Ledger& out, const std::vector<ShardLedger>& all,
     recordPolicyRegistration(out, reg);
 }
 
+// One merged run: the shards' records in item order, sealed in `out`.
 void writeRun(Ledger& out, const std::vector<ShardLedger>& all, const std::string& key) {
     const ShardLedger& first = all.front();
     const Run& r = first.runs.at(key);

@@ -26,16 +26,17 @@ void verdict(Html& h, const analysis::Review& rv) {
     }
     const char* result = g.failed > 0 ? "FAIL" : g.unknown > 0 ? "INCOMPLETE" : "PASS";
     const char* colour = g.failed > 0 ? "#c62828" : g.unknown > 0 ? "#ef6c00" : "#2e7d32";
-    h.text += QStringLiteral("<p style=\"background-color:%1; color:#ffffff; padding:8px\">"
-                             "<b>Policy verdict: %2</b> (%3 checks passed, %4 failed, %5 could "
-                             "not be evaluated; <i>probaudit gate</i> exits %6). The policy (SHA-256 "
-                             "%7…) was %8.</p>")
-                  .arg(QLatin1String(colour), QLatin1String(result))
-                  .arg(g.passed)
-                  .arg(g.failed)
-                  .arg(g.unknown)
-                  .arg(g.exitCode())
-                  .arg(esc(g.policy_sha256.substr(0, 12)), esc(g.registration));
+    h.text +=
+        QStringLiteral("<p style=\"background-color:%1; color:#ffffff; padding:8px\">"
+                       "<b>Policy verdict: %2</b> (%3 checks passed, %4 failed, %5 could "
+                       "not be evaluated; <i>probaudit gate</i> exits %6). The policy (SHA-256 "
+                       "%7…) was %8.</p>")
+            .arg(QLatin1String(colour), QLatin1String(result))
+            .arg(g.passed)
+            .arg(g.failed)
+            .arg(g.unknown)
+            .arg(g.exitCode())
+            .arg(esc(g.policy_sha256.substr(0, 12)), esc(g.registration));
     std::vector<QStringList> rows;
     std::vector<QString> tints;
     for (const policy::GateRow& r : g.rows) {
