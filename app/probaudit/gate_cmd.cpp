@@ -99,6 +99,8 @@ void writeFile(const std::string& path, const std::string& text) {
     }
 }
 
+} // namespace
+
 std::string readTextFile(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     if (!in) {
@@ -110,8 +112,6 @@ std::string readTextFile(const std::string& path) {
     }
     return text;
 }
-
-} // namespace
 
 int verifyAttestation(const VerifyAttestationOptions& o) {
     const policy::AttestationCheck c = policy::verifyAttestation(

@@ -12,6 +12,9 @@ struct GateOptions {
 
 int gate(const GateOptions& o);
 
+// A key or an attestation file, whole (at most 64 MiB); throws probaudit::Error naming it.
+std::string readTextFile(const std::string& path);
+
 struct VerifyAttestationOptions {
     std::string attestation, trust, ledger;
     bool json = false;

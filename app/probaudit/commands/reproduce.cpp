@@ -6,6 +6,7 @@
 #include "app/probaudit/bundle_cmds.h"
 #include "app/probaudit/command.h"
 #include "app/probaudit/events.h"
+#include "app/probaudit/gate_cmd.h"
 
 #include "core/common/error.h"
 #include "core/common/protocol.h"
@@ -26,14 +27,6 @@ struct ReproduceArgs {
     std::vector<std::string> configs;
     bool json = false;
 };
-
-std::string readAll(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        throw Error(path, "cannot open");
-    }
-    return {std::istreambuf_iterator<char>(in), {}};
-}
 
 void print(const policy::ReproductionResult& r) {
     std::printf("%-16s %-22s %9s %9s %-14s %6s %12s  %s\n", "HEAD", "CONFIG", "ORIGINAL", "HERE",
@@ -79,7 +72,7 @@ int reproduce(const ReproduceArgs& o) {
     const policy::ReproductionResult r = policy::classifyReproduction(ledger);
     if (!o.attest.empty()) {
         const std::string envelope = policy::signAttestation(
-            policy::reproductionStatement(r, o.bundle), readAll(o.key), o.key);
+            policy::reproductionStatement(r, o.bundle), readTextFile(o.key), o.key);
         std::ofstream(o.attest, std::ios::binary | std::ios::trunc) << envelope;
     }
     if (o.json) {
