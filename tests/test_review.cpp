@@ -7,6 +7,7 @@
 #include "core/common/error.h"
 #include "core/ledger/policy_record.h"
 #include "core/policy/gate.h"
+#include "private_settings.h"
 #include "review_fixture.h"
 #include "ui/charts/charts.h"
 #include "ui/charts/heatmapwidget.h"
@@ -114,6 +115,8 @@ std::set<std::int64_t> shownItems(const ItemsModel& m) {
 
 class TestReview : public QObject {
     Q_OBJECT
+    probaudit::testing::PrivateSettings m_settings;
+
     QTemporaryDir m_dir;
     QString m_ledger;
     ReviewPtr m_review;
@@ -135,6 +138,7 @@ private Q_SLOTS:
     void initTestCase() {
         QStandardPaths::setTestModeEnabled(true);
         QApplication::setOrganizationName(QStringLiteral("ProbAuditTest"));
+        QVERIFY(m_settings.active());
         QVERIFY(m_dir.isValid());
         m_ledger = m_dir.filePath(QStringLiteral("fixture.ledger"));
         testing::writeFixtureLedger(m_ledger.toStdString(), fixture());

@@ -8,6 +8,7 @@
 #include "core/ledger/ledger.h"
 #include "core/study/study.h"
 #include "free_port.h"
+#include "private_settings.h"
 #include "ui/models/dashboardmodel.h"
 #include "ui/models/reviewloader.h"
 #include "ui/models/runsmodel.h"
@@ -99,10 +100,13 @@ Ended runToEnd(RunController& rc, const QString& study, const QString& ledger,
 
 class TestRuns : public QObject {
     Q_OBJECT
+    probaudit::testing::PrivateSettings m_settings;
+
 private Q_SLOTS:
     void initTestCase() {
         QStandardPaths::setTestModeEnabled(true);
         QApplication::setOrganizationName(QStringLiteral("ProbAuditTest"));
+        QVERIFY(m_settings.active());
         qRegisterMetaType<RunController::Outcome>();
     }
 

@@ -1,5 +1,6 @@
 // The workbench offscreen: empty state, About box with the engine's fingerprint (from the real
 // engine child process), pin badge; screenshots saved to build/screenshots.
+#include "private_settings.h"
 #include "ui/pages/aboutdialog.h"
 #include "ui/pages/emptystatepage.h"
 #include "ui/pages/engineclient.h"
@@ -31,10 +32,13 @@ void saveScreenshot(QWidget* w, const QString& name) {
 
 class TestWorkbench : public QObject {
     Q_OBJECT
+    probaudit::testing::PrivateSettings m_settings;
+
 private Q_SLOTS:
     void initTestCase() {
         QStandardPaths::setTestModeEnabled(true);
         QApplication::setOrganizationName(QStringLiteral("ProbAuditTest"));
+        QVERIFY(m_settings.active());
     }
 
     void emptyStateAndAbout() {
