@@ -12,6 +12,7 @@
 
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace probaudit;
@@ -155,13 +156,31 @@ private Q_SLOTS:
             }
         }
         std::vector<std::string> errors;
-        RunConfig::fromJson(json{{"dtype", "float64"}, {"batch_size", 0}, {"tf32", 1}}, "$",
-                            errors);
+        RunConfig::fromJson(json{{"dtype", "float8"}, {"batch_size", 0}, {"tf32", 1}}, "$", errors);
         QCOMPARE(errors.size(), std::size_t(3));
         QCOMPARE(errors[0], std::string("$.batch_size: must be an integer from 1 to 65536"));
-        QCOMPARE(errors[1], std::string("$.dtype: unknown value \"float64\" (one of: bfloat16, "
-                                        "float16, float32)"));
+        QCOMPARE(errors[1], std::string("$.dtype: unknown value \"float8\" (one of: bfloat16, "
+                                        "float16, float32, float64)"));
         QCOMPARE(errors[2], std::string("$.tf32: must be true or false"));
+        // float64, the exact reference, only where it is float64 throughout: the CPU's default
+        // kernels with ATen's GEMM.
+        const std::string refused = "$.dtype: float64 (the exact reference) runs on the CPU with "
+                                    "the default kernels (device cpu, kernels default, attention "
+                                    "math or sdpa, gemm aten)";
+        for (const json& c : {json{{"device", "cuda:0"}}, json{{"kernels", "batch_invariant"}},
+                              json{{"attention", "batch_invariant"}}, json{{"gemm", "onednn"}}}) {
+            json config = c;
+            config["dtype"] = "float64";
+            std::vector<std::string> why;
+            RunConfig::fromJson(config, "$", why);
+            QVERIFY2(std::find(why.begin(), why.end(), refused) != why.end(),
+                     config.dump().c_str());
+        }
+        for (const char* attention : {"math", "sdpa"}) {
+            std::vector<std::string> none;
+            RunConfig::fromJson(json{{"dtype", "float64"}, {"attention", attention}}, "$", none);
+            QVERIFY2(none.empty(), attention);
+        }
     }
 
     void perturbationAndForecast() {

@@ -10,8 +10,9 @@
 
 namespace probaudit {
 
-// The floating-point type the model computes in.
-enum class Dtype { Float32, BFloat16, Float16 };
+// The floating-point type the model computes in. float64 (CPU, default kernels) is the exact
+// reference: every step in float64, against which "distance to exact" is measured.
+enum class Dtype { Float32, BFloat16, Float16, Float64 };
 // Where the padding of a shorter row goes.
 enum class PaddingSide { Right, Left };
 // How long a padded batch is: its longest row, rounded up to a multiple of pad_to_n, or exactly
@@ -35,10 +36,11 @@ enum class Runner { Engine, Transformers };
 
 template <> struct Vocabulary<Dtype> {
     static constexpr std::string_view what = "dtype";
-    static constexpr std::array<std::pair<Dtype, std::string_view>, 3> names{{
+    static constexpr std::array<std::pair<Dtype, std::string_view>, 4> names{{
         {Dtype::Float32, "float32"},
         {Dtype::BFloat16, "bfloat16"},
         {Dtype::Float16, "float16"},
+        {Dtype::Float64, "float64"},
     }};
 };
 

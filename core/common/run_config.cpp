@@ -196,6 +196,14 @@ RunConfig RunConfig::fromJson(const json& j, const std::string& path,
         errors.push_back(path + ".pad_to_n: pad_to \"" + nameString(c.pad_to) +
                          "\" needs pad_to_n >= 1");
     }
+    if (c.dtype == Dtype::Float64 &&
+        (c.device != "cpu" || c.kernels != Kernels::Default ||
+         c.attention == Attention::BatchInvariant || c.attention == Attention::FlashAttention2 ||
+         c.gemm != Gemm::Aten)) {
+        errors.push_back(path + ".dtype: float64 (the exact reference) runs on the CPU with the "
+                                "default kernels (device cpu, kernels default, attention math "
+                                "or sdpa, gemm aten)");
+    }
     if (c.gemm == Gemm::Onednn && (c.device != "cpu" || c.kernels != Kernels::Default)) {
         errors.push_back(path + ".gemm: onednn is a CPU path of the default kernels (device cpu, "
                                 "kernels default)");

@@ -58,6 +58,8 @@ at::ScalarType scalarType(Dtype dtype) {
         return at::kBFloat16;
     case Dtype::Float16:
         return at::kHalf;
+    case Dtype::Float64:
+        return at::kDouble;
     }
     throw Error("unknown dtype");
 }
@@ -234,7 +236,11 @@ std::function<void(int, const at::Tensor&)> hiddenCapture(const Batch& b, Captur
         const at::Tensor hc = capture == Capture::Full ? h.to(at::kCPU) : at::Tensor();
         at::Tensor vectors;
         if (capture != Capture::Hashes) {
-            vectors = head.decisionVector(b, h).to(at::kCPU).contiguous();
+            vectors = head.decisionVector(b, h).to(at::kCPU);
+            if (vectors.scalar_type() != at::kFloat) { // a float64 run's, rounded as recorded
+                vectors = vectors.to(at::kFloat);      // (and no op more in a float32 trace)
+            }
+            vectors = vectors.contiguous();
         }
         for (std::int64_t r = 0; r < b.rows(); ++r) {
             auto& rec = batchRecords[std::size_t(r)];

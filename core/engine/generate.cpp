@@ -3,6 +3,7 @@
 #include "core/common/error.h"
 #include "core/engine/batch.h"
 #include "core/engine/engine.h"
+#include "core/engine/weights.h"
 
 #include <c10/core/InferenceMode.h>
 
@@ -18,7 +19,8 @@ namespace {
 bool takeStep(const at::Tensor& logits, const tokenizer::Tokenizer& tok,
               const model::ModelSpec& spec, const GenerateOptions& g,
               const std::vector<Generation*>& out, std::vector<bool>& done) {
-    const at::Tensor lf = logits.to(at::kCPU).to(at::kFloat).contiguous();
+    // float32 (float64 in a float64 run: the choice of the exact logits).
+    const at::Tensor lf = logits.to(at::kCPU).to(atLeastFloat32(logits.scalar_type())).contiguous();
     const at::Tensor best = lf.argmax(-1); // the first of equal maxima, as torch.argmax
     const auto top = lf.topk(std::min<std::int64_t>(2, lf.size(1)), -1);
     const at::Tensor topv = std::get<0>(top);
@@ -27,6 +29,9 @@ bool takeStep(const at::Tensor& logits, const tokenizer::Tokenizer& tok,
     if (K > 0) {
         auto t = at::log_softmax(lf, -1).topk(K, -1);
         topLp = std::get<0>(t).contiguous();
+        if (topLp.scalar_type() != at::kFloat) { // float64: recorded as float32
+            topLp = topLp.to(at::kFloat);
+        }
         topIds = std::get<1>(t).to(at::kInt).contiguous();
     }
     for (std::size_t r = 0; r < out.size(); ++r) {

@@ -6,6 +6,8 @@
 #include "core/engine/weights.h"
 #include "core/model/checkpoint.h"
 
+#include <algorithm>
+#include <cmath>
 #include <limits>
 
 namespace probaudit::engine {
@@ -29,9 +31,14 @@ std::vector<std::int64_t> lastPositions(const Batch& b) {
     return p;
 }
 
+// A decision vector or logits in float32, or float64 in a float64 run (atLeastFloat32).
+at::Tensor widened(const at::Tensor& t) {
+    return t.to(atLeastFloat32(t.scalar_type()));
+}
+
 at::Tensor meanPool(const Batch& b, const at::Tensor& hidden) {
-    const at::Tensor mask = b.attention_mask.to(at::kFloat).unsqueeze(-1);
-    return (hidden.to(at::kFloat) * mask).sum(1) / mask.sum(1).clamp_min(1e-9);
+    const at::Tensor mask = b.attention_mask.to(atLeastFloat32(hidden.scalar_type())).unsqueeze(-1);
+    return (widened(hidden) * mask).sum(1) / mask.sum(1).clamp_min(1e-9);
 }
 
 class LabelTokens final : public Head {
@@ -59,7 +66,7 @@ public:
                       const ForwardResult& out) const override {
         const at::Tensor rows = rowsAt(out.last_hidden, lastPositions(b));
         const at::Tensor ids = at::tensor(m_ids, at::kLong).to(rows.device());
-        return model.lmLogitsOf(rows, ids, b.invariant).to(at::kFloat);
+        return widened(model.lmLogitsOf(rows, ids, b.invariant));
     }
 
 private:
@@ -75,8 +82,10 @@ public:
                                          ? "embeddings.word_embeddings.weight"
                                          : "model.embed_tokens.weight")
                              .device();
-        m_w = loadTensor(file, "weight", at::kFloat).to(dev);
-        m_b = loadTensor(file, "bias", at::kFloat).to(dev);
+        // float32 as trained, float64 under a float64 model (the exact reference).
+        const at::ScalarType type = atLeastFloat32(model.dtype());
+        m_w = loadTensor(file, "weight", type).to(dev);
+        m_b = loadTensor(file, "bias", type).to(dev);
         const auto& meta = file.files().front()->metadata();
         const auto H = model.spec().hidden_size;
         if (m_w.dim() != 2 || m_w.size(1) != H) {
@@ -132,7 +141,7 @@ public:
         if (m_spec.pooling == "mean") {
             return b.invariant ? invariant::meanPool(b, hidden) : meanPool(b, hidden);
         }
-        return rowsAt(hidden, m_spec.pooling == "cls" ? b.start : lastPositions(b)).to(at::kFloat);
+        return widened(rowsAt(hidden, m_spec.pooling == "cls" ? b.start : lastPositions(b)));
     }
     at::Tensor logits(const TransformerModel&, const Batch& b,
                       const ForwardResult& out) const override {
@@ -175,7 +184,7 @@ public:
         }
     }
     at::Tensor decisionVector(const Batch& b, const at::Tensor& hidden) const override {
-        return rowsAt(hidden, m_bert ? b.start : lastPositions(b)).to(at::kFloat);
+        return widened(rowsAt(hidden, m_bert ? b.start : lastPositions(b)));
     }
     at::Tensor logits(const TransformerModel&, const Batch& b,
                       const ForwardResult& out) const override {
@@ -186,16 +195,15 @@ public:
             if (b.invariant) {
                 return invariant::linear(out.pooler, m_w, m_b, nullptr).to(at::kFloat);
             }
-            return at::linear(out.pooler, m_w,
-                              m_b.defined() ? c10::optional<at::Tensor>(m_b) : c10::nullopt)
-                .to(at::kFloat);
+            return widened(at::linear(
+                out.pooler, m_w, m_b.defined() ? c10::optional<at::Tensor>(m_b) : c10::nullopt));
         }
         const at::Tensor rows = rowsAt(out.last_hidden, lastPositions(b));
         if (b.invariant) {
             return invariant::linear(rows, m_w, m_b, nullptr).to(at::kFloat);
         }
-        return at::linear(rows, m_w, m_b.defined() ? c10::optional<at::Tensor>(m_b) : c10::nullopt)
-            .to(at::kFloat);
+        return widened(
+            at::linear(rows, m_w, m_b.defined() ? c10::optional<at::Tensor>(m_b) : c10::nullopt));
     }
 
 private:
@@ -206,14 +214,67 @@ private:
 } // namespace
 
 at::Tensor Head::decisionVector(const Batch& b, const at::Tensor& hidden) const {
-    return rowsAt(hidden, lastPositions(b)).to(at::kFloat);
+    return widened(rowsAt(hidden, lastPositions(b)));
 }
 
 HeadOutput Head::decide(const at::Tensor& row) const {
     return engine::decide(row, m_spec.threshold);
 }
 
+namespace {
+
+// The decision class (the first of equal maxima) and the margin: top-1 minus top-2 logit, or
+// |logit| for a one-class head. Finite logits only.
+template <typename T> std::pair<int, T> bestAndMargin(const std::vector<T>& logits) {
+    int best = 0;
+    for (int c = 1; c < static_cast<int>(logits.size()); ++c) {
+        if (logits[std::size_t(c)] > logits[std::size_t(best)]) {
+            best = c;
+        }
+    }
+    T second = -std::numeric_limits<T>::infinity();
+    for (int c = 0; c < static_cast<int>(logits.size()); ++c) {
+        if (c != best) {
+            second = std::max(second, logits[std::size_t(c)]);
+        }
+    }
+    return {best, logits.size() > 1 ? logits[std::size_t(best)] - second : std::abs(logits[0])};
+}
+
+// A float64 row (the exact reference): softmax, decision and margin of the float64 logits. The
+// record keeps them rounded to float32; exact_probs keeps the float64 probabilities.
+HeadOutput decideExact(const at::Tensor& row, double threshold) {
+    HeadOutput o;
+    const at::Tensor l = row.to(at::kCPU).contiguous();
+    const std::vector<double> logits(l.data_ptr<double>(), l.data_ptr<double>() + l.numel());
+    const at::Tensor p = at::softmax(l, -1).contiguous();
+    o.exact_probs.assign(p.data_ptr<double>(), p.data_ptr<double>() + p.numel());
+    for (double v : logits) {
+        o.logits.push_back(static_cast<float>(v));
+        o.nonfinite = o.nonfinite || !std::isfinite(v);
+    }
+    for (double v : o.exact_probs) {
+        o.probs.push_back(static_cast<float>(v));
+    }
+    if (o.nonfinite) {
+        o.margin = std::numeric_limits<float>::quiet_NaN();
+        return o;
+    }
+    const auto [best, margin] = bestAndMargin(logits);
+    o.margin = static_cast<float>(margin);
+    o.decision = best;
+    if (threshold >= 0 && o.exact_probs.size() == 2) {
+        o.decision = o.exact_probs[1] >= threshold ? 1 : 0;
+    }
+    return o;
+}
+
+} // namespace
+
 HeadOutput decide(const at::Tensor& row, double threshold) {
+    if (row.scalar_type() == at::kDouble) {
+        return decideExact(row, threshold);
+    }
     HeadOutput o;
     const at::Tensor l = row.to(at::kFloat).contiguous();
     o.logits.assign(l.data_ptr<float>(), l.data_ptr<float>() + l.numel());
@@ -228,19 +289,8 @@ HeadOutput decide(const at::Tensor& row, double threshold) {
         o.margin = std::numeric_limits<float>::quiet_NaN();
         return o;
     }
-    int best = 0;
-    for (int c = 1; c < static_cast<int>(o.logits.size()); ++c) {
-        if (o.logits[std::size_t(c)] > o.logits[std::size_t(best)]) {
-            best = c;
-        }
-    }
-    float second = -std::numeric_limits<float>::infinity();
-    for (int c = 0; c < static_cast<int>(o.logits.size()); ++c) {
-        if (c != best) {
-            second = std::max(second, o.logits[std::size_t(c)]);
-        }
-    }
-    o.margin = o.logits.size() > 1 ? o.logits[std::size_t(best)] - second : std::abs(o.logits[0]);
+    const auto [best, margin] = bestAndMargin(o.logits);
+    o.margin = margin;
     o.decision = best;
     if (threshold >= 0 && o.probs.size() == 2) {
         o.decision = o.probs[1] >= threshold ? 1 : 0;

@@ -30,9 +30,13 @@ struct HeadOutput {
     int decision = -1;         // -1 when the logits are not finite
     float margin = 0;          // top-1 minus top-2 logit
     bool nonfinite = false;    // NaN or Inf in the logits: recorded, never a decision
+    // float64 runs only (the exact reference): the float64 softmax, of which probs holds the
+    // float32 roundings that the ledger keeps. Empty otherwise.
+    std::vector<double> exact_probs;
 };
 
-// Probabilities (float32 softmax), decision and margin of one row of decision-class logits
+// Probabilities (float32 softmax; float64 for a float64 row, rounded to float32 in probs),
+// decision and margin of one row of decision-class logits
 // [C]; with threshold >= 0 a binary head decides class 1 when p1 >= threshold. One definition
 // for every runner, so that equal logits give equal records.
 HeadOutput decide(const at::Tensor& logitsRow, double threshold);

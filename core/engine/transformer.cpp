@@ -50,6 +50,20 @@ private:
     LoadedWeights m_w;
 };
 
+// The dtype's lowest finite value (torch.finfo(dtype).min), which the reference's masks hold.
+double lowestOf(at::ScalarType dtype) {
+    switch (dtype) {
+    case at::kDouble:
+        return std::numeric_limits<double>::lowest();
+    case at::kFloat:
+        return double(std::numeric_limits<float>::lowest());
+    case at::kHalf:
+        return -65504.0;
+    default:
+        return -3.3895313892515355e38; // bfloat16
+    }
+}
+
 // Additive attention mask [B, 1, L, L]: 0 where a query may attend a key (the key is a real
 // token, and for causal models not in the future), the dtype's lowest value elsewhere.
 at::Tensor additiveMask(const Batch& b, bool causal, at::ScalarType dtype, bool asBool) {
@@ -66,9 +80,7 @@ at::Tensor additiveMask(const Batch& b, bool causal, at::ScalarType dtype, bool 
     if (asBool) {
         return allowed.contiguous();
     }
-    const double lowest = dtype == at::kFloat  ? double(std::numeric_limits<float>::lowest())
-                          : dtype == at::kHalf ? -65504.0
-                                               : -3.3895313892515355e38; // bfloat16
+    const double lowest = lowestOf(dtype);
     return at::zeros(allowed.sizes(), at::TensorOptions().dtype(dtype).device(dev))
         .masked_fill(allowed.logical_not(), lowest);
 }
@@ -86,9 +98,7 @@ at::Tensor cachedMask(const at::Tensor& attentionMask, std::int64_t L, std::int6
     if (asBool) {
         return allowed.contiguous();
     }
-    const double lowest = dtype == at::kFloat  ? double(std::numeric_limits<float>::lowest())
-                          : dtype == at::kHalf ? -65504.0
-                                               : -3.3895313892515355e38;
+    const double lowest = lowestOf(dtype);
     return at::zeros(allowed.sizes(), at::TensorOptions().dtype(dtype).device(dev))
         .masked_fill(allowed.logical_not(), lowest);
 }
@@ -106,11 +116,12 @@ at::Tensor project(const Batch& batch, const at::Tensor& x, const at::Tensor& w,
 
 // ---- llama family ----------------------------------------------------------------------------
 
-// The reference's sequence (float32 variance, rsqrt, weight * normed); the intermediate
+// The reference's sequence (float32 variance, rsqrt, weight * normed; float64 in float64 runs,
+// where transformers stays in float32, atLeastFloat32); the intermediate
 // tensors are the norm's own, so the add, the rsqrt and the weight's product run in place: the
 // same kernels on the same operands (the product commutes), fewer allocations.
 at::Tensor rmsNorm(const at::Tensor& x, const at::Tensor& weight, double eps) {
-    const at::Tensor h = x.to(at::kFloat);
+    const at::Tensor h = x.to(atLeastFloat32(x.scalar_type()));
     const at::Tensor inv = h.pow(2).mean(-1, true).add_(eps).rsqrt_();
     at::Tensor normed = (h * inv).to(x.scalar_type());
     if (weight.scalar_type() != normed.scalar_type()) {
@@ -135,10 +146,11 @@ at::Tensor applyRope(const at::Tensor& x, const at::Tensor& cos, const at::Tenso
     return (x * cos).add_(rotated);
 }
 
-// inv_freq as transformers computes it (rope_init_fn), float32 [head_dim / 2].
-at::Tensor ropeInvFreq(const ModelSpec& s) {
+// inv_freq as transformers computes it (rope_init_fn), float32 [head_dim / 2]; float64 for a
+// float64 run (`type`, atLeastFloat32).
+at::Tensor ropeInvFreq(const ModelSpec& s, at::ScalarType type) {
     const auto dim = s.head_dim;
-    const at::Tensor exponent = at::arange(0, dim, 2, at::kLong).to(at::kFloat) / double(dim);
+    const at::Tensor exponent = at::arange(0, dim, 2, at::kLong).to(type) / double(dim);
     at::Tensor inv = at::reciprocal(at::pow(at::Scalar(s.rope_theta), exponent)) * 1.0;
     if (s.rope.type == "linear") {
         inv = inv / s.rope.factor;
@@ -166,7 +178,7 @@ public:
     Llama(const ModelSpec& spec, LoadedWeights w)
         : TransformerModel(spec, w.dtype), m_w(std::move(w)) {
         m_embed = m_w.get("model.embed_tokens.weight");
-        m_invFreq = ropeInvFreq(spec).to(m_embed.device());
+        m_invFreq = ropeInvFreq(spec, atLeastFloat32(w.dtype)).to(m_embed.device());
         m_lmHead = m_w.has("lm_head.weight") ? m_w.get("lm_head.weight") : at::Tensor();
         if (!m_lmHead.defined() && spec.tie_word_embeddings) {
             m_lmHead = m_embed;
@@ -245,9 +257,9 @@ public:
         }
         const std::int64_t past = opt.cache != nullptr ? opt.cache->length() : 0;
         at::Tensor h = at::embedding(m_embed, b.input_ids);
-        // RoPE tables for these positions (float32, then the compute dtype).
+        // RoPE tables for these positions (float32, or float64, then the compute dtype).
         const at::Tensor invExp = m_invFreq.unsqueeze(0).unsqueeze(-1).expand({B, -1, 1});
-        const at::Tensor posExp = b.position_ids.unsqueeze(1).to(at::kFloat);
+        const at::Tensor posExp = b.position_ids.unsqueeze(1).to(m_invFreq.scalar_type());
         const at::Tensor freqs = at::matmul(invExp, posExp).transpose(1, 2);
         const at::Tensor emb = at::cat({freqs, freqs}, -1);
         const at::Tensor cos = (emb.cos() * 1.0).to(m_dtype).unsqueeze(1);
@@ -311,7 +323,8 @@ public:
                 } else {
                     at::Tensor scores = at::matmul(q, k.transpose(2, 3)) * scaling;
                     scores = scores + mask;
-                    scores = at::softmax(scores, -1, at::kFloat).to(q.scalar_type());
+                    scores = at::softmax(scores, -1, atLeastFloat32(q.scalar_type()))
+                                 .to(q.scalar_type());
                     attn = at::matmul(scores, v);
                 }
             }

@@ -14,6 +14,14 @@ namespace probaudit::engine {
 
 at::ScalarType toScalarType(model::DType t);
 
+// The type of the steps the reference implementation widens to float32 (norm statistics,
+// softmax, RoPE tables, decision logits): float32, or float64 when the run computes in float64.
+// The exact reference keeps every step in float64; transformers' own float64 computes those
+// steps in float32 (LlamaRMSNorm, the rotary tables, eager softmax), so it is not exact there.
+inline at::ScalarType atLeastFloat32(at::ScalarType t) {
+    return t == at::kDouble ? at::kDouble : at::kFloat;
+}
+
 // A CPU tensor holding a copy of `bytes` (stored dtype and shape), converted to `target` when
 // given. Throws probaudit::Error when the byte count does not match the shape.
 at::Tensor tensorFromBytes(std::span<const std::uint8_t> bytes, model::DType dtype,

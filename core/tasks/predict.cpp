@@ -45,8 +45,12 @@ json predict(const std::string& modelPath, const std::string& head, const std::s
     const auto& labels = eng.head().spec().labels;
     json classes = json::array();
     for (std::size_t c = 0; c < labels.size(); ++c) {
-        classes.push_back(
-            {{"label", labels[c]}, {"probability", r.head.probs[c]}, {"logit", r.head.logits[c]}});
+        json cls{
+            {"label", labels[c]}, {"probability", r.head.probs[c]}, {"logit", r.head.logits[c]}};
+        if (!r.head.exact_probs.empty()) { // a float64 run: the value before float32 rounding
+            cls["probability_float64"] = r.head.exact_probs[c];
+        }
+        classes.push_back(cls);
     }
     return json{{"model", modelPath},
                 {"head", eng.head().spec().toJson()},

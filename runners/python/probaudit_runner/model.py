@@ -19,7 +19,12 @@ if TYPE_CHECKING:
     from transformers import PreTrainedTokenizerBase
 
 ATTENTION = {"math": "eager", "sdpa": "sdpa", "flash_attention_2": "flash_attention_2"}
-DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}
+DTYPES = {
+    "float32": torch.float32,
+    "bfloat16": torch.bfloat16,
+    "float16": torch.float16,
+    "float64": torch.float64,
+}
 
 
 class RunnerError(Exception):
@@ -149,6 +154,9 @@ class LoadedModel:
         self.takes_keep = "logits_to_keep" in sig
         # The KV cache's argument: "cache" in transformers 5.x, "past_key_values" before.
         self.cache_arg = "cache" if "cache" in sig else "past_key_values"
+        # The type of the head's steps: float32, float64 in a float64 run (as the engine does,
+        # core/engine/weights.h atLeastFloat32). The protocol carries float32 values.
+        self.wide = torch.float64 if dtype == "float64" else torch.float32
         self.labels = list(head.get("labels") or [])
         self.layout: str | None = None  # of the hidden states (hidden_layout.py)
         self.layout_error = ""
@@ -188,8 +196,8 @@ class LoadedModel:
         try:
             with safe_open(p, "pt") as f:
                 meta = f.metadata() or {}
-                self.w = f.get_tensor("weight").float().to(self.device)
-                self.b = f.get_tensor("bias").float().to(self.device)
+                self.w = f.get_tensor("weight").to(self.device, self.wide)
+                self.b = f.get_tensor("bias").to(self.device, self.wide)
         except Exception as e:
             raise RunnerError(f"{p}: not a readable adapter ({_line(e)})") from e
         H = self.model.config.hidden_size
@@ -324,15 +332,15 @@ class LoadedModel:
         self, h: torch.Tensor, mask: torch.Tensor, start: list[int], last: torch.Tensor
     ) -> torch.Tensor:
         if self.kind == "adapter" and self.pooling == "mean":
-            m = mask.to(torch.float32).unsqueeze(-1)
-            return (h.to(torch.float32) * m).sum(1) / m.sum(1).clamp_min(1e-9)
+            m = mask.to(self.wide).unsqueeze(-1)
+            return (h.to(self.wide) * m).sum(1) / m.sum(1).clamp_min(1e-9)
         cls = (
             self.kind == "adapter"
             and self.pooling == "cls"
             or (self.kind == "classifier" and self.model.config.model_type == "bert")
         )
         idx = torch.tensor(start, device=h.device) if cls else last
-        return self._rows(h, idx).to(torch.float32)
+        return self._rows(h, idx).to(self.wide)
 
     def _logits(
         self,
@@ -348,9 +356,9 @@ class LoadedModel:
                 lg = lg[torch.arange(lg.shape[0], device=lg.device), torch.searchsorted(keep, last)]
             else:
                 lg = self._rows(lg, last)
-            return lg[:, self.label_ids].to(torch.float32)
+            return lg[:, self.label_ids].to(self.wide)
         if self.kind == "classifier":
-            return out.logits.to(torch.float32)
+            return out.logits.to(self.wide)
         pooled = self._pooled(out.last_hidden_state, mask, start, last)
         if self.normalize:
             pooled = pooled / pooled.norm(2, -1, keepdim=True).clamp_min(1e-12)
