@@ -1,16 +1,22 @@
 // core/analysis: statistics against scipy/numpy golden values (tests/golden/stats.json,
 // written by tests/golden/make_stats_golden.py), the bootstrap's coverage on data with a known
-// answer, and a comparison of two runs built so that every figure is known in advance.
+// answer, a comparison of two runs built so that every figure is known in advance, and the
+// distance to exact (a float64 run) of both sides of a comparison.
 #include "core/analysis/compare.h"
+#include "core/analysis/exact_distance.h"
 #include "core/analysis/export.h"
+#include "core/analysis/review.h"
 #include "core/analysis/seed_tables.h"
 #include "core/analysis/stats.h"
 #include "core/common/error.h"
+#include "review_fixture.h"
 
 #include <nlohmann/json.hpp>
 
+#include <QTemporaryDir>
 #include <QTest>
 
+#include <array>
 #include <cmath>
 #include <fstream>
 #include <random>
@@ -264,6 +270,100 @@ private Q_SLOTS:
     // The seed tables of a review built by hand: a batched config that flips the two items
     // nearest the boundary, a bfloat16 config that flips none; the near-tie table places the
     // flips by the reference's margin, the accuracy table picks the batched path.
+    // |p - p_exact| per side, which side is closer, and the items the exact run lacks.
+    void distanceToExactOfKnownRuns() {
+        analysis::RunData a, b, exact;
+        exact.run.id = 9;
+        std::vector<ledger::Item> items;
+        // item 0: B is exact, A 2 points off; item 1: both 1 point off; item 2: A is exact, B
+        // 10 points off; item 3: not in the exact run.
+        const std::vector<std::array<float, 3>> p{
+            {0.50f, 0.52f, 0.52f}, {0.30f, 0.30f, 0.31f}, {0.70f, 0.60f, 0.70f}, {0.4f, 0.4f, 0}};
+        for (int i = 0; i < 4; ++i) {
+            items.push_back({i, "i" + std::to_string(i), "t", 1, i + 1});
+            a.records.push_back(rec(i, p[std::size_t(i)][0], 1, 0));
+            b.records.push_back(rec(i, p[std::size_t(i)][1], 1, 0));
+            if (i < 3) {
+                exact.records.push_back(rec(i, p[std::size_t(i)][2], 1, 0));
+            }
+        }
+        const auto c = analysis::compare(a, b, items);
+        auto d = analysis::distanceToExact(c, a, b, exact, "exact");
+        QCOMPARE(d.exact_run, std::int64_t(9));
+        QCOMPARE(d.items, std::int64_t(3));
+        QCOMPARE(d.a_closer, std::int64_t(1));
+        QCOMPARE(d.b_closer, std::int64_t(1));
+        QCOMPARE(d.ties, std::int64_t(1));
+        QVERIFY(!d.referenceFarther());
+        QVERIFY(std::abs(d.a.max - 2.0) < 1e-4 && std::abs(d.b.max - 10.0) < 1e-4);
+        QVERIFY(std::abs(d.a.median - 1.0) < 1e-4 && std::abs(d.b.median - 1.0) < 1e-4);
+        QVERIFY(std::isnan(d.item_a[3]) && std::isnan(d.item_b[3]));
+        QVERIFY(std::abs(d.item_b[2] - 10.0) < 1e-4 && d.item_b[0] == 0);
+        QVERIFY(d.sentence("ref", "b").find("the reference \"ref\" and \"b\" are as close") == 0);
+        // B moves to exact on item 1: now B is closer on more items, the reference farther.
+        b.records[1] = rec(1, 0.31f, 1, 0);
+        d = analysis::distanceToExact(analysis::compare(a, b, items), a, b, exact, "exact");
+        QCOMPARE(d.b_closer, std::int64_t(2));
+        QVERIFY(d.referenceFarther());
+        QVERIFY2(d.sentence("ref", "b")
+                         .find("the reference \"ref\" is farther from exact than "
+                               "\"b\": \"b\" is closer on 67% of 3 items") == 0,
+                 d.sentence("ref", "b").c_str());
+        const json j = analysis::toJson(d);
+        QCOMPARE(j.at("b_closer").get<std::int64_t>(), std::int64_t(2));
+        QCOMPARE(j.at("reference_farther").get<bool>(), true);
+    }
+
+    // A study with a float64 config: its run is the review's exact reference, every other row
+    // gets its distance, and the headline table shows it; without one, nothing changes.
+    void reviewWithAnExactRun() {
+        QTemporaryDir dir;
+        testing::Fixture f;
+        const auto near = [](std::int64_t i) { return i % 2 == 0 ? 1e-4 : 0.0; };
+        f.configs = {{"reference", json::object(), {}, 1},
+                     {"near", json{{"batch_size", 8}}, near, 1},
+                     {"far", json{{"dtype", "bfloat16"}}, [](std::int64_t) { return 0.05; }, 0},
+                     {"exact", json{{"dtype", "float64"}}, [](std::int64_t) { return 1e-4; }, 0}};
+        const std::string path = dir.filePath("exact.ledger").toStdString();
+        testing::writeFixtureLedger(path, f);
+        const auto rv = analysis::loadReview(path);
+        QCOMPARE(rv.exact_config, std::string("exact"));
+        const auto* nearRow = rv.row("near");
+        QVERIFY(nearRow && nearRow->exact);
+        // "near" is exact on the even items (where the float32 p moved at all) and the reference
+        // everywhere else.
+        std::int64_t moved = 0;
+        for (std::int64_t i = 0; i < f.items; i += 2) {
+            moved += testing::fixtureRecord(f, i, 1e-4, 0, 0).probs !=
+                     testing::fixtureRecord(f, i, 0, 0, 0).probs;
+        }
+        QVERIFY(moved > 0);
+        QCOMPARE(nearRow->exact->b_closer, moved);
+        QCOMPARE(nearRow->exact->a_closer, std::int64_t(0));
+        QVERIFY(nearRow->exact->referenceFarther());
+        QVERIFY(!rv.row("far")->exact->referenceFarther());
+        QVERIFY(!rv.row("exact")->exact);
+        QVERIFY(rv.row("reference")->exact);
+        std::ostringstream table;
+        analysis::writeHeadlineMarkdown(table, rv);
+        QVERIFY2(table.str().find("closer to exact than the reference |") != std::string::npos,
+                 table.str().c_str());
+        QVERIFY(table.str().find("| exact | -") != std::string::npos);
+        std::ostringstream csv;
+        analysis::writeHeadlineCsv(csv, rv);
+        QVERIFY(csv.str().find(",exact_config,to_exact_median_points,") != std::string::npos);
+
+        f.configs.pop_back(); // the same study without its float64 config
+        const std::string plain = dir.filePath("plain.ledger").toStdString();
+        testing::writeFixtureLedger(plain, f);
+        const auto without = analysis::loadReview(plain);
+        QVERIFY(without.exact_config.empty());
+        QVERIFY(!without.row("near")->exact);
+        std::ostringstream plainTable;
+        analysis::writeHeadlineMarkdown(plainTable, without);
+        QVERIFY(plainTable.str().find("exact") == std::string::npos);
+    }
+
     void seedTablesOfAKnownReview() {
         analysis::Review rv;
         rv.path = "known.ledger";

@@ -323,6 +323,35 @@ void printItems(const analysis::Comparison& c, const std::vector<ledger::Item>& 
 
 } // namespace
 
+namespace {
+
+bool isFloat64(const ledger::Ledger& led, const ledger::Run& r) {
+    const json config = led.config(r.config_hash);
+    return config.is_object() && config.value("dtype", "") == "float64";
+}
+
+// Both sides' distance to the exact reference: the latest finished float64 study run of A's
+// head in the ledger. None when there is none, or when A or B is itself a float64 run.
+std::optional<analysis::ExactDistance> exactDistanceOf(const ledger::Ledger& led,
+                                                       const analysis::Comparison& c,
+                                                       const analysis::RunData& a,
+                                                       const analysis::RunData& b) {
+    if (isFloat64(led, a.run) || isFloat64(led, b.run)) {
+        return std::nullopt;
+    }
+    const auto runs = led.runs();
+    for (auto r = runs.rbegin(); r != runs.rend(); ++r) {
+        if (r->kind == RunKind::Study && r->head == a.run.head &&
+            r->status == ledger::RunStatus::Finished && isFloat64(led, *r)) {
+            const analysis::RunData exact{*r, led.records(r->id, false)};
+            return analysis::distanceToExact(c, a, b, exact, r->config_name);
+        }
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
 int compareRuns(const CompareOptions& o) {
     const ledger::Ledger led(o.ledger, ledger::Ledger::Mode::Read);
     const ledger::Trust trust = ledger::assessTrust(led);
@@ -350,6 +379,7 @@ int compareRuns(const CompareOptions& o) {
         }
         floor = analysis::noiseFloor(c, others);
     }
+    const std::optional<analysis::ExactDistance> exact = exactDistanceOf(led, c, a, b);
     json noise;
     if (floor) {
         noise = {{"flips", floor->flips},
@@ -360,6 +390,7 @@ int compareRuns(const CompareOptions& o) {
     if (o.json) {
         json j = analysis::toJson(c, true);
         j["noise_floor"] = noise;
+        j["distance_to_exact"] = exact ? analysis::toJson(*exact) : json();
         j["run_a_info"] = {
             {"head", a.run.head}, {"config", a.run.config_name}, {"environment", a.run.env_hash}};
         j["run_b_info"] = {
@@ -377,12 +408,42 @@ int compareRuns(const CompareOptions& o) {
         return 0;
     }
     printLevels(c, a, b, noise, o);
+    if (exact) {
+        std::printf("  exact         against the float64 run %lld (\"%s\"): %s\n",
+                    static_cast<long long>(exact->exact_run), exact->exact_config.c_str(),
+                    exact->sentence(a.run.config_name, b.run.config_name).c_str());
+    }
     printLayers(c);
     printBins(c);
     printKernelTrace(c);
     printItems(c, items, o);
     return 0;
 }
+
+namespace {
+
+// Below the headline table of a study with an exact reference: which side of each comparison
+// is closer to exact, and loudly where the reference is the farther one.
+void printDistanceToExact(const analysis::Review& rv) {
+    if (rv.exact_config.empty()) {
+        return;
+    }
+    std::printf("\nDistance to exact (|p - p_exact| against the float64 run \"%s\"):\n",
+                rv.exact_config.c_str());
+    for (const auto& row : rv.rows) {
+        if (row.exact && !row.reference) {
+            std::printf("  %s%s\n", row.exact->referenceFarther() ? "NOTE: " : "",
+                        row.exact->sentence(rv.reference_name, row.config).c_str());
+        }
+        if (row.config == rv.exact_config) {
+            std::printf("  \"%s\" is the exact reference (float64 throughout; |p - p_exact| is "
+                        "measured on the float32 probabilities the ledger keeps)\n",
+                        row.config.c_str());
+        }
+    }
+}
+
+} // namespace
 
 int summarize(const std::string& path, const std::string& headName, bool asJson, bool asCsv) {
     const analysis::Review rv = analysis::loadReview(path, headName);
@@ -439,6 +500,9 @@ int summarize(const std::string& path, const std::string& headName, bool asJson,
                             {"bit_identical", c.bit_identical_share},
                             {"first_layer", analysis::firstLayers(c)},
                             {"items", c.items}});
+        if (row.exact) {
+            rows.back()["distance_to_exact"] = analysis::toJson(*row.exact);
+        }
     }
     if (asCsv) {
         analysis::writeHeadlineCsv(std::cout, rv);
@@ -449,6 +513,8 @@ int summarize(const std::string& path, const std::string& headName, bool asJson,
                           {"head", head},
                           {"ledger", trustJson(rv.trust)},
                           {"reference_run", ref->id},
+                          {"exact_config",
+                           rv.exact_config.empty() ? json() : json(rv.exact_config)},
                           {"rows", rows}}
                          .dump(2)
                   << "\n";
@@ -459,6 +525,7 @@ int summarize(const std::string& path, const std::string& headName, bool asJson,
                 rv.facts.name.c_str(), head.c_str(), refName.c_str(),
                 static_cast<long long>(ref->id), items.size());
     analysis::writeHeadlineMarkdown(std::cout, rv);
+    printDistanceToExact(rv);
     bool first = true;
     for (const auto& row : rv.rows) {
         if (row.other_env && row.run) {

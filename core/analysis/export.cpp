@@ -177,28 +177,56 @@ json generationTableJson(const Review& rv) {
     return rows;
 }
 
+namespace {
+
+// The distance-to-exact cells of a headline row (a study with a float64 run): "median / max"
+// of |p - p_exact| in points, and the share of items where the config is closer than the
+// reference. The exact row is "exact", a row not compared is empty.
+std::pair<std::string, std::string> exactCells(const Review& rv, const ReviewRow& row) {
+    if (row.config == rv.exact_config) {
+        return {"exact", "-"};
+    }
+    if (!row.exact || row.exact->items == 0) {
+        return {"-", "-"};
+    }
+    const ExactDistance& e = *row.exact;
+    return {num("%.3g", e.b.median) + " / " + num("%.3g", e.b.max),
+            row.reference ? std::string("-") : num("%.0f%%", 100 * e.bCloserShare())};
+}
+
+} // namespace
+
 void writeHeadlineMarkdown(std::ostream& out, const Review& rv) {
     if (rv.generation) {
         writeGenerationMarkdown(out, generationTableJson(rv));
         return;
     }
+    const bool exact = !rv.exact_config.empty();
     out << "| config | accuracy | agreement with reference | flips | largest Δp (points) | "
-           "bit-identical | first divergent layer |\n|---|---|---|---|---|---|---|\n";
+           "bit-identical | first divergent layer |"
+        << (exact ? " to exact, median / max (points) | closer to exact than the reference |" : "")
+        << "\n|---|---|---|---|---|---|---|" << (exact ? "---|---|" : "") << "\n";
     for (const auto& row : rv.rows) {
         if (!row.cmp) {
-            out << "| " << row.config << " | not run yet | | | | | |\n";
+            out << "| " << row.config << " | not run yet | | | | | |" << (exact ? " | |" : "")
+                << "\n";
             continue;
         }
         const auto& c = *row.cmp;
         const std::string acc =
             c.accuracy_b ? std::to_string(*c.accuracy_b).substr(0, 6) : std::string("-");
         char line[512];
-        std::snprintf(line, sizeof line, "| %s%s | %s | %.4f | %lld | %.4g | %.1f%% | %s |\n",
+        std::snprintf(line, sizeof line, "| %s%s | %s | %.4f | %lld | %.4g | %.1f%% | %s |",
                       row.config.c_str(),
                       row.reference && row.config != "reference" ? " (reference)" : "", acc.c_str(),
                       c.agreement, static_cast<long long>(c.flips), c.max_dp,
                       100 * c.bit_identical_share, row.reference ? "-" : firstLayers(c).c_str());
         out << line;
+        if (exact) {
+            const auto [distance, closer] = exactCells(rv, row);
+            out << ' ' << distance << " | " << closer << " |";
+        }
+        out << '\n';
     }
 }
 
@@ -220,11 +248,16 @@ void writeHeadlineCsv(std::ostream& out, const Review& rv) {
     }
     out << "config,reference,run,items,accuracy,accuracy_diff,accuracy_diff_low,"
            "accuracy_diff_high,agreement,flips,max_dp_points,p99_dp_points,bit_identical_share,"
-           "first_divergent_layer\n";
+           "first_divergent_layer"
+        << (rv.exact_config.empty() ? ""
+                                    : ",exact_config,to_exact_median_points,"
+                                      "to_exact_p99_points,to_exact_max_points,"
+                                      "closer_to_exact_share")
+        << "\n";
     for (const auto& row : rv.rows) {
         out << csvField(row.config) << ',' << int(row.reference) << ',';
         if (!row.cmp) {
-            out << ",,,,,,,,,,,\n";
+            out << ",,,,,,,,,,," << (rv.exact_config.empty() ? "" : ",,,,,") << "\n";
             continue;
         }
         const auto& c = *row.cmp;
@@ -235,7 +268,19 @@ void writeHeadlineCsv(std::ostream& out, const Review& rv) {
             << (c.accuracy_diff ? num("%.9g", c.accuracy_diff->high) : std::string()) << ','
             << num("%.9g", c.agreement) << ',' << c.flips << ',' << num("%.9g", c.max_dp) << ','
             << num("%.9g", c.p99_dp) << ',' << num("%.9g", c.bit_identical_share) << ','
-            << csvField(row.reference ? std::string("-") : firstLayers(c)) << '\n';
+            << csvField(row.reference ? std::string("-") : firstLayers(c));
+        if (!rv.exact_config.empty()) {
+            out << ',' << csvField(rv.exact_config);
+            if (row.exact && row.exact->items > 0) {
+                const ExactDistance& e = *row.exact;
+                out << ',' << num("%.9g", e.b.median) << ',' << num("%.9g", e.b.p99) << ','
+                    << num("%.9g", e.b.max) << ','
+                    << (row.reference ? std::string() : num("%.9g", e.bCloserShare()));
+            } else {
+                out << ",,,,";
+            }
+        }
+        out << '\n';
     }
 }
 

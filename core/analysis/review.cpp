@@ -381,6 +381,25 @@ void checkStudyShape(const json& study, const std::string& ledgerPath) {
     }
 }
 
+// The study's exact reference (the first home-environment row of a float64 config with a
+// finished run): every other compared row gets both sides' distance to it.
+void attachDistanceToExact(Review& rv) {
+    const auto exact = std::find_if(rv.rows.begin(), rv.rows.end(), [](const ReviewRow& row) {
+        return row.run && !row.other_env && row.config_json.value("dtype", "") == "float64";
+    });
+    if (exact == rv.rows.end() || !rv.reference_run) {
+        return;
+    }
+    rv.exact_config = exact->config;
+    const RunData& e = rv.data.at(exact->run->id);
+    const RunData& ref = rv.data.at(rv.reference_run->id);
+    for (ReviewRow& row : rv.rows) {
+        if (row.cmp && row.config != exact->config) {
+            row.exact = distanceToExact(*row.cmp, ref, rv.data.at(row.run->id), e, exact->config);
+        }
+    }
+}
+
 Review loadReviewOf(const std::string& ledgerPath, const std::string& headName,
                     const ReviewProgress& progress, bool checkChain) {
     auto report = [&](float f) {
@@ -492,6 +511,8 @@ Review loadReviewOf(const std::string& ledgerPath, const std::string& headName,
     if (rv.generation) {
         generationTable(rv, led);
         report(1.0f);
+    } else {
+        attachDistanceToExact(rv);
     }
     return rv;
 }

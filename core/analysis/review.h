@@ -6,6 +6,7 @@
 // on stored records only.
 #include "core/analysis/compare.h"
 #include "core/analysis/diagnosis.h"
+#include "core/analysis/exact_distance.h"
 #include "core/analysis/generation_compare.h"
 #include "core/analysis/request_stats.h"
 #include "core/analysis/token_metrics.h"
@@ -38,7 +39,10 @@ struct ReviewRow {
     bool reference = false;
     std::optional<ledger::Run> run; // the latest finished study run; none: not run yet
     std::optional<Comparison> cmp;  // the reference run (A) against this run (B)
-    int modal_first_layer = -1;     // the most frequent first divergent layer; -1 none, -2 n/a
+    // Both sides' distance to the exact reference (Review::exact_config), when the study has
+    // one; the reference row's own has A and B alike, the exact row none.
+    std::optional<ExactDistance> exact;
+    int modal_first_layer = -1; // the most frequent first divergent layer; -1 none, -2 n/a
     // An endpoint run: what its exchanges with the server say (items/s, requests in flight).
     std::optional<RequestStats> serving;
 };
@@ -94,6 +98,9 @@ struct Review {
     std::map<std::int64_t, RequestStats> serving;       // endpoint runs: items/s, in flight
     std::map<std::string, nlohmann::json> environments; // fingerprint of every run, by hash
     std::optional<ledger::Run> reference_run;
+    // The exact reference: the first row of a float64 config with a finished run in the home
+    // environment; "" when the study has none (no distance to exact anywhere).
+    std::string exact_config;
     // Each environment (by hash) without the settings a config makes in it (the thread
     // counts), as a digest: the runs of one machine and build share it whatever their threads.
     std::map<std::string, std::string> machines;
