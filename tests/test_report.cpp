@@ -289,6 +289,36 @@ private Q_SLOTS:
                 text.indexOf(QStringLiteral("Ledger integrity")));
     }
 
+    // A study with a float64 run: the report's "Distance to exact" section with its table and
+    // chart, and the headline's note where the reference is the farther side; none without.
+    void reportSaysWhichSideIsRight() {
+        const QString ledger = m_dir.filePath(QStringLiteral("exact.ledger"));
+        testing::Fixture f;
+        f.configs = {
+            {"reference", nlohmann::json::object(), {}, 1},
+            {"near", nlohmann::json{{"batch_size", 8}},
+             [](std::int64_t i) { return i % 2 == 0 ? 1e-4 : 0.0; }, 1},
+            {"exact", nlohmann::json{{"dtype", "float64"}}, [](std::int64_t) { return 1e-4; }, 0}};
+        testing::writeFixtureLedger(ledger.toStdString(), f);
+        const QString pdf = m_dir.filePath(QStringLiteral("exact.pdf"));
+        QCOMPARE(test::cli({QStringLiteral("report"), ledger, QStringLiteral("-o"), pdf}).code, 0);
+        const QString text =
+            run(QStringLiteral("pdftotext"), {pdf, QStringLiteral("-")}).simplified();
+        QVERIFY2(text.contains(QStringLiteral("Distance to exact Which side is right: config exact "
+                                              "ran in float64")),
+                 qPrintable(text));
+        const QString note =
+            QStringLiteral("Note: the reference \"reference\" is farther from exact than \"near\"");
+        QVERIFY(text.count(note) == 2); // the headline and the section
+        QVERIFY(text.contains(QStringLiteral("config closer reference closer as close")));
+        // The default fixture has no float64 run: no such section.
+        const QString plain = m_dir.filePath(QStringLiteral("plain.pdf"));
+        QCOMPARE(test::cli({QStringLiteral("report"), m_ledger, QStringLiteral("-o"), plain}).code,
+                 0);
+        QVERIFY(!run(QStringLiteral("pdftotext"), {plain, QStringLiteral("-")})
+                     .contains(QStringLiteral("Distance to exact")));
+    }
+
     void letterPages() {
         const QString pdf = m_dir.filePath(QStringLiteral("letter.pdf"));
         const auto r = test::cli({QStringLiteral("report"), m_ledger, QStringLiteral("-o"), pdf,

@@ -389,6 +389,63 @@ private Q_SLOTS:
                  QString::fromStdString(m_review->items[std::size_t(table.model()->itemAt(0))].id));
     }
 
+    // A study with a float64 run: the items table's "To exact" column (shown, with both sides
+    // in its tooltip), its copy, and the charts' distance-to-exact chart; hidden without one.
+    void distanceToExactInTheWorkbench() {
+        QTemporaryDir dir;
+        testing::Fixture f;
+        f.configs = {
+            {"reference", nlohmann::json::object(), {}, 1},
+            {"near", nlohmann::json{{"batch_size", 8}},
+             [](std::int64_t i) { return i % 2 == 0 ? 1e-4 : 0.0; }, 1},
+            {"exact", nlohmann::json{{"dtype", "float64"}}, [](std::int64_t) { return 1e-4; }, 0}};
+        const QString path = dir.filePath(QStringLiteral("exact.ledger"));
+        testing::writeFixtureLedger(path.toStdString(), f);
+        const ReviewPtr rv = ReviewLoader::loadNow(path);
+        QCOMPARE(rv->exact_config, std::string("exact"));
+        const int row = rowOf(*rv, QStringLiteral("near"));
+        const auto& exact = *rv->rows[std::size_t(row)].exact;
+        ItemsTable table;
+        table.setComparison(rv, row);
+        QVERIFY(!table.view()->isColumnHidden(ItemsModel::ExactColumn));
+        const ItemsModel& model = *table.model();
+        int closer = 0;
+        for (int r = 0; r < model.rowCount(); ++r) {
+            const QModelIndex cell = model.index(r, ItemsModel::ExactColumn);
+            const double shown = cell.data(ItemsModel::SortRole).toDouble();
+            const std::int64_t item = model.itemAt(r);
+            // The item's own distance, from its diff in the comparison.
+            const auto& diffs = rv->rows[std::size_t(row)].cmp->diffs;
+            const auto at = std::find_if(diffs.begin(), diffs.end(),
+                                         [&](const auto& d) { return d.item == item; });
+            QCOMPARE(shown, exact.item_b[std::size_t(at - diffs.begin())]);
+            if (cell.data(Qt::ToolTipRole)
+                    .toString()
+                    .contains(QStringLiteral("this config is "
+                                             "closer"))) {
+                ++closer;
+            }
+        }
+        QCOMPARE(closer, int(exact.b_closer));
+        QVERIFY(closer > 0);
+        table.view()->selectRow(0);
+        table.copySelection();
+        QVERIFY(QApplication::clipboard()
+                    ->text()
+                    .section(u'\n', 0, 0)
+                    .endsWith(QStringLiteral("\tTo exact")));
+        ChartsPanel panel;
+        panel.show();
+        panel.setComparison(rv, row);
+        QVERIFY(panel.exactView()->isVisible());
+        QVERIFY(panel.exactView()->chart()->title().contains(QStringLiteral("Distance to exact")));
+        // The fixture study of the other tests has no float64 run.
+        table.setComparison(m_review, rowOf(*m_review, QStringLiteral("batch-8")));
+        QVERIFY(table.view()->isColumnHidden(ItemsModel::ExactColumn));
+        panel.setComparison(m_review, rowOf(*m_review, QStringLiteral("batch-8")));
+        QVERIFY(!panel.exactView()->isVisible());
+    }
+
     // A click on the margin histogram's flipped segment filters the table to those items.
     void marginChartClickFilters() {
         const int row = rowOf(*m_review, QStringLiteral("batch-8"));

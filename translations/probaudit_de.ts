@@ -115,6 +115,18 @@
         <source>%1 configs, no flip</source>
         <translation>%1 Konfigurationen, nicht gekippt</translation>
     </message>
+    <message>
+        <source>Distance to exact |p − p_exact| (points): %1 closer on %2%, the reference on %3%</source>
+        <translation>Abstand zum exakten Wert |p − p_exact| (Punkte): %1 näher bei %2 %, die Referenz bei %3 %</translation>
+    </message>
+    <message>
+        <source>%1 (reference)</source>
+        <translation>%1 (Referenz)</translation>
+    </message>
+    <message>
+        <source>|p − p_exact| (points), bins from the value shown; float64 run: %1</source>
+        <translation>|p − p_exact| (Punkte), Klassen ab dem gezeigten Wert; float64-Lauf: %1</translation>
+    </message>
 </context>
 <context>
     <name>Format</name>
@@ -1318,6 +1330,30 @@ Sie sondiert eine Stichprobe mit festem Seed: die Referenz zweimal, geänderte N
     <message>
         <source>First layer</source>
         <translation>Erste Schicht</translation>
+    </message>
+    <message>
+        <source>|p − p_exact| in points against the float64 run %1: %2 under this config, %3 in the reference run (%4).</source>
+        <translation>|p − p_exact| in Punkten gegenüber dem float64-Lauf %1: %2 unter dieser Konfiguration, %3 im Referenzlauf (%4).</translation>
+    </message>
+    <message>
+        <source>this config is closer</source>
+        <translation>diese Konfiguration ist näher</translation>
+    </message>
+    <message>
+        <source>the reference is closer</source>
+        <translation>die Referenz ist näher</translation>
+    </message>
+    <message>
+        <source>as close</source>
+        <translation>gleich nah</translation>
+    </message>
+    <message>
+        <source>To exact</source>
+        <translation>Zu exakt</translation>
+    </message>
+    <message>
+        <source>Distance to exact: |p(cfg) − p_exact| in points, against the study&apos;s float64 run (the exact reference). Tinted where the config is closer than the reference run.</source>
+        <translation>Abstand zum exakten Wert: |p(cfg) − p_exact| in Punkten, gegenüber dem float64-Lauf der Studie (der exakten Referenz). Eingefärbt, wo die Konfiguration näher liegt als der Referenzlauf.</translation>
     </message>
 </context>
 <context>

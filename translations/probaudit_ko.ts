@@ -115,6 +115,18 @@
         <source>%1 configs, no flip</source>
         <translation>구성 %1개, 반전 없음</translation>
     </message>
+    <message>
+        <source>Distance to exact |p − p_exact| (points): %1 closer on %2%, the reference on %3%</source>
+        <translation>정확값까지의 거리 |p − p_exact| (포인트): %1이(가) %2%에서 더 가깝고, 기준은 %3%에서 더 가까움</translation>
+    </message>
+    <message>
+        <source>%1 (reference)</source>
+        <translation>%1 (기준)</translation>
+    </message>
+    <message>
+        <source>|p − p_exact| (points), bins from the value shown; float64 run: %1</source>
+        <translation>|p − p_exact| (포인트), 표시된 값부터의 구간; float64 실행: %1</translation>
+    </message>
 </context>
 <context>
     <name>Format</name>
@@ -1316,6 +1328,30 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
     <message>
         <source>First layer</source>
         <translation>첫 레이어</translation>
+    </message>
+    <message>
+        <source>|p − p_exact| in points against the float64 run %1: %2 under this config, %3 in the reference run (%4).</source>
+        <translation>float64 실행 %1 대비 |p − p_exact| (포인트): 이 구성에서 %2, 기준 실행에서 %3 (%4).</translation>
+    </message>
+    <message>
+        <source>this config is closer</source>
+        <translation>이 구성이 더 가까움</translation>
+    </message>
+    <message>
+        <source>the reference is closer</source>
+        <translation>기준이 더 가까움</translation>
+    </message>
+    <message>
+        <source>as close</source>
+        <translation>같은 거리</translation>
+    </message>
+    <message>
+        <source>To exact</source>
+        <translation>정확값까지</translation>
+    </message>
+    <message>
+        <source>Distance to exact: |p(cfg) − p_exact| in points, against the study&apos;s float64 run (the exact reference). Tinted where the config is closer than the reference run.</source>
+        <translation>정확값까지의 거리: 스터디의 float64 실행(정확한 기준) 대비 |p(cfg) − p_exact| (포인트). 구성이 기준 실행보다 가까운 곳은 색으로 표시됩니다.</translation>
     </message>
 </context>
 <context>

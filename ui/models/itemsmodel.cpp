@@ -25,6 +25,20 @@ const analysis::Comparison* ItemsModel::comparison() const {
     return row.cmp ? &*row.cmp : nullptr;
 }
 
+const analysis::ExactDistance* ItemsModel::exactDistance() const {
+    if (comparison() == nullptr) {
+        return nullptr;
+    }
+    const auto& row = m_review->rows[std::size_t(m_row)];
+    return row.exact ? &*row.exact : nullptr;
+}
+
+double ItemsModel::toExact(int i, bool reference) const {
+    const analysis::ExactDistance* e = exactDistance();
+    const auto& v = e == nullptr ? std::vector<double>() : reference ? e->item_a : e->item_b;
+    return std::size_t(i) < v.size() ? v[std::size_t(i)] : std::nan("");
+}
+
 void ItemsModel::setComparison(const ReviewPtr& review, int row) {
     beginResetModel();
     if (review != m_review) {
@@ -143,7 +157,13 @@ void ItemsModel::applySort() {
     }
     const auto& diffs = c->diffs;
     const auto& items = m_review->items;
-    auto key = [&](int i) { return sortKey(diffs[std::size_t(i)], m_sortColumn); };
+    auto key = [&](int i) {
+        if (m_sortColumn == ExactColumn) { // not compared sorts below every distance
+            const double v = toExact(i);
+            return std::isnan(v) ? -1.0 : v;
+        }
+        return sortKey(diffs[std::size_t(i)], m_sortColumn);
+    };
     const bool asc = m_sortOrder == Qt::AscendingOrder;
     if (m_sortColumn == IdColumn || m_sortColumn == TextColumn) {
         auto text = [&](int i) -> const std::string& {
@@ -247,11 +267,44 @@ QString ItemsModel::displayText(const analysis::ItemDiff& d, const ledger::Item&
     }
 }
 
+QVariant ItemsModel::exactData(int diffIndex, int role) const {
+    const double b = toExact(diffIndex), a = toExact(diffIndex, true);
+    switch (role) {
+    case Qt::DisplayRole:
+        return std::isnan(b) ? QString() : formatPoints(b);
+    case SortRole:
+        return std::isnan(b) ? -1.0 : b;
+    case Qt::ToolTipRole:
+        if (std::isnan(b) || std::isnan(a)) {
+            return {};
+        }
+        return tr("|p − p_exact| in points against the float64 run %1: %2 under this config, %3 "
+                  "in the reference run (%4).")
+            .arg(QString::fromStdString(exactDistance()->exact_config), formatPoints(b),
+                 formatPoints(a),
+                 b < a   ? tr("this config is closer")
+                 : a < b ? tr("the reference is closer")
+                         : tr("as close"));
+    case Qt::BackgroundRole: // the config nearer the exact value than the reference
+        return !std::isnan(b) && !std::isnan(a) && b < a ? tint(unchangedColor(), 0.18)
+                                                         : QVariant();
+    default:
+        return {};
+    }
+}
+
 QVariant ItemsModel::cellData(const QModelIndex& index, int role) const {
     const analysis::Comparison* c = comparison();
-    const analysis::ItemDiff& d = c->diffs[std::size_t(m_rows[std::size_t(index.row())])];
+    const int diffIndex = m_rows[std::size_t(index.row())];
+    const analysis::ItemDiff& d = c->diffs[std::size_t(diffIndex)];
     const ledger::Item& item = m_review->items[std::size_t(d.item)];
     const int col = index.column();
+    // The distance-to-exact cell; a flipped row keeps its flip tint there too.
+    if (col == ExactColumn &&
+        (role == Qt::DisplayRole || role == SortRole || role == Qt::ToolTipRole ||
+         (role == Qt::BackgroundRole && !d.flip))) {
+        return exactData(diffIndex, role);
+    }
     switch (role) {
     case ItemIndexRole:
         return qlonglong(d.item);
@@ -307,8 +360,8 @@ QVariant ItemsModel::cellData(const QModelIndex& index, int role) const {
 }
 
 QStringList ItemsModel::headerTitles() const {
-    return {tr("Id"), tr("Text"),   tr("Label"), tr("p (ref)"),    tr("p (cfg)"),
-            tr("Δp"), tr("Margin"), tr("Flip"),  tr("First layer")};
+    return {tr("Id"), tr("Text"),   tr("Label"), tr("p (ref)"),     tr("p (cfg)"),
+            tr("Δp"), tr("Margin"), tr("Flip"),  tr("First layer"), tr("To exact")};
 }
 
 QString ItemsModel::headerToolTip(int column) const {
@@ -330,6 +383,10 @@ QString ItemsModel::headerToolTip(int column) const {
     case FirstLayerColumn:
         return tr("The first layer whose hidden states (real tokens only) differ bitwise "
                   "from the reference run.");
+    case ExactColumn:
+        return tr("Distance to exact: |p(cfg) − p_exact| in points, against the study's float64 "
+                  "run (the exact reference). Tinted where the config is closer than the "
+                  "reference run.");
     default:
         return {};
     }
@@ -338,13 +395,15 @@ QString ItemsModel::headerToolTip(int column) const {
 QString ItemsModel::toTsv(const QList<int>& rows) const {
     QStringList lines;
     QStringList header;
-    for (int c = 0; c < NUM_COLUMNS; ++c) {
+    // The distance to exact only where the study has a float64 run (as the table shows it).
+    const int columns = exactDistance() != nullptr ? NUM_COLUMNS : int(ExactColumn);
+    for (int c = 0; c < columns; ++c) {
         header << headerData(c, Qt::Horizontal).toString();
     }
     lines << header.join(u'\t');
     for (int r : rows) {
         QStringList cells;
-        for (int c = 0; c < NUM_COLUMNS; ++c) {
+        for (int c = 0; c < columns; ++c) {
             QString v = data(index(r, c)).toString();
             v.replace(u'\t', u' ');
             cells << v;

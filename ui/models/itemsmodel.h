@@ -41,6 +41,7 @@ public:
         MarginColumn,
         FlipColumn,
         FirstLayerColumn,
+        ExactColumn, // |p − p_exact| under the config (a study with a float64 run only)
         NUM_COLUMNS
     };
     enum Roles {
@@ -81,9 +82,14 @@ private:
     QStringList headerTitles() const override;
     QString headerToolTip(int column) const override;
     QString displayText(const analysis::ItemDiff& d, const ledger::Item& item, int col) const;
+    QVariant exactData(int diffIndex, int role) const;
     void rebuild(); // filter, then sort
     void applySort();
     const analysis::Comparison* comparison() const;
+    // The selected row's distance to exact, or null (no float64 run in the study).
+    const analysis::ExactDistance* exactDistance() const;
+    // |p − p_exact| in points of diff `i` (B, or the reference's with `reference`); NaN if none.
+    double toExact(int i, bool reference = false) const;
 
     ReviewPtr m_review;
     int m_row = -1;

@@ -1,6 +1,7 @@
 #include "ui/pages/chartspanel.h"
 
 #include "ui/charts/charts.h"
+#include "ui/charts/exactchart.h"
 #include "ui/charts/neartiechart.h"
 #include "ui/models/format.h"
 
@@ -17,10 +18,13 @@ ChartsPanel::ChartsPanel(QWidget* parent) : QWidget(parent) {
     m_scatter = new QChartView(this);
     m_nearTies = new QChartView(this);
     m_nearTies->setObjectName(QStringLiteral("nearTieRates"));
+    m_exact = new QChartView(this);
+    m_exact->setObjectName(QStringLiteral("distanceToExact"));
+    m_exact->setVisible(false);
     m_dp->setObjectName(QStringLiteral("dpHistogram"));
     m_margin->setObjectName(QStringLiteral("marginHistogram"));
     m_scatter->setObjectName(QStringLiteral("scatter"));
-    for (QChartView* v : {m_dp, m_margin, m_scatter, m_nearTies}) {
+    for (QChartView* v : {m_dp, m_margin, m_scatter, m_nearTies, m_exact}) {
         v->setRenderHint(QPainter::Antialiasing);
         v->setMinimumSize(320, 240);
     }
@@ -30,6 +34,7 @@ ChartsPanel::ChartsPanel(QWidget* parent) : QWidget(parent) {
     grid->addWidget(m_nearTies, 0, 1);
     grid->addWidget(m_dp, 1, 0);
     grid->addWidget(m_scatter, 1, 1);
+    grid->addWidget(m_exact, 2, 0, 1, 2);
     grid->setColumnStretch(0, 1);
     grid->setColumnStretch(1, 1);
 }
@@ -68,6 +73,12 @@ void ChartsPanel::rebuild() {
         v->setChart(chart);
         delete old;
     };
+    const analysis::ReviewRow* r = c != nullptr ? &review->rows[std::size_t(row)] : nullptr;
+    m_exact->setVisible(r != nullptr && r->exact && !r->reference);
+    if (m_exact->isVisibleTo(this)) {
+        replace(m_exact, makeExactChart(*r->exact, QString::fromStdString(review->reference_name),
+                                        QString::fromStdString(r->config)));
+    }
     if (c == nullptr) {
         for (QChartView* v : {m_dp, m_margin, m_scatter}) {
             replace(v, nullptr);

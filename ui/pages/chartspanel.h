@@ -21,6 +21,8 @@ public:
     QChartView* marginView() const { return m_margin; }
     QChartView* scatterView() const { return m_scatter; }
     QChartView* nearTieView() const { return m_nearTies; }
+    // Distance to exact of the selected config and the reference; hidden without a float64 run.
+    QChartView* exactView() const { return m_exact; }
 
 protected:
     // The charts are built when the panel is first shown after a change (a 100,000-item
@@ -41,6 +43,7 @@ private:
     QChartView* m_margin = nullptr;
     QChartView* m_scatter = nullptr;
     QChartView* m_nearTies = nullptr;
+    QChartView* m_exact = nullptr;
 };
 
 } // namespace probaudit::ui

@@ -168,6 +168,8 @@ void ItemsTable::setComparison(const ReviewPtr& review, int row) {
         }
     }
     m_model->setComparison(review, row);
+    // The distance-to-exact column only where the study has a float64 run.
+    m_view->setColumnHidden(ItemsModel::ExactColumn, !review || review->exact_config.empty());
 }
 
 void ItemsTable::applyFilter() {

@@ -58,6 +58,7 @@ void headline(Html& h, const analysis::Review& rv) {
              QStringLiteral("p99 Δp"), QStringLiteral("bit-identical"),
              QStringLiteral("first divergent layer"), QStringLiteral("acc. dec. bits")},
             rows, colours);
+    referenceFartherNotes(h, rv);
     for (const auto& row : rv.rows) {
         if (row.cmp && !row.reference && !row.differs_in.empty()) {
             QStringList axes;

@@ -71,6 +71,7 @@ int buildReportDocument(const analysis::Review& review, const ReportOptions& opt
         accuracyPaths(all, review);
         distributions(all, review, doc);
         nearTies(all, review, doc);
+        distanceToExact(all, review, doc);
         layers(all, rv, doc);
         flippedItems(all, review, options);
         boundaryItems(all, review);

@@ -29,6 +29,11 @@ void flippedItems(Html& h, const analysis::Review& rv, const ReportOptions& o);
 void boundaryItems(Html& h, const analysis::Review& rv);
 void diagnosis(Html& h, const analysis::Review& rv);
 
+// exactsection.cpp (a study with a float64 run): every config's distance to exact, a chart;
+// and, for the headline, a note for every config the reference is farther from exact than.
+void distanceToExact(Html& h, const analysis::Review& rv, QTextDocument* doc);
+void referenceFartherNotes(Html& h, const analysis::Review& rv);
+
 // generationsections.cpp
 void generationTable(Html& h, const analysis::Review& rv);
 void generationGaps(Html& h, const analysis::Review& rv, QTextDocument* doc);
