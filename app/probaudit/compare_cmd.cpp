@@ -326,8 +326,7 @@ void printItems(const analysis::Comparison& c, const std::vector<ledger::Item>& 
 namespace {
 
 bool isFloat64(const ledger::Ledger& led, const ledger::Run& r) {
-    const json config = led.config(r.config_hash);
-    return config.is_object() && config.value("dtype", "") == "float64";
+    return analysis::isExactConfig(led.config(r.config_hash));
 }
 
 // Both sides' distance to the exact reference: the latest finished float64 study run of A's

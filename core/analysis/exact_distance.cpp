@@ -1,6 +1,7 @@
 #include "core/analysis/exact_distance.h"
 
 #include "core/analysis/stats.h"
+#include "core/common/run_config.h"
 
 #include <algorithm>
 #include <cmath>
@@ -44,6 +45,15 @@ json statsJson(const ExactStats& s) {
 }
 
 } // namespace
+
+bool isExactConfig(const json& config) {
+    if (!config.is_object()) {
+        return false;
+    }
+    std::vector<std::string> errors;
+    const RunConfig c = RunConfig::fromJson(config, "$", errors);
+    return errors.empty() && c.dtype == Dtype::Float64;
+}
 
 double distanceToExact(const ledger::Record& r, const ledger::Record& exact) {
     if (r.probs.empty() || r.probs.size() != exact.probs.size()) {

@@ -39,6 +39,9 @@ struct ExactDistance {
     std::string sentence(const std::string& nameA, const std::string& nameB) const;
 };
 
+// A stored config (canonical RunConfig JSON) is an exact reference: a valid config in float64.
+bool isExactConfig(const nlohmann::json& config);
+
 // |p - p_exact| in points of one record against the exact run's record of the same item: the
 // largest over the classes; NaN when a probability is not known or the class counts differ.
 double distanceToExact(const ledger::Record& r, const ledger::Record& exact);

@@ -385,7 +385,7 @@ void checkStudyShape(const json& study, const std::string& ledgerPath) {
 // finished run): every other compared row gets both sides' distance to it.
 void attachDistanceToExact(Review& rv) {
     const auto exact = std::find_if(rv.rows.begin(), rv.rows.end(), [](const ReviewRow& row) {
-        return row.run && !row.other_env && row.config_json.value("dtype", "") == "float64";
+        return row.run && !row.other_env && isExactConfig(row.config_json);
     });
     if (exact == rv.rows.end() || !rv.reference_run) {
         return;
