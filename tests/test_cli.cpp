@@ -291,6 +291,63 @@ private Q_SLOTS:
 
     // `probaudit gate` end to end on a real study (tiny BERT): the policy sealed by `run`,
     // exit codes, the JUnit file, and a policy changed after the runs reported as such.
+    // A study with a float64 config (tiny BERT): its run records, summary and compare give
+    // both sides' distance to it, and its float64 p differ from float32's.
+    void distanceToExactCommands() {
+        QTemporaryDir dir;
+        QByteArray data;
+        for (int i = 0; i < 10; ++i) {
+            data += "{\"id\":\"i" + QByteArray::number(i) + "\",\"text\":\"the soup was " +
+                    QByteArray(i % 2 ? "fine and warm " : "cold ") + QByteArray::number(i * 3) +
+                    "\"}\n";
+        }
+        QFile d(dir.filePath(QStringLiteral("data.jsonl")));
+        QVERIFY(d.open(QIODevice::WriteOnly) && d.write(data) > 0);
+        d.close();
+        QFile s(dir.filePath(QStringLiteral("s.study.json")));
+        QVERIFY(s.open(QIODevice::WriteOnly));
+        s.write(QStringLiteral(
+                    R"({"name":"x","model":{"path":"%1/tiny-bert"},)"
+                    R"("heads":{"mean":{"kind":"adapter","path":"%1/adapters/)"
+                    R"(tiny-bert-mean.safetensors"}},"dataset":{"path":"data.jsonl"},)"
+                    R"("configs":{"ref":{"batch_size":1},"b4":{"batch_size":4,)"
+                    R"("padding_side":"left"},"exact":{"dtype":"float64"}},"reference":"ref"})")
+                    .arg(QStringLiteral(PROBAUDIT_SOURCE_DIR "/tests/fixtures"))
+                    .toUtf8());
+        s.close();
+        const QString ledger = dir.filePath(QStringLiteral("l.db"));
+        QCOMPARE(runCli({QStringLiteral("run"), s.fileName(), QStringLiteral("--ledger"), ledger,
+                         QStringLiteral("--all")})
+                     .exitCode,
+                 0);
+        Result r = runCli({QStringLiteral("summary"), ledger, QStringLiteral("--json")});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject sum = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QCOMPARE(sum[u"exact_config"].toString(), QStringLiteral("exact"));
+        int withDistance = 0;
+        for (const auto& row : sum[u"rows"].toArray()) {
+            const QJsonObject e = row.toObject()[u"distance_to_exact"].toObject();
+            if (!e.isEmpty()) {
+                ++withDistance;
+                QCOMPARE(e[u"items"].toInt(), 10);
+                QCOMPARE(e[u"a_closer"].toInt() + e[u"b_closer"].toInt() + e[u"ties"].toInt(), 10);
+            }
+        }
+        QCOMPARE(withDistance, 2); // ref and b4, not the exact run itself
+        r = runCli({QStringLiteral("summary"), ledger});
+        QVERIFY2(r.out.contains(QStringLiteral("Distance to exact (|p - p_exact| against the "
+                                               "float64 run \"exact\")")),
+                 qPrintable(r.out));
+        r = runCli({QStringLiteral("compare"), ledger, QStringLiteral("1"), QStringLiteral("2"),
+                    QStringLiteral("--json")});
+        const QJsonObject e =
+            QJsonDocument::fromJson(r.out.toUtf8()).object()[u"distance_to_exact"].toObject();
+        QCOMPARE(e[u"exact_run"].toInt(), 3);
+        QCOMPARE(e[u"items"].toInt(), 10);
+        // float32 is not exact: the reference's largest distance is above 0.
+        QVERIFY(e[u"a"].toObject()[u"max"].toDouble() > 0);
+    }
+
     void gateCommand() {
         QTemporaryDir dir;
         const auto write = [&](const QString& name, const QByteArray& text) {
