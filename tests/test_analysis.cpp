@@ -299,18 +299,37 @@ private Q_SLOTS:
         QVERIFY(std::abs(d.a.median - 1.0) < 1e-4 && std::abs(d.b.median - 1.0) < 1e-4);
         QVERIFY(std::isnan(d.item_a[3]) && std::isnan(d.item_b[3]));
         QVERIFY(std::abs(d.item_b[2] - 10.0) < 1e-4 && d.item_b[0] == 0);
-        QVERIFY(d.sentence("ref", "b").find("the reference \"ref\" and \"b\" are as close") == 0);
-        // B moves to exact on item 1: now B is closer on more items, the reference farther.
+        QVERIFY2(
+            d.sentence("ref", "b")
+                    .find("neither the reference \"ref\" nor \"b\" is closer to exact (sign test p "
+                          "= 1)") == 0,
+            d.sentence("ref", "b").c_str());
+        // B moves to exact on item 1: B is closer on 2 items, the reference on 1: chance
+        // (sign test p = 1), not "farther".
         b.records[1] = rec(1, 0.31f, 1, 0);
         d = analysis::distanceToExact(analysis::compare(a, b, items), a, b, exact, "exact");
         QCOMPARE(d.b_closer, std::int64_t(2));
-        QVERIFY(d.referenceFarther());
+        QCOMPARE(d.sign_p, 1.0);
+        QVERIFY(!d.referenceFarther());
+        // Eight items more where B is exact and the reference is not: 10 to 1,
+        // p = 2 (1 + 11) / 2^11.
+        for (int i = 10; i < 18; ++i) {
+            items.push_back({i, "i" + std::to_string(i), "t", 1, i + 1});
+            a.records.push_back(rec(i, 0.6f, 1, 0));
+            b.records.push_back(rec(i, 0.65f, 1, 0));
+            exact.records.push_back(rec(i, 0.65f, 1, 0));
+        }
+        d = analysis::distanceToExact(analysis::compare(a, b, items), a, b, exact, "exact");
+        QCOMPARE(d.b_closer, std::int64_t(10));
+        QVERIFY(std::abs(d.sign_p - 24.0 / 2048) < 1e-12);
+        QVERIFY(d.referenceFarther() && !d.referenceCloser());
         QVERIFY2(d.sentence("ref", "b")
                          .find("the reference \"ref\" is farther from exact than "
-                               "\"b\": \"b\" is closer on 67% of 3 items") == 0,
+                               "\"b\" (sign test p = 0.0117): \"b\" is closer on "
+                               "91% of 11 items") == 0,
                  d.sentence("ref", "b").c_str());
         const json j = analysis::toJson(d);
-        QCOMPARE(j.at("b_closer").get<std::int64_t>(), std::int64_t(2));
+        QCOMPARE(j.at("b_closer").get<std::int64_t>(), std::int64_t(10));
         QCOMPARE(j.at("reference_farther").get<bool>(), true);
     }
 

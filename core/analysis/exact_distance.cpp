@@ -96,6 +96,7 @@ ExactDistance distanceToExact(const Comparison& cmp, const RunData& a, const Run
     }
     d.a = statsOf(da);
     d.b = statsOf(db);
+    d.sign_p = mcnemarExactP(d.a_closer, d.b_closer);
     return d;
 }
 
@@ -108,9 +109,11 @@ std::string ExactDistance::sentence(const std::string& nameA, const std::string&
     const auto pct = [this](std::int64_t k) {
         return std::to_string(int(std::lround(100.0 * double(k) / double(items)))) + "%";
     };
-    const std::string lead = b_closer > a_closer   ? ra + " is farther from exact than " + rb
-                             : a_closer > b_closer ? ra + " is closer to exact than " + rb
-                                                   : ra + " and " + rb + " are as close to exact";
+    const std::string test = " (sign test p = " + points(sign_p) + ")";
+    const std::string lead = referenceFarther() ? ra + " is farther from exact than " + rb + test
+                             : referenceCloser()
+                                 ? ra + " is closer to exact than " + rb + test
+                                 : "neither " + ra + " nor " + rb + " is closer to exact" + test;
     return lead + ": " + rb + " is closer on " + pct(b_closer) + " of " + std::to_string(items) +
            " items, the reference on " + pct(a_closer) + ", as close on " + pct(ties) +
            "; median |p - p_exact| " + points(b.median) + " against " + points(a.median) +
@@ -127,6 +130,7 @@ json toJson(const ExactDistance& d) {
             {"b_closer", d.b_closer},
             {"ties", d.ties},
             {"b_closer_share", d.bCloserShare()},
+            {"sign_p", d.sign_p},
             {"reference_farther", d.referenceFarther()}};
 }
 

@@ -25,16 +25,22 @@ struct ExactDistance {
     std::int64_t items = 0; // items with every probability known in the three runs
     ExactStats a, b;        // run A (the reference) and run B
     std::int64_t a_closer = 0, b_closer = 0, ties = 0;
+    // The exact sign test of a_closer against b_closer (two-sided; ties left out): is one side
+    // closer on more items than chance would make it? float32 rounding alone splits the items
+    // near-evenly between the sides.
+    double sign_p = 1;
     // Per item of Comparison::diffs (same order): |p - p_exact| of A and B in points; NaN where
     // the item is not in the exact run or a probability is not known.
     std::vector<double> item_a, item_b;
 
     // The share of the items where B is closer to exact than A.
     double bCloserShare() const { return items > 0 ? double(b_closer) / double(items) : 0; }
-    // The reference (A) is farther from exact than B: B is closer on more items than A is.
-    bool referenceFarther() const { return b_closer > a_closer; }
-    // 'the reference "ref" is farther from exact than "b8": "b8" is closer on 28% of 200 items,
-    // the reference on 22%, as close on 50%; median |p - p_exact| ... points, max ...'
+    // The reference (A) is farther from exact than B: B is closer on more items than A is,
+    // and the sign test says it is not chance (p < 0.05). referenceCloser: the other way.
+    bool referenceFarther() const { return b_closer > a_closer && sign_p < 0.05; }
+    bool referenceCloser() const { return a_closer > b_closer && sign_p < 0.05; }
+    // 'the reference "ref" is farther from exact than "b8" (sign test p = 0.001): "b8" is closer
+    // on 38% of 200 items, the reference on 22%, as close on 40%; median |p - p_exact| ...'
     // (the exact run is named where the sentence is introduced)
     std::string sentence(const std::string& nameA, const std::string& nameB) const;
 };
