@@ -13,8 +13,8 @@ ledger keeps.
     float64 is not exact there; the engine's float64 is float64 throughout. Within 1e-12 against
     the lifted one; the stock one is measured and printed, and must differ (by more than 1e-12:
     the negative side, the lift is what the comparison rests on) but stay within 1e-5.
-  - float32 is not float64: the same inputs in float32 differ from the exact values by more
-    than 1e-9 somewhere (else the comparison above could not tell them apart).
+  - float32 is not float64: two of the inputs in float32 differ from the exact values by more
+    than 1e-9 (else the comparison above could not tell them apart).
   - float64 where it cannot run (CUDA, the batch-invariant kernels, gemm onednn) is one
     sentence and exit 1.
 
@@ -197,8 +197,8 @@ class ExactReference(unittest.TestCase):
         if lift:
             self.assertGreater(stock_gap, EXACT)
             self.assertLessEqual(stock_gap, 1e-5)
-        single = [engine_probs(path, head, t, "float32") for t in self.inputs]
-        self.assertGreater(largest_gap(exact, single), 1e-9)
+        single = [engine_probs(path, head, t, "float32") for t in self.inputs[:2]]
+        self.assertGreater(largest_gap(exact[:2], single), 1e-9)
 
     def test_minilm_adapter(self) -> None:
         self.check(MINILM, {"kind": "adapter", "path": str(MINILM_ADAPTER)}, lift=False)

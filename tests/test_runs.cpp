@@ -457,7 +457,7 @@ private Q_SLOTS:
         const auto s = study::Study::load(path.toStdString());
         QCOMPARE(s.name, std::string("fresh"));
         QCOMPARE(s.reference, std::string("reference"));
-        QCOMPARE(s.configs.size(), std::size_t(7)); // the reference and six standard configs
+        QCOMPARE(s.configs.size(), std::size_t(8)); // the reference, six standard, the exact
         QCOMPARE(s.config("batch-8-left")->config.padding_side, PaddingSide::Left);
     }
 
@@ -549,7 +549,7 @@ private Q_SLOTS:
         const auto s = study::Study::load(path.toStdString());
         QCOMPARE(s.environments.size(), std::size_t(1));
         QCOMPARE(s.environments[0].python, python.toStdString());
-        QCOMPARE(s.configs.size(), std::size_t(7));
+        QCOMPARE(s.configs.size(), std::size_t(8));
         for (const auto& c : s.configs) {
             QCOMPARE(c.config.runner, Runner::Transformers);
             QCOMPARE(c.config.env, std::string("python"));

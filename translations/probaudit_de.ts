@@ -2188,6 +2188,10 @@ Sie sondiert eine Stichprobe mit festem Seed: die Referenz zweimal, geänderte N
         <source>reference: batch 1, no padding, float32, 1 thread, in the Python environment</source>
         <translation>Referenz: Batch 1, kein Padding, float32, 1 Thread, in der Python-Umgebung</translation>
     </message>
+    <message>
+        <source>float64, the exact reference (which side is closer to exact)</source>
+        <translation>float64, die exakte Referenz (welche Seite näher am exakten Wert liegt)</translation>
+    </message>
 </context>
 <context>
     <name>probaudit::ui::PresentationWindow</name>

@@ -2185,6 +2185,10 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
         <source>reference: batch 1, no padding, float32, 1 thread, in the Python environment</source>
         <translation>기준: 배치 1, 패딩 없음, float32, 스레드 1개, Python 환경에서</translation>
     </message>
+    <message>
+        <source>float64, the exact reference (which side is closer to exact)</source>
+        <translation>float64, 정확한 기준 (어느 쪽이 정확값에 더 가까운지)</translation>
+    </message>
 </context>
 <context>
     <name>probaudit::ui::PresentationWindow</name>

@@ -50,7 +50,8 @@ struct StandardConfig {
     const char* label;
     const char* json;
 };
-// The configs demo study A compares (DESIGN.md axes); the reference is always written.
+// The configs demo study A compares (DESIGN.md axes), the exact reference among them; the
+// reference is always written.
 const StandardConfig kStandard[] = {
     {"batch-8", QT_TRANSLATE_NOOP("probaudit::ui::NewStudyDialog", "batch 8, right padding"),
      R"({"batch_size":8})"},
@@ -64,6 +65,10 @@ const StandardConfig kStandard[] = {
      R"({"dtype":"bfloat16"})"},
     {"sdpa", QT_TRANSLATE_NOOP("probaudit::ui::NewStudyDialog", "SDPA attention"),
      R"({"attention":"sdpa"})"},
+    {"exact",
+     QT_TRANSLATE_NOOP("probaudit::ui::NewStudyDialog",
+                       "float64, the exact reference (which side is closer to exact)"),
+     R"({"dtype":"float64"})"},
 };
 
 // An endpoint study's configs: what its requests are (the server's own settings are labels).
