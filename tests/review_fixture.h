@@ -134,6 +134,19 @@ inline std::vector<std::int64_t> writeFixtureLedger(const std::string& path, con
     return ids;
 }
 
+// A study with an exact reference: "near" is exact on the even items (their gap moved by
+// 1e-4, as the float64 run "exact" moves every item's) and the reference elsewhere, so the
+// reference is farther from exact than "near" wherever float32 p tells them apart.
+inline Fixture exactFixture() {
+    Fixture f;
+    f.configs = {
+        {"reference", nlohmann::json::object(), {}, 1},
+        {"near", nlohmann::json{{"batch_size", 8}},
+         [](std::int64_t i) { return i % 2 == 0 ? 1e-4 : 0.0; }, 1},
+        {"exact", nlohmann::json{{"dtype", "float64"}}, [](std::int64_t) { return 1e-4; }, 0}};
+    return f;
+}
+
 // The default fixture: the reference; "batch-8" moves every third item by 1e-5 from layer 2
 // and flips the items nearest the boundary (|gap| < 0.05, pushed across); "bfloat16" moves
 // every item by 1e-3 from the embeddings (hidden state 0); "threads-2" is bit-identical.

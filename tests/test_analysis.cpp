@@ -337,12 +337,9 @@ private Q_SLOTS:
     // gets its distance, and the headline table shows it; without one, nothing changes.
     void reviewWithAnExactRun() {
         QTemporaryDir dir;
-        testing::Fixture f;
-        const auto near = [](std::int64_t i) { return i % 2 == 0 ? 1e-4 : 0.0; };
-        f.configs = {{"reference", json::object(), {}, 1},
-                     {"near", json{{"batch_size", 8}}, near, 1},
-                     {"far", json{{"dtype", "bfloat16"}}, [](std::int64_t) { return 0.05; }, 0},
-                     {"exact", json{{"dtype", "float64"}}, [](std::int64_t) { return 1e-4; }, 0}};
+        testing::Fixture f = testing::exactFixture();
+        f.configs.insert(f.configs.begin() + 2, {"far", json{{"dtype", "bfloat16"}},
+                                                 [](std::int64_t) { return 0.05; }, 0});
         const std::string path = dir.filePath("exact.ledger").toStdString();
         testing::writeFixtureLedger(path, f);
         const auto rv = analysis::loadReview(path);

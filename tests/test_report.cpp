@@ -293,12 +293,7 @@ private Q_SLOTS:
     // chart, and the headline's note where the reference is the farther side; none without.
     void reportSaysWhichSideIsRight() {
         const QString ledger = m_dir.filePath(QStringLiteral("exact.ledger"));
-        testing::Fixture f;
-        f.configs = {
-            {"reference", nlohmann::json::object(), {}, 1},
-            {"near", nlohmann::json{{"batch_size", 8}},
-             [](std::int64_t i) { return i % 2 == 0 ? 1e-4 : 0.0; }, 1},
-            {"exact", nlohmann::json{{"dtype", "float64"}}, [](std::int64_t) { return 1e-4; }, 0}};
+        const testing::Fixture f = testing::exactFixture();
         testing::writeFixtureLedger(ledger.toStdString(), f);
         const QString pdf = m_dir.filePath(QStringLiteral("exact.pdf"));
         QCOMPARE(test::cli({QStringLiteral("report"), ledger, QStringLiteral("-o"), pdf}).code, 0);

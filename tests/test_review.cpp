@@ -393,12 +393,7 @@ private Q_SLOTS:
     // in its tooltip), its copy, and the charts' distance-to-exact chart; hidden without one.
     void distanceToExactInTheWorkbench() {
         QTemporaryDir dir;
-        testing::Fixture f;
-        f.configs = {
-            {"reference", nlohmann::json::object(), {}, 1},
-            {"near", nlohmann::json{{"batch_size", 8}},
-             [](std::int64_t i) { return i % 2 == 0 ? 1e-4 : 0.0; }, 1},
-            {"exact", nlohmann::json{{"dtype", "float64"}}, [](std::int64_t) { return 1e-4; }, 0}};
+        const testing::Fixture f = testing::exactFixture();
         const QString path = dir.filePath(QStringLiteral("exact.ledger"));
         testing::writeFixtureLedger(path.toStdString(), f);
         const ReviewPtr rv = ReviewLoader::loadNow(path);
