@@ -389,7 +389,9 @@ int compareRuns(const CompareOptions& o) {
     if (o.json) {
         json j = analysis::toJson(c, true);
         j["noise_floor"] = noise;
-        j["distance_to_exact"] = exact ? analysis::toJson(*exact) : json();
+        if (exact) { // absent without a float64 run (the JSON of such ledgers is unchanged)
+            j["distance_to_exact"] = analysis::toJson(*exact);
+        }
         j["run_a_info"] = {
             {"head", a.run.head}, {"config", a.run.config_name}, {"environment", a.run.env_hash}};
         j["run_b_info"] = {
@@ -508,15 +510,15 @@ int summarize(const std::string& path, const std::string& headName, bool asJson,
         return 0;
     }
     if (asJson) {
-        std::cout << json{{"study", rv.facts.name},
-                          {"head", head},
-                          {"ledger", trustJson(rv.trust)},
-                          {"reference_run", ref->id},
-                          {"exact_config",
-                           rv.exact_config.empty() ? json() : json(rv.exact_config)},
-                          {"rows", rows}}
-                         .dump(2)
-                  << "\n";
+        json out{{"study", rv.facts.name},
+                 {"head", head},
+                 {"ledger", trustJson(rv.trust)},
+                 {"reference_run", ref->id},
+                 {"rows", rows}};
+        if (!rv.exact_config.empty()) { // absent without a float64 run
+            out["exact_config"] = rv.exact_config;
+        }
+        std::cout << out.dump(2) << "\n";
         return 0;
     }
     std::printf("study \"%s\", head \"%s\": every config against the reference \"%s\" (run %lld), "
