@@ -282,6 +282,26 @@ void flippedItems(Html& h, const analysis::Review& rv, const ReportOptions& o) {
     }
 }
 
+namespace {
+
+// The p of reference record `r`'s item under config `row`, red and bold where its decision
+// differs from the reference's; "–" where the item was not recorded there.
+QString boundaryCell(const analysis::Review& rv, const analysis::ReviewRow& row,
+                     const ledger::Record& r) {
+    const auto* rec = rv.record(row.run->id, r.item);
+    if (rec == nullptr) {
+        return QStringLiteral("–");
+    }
+    const int cls = rec->probs.size() == 2 ? 1 : r.decision;
+    QString p = nobreak(formatProbability(rec->probs[std::size_t(std::max(0, cls))]));
+    if (rec->decision != r.decision) {
+        p = QStringLiteral("<b><font color=\"#c62828\">%1</font></b>").arg(p);
+    }
+    return p;
+}
+
+} // namespace
+
 void boundaryItems(Html& h, const analysis::Review& rv) {
     const QStringList labels = classNames(rv);
     auto name = [&](std::optional<int> k) { return formatClass(labels, k); };
@@ -300,38 +320,39 @@ void boundaryItems(Html& h, const analysis::Review& rv) {
         return std::abs(a->margin) < std::abs(b->margin);
     });
     near.resize(std::min<std::size_t>(20, near.size()));
-    QStringList head{QStringLiteral("id"), QStringLiteral("text"), QStringLiteral("label"),
-                     QStringLiteral("margin")};
     std::vector<const analysis::ReviewRow*> cols;
     for (const auto& row : rv.rows) {
         if (row.run) {
             cols.push_back(&row);
-            head << esc(row.config);
         }
     }
-    std::vector<QStringList> rows;
-    for (const auto* r : near) {
-        const auto& it = rv.items[std::size_t(r->item)];
-        QStringList cells{esc(it.id), esc(shortText(it.text, 60)), esc(name(it.label)),
-                          nobreak(formatMargin(r->margin))};
-        for (const auto* row : cols) {
-            const auto* rec = rv.record(row->run->id, r->item);
-            if (rec == nullptr) {
-                cells << QStringLiteral("–");
-                continue;
-            }
-            const int cls = rec->probs.size() == 2 ? 1 : r->decision;
-            QString p = nobreak(formatProbability(rec->probs[std::size_t(std::max(0, cls))]));
-            if (rec->decision != r->decision) {
-                p = QStringLiteral("<b><font color=\"#c62828\">%1</font></b>").arg(p);
-            }
-            cells << p;
+    // At most five configs per table, each a tenth of the page: more columns than that wrap
+    // the numbers and names inside their cells; the items repeat in each table, in order.
+    constexpr std::size_t kPerTable = 5;
+    for (std::size_t first = 0; first < cols.size(); first += kPerTable) {
+        const std::size_t last = std::min(cols.size(), first + kPerTable);
+        QStringList head{QStringLiteral("id"), QStringLiteral("text"), QStringLiteral("label"),
+                         QStringLiteral("margin")};
+        for (std::size_t c = first; c < last; ++c) {
+            head << esc(cols[c]->config);
         }
-        rows.push_back(cells);
+        std::vector<QStringList> rows;
+        for (const auto* r : near) {
+            const auto& it = rv.items[std::size_t(r->item)];
+            QStringList cells{esc(it.id), esc(shortText(it.text, 60)), esc(name(it.label)),
+                              nobreak(formatMargin(r->margin))};
+            for (std::size_t c = first; c < last; ++c) {
+                cells << boundaryCell(rv, *cols[c], *r);
+            }
+            rows.push_back(cells);
+        }
+        QStringList widths{QStringLiteral("10%"), QStringLiteral("24%"), QStringLiteral("8%"),
+                           QStringLiteral("8%")};
+        for (std::size_t c = first; c < last; ++c) {
+            widths << QStringLiteral("10%");
+        }
+        h.table(head, rows, {}, widths);
     }
-    QStringList widths{QStringLiteral("10%"), QStringLiteral("24%"), QStringLiteral("8%"),
-                       QStringLiteral("8%")};
-    h.table(head, rows, {}, widths);
     h.p(QStringLiteral("<font size=\"-1\">p: the positive class for binary heads, else the "
                        "reference's decision class; red: the decision differs from the "
                        "reference.</font>"));
