@@ -61,6 +61,7 @@ void addReportCommand(CLI::App& cli, Action& chosen);
 void addBundleCommand(CLI::App& cli, Action& chosen);
 void addImportCommand(CLI::App& cli, Action& chosen);
 void addDiagnoseCommand(CLI::App& cli, Action& chosen);
+void addLocalizeCommand(CLI::App& cli, Action& chosen);
 void addPinCommand(CLI::App& cli, Action& chosen);
 void addCheckCommand(CLI::App& cli, Action& chosen);
 void addGateCommand(CLI::App& cli, Action& chosen);

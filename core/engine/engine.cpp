@@ -260,13 +260,52 @@ std::function<void(int, const at::Tensor&)> hiddenCapture(const Batch& b, Captur
     };
 }
 
+HiddenTap& hiddenTap() {
+    static HiddenTap tap;
+    return tap;
+}
+
+// The forward pass's splice for a batch: the test tap, then the counterfactual's observation
+// and replacement of each row's real tokens. Empty when there is neither.
+std::function<at::Tensor(int, const at::Tensor&)>
+batchSplice(const Batch& b, const std::vector<std::size_t>& members, const Counterfactual* cf) {
+    const HiddenTap& tap = hiddenTap();
+    if (!tap && cf == nullptr) {
+        return {};
+    }
+    return [&b, &members, cf, &tap](int index, const at::Tensor& h) -> at::Tensor {
+        at::Tensor cur = h;
+        if (tap) {
+            if (at::Tensor t = tap(b, index, cur); t.defined()) {
+                cur = t;
+            }
+        }
+        at::Tensor out;
+        for (std::size_t r = 0; cf != nullptr && r < members.size(); ++r) {
+            const auto row = std::int64_t(r);
+            const at::Tensor real = cur[row].narrow(0, b.start[r], b.length[r]);
+            if (cf->observe) {
+                cf->observe(members[r], index, real);
+            }
+            const at::Tensor other = cf->replace ? cf->replace(members[r], index) : at::Tensor();
+            if (other.defined()) {
+                if (!out.defined()) {
+                    out = cur.clone();
+                }
+                out[row].narrow(0, b.start[r], b.length[r]).copy_(other);
+            }
+        }
+        return out.defined() ? out : (cur.is_same(h) ? at::Tensor() : cur);
+    };
+}
+
 // One batch of a decision run: forward pass, head and a record for every row (items skipped
 // in this attempt included: their neighbours must see the same batch).
 std::vector<ItemRecord> runBatch(const TransformerModel& model, const Head& head,
                                  const std::vector<tokenizer::Encoding>& enc,
                                  const std::vector<std::size_t>& members, std::size_t bi,
                                  const RunConfig& c, Capture capture, std::int32_t padId,
-                                 const at::Device& device) {
+                                 const at::Device& device, const Counterfactual* cf) {
     std::vector<std::vector<std::int32_t>> rows;
     for (std::size_t i : members) {
         rows.push_back(enc[i].ids);
@@ -279,6 +318,7 @@ std::vector<ItemRecord> runBatch(const TransformerModel& model, const Head& head
     if (capture != Capture::None) {
         opt.onHidden = hiddenCapture(b, capture, head, batchRecords);
     }
+    opt.splice = batchSplice(b, members, cf);
     const ForwardResult out = model.forward(b, opt);
     const at::Tensor logits = head.logits(model, b, out).to(at::kCPU);
     const double seconds =
@@ -300,6 +340,10 @@ std::vector<ItemRecord> runBatch(const TransformerModel& model, const Head& head
 
 } // namespace
 
+void setHiddenTap(HiddenTap tap) {
+    hiddenTap() = std::move(tap);
+}
+
 std::vector<ItemRecord> Engine::run(const std::vector<tokenizer::Encoding>& enc, const RunConfig& c,
                                     Capture capture, const RunProgress& progress,
                                     const BatchSink& sink, const std::vector<bool>& skip) {
@@ -314,7 +358,12 @@ std::vector<ItemRecord> Engine::run(const std::vector<tokenizer::Encoding>& enc,
     c10::InferenceMode guard;
     const std::size_t total = countReported(enc.size(), skip);
     // The plan is made over all items, so a resumed run batches exactly as the first attempt.
-    const RunPlan plan = Engine::plan(encodingLengths(enc), c);
+    RunPlan plan;
+    if (m_counterfactual != nullptr && !m_counterfactual->batches.empty()) {
+        plan.batches = m_counterfactual->batches; // a counterfactual replays given batches
+    } else {
+        plan = Engine::plan(encodingLengths(enc), c);
+    }
 
     const std::int32_t padId =
         m_ckpt.spec().pad_token_id >= 0 ? static_cast<std::int32_t>(m_ckpt.spec().pad_token_id) : 0;
@@ -332,8 +381,8 @@ std::vector<ItemRecord> Engine::run(const std::vector<tokenizer::Encoding>& enc,
                                              [&](std::size_t i) { return skip[i]; })) {
                 continue;
             }
-            std::vector<ItemRecord> batchRecords =
-                runBatch(*m_model, *m_head, enc, members, bi, c, capture, padId, device);
+            std::vector<ItemRecord> batchRecords = runBatch(
+                *m_model, *m_head, enc, members, bi, c, capture, padId, device, m_counterfactual);
             // Items already recorded in an interrupted attempt ride along for the arithmetic
             // (their neighbours must see the same batch) but are not reported again.
             std::vector<ItemRecord> fresh;

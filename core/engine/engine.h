@@ -51,6 +51,26 @@ using RunProgress = std::function<bool(std::size_t done, std::size_t total)>;
 // Called after every batch with its records (the ledger writes one transaction per batch).
 using BatchSink = std::function<void(const std::vector<ItemRecord>& batch)>;
 
+// A counterfactual pass (localize): the hidden states of chosen items are another pass's from a
+// given index on. Items are indices into the run's encodings; states are a row's real tokens
+// [T, H]. Neither is called for a run without one (Engine::setCounterfactual).
+struct Counterfactual {
+    // The batches to compute (indices into the run's encodings, each batch in row order), so a
+    // pass replays the batches a study run had; empty: the config's own plan.
+    std::vector<std::vector<std::size_t>> batches;
+    // Every row's state as this pass computed it, before any replacement.
+    std::function<void(std::size_t item, int index, const at::Tensor& state)> observe;
+    // The state to continue from after hidden-state `index`, or undefined for the computed one
+    // (converted to the pass's dtype and device; padding positions stay as computed).
+    std::function<at::Tensor(std::size_t item, int index)> replace;
+};
+
+// A test seam: called in every decision pass with each batch's hidden state after `index`
+// before any counterfactual; a defined result replaces it (tests/test_localize.cpp plants a
+// cause through it). Nothing in the product sets it.
+using HiddenTap = std::function<at::Tensor(const Batch& batch, int index, const at::Tensor& h)>;
+void setHiddenTap(HiddenTap tap);
+
 // Per-row hash (kernels/row_hash.h) of each row's real tokens of hidden [B, L, H]; on a CUDA
 // tensor computed on the GPU, only the hashes copied back.
 std::vector<std::uint64_t> rowHashes(const Batch& batch, const at::Tensor& hidden);
@@ -103,6 +123,10 @@ public:
                                   const GenerateOptions& options, ServeStats* stats = nullptr,
                                   const RunProgress& progress = {});
 
+    // Decision runs from now on are counterfactual passes (nullptr: ordinary runs again); the
+    // caller keeps it alive while it is set.
+    void setCounterfactual(const Counterfactual* cf) { m_counterfactual = cf; }
+
     const KernelTrace& lastTrace() const { return m_trace; }
     // Whether a run on a CUDA device also records its device kernels (on by default; the
     // profiler costs some throughput, which gpu_bench measures with this off and on).
@@ -131,6 +155,7 @@ private:
     KernelTrace m_trace;
     bool m_deviceKernelTrace = true;
     bool m_cancelled = false;
+    const Counterfactual* m_counterfactual = nullptr;
 };
 
 } // namespace probaudit::engine

@@ -103,6 +103,21 @@ at::Tensor cachedMask(const at::Tensor& attentionMask, std::int64_t L, std::int6
         .masked_fill(allowed.logical_not(), lowest);
 }
 
+// Reports a hidden state (onHidden) and returns the one the pass goes on with (splice, when it
+// gives one). Without either callback it does nothing.
+at::Tensor reportHidden(const ForwardOptions& opt, int index, const at::Tensor& h) {
+    if (opt.onHidden) {
+        opt.onHidden(index, h);
+    }
+    if (opt.splice) {
+        at::Tensor other = opt.splice(index, h);
+        if (other.defined()) {
+            return other;
+        }
+    }
+    return h;
+}
+
 at::Tensor dense(const at::Tensor& x, const at::Tensor& w, const at::Tensor& b = {}) {
     return at::linear(x, w, b.defined() ? c10::optional<at::Tensor>(b) : c10::nullopt);
 }
@@ -274,9 +289,7 @@ public:
         const double scaling = std::pow(double(s.head_dim), -0.5);
         const auto rep = s.num_heads / s.num_kv_heads;
 
-        if (opt.onHidden) {
-            opt.onHidden(0, h);
-        }
+        h = reportHidden(opt, 0, h);
         for (std::size_t l = 0; l < m_layers.size(); ++l) {
             const Layer& w = m_layers[l];
             at::Tensor residual = h;
@@ -336,14 +349,12 @@ public:
             at::Tensor gate = project(b, x, w.gate, w.gate_b);
             x = project(b, at::silu_(gate).mul_(project(b, x, w.up, w.up_b)), w.down, w.down_b);
             h = x.add_(residual);
-            if (opt.onHidden && l + 1 < m_layers.size()) {
-                opt.onHidden(static_cast<int>(l + 1), h);
+            if (l + 1 < m_layers.size()) {
+                h = reportHidden(opt, static_cast<int>(l + 1), h);
             }
         }
         h = rmsNorm(h, m_norm, s.norm_eps);
-        if (opt.onHidden) {
-            opt.onHidden(static_cast<int>(m_layers.size()), h);
-        }
+        h = reportHidden(opt, static_cast<int>(m_layers.size()), h);
         return ForwardResult{h, at::Tensor()};
     }
 
@@ -357,9 +368,7 @@ private:
         const double scaling = std::pow(double(s.head_dim), -0.5);
         bi::PackCache* cache = &packCache();
         at::Tensor h = at::embedding(m_embed, b.input_ids);
-        if (opt.onHidden) {
-            opt.onHidden(0, h);
-        }
+        h = reportHidden(opt, 0, h);
         for (std::size_t l = 0; l < m_layers.size(); ++l) {
             const Layer& w = m_layers[l];
             const at::Tensor x = bi::rmsNorm(h, w.in_norm, s.norm_eps);
@@ -384,14 +393,12 @@ private:
             const at::Tensor act = bi::siluMul(bi::linear(y, w.gate, w.gate_b, cache),
                                                bi::linear(y, w.up, w.up_b, cache));
             h = h + bi::linear(act, w.down, w.down_b, cache);
-            if (opt.onHidden && l + 1 < m_layers.size()) {
-                opt.onHidden(static_cast<int>(l + 1), h);
+            if (l + 1 < m_layers.size()) {
+                h = reportHidden(opt, static_cast<int>(l + 1), h);
             }
         }
         h = bi::rmsNorm(h, m_norm, s.norm_eps);
-        if (opt.onHidden) {
-            opt.onHidden(static_cast<int>(m_layers.size()), h);
-        }
+        h = reportHidden(opt, static_cast<int>(m_layers.size()), h);
         return ForwardResult{h, at::Tensor()};
     }
 
@@ -491,9 +498,7 @@ public:
         const bool maskless = sdpa && b.unpadded();
         const at::Tensor mask = maskless ? at::Tensor() : additiveMask(b, false, m_dtype, sdpa);
         const double scaling = std::pow(double(s.head_dim), -0.5);
-        if (opt.onHidden) {
-            opt.onHidden(0, h);
-        }
+        h = reportHidden(opt, 0, h);
         for (std::size_t l = 0; l < m_layers.size(); ++l) {
             const Layer& w = m_layers[l];
             const at::Tensor q =
@@ -526,9 +531,7 @@ public:
                 activation(s.activation, project(b, a, w.inter[0], w.inter[1]));
             h = at::layer_norm(project(b, inter, w.out[0], w.out[1]) + a, normShape, w.oln[0],
                                w.oln[1], s.norm_eps);
-            if (opt.onHidden) {
-                opt.onHidden(static_cast<int>(l + 1), h);
-            }
+            h = reportHidden(opt, static_cast<int>(l + 1), h);
         }
         at::Tensor pooler;
         if (m_poolW.defined()) {
@@ -552,9 +555,7 @@ private:
         const double scaling = std::pow(double(s.head_dim), -0.5);
         bi::PackCache* cache = &packCache();
         const kernels::Activation act = bi::activationByName(s.activation);
-        if (opt.onHidden) {
-            opt.onHidden(0, h);
-        }
+        h = reportHidden(opt, 0, h);
         for (std::size_t l = 0; l < m_layers.size(); ++l) {
             const Layer& w = m_layers[l];
             const at::Tensor q = bi::linear(h, w.q[0], w.q[1], cache);
@@ -568,9 +569,7 @@ private:
                 bi::activation(act, bi::linear(a, w.inter[0], w.inter[1], cache));
             h = bi::layerNorm(bi::linear(inter, w.out[0], w.out[1], cache) + a, w.oln[0], w.oln[1],
                               s.norm_eps);
-            if (opt.onHidden) {
-                opt.onHidden(static_cast<int>(l + 1), h);
-            }
+            h = reportHidden(opt, static_cast<int>(l + 1), h);
         }
         at::Tensor pooler;
         if (m_poolW.defined()) {

@@ -52,6 +52,9 @@ struct ForwardOptions {
     // Called with every hidden state the reference reports (index 0 = embeddings, i = after
     // layer i; for the llama family the last one is after the final norm), [B, L, H].
     std::function<void(int index, const at::Tensor& hidden)> onHidden;
+    // Counterfactual passes (localize): called after onHidden with the same state; a defined
+    // result is the state the rest of the pass continues from instead.
+    std::function<at::Tensor(int index, const at::Tensor& hidden)> splice;
     // With a cache, the batch's input_ids/position_ids are the new positions only and its
     // attention_mask covers the cached positions and the new ones [B, T + L]; the cache grows.
     KvCache* cache = nullptr;

@@ -218,6 +218,12 @@ public:
     // state link, like the study).
     void putDiagnosis(const std::string& head, const nlohmann::json& diagnosis);
     std::optional<nlohmann::json> latestDiagnosis(const std::string& head) const;
+    // Localisations (`probaudit localize`) of a head's configs A and B, stored beside the
+    // diagnoses (the same sealed table, keyed by ["localize", head, A, B]).
+    void putLocalization(const std::string& head, const std::string& a, const std::string& b,
+                         const nlohmann::json& localization);
+    std::optional<nlohmann::json> latestLocalization(const std::string& head, const std::string& a,
+                                                     const std::string& b) const;
 
     // Walks the whole chain: every sealed run's records, row, config and environment, every
     // state link, and the tables as they are now against the last state link. With `expected`

@@ -484,6 +484,22 @@ std::optional<json> Ledger::latestDiagnosis(const std::string& head) const {
     });
 }
 
+namespace {
+std::string localizationKey(const std::string& head, const std::string& a, const std::string& b) {
+    return json::array({"localize", head, a, b}).dump();
+}
+} // namespace
+
+void Ledger::putLocalization(const std::string& head, const std::string& a, const std::string& b,
+                             const json& localization) {
+    putDiagnosis(localizationKey(head, a, b), localization);
+}
+
+std::optional<json> Ledger::latestLocalization(const std::string& head, const std::string& a,
+                                               const std::string& b) const {
+    return latestDiagnosis(localizationKey(head, a, b));
+}
+
 std::vector<std::int64_t> Ledger::recordedItems(std::int64_t run) const {
     return guard([&] {
         std::vector<std::int64_t> out;

@@ -410,15 +410,9 @@ analysis::Diagnosis Ladder::run() {
 
 // The head the ladder diagnoses: named, or the study's first; decision heads only.
 const HeadSpec& ladderHead(const DiagnoseOptions& o, const study::Study& s) {
-    const HeadSpec* head = o.head.empty() ? &s.heads.front() : s.head(o.head);
-    if (head == nullptr) {
-        throw Error(o.run.study, "no head variant \"" + o.head + "\"");
-    }
-    if (head->generation()) {
-        throw Error(o.run.study, "the diagnosis ladder is for decision heads; a generation "
-                                 "study's comparisons are in `probaudit summary`");
-    }
-    return *head;
+    return decisionHead(s, o.run.study, o.head,
+                        "the diagnosis ladder is for decision heads; a generation study's "
+                        "comparisons are in `probaudit summary`");
 }
 
 } // namespace

@@ -43,6 +43,18 @@ std::string defaultLedgerPath(const std::string& studyPath) {
     return p + ".ledger";
 }
 
+const HeadSpec& decisionHead(const study::Study& s, const std::string& studyPath,
+                             const std::string& name, const std::string& generationRefusal) {
+    const HeadSpec* head = name.empty() ? &s.heads.front() : s.head(name);
+    if (head == nullptr) {
+        throw Error(studyPath, "no head variant \"" + name + "\"");
+    }
+    if (head->generation()) {
+        throw Error(studyPath, generationRefusal);
+    }
+    return *head;
+}
+
 namespace {
 
 // A run's head identity: the head as the study defines it and, for an adapter, the SHA-256 of

@@ -172,4 +172,9 @@ void setBatchObserver(std::function<void(std::int64_t committed)> observer);
 
 std::string defaultLedgerPath(const std::string& studyPath);
 
+// The decision head a command works on: `name`, or the study's first. Throws probaudit::Error
+// naming the study for an unknown name, and with `generationRefusal` for a generation head.
+const HeadSpec& decisionHead(const study::Study& s, const std::string& studyPath,
+                             const std::string& name, const std::string& generationRefusal);
+
 } // namespace probaudit::runner

@@ -1,0 +1,94 @@
+#pragma once
+// Counterfactual localisation's result (`probaudit localize`, runner/localize.h): for a pair of
+// configs A and B and a sample of items, where in the forward pass the difference between them
+// arises. A layer splice feeds A's hidden state after index k (0 = embeddings, i = after layer
+// i; for the llama family the last index is after the final norm) to B's remaining layers. The
+// difference is complete by the smallest k whose splice removes at least the threshold share of
+// the item's Δp (and, for a flip, gives back A's decision), found by bisection: B's layers after
+// it add less than the rest; the share at k - 1 says how much layer k itself adds (a planted
+// cause in layer k: all of it). The reverse splice feeds B's state after that index to A's
+// remaining layers (how much of Δp B's state there already carries). Its JSON form is what the
+// ledger stores and `localize --json` prints. Pure data and rules: no engine here.
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace probaudit::analysis {
+
+// One evaluated splice: A's state after `index` in B's pass.
+struct SplicePoint {
+    int index = 0;
+    double removed = 0; // share of Δp removed: 1 - (p' - p_A) / (p_B - p_A)
+    int decision = -1;  // B's decision with the splice
+};
+
+enum class CauseStatus {
+    Localised,    // an index whose splice removes the share
+    InTheHead,    // no hidden state's splice removes it: the difference is in the head
+    NoDifference, // A and B agree on the item in the localisation's own passes
+};
+std::string causeStatusName(CauseStatus s);
+CauseStatus causeStatusFromName(const std::string& name); // throws probaudit::Error
+
+struct ItemCause {
+    std::int64_t item = 0; // ledger item index
+    std::string id;
+    double study_dp = 0; // Δp (points) between the study's recorded runs of A and B
+    bool study_flip = false;
+    double p_a = 0, p_b = 0; // in the localisation's baseline passes (p as compare defines it)
+    int decision_a = -1, decision_b = -1;
+    CauseStatus status = CauseStatus::NoDifference;
+    int complete_by = -1;      // hidden-state index (Localised)
+    double removed = 0;        // share removed by A's state after `complete_by`
+    double removed_before = 0; // by A's state after complete_by - 1 (0 when complete_by is 0)
+    double reproduced = 0;     // reverse: share of Δp B's state after `complete_by` gives A
+    int reverse_decision = -1; // A's decision with B's state after `complete_by`
+    std::vector<SplicePoint> evaluated; // in bisection order
+
+    double dp() const; // points, |p_b - p_a|
+    bool flip() const { return decision_a != decision_b; }
+};
+
+struct Localization {
+    std::string study, head, config_a, config_b;
+    int layers = 0;          // L: hidden-state indices 0..L
+    bool final_norm = false; // index L is after the final norm (llama family), not layer L
+    double threshold = 0.95;
+    std::int64_t probe_a = 0, probe_b = 0; // baseline probe runs
+    std::vector<std::int64_t> probes;      // every pass's probe run, in order
+    int passes = 0;                        // forward passes over the sample (baselines included)
+    double seconds = 0;                    // the passes' wall time
+    double baseline_b_seconds = 0;         // B's baseline pass alone
+    // Sample items whose baseline pass gave the study run's probabilities bit for bit (the
+    // passes replay the batches the study runs had).
+    std::int64_t replayed_a = 0, replayed_b = 0;
+    std::vector<ItemCause> items;
+
+    nlohmann::json toJson() const;
+    // Throws probaudit::Error naming what is missing or of the wrong type.
+    static Localization fromJson(const nlohmann::json& j);
+    // The most passes a pair costs: the two baselines, the bisection over L + 2 outcomes
+    // (indices 0..L and "in the head") and the reverse splice.
+    static int passBudget(int layers);
+};
+
+// "embeddings", "layer 3", "the final norm" (llama family's last index), for a hidden index.
+std::string hiddenName(int index, int layers, bool finalNorm);
+
+// One line per item: "complete by layer 3: A's state after it removes 98% of Δp (after layer 2:
+// 4%); B's state after it gives A 97% of Δp".
+std::string causeLine(const ItemCause& c, const Localization& l);
+
+// Items per index their difference is complete by (Localised) and the mean share removed there; the
+// head and the items without a difference as their own rows.
+struct CauseRow {
+    std::string where;
+    std::int64_t items = 0;
+    double mean_removed = 0;
+};
+std::vector<CauseRow> causeTable(const Localization& l);
+
+} // namespace probaudit::analysis
