@@ -1,5 +1,6 @@
 // The `probaudit` CLI: --version, --help, errors, the environment fingerprint, and (model) its peak
 // memory on each gemm path.
+#include <QCryptographicHash>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -289,8 +290,6 @@ private Q_SLOTS:
         QVERIFY(runCli(args).exitCode > 0);
     }
 
-    // `probaudit gate` end to end on a real study (tiny BERT): the policy sealed by `run`,
-    // exit codes, the JUnit file, and a policy changed after the runs reported as such.
     // A study with a float64 config (tiny BERT): its run records, summary and compare give
     // both sides' distance to it, and its float64 p differ from float32's.
     void distanceToExactCommands() {
@@ -348,6 +347,8 @@ private Q_SLOTS:
         QVERIFY(e[u"a"].toObject()[u"max"].toDouble() > 0);
     }
 
+    // `probaudit gate` end to end on a real study (tiny BERT): the policy sealed by `run`,
+    // exit codes, the JUnit file, and a policy changed after the runs reported as such.
     void gateCommand() {
         QTemporaryDir dir;
         const auto write = [&](const QString& name, const QByteArray& text) {
@@ -420,6 +421,33 @@ private Q_SLOTS:
                     key + QStringLiteral(".pub"), QStringLiteral("--ledger"), ledger});
         QCOMPARE(r.exitCode, 0);
         QVERIFY2(r.out.contains(QStringLiteral("verified")), qPrintable(r.out + r.err));
+        // Its subjects: every model file with its plain SHA-256 (what sha256sum prints).
+        {
+            QFile envelope(attest);
+            QVERIFY(envelope.open(QIODevice::ReadOnly));
+            const QJsonObject statement =
+                QJsonDocument::fromJson(
+                    QByteArray::fromBase64(QJsonDocument::fromJson(envelope.readAll())[u"payload"]
+                                               .toString()
+                                               .toUtf8()))
+                    .object();
+            int modelFiles = 0;
+            for (const auto& v : statement[u"subject"].toArray()) {
+                const QString name = v.toObject()[u"name"].toString();
+                if (!name.startsWith(QStringLiteral("model/"))) {
+                    continue;
+                }
+                QFile f(QStringLiteral(PROBAUDIT_SOURCE_DIR "/tests/fixtures/tiny-bert/") +
+                        name.mid(6));
+                QVERIFY2(f.open(QIODevice::ReadOnly), qPrintable(name));
+                QCOMPARE(
+                    v.toObject()[u"digest"].toObject()[u"sha256"].toString(),
+                    QString::fromLatin1(
+                        QCryptographicHash::hash(f.readAll(), QCryptographicHash::Sha256).toHex()));
+                ++modelFiles;
+            }
+            QVERIFY(modelFiles >= 2); // config and weights at least
+        }
         r = runCli({QStringLiteral("verify-attestation"), attest, QStringLiteral("--trust"),
                     key + QStringLiteral("2.pub")});
         QCOMPARE(r.exitCode, 2);

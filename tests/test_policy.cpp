@@ -5,6 +5,7 @@
 // against the xunit plugin's junit-10.xsd with xmllint (a real XML schema validator).
 #include "core/common/base64.h"
 #include "core/common/error.h"
+#include "core/common/file_digest.h"
 #include "core/common/protocol.h"
 #include "core/ledger/ledger.h"
 #include "core/ledger/policy_record.h"
@@ -236,6 +237,24 @@ private slots:
         QCOMPARE(g.exitCode(), exit);
     }
 
+    // A rule whose checks apply to no head of the ledger's study (a generation criterion given
+    // with --study to a decision-only ledger) is judged nowhere: unknown, never a silent pass.
+    void ruleJudgedNowhereIsUnknown() {
+        QTemporaryDir dir;
+        const std::string led = ledgerWith(
+            dir, json::parse(R"({"rules": [{"name": "t", "configs": "all", "max_flips": 0}]})"));
+        std::vector<std::string> errors;
+        const Policy elsewhere = Policy::fromJson(
+            json::parse(R"({"rules": [{"name": "g", "configs": "all", "min_jaccard": 0.9}]})"),
+            "$.policy", errors);
+        QVERIFY(errors.empty());
+        const policy::GateResult g = policy::gate(led, elsewhere);
+        QCOMPARE(g.rows.size(), std::size_t(1));
+        QCOMPARE(g.rows.front().outcome, policy::Outcome::Unknown);
+        QVERIFY(g.rows.front().detail.find("no head") != std::string::npos);
+        QCOMPARE(g.exitCode(), protocol::kExitRuleUnknown);
+    }
+
     // A rule over a config that has no finished run cannot pass.
     void missingRunIsUnknown() {
         QTemporaryDir dir;
@@ -405,6 +424,14 @@ private slots:
                                             : policy::Reproduction::CrossNumerics);
             QVERIFY(!r.runs[2].env_differences.empty()); // cpu: A -> B, named
             QCOMPARE(r.exitCode(), protocol::kExitResultsDiffer);
+            // The signed statement's assurance level says what happened, not "reproduced".
+            QCOMPARE(r.assurance(), std::string("drift"));
+            policy::ReproductionResult clean = r;
+            clean.runs.erase(clean.runs.begin() + 1);
+            QCOMPARE(clean.assurance(), std::string("reproduced"));
+            clean.not_reproduced.push_back("h / c9");
+            QCOMPARE(clean.assurance(), std::string("partially reproduced"));
+            QCOMPARE(policy::ReproductionResult{}.assurance(), std::string("not reproduced"));
         }
     }
 
@@ -505,12 +532,30 @@ private slots:
         // Not an envelope.
         QVERIFY(policy::verifyAttestation("{\"x\":1}", key.public_pem, "k.pub", std::nullopt)
                     .malformed);
-        // The ledger changed after the attestation (one more sealed fact), then its policy.
+        // The policy edited by one byte in the ledger (max_flips 0 -> 1, sealed as a study
+        // update would be): the ledger is no longer the one attested, and gate says the policy
+        // was registered after the runs.
+        const std::string before = fileSha256(path);
+        {
+            ledger::Ledger led(path, ledger::Ledger::Mode::Write);
+            json study = led.study();
+            study["policy"]["rules"][0]["max_flips"] = 1;
+            led.updateStudy(study);
+        }
+        QVERIFY(fileSha256(path) != before);
+        check = policy::verifyAttestation(envelope, key.public_pem, "k.pub", path);
+        QVERIFY(!check.ok());
+        QVERIFY(check.problem.find("not the ledger attested") != std::string::npos);
+        QVERIFY(!policy::gate(path).late_runs.empty());
+        // And one more sealed fact of any kind.
+        const std::string again = policy::signAttestation(
+            policy::attestationStatement(policy::gate(path), path), key.private_pem, "k");
+        QVERIFY(policy::verifyAttestation(again, key.public_pem, "k.pub", path).ok());
         {
             ledger::Ledger led(path, ledger::Ledger::Mode::Write);
             led.setMeta("note", "x");
         }
-        check = policy::verifyAttestation(envelope, key.public_pem, "k.pub", path);
+        check = policy::verifyAttestation(again, key.public_pem, "k.pub", path);
         QVERIFY(!check.ok());
         QVERIFY(check.problem.find("not the ledger attested") != std::string::npos);
     }

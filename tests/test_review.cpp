@@ -523,8 +523,6 @@ private Q_SLOTS:
         QVERIFY(shown.contains(QStringLiteral("batch-8")));
     }
 
-    // The page: the worst config is selected first; a heatmap click lists the items behind the
-    // cell; the inspector shows one item under every config.
     // The policy's verdict strip: evaluated in the background, saying when the policy was
     // registered (here: changed after the runs), each failed check a link to its items.
     void policyVerdictStrip() {
@@ -572,6 +570,8 @@ private Q_SLOTS:
         QVERIFY(!page.verdict()->isVisible());
     }
 
+    // The page: the worst config is selected first; a heatmap click lists the items behind the
+    // cell; the inspector shows one item under every config.
     void reviewPage() {
         ReviewPage page;
         page.resize(1400, 900);

@@ -1,4 +1,4 @@
-"""The independent check of `probaudit attest` output that the tests use.
+"""The independent check of `probaudit gate --attest` output that the tests use.
 
 Usage: verify_attestation.py ENVELOPE.json PUBKEY.pem
 

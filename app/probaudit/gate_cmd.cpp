@@ -81,24 +81,6 @@ void printTable(const GateResult& g, const std::vector<std::string>& itemIds) {
     }
 }
 
-void writeFile(const std::string& path, const std::string& text) {
-    const std::string tmp = path + ".part-" + std::to_string(::getpid());
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        out << text;
-        if (!out.flush()) {
-            std::filesystem::remove(tmp);
-            throw Error(path, "cannot be written");
-        }
-    }
-    std::error_code ec;
-    std::filesystem::rename(tmp, path, ec);
-    if (ec) {
-        std::filesystem::remove(tmp);
-        throw Error(path, "cannot be written: " + ec.message());
-    }
-}
-
 } // namespace
 
 std::string readTextFile(const std::string& path) {
@@ -181,6 +163,24 @@ int gate(const GateOptions& o) {
                                 : "PASS",
                 g.passed, g.failed, g.unknown);
     return g.exitCode();
+}
+
+void writeFile(const std::string& path, const std::string& text) {
+    const std::string tmp = path + ".part-" + std::to_string(::getpid());
+    {
+        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+        out << text;
+        if (!out.flush()) {
+            std::filesystem::remove(tmp);
+            throw Error(path, "cannot be written");
+        }
+    }
+    std::error_code ec;
+    std::filesystem::rename(tmp, path, ec);
+    if (ec) {
+        std::filesystem::remove(tmp);
+        throw Error(path, "cannot be written: " + ec.message());
+    }
 }
 
 } // namespace probaudit::app

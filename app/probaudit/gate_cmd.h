@@ -14,6 +14,8 @@ int gate(const GateOptions& o);
 
 // A key or an attestation file, whole (at most 64 MiB); throws probaudit::Error naming it.
 std::string readTextFile(const std::string& path);
+// Writes a file whole or not at all (a temporary beside it, renamed); throws probaudit::Error.
+void writeFile(const std::string& path, const std::string& text);
 
 struct VerifyAttestationOptions {
     std::string attestation, trust, ledger;

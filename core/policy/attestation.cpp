@@ -8,6 +8,7 @@
 #include "core/ledger/ledger.h"
 #include "core/ledger/policy_record.h"
 #include "core/ledger/signing.h"
+#include "core/model/checkpoint.h"
 
 #include <filesystem>
 
@@ -19,6 +20,34 @@ namespace {
 
 json subject(const std::string& name, const std::string& sha256) {
     return {{"name", name}, {"digest", {{"sha256", sha256}}}};
+}
+
+// The model: its combined digest as the ledger records it (file names and bytes, in order), and,
+// when the files are where the study says and are the ones recorded (the combined digest
+// matches), each file with its plain SHA-256, which `sha256sum` checks.
+void addModelSubjects(json& subjects, const json& model) {
+    if (!model.contains("sha256") || !model["sha256"].is_string()) {
+        return;
+    }
+    const std::string recorded = model["sha256"].get<std::string>();
+    const std::string path = model.contains("path") && model["path"].is_string()
+                                 ? model["path"].get<std::string>()
+                                 : std::string("model");
+    subjects.push_back(
+        subject("model-digest/" + std::filesystem::path(path).filename().string(), recorded));
+    std::vector<std::string> files;
+    try {
+        files = model::Checkpoint::open(path).files();
+        if (modelDigest(files) != recorded) {
+            return; // other files than the runs read: only the recorded digest is attested
+        }
+    } catch (const std::exception&) {
+        return; // not here
+    }
+    for (const std::string& f : files) {
+        subjects.push_back(
+            subject("model/" + std::filesystem::path(f).filename().string(), fileSha256(f)));
+    }
 }
 
 std::string checkName(const GateRow& r) {
@@ -82,12 +111,7 @@ json attestationStatement(const GateResult& g, const std::string& ledgerPath) {
         json::array({subject("ledger/" + file, fileSha256(ledgerPath)),
                      subject("ledger-chain-head/" + std::to_string(head->seq), head->sha256),
                      subject("dataset", led.datasetSha256())});
-    const json model = study.value("model", json::object());
-    if (model.contains("sha256") && model["sha256"].is_string()) {
-        const std::string path = model.value("path", "model");
-        subjects.push_back(subject("model/" + std::filesystem::path(path).filename().string(),
-                                   model["sha256"].get<std::string>()));
-    }
+    addModelSubjects(subjects, study.value("model", json::object()));
     return {{"_type", kStatementType},
             {"subject", subjects},
             {"predicateType", kTestResultType},

@@ -472,7 +472,16 @@ GateResult gate(const std::string& ledgerPath, const std::optional<Policy>& over
     const std::string firstHead = first->head;
     reviews.byHead[firstHead] = std::move(first);
     for (const PolicyRule& rule : g.policy.rules) {
+        const std::size_t before = g.rows.size();
         judgeRule(rule, headsOf(rule, study), reviews, g.rows);
+        if (g.rows.size() == before) { // never a silent pass: a rule judged nowhere is unknown
+            GateRow none;
+            none.rule = rule.name;
+            none.criterion = rule.checks.front().criterion;
+            none.limit = rule.checks.front().limit;
+            unknown(none, "no head of the study is one the rule's checks apply to");
+            g.rows.push_back(std::move(none));
+        }
     }
     for (const GateRow& r : g.rows) {
         (r.outcome == Outcome::Pass   ? g.passed

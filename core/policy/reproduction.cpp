@@ -126,6 +126,13 @@ int ReproductionResult::exitCode() const {
                         : protocol::kExitOk;
 }
 
+std::string ReproductionResult::assurance() const {
+    return runs.empty()              ? "not reproduced"
+           : drift()                 ? "drift"
+           : !not_reproduced.empty() ? "partially reproduced"
+                                     : "reproduced";
+}
+
 json ReproductionResult::toJson() const {
     json out = json::array();
     for (const ReproducedRun& r : runs) {
@@ -201,7 +208,7 @@ json reproductionStatement(const ReproductionResult& r, const std::string& bundl
            {"digest", {{"sha256", head ? head->sha256 : std::string()}}}}}},
         {"predicateType", kReproductionType},
         {"predicate",
-         {{"assurance", "reproduced"},
+         {{"assurance", r.assurance()},
           {"drift", r.drift()},
           {"runs", r.toJson()["runs"]},
           {"not_reproduced", r.not_reproduced},

@@ -40,6 +40,9 @@ struct ReproductionResult {
     // 0 every run reproduced (exactly, within the policy or with its environment named);
     // protocol::kExitResultsDiffer when one drifted; kExitError when nothing was reproduced.
     int exitCode() const;
+    // The statement's assurance level: "reproduced" (every bundle run, none drifted),
+    // "partially reproduced" (some not rerun here, none drifted), "drift", "not reproduced".
+    std::string assurance() const;
     nlohmann::json toJson() const;
 };
 
@@ -49,7 +52,7 @@ struct ReproductionResult {
 ReproductionResult classifyReproduction(const std::string& ledgerPath);
 
 // The statement a reproduction signs (attestation.h's envelope): subjects the bundle and the
-// ledger, predicate the assurance level "reproduced", both environments of every run and its
+// ledger, predicate the assurance level (assurance()), both environments of every run and its
 // classification.
 nlohmann::json reproductionStatement(const ReproductionResult& r, const std::string& bundlePath);
 

@@ -16,7 +16,6 @@
 
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 
 namespace probaudit::app {
@@ -70,10 +69,12 @@ int reproduce(const ReproduceArgs& o) {
         return exit;
     }
     const policy::ReproductionResult r = policy::classifyReproduction(ledger);
-    if (!o.attest.empty()) {
-        const std::string envelope = policy::signAttestation(
-            policy::reproductionStatement(r, o.bundle), readTextFile(o.key), o.key);
-        std::ofstream(o.attest, std::ios::binary | std::ios::trunc) << envelope;
+    if (!o.attest.empty() && r.runs.empty()) {
+        std::fprintf(stderr, "nothing was reproduced: no statement written to %s\n",
+                     o.attest.c_str());
+    } else if (!o.attest.empty()) {
+        writeFile(o.attest, policy::signAttestation(policy::reproductionStatement(r, o.bundle),
+                                                    readTextFile(o.key), o.key));
     }
     if (o.json) {
         std::cout << r.toJson().dump(2) << "\n";
