@@ -4,6 +4,7 @@
 #include "cli_support.h"
 #include "core/analysis/review.h"
 #include "core/analysis/seed_tables.h"
+#include "core/analysis/stats.h"
 #include "core/ledger/ledger.h"
 #include "core/ledger/policy_record.h"
 #include "review_fixture.h"
@@ -287,6 +288,25 @@ private Q_SLOTS:
         QVERIFY2(text.contains(QStringLiteral("registered after runs 1")), qPrintable(text));
         QVERIFY(text.indexOf(QStringLiteral("Policy verdict")) <
                 text.indexOf(QStringLiteral("Ledger integrity")));
+    }
+
+    // What the sample cannot show, in the same terms as the card and `probaudit run`: the flip
+    // rate's Wilson bound for 0 flips among the items, and the smallest accuracy difference
+    // the sample detects.
+    void reportSaysWhatTheSampleCannotShow() {
+        const QString ledger = m_dir.filePath(QStringLiteral("sample.ledger"));
+        const testing::Fixture f = testing::defaultFixture(40);
+        testing::writeFixtureLedger(ledger.toStdString(), f);
+        const QString pdf = m_dir.filePath(QStringLiteral("sample.pdf"));
+        QCOMPARE(test::cli({QStringLiteral("report"), ledger, QStringLiteral("-o"), pdf}).code, 0);
+        const QString text =
+            run(QStringLiteral("pdftotext"), {pdf, QStringLiteral("-")}).simplified();
+        const QString bound = ui::formatShare(analysis::wilson(0, 40).high);
+        QVERIFY2(text.contains(QStringLiteral("may still be up to %1").arg(bound)),
+                 qPrintable(text));
+        QVERIFY(!text.contains(QStringLiteral("rule of three")));
+        QVERIFY2(text.contains(QStringLiteral("could go unseen for some config")),
+                 qPrintable(text));
     }
 
     // A study with a float64 run: the report's "Distance to exact" section with its table and

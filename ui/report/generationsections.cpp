@@ -2,6 +2,7 @@
 
 #include "core/analysis/records.h"
 #include "core/analysis/seed_tables.h"
+#include "core/analysis/stats.h"
 #include "ui/charts/gapchart.h"
 #include "ui/models/format.h"
 #include "ui/models/generationhtml.h"
@@ -226,10 +227,13 @@ void generationLimits(Html& h, const analysis::Review& rv) {
     h.h1(QStringLiteral("limits"), QStringLiteral("What this report cannot tell you"));
     QStringList out;
     out << QStringLiteral("<b>Sample size.</b> %1 prompts. Where two runs agreed on every output, "
-                          "the share of prompts whose output changes on data like this is below "
-                          "%2 (95%, the rule of three: 3/n); rarer changes cannot be ruled out.")
+                          "the share of prompts whose output changes on data like this may still "
+                          "be up to %2 (the upper end of Wilson's 95% interval for 0 of %1); "
+                          "rarer changes cannot be ruled out.")
                .arg(rv.items.size())
-               .arg(formatShare(rv.items.empty() ? 1.0 : 3.0 / double(rv.items.size())));
+               .arg(formatShare(rv.items.empty()
+                                    ? 1.0
+                                    : analysis::wilson(0, std::int64_t(rv.items.size())).high));
     out << QStringLiteral("<b>Greedy decoding only.</b> Sampling adds its own randomness on top of "
                           "what is measured here; a server that samples diverges more, not less.");
     out << QStringLiteral("<b>A simulated server.</b> Concurrency and arrival order are simulated "

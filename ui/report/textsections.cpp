@@ -2,6 +2,7 @@
 
 #include "ui/models/format.h"
 
+#include "core/analysis/stats.h"
 #include "core/common/axes.h"
 #include "core/common/env_facts.h"
 
@@ -113,12 +114,14 @@ QString sampleSizeLimit(const analysis::Review& rv) {
     }
     QString text =
         QStringLiteral("<b>Sample size.</b> %1 items, %2 with a gold label. Where a config "
-                       "flipped no decision, the flip rate on data like this is below %3 "
-                       "(95%, the rule of three: 3/n); rarer flips cannot be ruled out. The "
+                       "flipped no decision, the flip rate on data like this may still be up "
+                       "to %3 (the upper end of Wilson's 95% interval for 0 of %1, as the card "
+                       "and `probaudit run` say it); rarer flips cannot be ruled out. The "
                        "widest accuracy-difference interval is %4 points wide.")
             .arg(n)
             .arg(labelled)
-            .arg(n > 0 ? formatShare(std::min(1.0, 3.0 / double(n))) : QStringLiteral("–"))
+            .arg(n > 0 ? formatShare(analysis::wilson(0, std::int64_t(n)).high)
+                       : QStringLiteral("–"))
             .arg(QString::number(100 * widest, 'f', 2));
     if (detectable > 0) {
         text += QStringLiteral(" An accuracy difference below %1 points could go unseen for some "
