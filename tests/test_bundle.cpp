@@ -7,6 +7,7 @@
 #include "core/analysis/review.h"
 #include "core/bundle/bundle.h"
 #include "core/ledger/ledger.h"
+#include "core/ledger/policy_record.h"
 #include "review_fixture.h"
 
 #include <quazip/quazip.h>
@@ -177,6 +178,43 @@ private Q_SLOTS:
             test::cli({QStringLiteral("import"), m_bundle, QStringLiteral("--into"), target});
         QCOMPARE(again.code, 0);
         QVERIFY(again.out.contains("0 runs imported, 4 already there"));
+    }
+
+    // The policy's registration travels with the runs: imported from a bundle, runs recorded
+    // before the policy stay before it, and runs recorded after a change stay after it.
+    void policyRegistrationTravelsWithTheRuns() {
+        for (const bool late : {false, true}) {
+            QTemporaryDir dir;
+            const QString src = dir.filePath(QStringLiteral("src.ledger"));
+            testing::Fixture f = testing::defaultFixture(12);
+            f.policy = nlohmann::json::parse(
+                R"({"rules": [{"name": "t", "configs": ["threads-2"], "max_flips": 0}]})");
+            testing::writeFixtureLedger(src.toStdString(), f);
+            if (late) {
+                ledger::Ledger led(src.toStdString(), ledger::Ledger::Mode::Write);
+                nlohmann::json study = led.study();
+                study["policy"]["rules"][0]["max_flips"] = 1; // changed after every run
+                ledger::registerPolicy(led, led.study(), study);
+                led.updateStudy(study);
+            }
+            const auto runsOf = [](const QString& path) {
+                const ledger::Ledger led(path.toStdString(), ledger::Ledger::Mode::Read);
+                const auto reg = ledger::policyRegistration(led);
+                return std::make_pair(reg.has_value() ? reg->after_runs.size() : std::size_t(99),
+                                      led.runs().size());
+            };
+            const auto before = runsOf(src);
+            QCOMPARE(before.first, late ? before.second : std::size_t(0));
+            const QString zip = dir.filePath(QStringLiteral("b.zip"));
+            QCOMPARE(test::cli({QStringLiteral("bundle"), src, QStringLiteral("-o"), zip}).code, 0);
+            const QString dst = dir.filePath(QStringLiteral("dst.ledger"));
+            const auto r =
+                test::cli({QStringLiteral("import"), zip, QStringLiteral("--into"), dst});
+            QVERIFY2(r.code == 0, r.err.constData());
+            const auto after = runsOf(dst);
+            QCOMPARE(after.second, before.second);
+            QCOMPARE(after.first, before.first); // none late, or every run late
+        }
     }
 
     void craftedBundlesAreRefused_data() {
