@@ -482,6 +482,18 @@ private Q_SLOTS:
         QCOMPARE(r.exitCode, 0);
         QVERIFY2(r.out.contains(QStringLiteral("pinned in `pin.lock.json` from run 1")),
                  qPrintable(r.out));
+        // A lock of another ledger (its pinned records are none of this ledger's) is refused.
+        {
+            QFile f(lock);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            QJsonObject other = QJsonDocument::fromJson(f.readAll()).object();
+            other[u"records_sha256"] = QString(64, QLatin1Char('0'));
+            write(QStringLiteral("other.lock.json"), QJsonDocument(other).toJson());
+        }
+        r = runCli({QStringLiteral("card"), ledger, QStringLiteral("--lock"),
+                    dir.filePath(QStringLiteral("other.lock.json"))});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains(QStringLiteral("which is not in")), qPrintable(r.err));
         // A study file without a policy cannot be the gate's.
         QByteArray none = study("1");
         none.truncate(none.indexOf(R"(,"policy")"));

@@ -108,6 +108,21 @@ json verdictOf(const std::string& ledgerPath, const json& study) {
             {"policy_sha256", g.policy_sha256}};
 }
 
+// A lock names the runtime on the card only when it pins a run of this ledger: one whose records
+// and environment are the lock's.
+void requireLockOf(const RuntimeLock& lock, const std::string& lockPath,
+                   const std::string& ledgerPath) {
+    const ledger::Ledger led(ledgerPath, ledger::Ledger::Mode::Read);
+    for (const ledger::Run& run : led.runs()) {
+        if (run.records_sha256 == lock.records_sha256 && run.env_hash == lock.environment_hash) {
+            return;
+        }
+    }
+    throw Error(lockPath, "pins run " + std::to_string(lock.run) + " of \"" + lock.study +
+                              "\", which is not in " + ledgerPath +
+                              " (no run here has its records and environment)");
+}
+
 } // namespace
 
 json cardData(const std::string& ledgerPath, const std::string& head, const std::string& lockPath) {
@@ -131,6 +146,7 @@ json cardData(const std::string& ledgerPath, const std::string& head, const std:
     json pinnedBy = nullptr;
     if (!lockPath.empty()) {
         const RuntimeLock lock = RuntimeLock::load(lockPath);
+        requireLockOf(lock, lockPath, ledgerPath);
         verified = runtimeOf(lock.environment);
         pinnedBy = {{"lock", std::filesystem::path(lockPath).filename().string()},
                     {"run", lock.run},
