@@ -116,7 +116,7 @@ QString sampleSizeLimit(const analysis::Review& rv) {
         QStringLiteral("<b>Sample size.</b> %1 items, %2 with a gold label. Where a config "
                        "flipped no decision, the flip rate on data like this may still be up "
                        "to %3 (the upper end of Wilson's 95% interval for 0 of %1, as the card "
-                       "and `probaudit run` say it); rarer flips cannot be ruled out. The "
+                       "and <i>probaudit run</i> say it); rarer flips cannot be ruled out. The "
                        "widest accuracy-difference interval is %4 points wide.")
             .arg(n)
             .arg(labelled)
