@@ -55,7 +55,7 @@ QString writeStudy(const QDir& dir, const Fixture& f, const QString& kernels) {
             R"({"name":"loc","model":{"path":"%1/tests/fixtures/%2"},"heads":{"h":%3},)"
             R"("dataset":{"path":"%1/resources/demo/sentiment-sentences/yelp.jsonl","limit":16},)"
             R"("capture":"hashes","reference":"ref","configs":{"ref":{"kernels":"%4"},)"
-            R"("b4":{"batch_size":4,"kernels":"%4"}}})")
+            R"("b4":{"batch_size":4,"kernels":"%4"},"cut":{"batch_size":4,"max_length":6}}})")
             .arg(kRoot, f.model, f.head, kernels);
     if (!probaudit::test::writeFile(path, text.toUtf8())) {
         qFatal("cannot write the study");
@@ -232,6 +232,7 @@ private Q_SLOTS:
             QVERIFY(!r.err.contains("terminate"));
         };
         refused({"localize", study, "--b", "ref"}, "the same config");
+        refused({"localize", study, "--b", "cut"}, "different lengths");
         refused({"localize", study, "--b", "nope"}, "no config \"nope\"");
         refused({"localize", study, "--b", "b4", "--items", "no-such-item"}, "no item");
         refused({"localize", study, "--b", "b4", "--head", "x"}, "no head variant");

@@ -45,25 +45,31 @@ json itemJson(const ItemCause& c) {
             {"evaluated", points}};
 }
 
+// A stored share or probability: JSON has no NaN, so a number that was not finite is null.
+double number(const json& j, const char* key) {
+    const json& v = j.at(key);
+    return v.is_null() ? NAN : v.get<double>();
+}
+
 ItemCause itemFromJson(const json& j) {
     ItemCause c;
     c.item = j.at("item").get<std::int64_t>();
     c.id = j.at("id").get<std::string>();
-    c.study_dp = j.at("study_dp").get<double>();
+    c.study_dp = number(j, "study_dp");
     c.study_flip = j.at("study_flip").get<bool>();
-    c.p_a = j.at("p_a").get<double>();
-    c.p_b = j.at("p_b").get<double>();
+    c.p_a = number(j, "p_a");
+    c.p_b = number(j, "p_b");
     c.decision_a = j.at("decision_a").get<int>();
     c.decision_b = j.at("decision_b").get<int>();
     c.status = causeStatusFromName(j.at("status").get<std::string>());
     c.complete_by = j.at("complete_by").get<int>();
-    c.removed = j.at("removed").get<double>();
-    c.removed_before = j.at("removed_before").get<double>();
-    c.reproduced = j.at("reproduced").get<double>();
+    c.removed = number(j, "removed");
+    c.removed_before = number(j, "removed_before");
+    c.reproduced = number(j, "reproduced");
     c.reverse_decision = j.at("reverse_decision").get<int>();
     for (const auto& p : j.at("evaluated")) {
         c.evaluated.push_back(
-            {p.at("index").get<int>(), p.at("removed").get<double>(), p.at("decision").get<int>()});
+            {p.at("index").get<int>(), number(p, "removed"), p.at("decision").get<int>()});
     }
     return c;
 }
@@ -159,7 +165,7 @@ std::string hiddenName(int index, int layers, bool finalNorm) {
         return "the embeddings";
     }
     if (index == layers && finalNorm) {
-        return "the final norm";
+        return "layer " + std::to_string(index) + " (with the final norm)";
     }
     return "layer " + std::to_string(index);
 }

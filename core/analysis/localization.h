@@ -75,7 +75,8 @@ struct Localization {
     static int passBudget(int layers);
 };
 
-// "embeddings", "layer 3", "the final norm" (llama family's last index), for a hidden index.
+// "the embeddings", "layer 3", "layer 30 (with the final norm)" (the llama family's last index:
+// its last layer's output is reported after the final norm), for a hidden index.
 std::string hiddenName(int index, int layers, bool finalNorm);
 
 // One line per item: "complete by layer 3: A's state after it removes 98% of Δp (after layer 2:

@@ -288,6 +288,10 @@ batchSplice(const Batch& b, const std::vector<std::size_t>& members, const Count
                 cf->observe(members[r], index, real);
             }
             const at::Tensor other = cf->replace ? cf->replace(members[r], index) : at::Tensor();
+            if (other.defined() && !other.sizes().equals(real.sizes())) {
+                throw Error("a spliced state of " + std::to_string(other.size(0)) +
+                            " tokens for a row of " + std::to_string(real.size(0)));
+            }
             if (other.defined()) {
                 if (!out.defined()) {
                     out = cur.clone();

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <map>
 
 namespace probaudit::runner {
@@ -101,10 +102,15 @@ private:
     std::vector<Outcome> baseline(bool isA, States& states, std::int64_t& probeId);
     void bisect(const States& statesA, const std::vector<Outcome>& a);
     void reverse(const States& statesB, const std::vector<Outcome>& a);
-    // Share of Δp removed when B gives `p` instead of its baseline p (what is left of the gap
-    // to A, on either side of A).
-    double removed(const ItemCause& c, double p) const {
-        return 1.0 - std::abs(p - c.p_a) / std::abs(c.p_b - c.p_a);
+    // Share of Δp removed when B gives `p` and `decision` instead of its baseline (what is left
+    // of the gap to A, on either side of A). Where p cannot measure it (the same p in A and B
+    // with other decisions, or a p that is not finite), the decision alone: 1 back to A's, else 0.
+    static double removed(const ItemCause& c, double p, int decision) {
+        const double gap = std::abs(c.p_b - c.p_a);
+        if (!(gap > 0) || !std::isfinite(gap) || !std::isfinite(p)) {
+            return decision == c.decision_a ? 1.0 : 0.0;
+        }
+        return 1.0 - std::abs(p - c.p_a) / gap;
     }
 
     const LocalizeOptions& m_o;
@@ -143,6 +149,10 @@ void Localizer::checkPair() const {
                             "\" runs in a Python environment (the transformers runner); "
                             "localize splices the engine's own passes only");
         }
+    }
+    if (m_a->config.max_length != m_b->config.max_length) {
+        throw Error(m_o.run.study, "A and B cut items at different lengths (max_length): their "
+                                   "hidden states cannot be spliced token for token");
     }
     if (m_a->config.cpu_capability != m_b->config.cpu_capability) {
         throw Error(m_o.run.study, "A and B run under different CPU capabilities, which need "
@@ -201,7 +211,10 @@ void Localizer::chooseSample() {
 std::vector<const analysis::ItemDiff*> Localizer::largest(const analysis::Comparison& c) const {
     std::vector<const analysis::ItemDiff*> chosen;
     for (const auto& d : c.diffs) {
-        if (d.flip || (d.exact() && d.dp > 0)) {
+        if (d.decision_a < 0 || d.decision_b < 0 || !d.exact()) {
+            continue; // no decision or no p to localise (non-finite logits, a missing label)
+        }
+        if (d.flip || d.dp > 0) {
             chosen.push_back(&d);
         }
     }
@@ -233,6 +246,11 @@ std::vector<const analysis::ItemDiff*> Localizer::named(const analysis::Comparis
                                     [&](const auto& x) { return x.item == it->second; });
         if (d == c.diffs.end()) {
             throw Error(m_o.run.study, "item \"" + id + "\" is not recorded in both runs");
+        }
+        if (d->decision_a < 0 || d->decision_b < 0 || !d->exact()) {
+            throw Error(m_o.run.study, "item \"" + id +
+                                           "\" has no decision or no probability in one of the "
+                                           "runs: there is nothing to localise");
         }
         if (std::find(chosen.begin(), chosen.end(), &*d) == chosen.end()) {
             chosen.push_back(&*d);
@@ -273,6 +291,7 @@ std::vector<Outcome> Localizer::pass(const std::string& label, bool isA, const O
     req.kind = RunKind::Probe;
     req.label = "localize " + m_l.config_a + " vs " + m_l.config_b + ": " + label;
     req.items = rp.items;
+    eng.prepare(req.config); // a model converted for another dtype is not the pass's time
     const auto t0 = std::chrono::steady_clock::now();
     const RunOutcome out = m_session.record(req);
     const double seconds =
@@ -297,7 +316,7 @@ std::vector<Outcome> Localizer::pass(const std::string& label, bool isA, const O
         }
         const auto pos = std::size_t(it - m_sample.begin());
         const auto cls = std::size_t(m_class[pos]);
-        outcomes[pos] = {cls < r.probs.size() ? double(r.probs[cls]) : 0.0, r.decision};
+        outcomes[pos] = {cls < r.probs.size() ? double(r.probs[cls]) : NAN, r.decision};
         const auto& study = (isA ? m_studyA : m_studyB)[pos];
         if (!replace && r.probs == study.probs) {
             ++(isA ? m_l.replayed_a : m_l.replayed_b); // the baseline repeats the study's bits
@@ -344,7 +363,7 @@ void Localizer::bisect(const States& statesA, const std::vector<Outcome>& a) {
                 continue;
             }
             ItemCause& c = *m_byPos[k];
-            const double share = removed(c, out[k].p);
+            const double share = removed(c, out[k].p, out[k].decision);
             c.evaluated.push_back({mid[k], share, out[k].decision});
             const bool back = share >= m_o.threshold &&
                               (c.decision_a == c.decision_b || out[k].decision == a[k].decision);
@@ -390,7 +409,10 @@ void Localizer::reverse(const States& statesB, const std::vector<Outcome>& a) {
     for (std::size_t k = 0; k < m_sample.size(); ++k) {
         ItemCause& c = *m_byPos[k];
         if (c.status == CauseStatus::Localised) {
-            c.reproduced = (out[k].p - a[k].p) / (c.p_b - c.p_a); // signed: toward B
+            const double gap = c.p_b - c.p_a;
+            c.reproduced = gap != 0 && std::isfinite(gap) && std::isfinite(out[k].p)
+                               ? (out[k].p - a[k].p) / gap // signed: toward B
+                               : (out[k].decision == c.decision_b ? 1.0 : 0.0);
             c.reverse_decision = out[k].decision;
         }
     }
@@ -454,9 +476,18 @@ analysis::Localization localize(const LocalizeOptions& o, Events& events,
         throw Error(o.run.study, "the study's model is a server: localize splices the "
                                  "engine's own forward passes, which a server does not expose");
     }
-    StudySession session(o.run, events, stop);
+    // Only A and B are prepared (a study's other environments are not started).
+    RunOptions run = o.run;
+    run.configs = {o.a.empty() ? loaded.reference : o.a, o.b};
+    StudySession session(run, events, stop);
     const HeadSpec& head = *session.study().head(localizedHead(o, loaded).name);
-    analysis::Localization l = Localizer(o, session, head).run(onPlan);
+    analysis::Localization l;
+    try {
+        l = Localizer(o, session, head).run(onPlan);
+    } catch (const std::exception& e) {
+        session.markFailed(e.what()); // a pass cut off is marked, not left running
+        throw;
+    }
     session.ledger().putLocalization(head.name, l.config_a, l.config_b, l.toJson());
     return l;
 }

@@ -33,7 +33,9 @@ void printCost(const runner::LocalizePlan& p) {
 
 void printLocalization(const analysis::Localization& l) {
     std::printf("\nWhere \"%s\" (B) departs from \"%s\" (A), head \"%s\": for each item, the "
-                "first hidden state whose value under A, spliced into B, removes %.0f%% of Δp.\n\n",
+                "hidden state by which the difference is complete (A's value there, spliced "
+                "into B, removes %.0f%% of Δp and gives back A's decision; A's value at the state "
+                "before it does not).\n\n",
                 l.config_b.c_str(), l.config_a.c_str(), l.head.c_str(), 100.0 * l.threshold);
     for (const auto& c : l.items) {
         std::printf("- %s\n", analysis::causeLine(c, l).c_str());
