@@ -17,7 +17,8 @@ Where no program does the same job (the ledger, the workbench), the line reports
 figure next to the bar the issue sets for it, and says so. Also: the end-to-end demo study A
 (`probaudit run --all`) with the share of its wall time spent outside the forward pass; the
 merge of 20 shard ledgers and a 3-shard Slurm sweep of demo study A on a local cluster against
-the same study on one node (bench/sweep_bench.py).
+the same study on one node (bench/sweep_bench.py); a 32-item `probaudit localize` on SmolLM2
+against recording those items once (bench/localize_bench.py).
 
     .venv/bin/python bench/run_all.py [--reps 5] [--quick] [--out docs/benchmarks.md]
     .venv/bin/python bench/run_all.py --only engine   the engine rows alone (against transformers
@@ -44,6 +45,7 @@ BIN = ROOT / "build" / "default" / "bin"
 sys.path.insert(0, str(ROOT / "bench"))
 import endpoint_vs_openai as evo  # noqa: E402
 import engine_vs_transformers as evt  # noqa: E402
+import localize_bench as lb  # noqa: E402
 import runner_vs_transformers as rvt  # noqa: E402
 import sweep_bench as swb  # noqa: E402
 
@@ -388,6 +390,21 @@ def end_to_end() -> list[dict[str, Any]]:
     ]
 
 
+def localize_lines() -> list[dict[str, Any]]:
+    r = lb.localize()
+    return [
+        {
+            "what": f"`probaudit localize` of {r['items']} items, SmolLM2-135M-Instruct Yes/No, "
+            "reference vs batch 8 left-padded (bench/localize_bench.py): its time against "
+            "recording those items once under B (B's baseline pass, the same run)",
+            "value": f"{r['ratio']}x ({r['seconds']} s over {r['passes']} passes; B: "
+            f"{r['baseline_b_seconds']} s); {r['explained']} of {r['differ']} items explained "
+            f"({', '.join(r['causes']) or 'no single class'})",
+            "bar": "<= 15x",
+        }
+    ]
+
+
 def markdown(
     m: dict[str, Any], ratios: list[dict[str, Any]], lines: list[dict[str, Any]], cmd: str
 ) -> str:
@@ -508,6 +525,7 @@ def main() -> None:
         + micro_lines()
         + workbench_lines()
         + end_to_end()
+        + localize_lines()
         + swb.slurm_lines()
         + swb.ssh_lines()
     )

@@ -3,6 +3,7 @@
 #include "core/analysis/diagnosis.h"
 #include "core/common/error.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -28,6 +29,11 @@ json itemJson(const ItemCause& c) {
     for (const auto& p : c.evaluated) {
         points.push_back(pointJson(p));
     }
+    json classes = json::array();
+    for (const auto& k : c.classes) {
+        classes.push_back(
+            {{"class", k.cls}, {"removed", k.removed}, {"decision", k.decision}, {"p", k.p}});
+    }
     return {{"item", c.item},
             {"id", c.id},
             {"study_dp", c.study_dp},
@@ -42,7 +48,15 @@ json itemJson(const ItemCause& c) {
             {"removed_before", c.removed_before},
             {"reproduced", c.reproduced},
             {"reverse_decision", c.reverse_decision},
-            {"evaluated", points}};
+            {"evaluated", points},
+            {"classes", classes},
+            {"cause_class", c.cause_class ? json(*c.cause_class) : json(nullptr)},
+            {"cause_removed", c.cause_removed},
+            {"cause_explains", c.cause_explains},
+            {"cause_set", c.cause_set},
+            {"set_removed", c.set_removed},
+            {"set_decision", c.set_decision},
+            {"set_explains", c.set_explains}};
 }
 
 // A stored share or probability: JSON has no NaN, so a number that was not finite is null.
@@ -71,10 +85,109 @@ ItemCause itemFromJson(const json& j) {
         c.evaluated.push_back(
             {p.at("index").get<int>(), number(p, "removed"), p.at("decision").get<int>()});
     }
+    for (const auto& k : j.at("classes")) {
+        c.classes.push_back({k.at("class").get<OpClass>(), number(k, "removed"),
+                             k.at("decision").get<int>(), number(k, "p")});
+    }
+    if (!j.at("cause_class").is_null()) {
+        c.cause_class = j.at("cause_class").get<OpClass>();
+    }
+    c.cause_removed = number(j, "cause_removed");
+    c.cause_explains = j.at("cause_explains").get<bool>();
+    c.cause_set = j.at("cause_set").get<std::vector<OpClass>>();
+    c.set_removed = number(j, "set_removed");
+    c.set_decision = j.at("set_decision").get<int>();
+    c.set_explains = j.at("set_explains").get<bool>();
     return c;
 }
 
+// "; cause: the MLP computed as A removes 98% of Δp (next: the norms, 3%)", or that no class
+// alone removes the share.
+std::string classClause(const ItemCause& c) {
+    if (!c.cause_class) {
+        return "";
+    }
+    const ClassSplice* next = nullptr;
+    for (const auto& k : c.classes) {
+        if (k.cls != *c.cause_class && (next == nullptr || k.removed > next->removed)) {
+            next = &k;
+        }
+    }
+    const std::string rest =
+        next != nullptr ? " (next: " + opClassTitle(next->cls) + ", " + percent(next->removed) + ")"
+                        : "";
+    if (c.cause_explains) {
+        return "; cause: " + opClassTitle(*c.cause_class) + " computed as A removes " +
+               percent(c.cause_removed) + " of Δp" + rest;
+    }
+    std::string line =
+        "; no operator class alone explains it (" + opClassTitle(*c.cause_class) +
+        " computed as A removes the most, " + percent(c.cause_removed) +
+        (next != nullptr ? "; next: " + opClassTitle(next->cls) + ", " + percent(next->removed)
+                         : std::string()) +
+        ")";
+    if (c.cause_set.empty()) {
+        return line;
+    }
+    std::string set;
+    for (std::size_t i = 0; i < c.cause_set.size(); ++i) {
+        set += (i == 0                        ? ""
+                : i + 1 == c.cause_set.size() ? " and "
+                                              : ", ") +
+               opClassTitle(c.cause_set[i]);
+    }
+    return line + (c.set_explains ? "; cause: " : "; ") + set + " computed as A together remove " +
+           percent(c.set_removed) + " of Δp";
+}
+
 } // namespace
+
+std::vector<OpClass> classSetToTry(const ItemCause& c, double threshold) {
+    if (c.cause_explains || c.status == CauseStatus::NoDifference) {
+        return {};
+    }
+    const double gap = c.p_b - c.p_a;
+    const bool measurable = gap != 0 && std::isfinite(gap);
+    std::vector<std::pair<double, OpClass>> moving; // contribution, class
+    for (const auto& k : c.classes) {
+        if (measurable && std::isfinite(k.p) && k.p != c.p_b) {
+            moving.emplace_back((c.p_b - k.p) / gap, k.cls);
+        } else if (!measurable && k.decision == c.decision_a) {
+            moving.emplace_back(1.0, k.cls);
+        }
+    }
+    std::stable_sort(moving.begin(), moving.end(), [](const auto& x, const auto& y) {
+        return std::abs(x.first) > std::abs(y.first);
+    });
+    std::vector<OpClass> set;
+    double sum = 0;
+    for (const auto& [share, cls] : moving) {
+        if (set.size() >= 2 && std::abs(1.0 - sum) <= 1.0 - threshold) {
+            break;
+        }
+        set.push_back(cls);
+        sum += share;
+    }
+    if (set.size() < 2) {
+        return {};
+    }
+    std::sort(set.begin(), set.end());
+    return set;
+}
+
+void chooseCause(ItemCause& c, double threshold) {
+    c.cause_class.reset();
+    c.cause_removed = 0;
+    c.cause_explains = false;
+    for (const auto& k : c.classes) {
+        if (!c.cause_class || k.removed > c.cause_removed) {
+            c.cause_class = k.cls;
+            c.cause_removed = k.removed;
+            c.cause_explains = k.removed >= threshold &&
+                               (c.decision_a == c.decision_b || k.decision == c.decision_a);
+        }
+    }
+}
 
 std::string causeStatusName(CauseStatus s) {
     switch (s) {
@@ -114,6 +227,7 @@ json Localization::toJson() const {
             {"layers", layers},
             {"final_norm", final_norm},
             {"threshold", threshold},
+            {"reverse", reverse},
             {"probe_a", probe_a},
             {"probe_b", probe_b},
             {"probes", probes},
@@ -135,6 +249,7 @@ Localization Localization::fromJson(const json& j) {
         l.layers = j.at("layers").get<int>();
         l.final_norm = j.at("final_norm").get<bool>();
         l.threshold = j.at("threshold").get<double>();
+        l.reverse = j.at("reverse").get<bool>();
         l.probe_a = j.at("probe_a").get<std::int64_t>();
         l.probe_b = j.at("probe_b").get<std::int64_t>();
         l.probes = j.at("probes").get<std::vector<std::int64_t>>();
@@ -152,12 +267,34 @@ Localization Localization::fromJson(const json& j) {
     }
 }
 
-int Localization::passBudget(int layers) {
+int Localization::passBudget(int layers, bool reverse) {
     int bisect = 0;
     while ((1 << bisect) < layers + 2) {
         ++bisect;
     }
-    return 2 + bisect + 1;
+    return 2 + bisect + kOpClassCount + 1 + (reverse ? 1 : 0);
+}
+
+std::string opClassTitle(OpClass c) {
+    switch (c) {
+    case OpClass::Embeddings:
+        return "the embeddings";
+    case OpClass::Norms:
+        return "the norms";
+    case OpClass::Projections:
+        return "the attention projections";
+    case OpClass::Attention:
+        return "the attention scores and softmax";
+    case OpClass::AttentionOutput:
+        return "the attention output";
+    case OpClass::Mlp:
+        return "the MLP";
+    case OpClass::Residual:
+        return "the residual adds";
+    case OpClass::Head:
+        break;
+    }
+    return "the head";
 }
 
 std::string hiddenName(int index, int layers, bool finalNorm) {
@@ -179,7 +316,7 @@ std::string causeLine(const ItemCause& c, const Localization& l) {
         return line + "no difference between A and B in the localisation's passes";
     case CauseStatus::InTheHead:
         return line + "in the head: with A's state after " + name(l.layers) + " B keeps " +
-               percent(1.0 - c.removed) + " of Δp";
+               percent(1.0 - c.removed) + " of Δp" + classClause(c);
     case CauseStatus::Localised:
         break;
     }
@@ -188,11 +325,14 @@ std::string causeLine(const ItemCause& c, const Localization& l) {
     if (c.complete_by > 0) {
         line += " (after " + name(c.complete_by - 1) + ": " + percent(c.removed_before) + ")";
     }
-    line += "; B's state after it gives A " + percent(c.reproduced) + " of Δp";
-    if (c.flip()) {
-        line += c.reverse_decision == c.decision_b ? " and B's decision" : " but not B's decision";
+    if (l.reverse) {
+        line += "; B's state after it gives A " + percent(c.reproduced) + " of Δp";
+        if (c.flip()) {
+            line +=
+                c.reverse_decision == c.decision_b ? " and B's decision" : " but not B's decision";
+        }
     }
-    return line;
+    return line + classClause(c);
 }
 
 std::vector<CauseRow> causeTable(const Localization& l) {
@@ -205,12 +345,24 @@ std::vector<CauseRow> causeTable(const Localization& l) {
         r.where = key <= l.layers       ? hiddenName(key, l.layers, l.final_norm)
                   : key == l.layers + 1 ? "the head"
                                         : "no difference";
+        r.index = key <= l.layers + 1 ? key : -1;
         r.mean_removed += c.removed;
         ++r.items;
+        for (const auto& k : c.classes) {
+            r.class_removed[std::size_t(k.cls)] += k.removed;
+        }
+        if (c.cause_class && c.cause_explains) {
+            ++r.class_items[std::size_t(*c.cause_class)];
+        } else if (c.set_explains) {
+            ++r.set_items;
+        }
     }
     std::vector<CauseRow> out;
     for (auto& [key, r] : rows) {
         r.mean_removed /= double(r.items);
+        for (double& share : r.class_removed) {
+            share /= double(r.items);
+        }
         out.push_back(r);
     }
     return out;

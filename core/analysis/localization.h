@@ -9,7 +9,11 @@
 // cause in layer k: all of it). The reverse splice feeds B's state after that index to A's
 // remaining layers (how much of Δp B's state there already carries). Its JSON form is what the
 // ledger stores and `localize --json` prints. Pure data and rules: no engine here.
+#include "core/common/vocabulary.h"
+
 #include <nlohmann/json.hpp>
+
+#include <array>
 
 #include <cstdint>
 #include <optional>
@@ -23,6 +27,16 @@ struct SplicePoint {
     int index = 0;
     double removed = 0; // share of Δp removed: 1 - (p' - p_A) / (p_B - p_A)
     int decision = -1;  // B's decision with the splice
+};
+
+// One operator-class splice: B's pass with every operation of `cls` computed as A computes it
+// (A's dtype, weight layout, kernels, attention and threads, on the item's own tokens: unbatched
+// and unpadded), the rest as B.
+struct ClassSplice {
+    OpClass cls = OpClass::Embeddings;
+    double removed = 0; // share of Δp removed
+    int decision = -1;  // B's decision with the splice
+    double p = 0;       // B's p with the splice
 };
 
 enum class CauseStatus {
@@ -47,6 +61,22 @@ struct ItemCause {
     double reproduced = 0;     // reverse: share of Δp B's state after `complete_by` gives A
     int reverse_decision = -1; // A's decision with B's state after `complete_by`
     std::vector<SplicePoint> evaluated; // in bisection order
+    std::vector<ClassSplice> classes;   // one per operator class, in OpClass order
+    // The class whose splice removes the most (ties: the first); explains() says whether it
+    // removes the threshold share (and, for a flip, gives back A's decision). None without
+    // class splices.
+    std::optional<OpClass> cause_class;
+    double cause_removed = 0;
+    bool cause_explains = false;
+    // Where no class explains it alone: the set of classes computed as A together (empty: none
+    // tried), the share that pass removes, B's decision with it, and whether that explains it.
+    std::vector<OpClass> cause_set;
+    double set_removed = 0;
+    int set_decision = -1;
+    bool set_explains = false;
+
+    // Some splice of classes (one, or the set) explains the item's difference.
+    bool explained() const { return cause_explains || set_explains; }
 
     double dp() const; // points, |p_b - p_a|
     bool flip() const { return decision_a != decision_b; }
@@ -57,6 +87,7 @@ struct Localization {
     int layers = 0;          // L: hidden-state indices 0..L
     bool final_norm = false; // index L is after the final norm (llama family), not layer L
     double threshold = 0.95;
+    bool reverse = false;                  // the reverse splice ran (reproduced, reverse_decision)
     std::int64_t probe_a = 0, probe_b = 0; // baseline probe runs
     std::vector<std::int64_t> probes;      // every pass's probe run, in order
     int passes = 0;                        // forward passes over the sample (baselines included)
@@ -71,24 +102,44 @@ struct Localization {
     // Throws probaudit::Error naming what is missing or of the wrong type.
     static Localization fromJson(const nlohmann::json& j);
     // The most passes a pair costs: the two baselines, the bisection over L + 2 outcomes
-    // (indices 0..L and "in the head") and the reverse splice.
-    static int passBudget(int layers);
+    // (indices 0..L and "in the head"), one splice per operator class, one of a set of classes,
+    // and with `reverse` the reverse splice. Without it, 2 + ⌈log2(L + 2)⌉ + classes + 1: at
+    // most ⌈log2 L⌉ + classes + 2 beyond the baselines.
+    static int passBudget(int layers, bool reverse = false);
 };
+
+// "the attention projections", "the MLP", ...: an operator class in a sentence.
+std::string opClassTitle(OpClass c);
 
 // "the embeddings", "layer 3", "layer 30 (with the final norm)" (the llama family's last index:
 // its last layer's output is reported after the final norm), for a hidden index.
 std::string hiddenName(int index, int layers, bool finalNorm);
 
+// Sets the item's cause class from its class splices.
+void chooseCause(ItemCause& c, double threshold);
+// The set of classes to splice together where no class explains the item alone. Each class's
+// contribution is the signed share of Δp its single splice takes away, (p_B - p') / (p_B - p_A)
+// (two plants that push p opposite ways: one above 1, one below 0); classes join by the size
+// of their contribution until the contributions add up to within 1 - threshold of all of Δp, or
+// every class that moves p has joined. At least two; empty where one class explains it or fewer
+// than two move p. Where p cannot measure Δp, the classes whose splice gives A's decision.
+std::vector<OpClass> classSetToTry(const ItemCause& c, double threshold);
+
 // One line per item: "complete by layer 3: A's state after it removes 98% of Δp (after layer 2:
-// 4%); B's state after it gives A 97% of Δp".
+// 4%); cause: the MLP computed as A removes 97% of Δp (next: the norms, 3%)".
 std::string causeLine(const ItemCause& c, const Localization& l);
 
 // Items per index their difference is complete by (Localised) and the mean share removed there; the
-// head and the items without a difference as their own rows.
+// head and the items without a difference as their own rows. Per operator class: the mean share
+// its splice removes over the row's items, and how many of them it is the cause of.
 struct CauseRow {
     std::string where;
+    int index = -1; // hidden index; layers + 1: the head; -1: no difference
     std::int64_t items = 0;
     double mean_removed = 0;
+    std::array<double, kOpClassCount> class_removed{};
+    std::array<std::int64_t, kOpClassCount> class_items{};
+    std::int64_t set_items = 0; // explained by a set of classes together
 };
 std::vector<CauseRow> causeTable(const Localization& l);
 

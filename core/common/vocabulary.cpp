@@ -65,6 +65,12 @@ void to_json(json& j, GenerationPairKind v) {
 void to_json(json& j, TraceEntryKind v) {
     j = nameString(v);
 }
+void to_json(json& j, OpClass v) {
+    j = nameString(v);
+}
+void from_json(const json& j, OpClass& v) {
+    v = fromJsonString<OpClass>(j);
+}
 
 void to_json(json& j, Dtype v) {
     j = nameString(v);

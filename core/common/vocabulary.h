@@ -56,6 +56,21 @@ enum class SealKind { State };
 // An entry of a kernel trace (DESIGN.md "kernel trace"): an operator, or a device kernel.
 enum class TraceEntryKind { Op, DeviceKernel };
 
+// An operator class of a forward pass (DESIGN.md "cause"): what localize computes as
+// config A inside config B's pass. Head is the decision head (and BERT's pooler); Norms include
+// the embeddings' norm (BERT), the query/key norms (qwen3) and the final norm (llama family).
+enum class OpClass {
+    Embeddings,
+    Norms,
+    Projections,     // the attention's query, key and value projections
+    Attention,       // RoPE, scores, masking, softmax and the weighted sum of values
+    AttentionOutput, // the attention's output projection
+    Mlp,
+    Residual,
+    Head,
+};
+inline constexpr int kOpClassCount = 8;
+
 // The wire names of each vocabulary, in declaration order.
 template <class E> struct Vocabulary;
 
@@ -128,6 +143,20 @@ template <> struct Vocabulary<TraceEntryKind> {
     }};
 };
 
+template <> struct Vocabulary<OpClass> {
+    static constexpr std::string_view what = "operator class";
+    static constexpr std::array<std::pair<OpClass, std::string_view>, kOpClassCount> names{{
+        {OpClass::Embeddings, "embeddings"},
+        {OpClass::Norms, "norms"},
+        {OpClass::Projections, "projections"},
+        {OpClass::Attention, "attention"},
+        {OpClass::AttentionOutput, "attention_output"},
+        {OpClass::Mlp, "mlp"},
+        {OpClass::Residual, "residual"},
+        {OpClass::Head, "head"},
+    }};
+};
+
 // The wire name of a value.
 template <class E> constexpr std::string_view toName(E value) {
     for (const auto& [v, n] : Vocabulary<E>::names) {
@@ -191,5 +220,7 @@ void to_json(nlohmann::json& j, EventKind v);
 void to_json(nlohmann::json& j, EnvKind v);
 void to_json(nlohmann::json& j, GenerationPairKind v);
 void to_json(nlohmann::json& j, TraceEntryKind v);
+void to_json(nlohmann::json& j, OpClass v);
+void from_json(const nlohmann::json& j, OpClass& v);
 
 } // namespace probaudit

@@ -2,6 +2,7 @@
 
 #include "core/common/error.h"
 #include "core/engine/batch.h"
+#include "core/engine/forward_ops.h"
 #include "core/engine/model_loader.h"
 #include "core/engine/weights.h"
 #include "kernels/row_hash.h"
@@ -147,6 +148,38 @@ void Engine::ensureModel(const RunConfig& c) {
     m_loadedKey = key;
 }
 
+namespace {
+
+// The weights' layout a config's passes use (TransformerModel::useLayoutFor).
+bool packedLayout(const RunConfig& c) {
+    return c.gemm == Gemm::Onednn && c.kernels != Kernels::BatchInvariant;
+}
+
+} // namespace
+
+OtherSide Engine::otherSide(const RunConfig& other, const RunConfig& pass) {
+    const std::string key = nameString(other.dtype) + "@" + other.device;
+    if (key == m_loadedKey && packedLayout(other) == packedLayout(pass)) {
+        return {m_model.get(), m_head.get()};
+    }
+    const std::string otherKey = key + (packedLayout(other) ? "#packed" : "");
+    if (!m_otherModel || m_otherKey != otherKey) {
+        m_otherHead.reset();
+        m_otherModel.reset();
+        LoadedWeights w = loadWeights(m_ckpt, scalarType(other.dtype));
+        if (other.device != "cpu") {
+            const at::Device dev(other.device);
+            for (auto& [name, t] : w.tensors) {
+                t = t.to(dev);
+            }
+        }
+        m_otherModel = TransformerModel::create(m_ckpt.spec(), std::move(w));
+        m_otherHead = Head::create(m_headSpec, *m_otherModel, m_tok, m_ckpt);
+        m_otherKey = otherKey;
+    }
+    return {m_otherModel.get(), m_otherHead.get()};
+}
+
 tokenizer::Encoding Engine::encode(const Item& item, std::int64_t maxLength) const {
     if (blank(item.text)) {
         throw Error("item " + item.id + ": empty text");
@@ -260,56 +293,14 @@ std::function<void(int, const at::Tensor&)> hiddenCapture(const Batch& b, Captur
     };
 }
 
-HiddenTap& hiddenTap() {
-    static HiddenTap tap;
-    return tap;
-}
-
-// The forward pass's splice for a batch: the test tap, then the counterfactual's observation
-// and replacement of each row's real tokens. Empty when there is neither.
-std::function<at::Tensor(int, const at::Tensor&)>
-batchSplice(const Batch& b, const std::vector<std::size_t>& members, const Counterfactual* cf) {
-    const HiddenTap& tap = hiddenTap();
-    if (!tap && cf == nullptr) {
-        return {};
-    }
-    return [&b, &members, cf, &tap](int index, const at::Tensor& h) -> at::Tensor {
-        at::Tensor cur = h;
-        if (tap) {
-            if (at::Tensor t = tap(b, index, cur); t.defined()) {
-                cur = t;
-            }
-        }
-        at::Tensor out;
-        for (std::size_t r = 0; cf != nullptr && r < members.size(); ++r) {
-            const auto row = std::int64_t(r);
-            const at::Tensor real = cur[row].narrow(0, b.start[r], b.length[r]);
-            if (cf->observe) {
-                cf->observe(members[r], index, real);
-            }
-            const at::Tensor other = cf->replace ? cf->replace(members[r], index) : at::Tensor();
-            if (other.defined() && !other.sizes().equals(real.sizes())) {
-                throw Error("a spliced state of " + std::to_string(other.size(0)) +
-                            " tokens for a row of " + std::to_string(real.size(0)));
-            }
-            if (other.defined()) {
-                if (!out.defined()) {
-                    out = cur.clone();
-                }
-                out[row].narrow(0, b.start[r], b.length[r]).copy_(other);
-            }
-        }
-        return out.defined() ? out : (cur.is_same(h) ? at::Tensor() : cur);
-    };
-}
-
 // One batch of a decision run: forward pass, head and a record for every row (items skipped
 // in this attempt included: their neighbours must see the same batch).
 std::vector<ItemRecord> runBatch(const TransformerModel& model, const Head& head,
                                  const std::vector<tokenizer::Encoding>& enc,
                                  const std::vector<std::size_t>& members, std::size_t bi,
                                  const RunConfig& c, Capture capture, std::int32_t padId,
-                                 const at::Device& device, const Counterfactual* cf) {
+                                 const at::Device& device, const Counterfactual* cf,
+                                 const OtherSide& other) {
     std::vector<std::vector<std::int32_t>> rows;
     for (std::size_t i : members) {
         rows.push_back(enc[i].ids);
@@ -323,8 +314,19 @@ std::vector<ItemRecord> runBatch(const TransformerModel& model, const Head& head
         opt.onHidden = hiddenCapture(b, capture, head, batchRecords);
     }
     opt.splice = batchSplice(b, members, cf);
+    opt.onOp = batchOpHook(b, members, cf, other);
     const ForwardResult out = model.forward(b, opt);
-    const at::Tensor logits = head.logits(model, b, out).to(at::kCPU);
+    at::Tensor logits = head.logits(model, b, out);
+    if (opt.onOp) {
+        logits =
+            detail::offer(opt, model.hiddenCount(), OpClass::Head, 0, {out.last_hidden}, logits,
+                          [&model, &head, other](const TransformerModel& m, const Batch& one,
+                                                 Attention, const std::vector<at::Tensor>& in) {
+                              const Head& h = &m == &model ? head : *other.head;
+                              return h.logits(m, one, ForwardResult{in[0], m.pooler(one, in[0])});
+                          });
+    }
+    logits = logits.to(at::kCPU);
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     for (std::size_t r = 0; r < members.size(); ++r) {
@@ -343,10 +345,6 @@ std::vector<ItemRecord> runBatch(const TransformerModel& model, const Head& head
 }
 
 } // namespace
-
-void setHiddenTap(HiddenTap tap) {
-    hiddenTap() = std::move(tap);
-}
 
 std::vector<ItemRecord> Engine::run(const std::vector<tokenizer::Encoding>& enc, const RunConfig& c,
                                     Capture capture, const RunProgress& progress,
@@ -369,6 +367,9 @@ std::vector<ItemRecord> Engine::run(const std::vector<tokenizer::Encoding>& enc,
         plan = Engine::plan(encodingLengths(enc), c);
     }
 
+    const OtherSide other = m_counterfactual != nullptr && m_counterfactual->asOther
+                                ? otherSide(m_counterfactual->other, c)
+                                : OtherSide{};
     const std::int32_t padId =
         m_ckpt.spec().pad_token_id >= 0 ? static_cast<std::int32_t>(m_ckpt.spec().pad_token_id) : 0;
     const at::Device device = c.device == "cpu" ? at::Device(at::kCPU) : at::Device(c.device);
@@ -385,8 +386,9 @@ std::vector<ItemRecord> Engine::run(const std::vector<tokenizer::Encoding>& enc,
                                              [&](std::size_t i) { return skip[i]; })) {
                 continue;
             }
-            std::vector<ItemRecord> batchRecords = runBatch(
-                *m_model, *m_head, enc, members, bi, c, capture, padId, device, m_counterfactual);
+            std::vector<ItemRecord> batchRecords =
+                runBatch(*m_model, *m_head, enc, members, bi, c, capture, padId, device,
+                         m_counterfactual, other);
             // Items already recorded in an interrupted attempt ride along for the arithmetic
             // (their neighbours must see the same batch) but are not reported again.
             std::vector<ItemRecord> fresh;

@@ -3,6 +3,7 @@
 // configuration, producing one record per item (probabilities, decision-class logits,
 // decision, margin, and per-layer capture) plus the run's kernel trace.
 #include "core/common/run_config.h"
+#include "core/engine/counterfactual.h"
 #include "core/engine/generate.h"
 #include "core/engine/heads.h"
 #include "core/engine/kernel_trace.h"
@@ -50,26 +51,6 @@ struct RunPlan {
 using RunProgress = std::function<bool(std::size_t done, std::size_t total)>;
 // Called after every batch with its records (the ledger writes one transaction per batch).
 using BatchSink = std::function<void(const std::vector<ItemRecord>& batch)>;
-
-// A counterfactual pass (localize): the hidden states of chosen items are another pass's from a
-// given index on. Items are indices into the run's encodings; states are a row's real tokens
-// [T, H]. Neither is called for a run without one (Engine::setCounterfactual).
-struct Counterfactual {
-    // The batches to compute (indices into the run's encodings, each batch in row order), so a
-    // pass replays the batches a study run had; empty: the config's own plan.
-    std::vector<std::vector<std::size_t>> batches;
-    // Every row's state as this pass computed it, before any replacement.
-    std::function<void(std::size_t item, int index, const at::Tensor& state)> observe;
-    // The state to continue from after hidden-state `index`, or undefined for the computed one
-    // (converted to the pass's dtype and device; padding positions stay as computed).
-    std::function<at::Tensor(std::size_t item, int index)> replace;
-};
-
-// A test seam: called in every decision pass with each batch's hidden state after `index`
-// before any counterfactual; a defined result replaces it (tests/test_localize.cpp plants a
-// cause through it). Nothing in the product sets it.
-using HiddenTap = std::function<at::Tensor(const Batch& batch, int index, const at::Tensor& h)>;
-void setHiddenTap(HiddenTap tap);
 
 // Per-row hash (kernels/row_hash.h) of each row's real tokens of hidden [B, L, H]; on a CUDA
 // tensor computed on the GPU, only the hashes copied back.
@@ -126,6 +107,10 @@ public:
     // Decision runs from now on are counterfactual passes (nullptr: ordinary runs again); the
     // caller keeps it alive while it is set.
     void setCounterfactual(const Counterfactual* cf) { m_counterfactual = cf; }
+    // The model and head that compute operations as `other` does inside a pass under `pass`
+    // (an operator-class counterfactual): this engine's own when their dtype, device and
+    // weight layout agree, else a second copy of the checkpoint loaded for `other` and kept.
+    OtherSide otherSide(const RunConfig& other, const RunConfig& pass);
 
     const KernelTrace& lastTrace() const { return m_trace; }
     // Whether a run on a CUDA device also records its device kernels (on by default; the
@@ -151,7 +136,10 @@ private:
     HeadSpec m_headSpec;
     std::unique_ptr<TransformerModel> m_model;
     std::unique_ptr<Head> m_head;
-    std::string m_loadedKey; // dtype + device of m_model
+    std::string m_loadedKey;                        // dtype + device of m_model
+    std::unique_ptr<TransformerModel> m_otherModel; // otherSide()'s second copy
+    std::unique_ptr<Head> m_otherHead;
+    std::string m_otherKey;
     KernelTrace m_trace;
     bool m_deviceKernelTrace = true;
     bool m_cancelled = false;

@@ -2,6 +2,7 @@
 // Forward passes of the supported families (llama: llama/mistral/qwen2/qwen3; BERT), in
 // inference mode, numerically following the reference implementation (transformers' eager
 // attention for "math"; libtorch's scaled_dot_product_attention for "sdpa").
+#include "core/common/vocabulary.h"
 #include "core/engine/batch.h"
 #include "core/engine/invariant_ops.h"
 #include "core/engine/model_loader.h"
@@ -47,6 +48,26 @@ private:
     std::vector<at::Tensor> m_kStore, m_vStore; // per layer, what k and v view
 };
 
+class TransformerModel;
+
+// Computes one operation again: `model` is the pass's own or one of the same checkpoint in
+// another dtype, `batch` says the rows' layout and kernels, `inputs` are the operation's inputs
+// as OpCall gives them, laid out as `batch` (rows and positions first). The result is laid out
+// as the operation's output, [rows, positions, ...]; the head's is [rows, classes].
+using OpCompute =
+    std::function<at::Tensor(const TransformerModel& model, const Batch& batch, Attention attention,
+                             const std::vector<at::Tensor>& inputs)>;
+
+// One operation of a forward pass, offered to ForwardOptions::onOp with its output.
+struct OpCall {
+    int layer = 0; // hidden-state index it belongs to: 0 the embeddings, i layer i (the
+                   // llama family's final norm: the last layer), layers + 1 the head
+    OpClass cls = OpClass::Embeddings;
+    int part = 0; // which of the class's operations in that layer (q, k, v; two norms)
+    std::vector<at::Tensor> inputs; // [B, L, ...] (the embeddings: none, they read the ids)
+    OpCompute compute;
+};
+
 struct ForwardOptions {
     Attention attention = Attention::Math; // math | sdpa
     // Called with every hidden state the reference reports (index 0 = embeddings, i = after
@@ -55,6 +76,10 @@ struct ForwardOptions {
     // Counterfactual passes (localize): called after onHidden with the same state; a defined
     // result is the state the rest of the pass continues from instead.
     std::function<at::Tensor(int index, const at::Tensor& hidden)> splice;
+    // Counterfactual passes by operator class (localize) and the test seam: called with each
+    // operation's output; a defined result is what the pass goes on with. Unset, a pass runs
+    // no operation more than without it.
+    std::function<at::Tensor(const OpCall& call, const at::Tensor& output)> onOp;
     // With a cache, the batch's input_ids/position_ids are the new positions only and its
     // attention_mask covers the cached positions and the new ones [B, T + L]; the cache grows.
     KvCache* cache = nullptr;
@@ -81,6 +106,9 @@ public:
     virtual at::Tensor lmLogitsOf(const at::Tensor& hiddenRows, const at::Tensor& ids,
                                   bool invariantKernels) const = 0;
     virtual bool hasLmHead() const = 0;
+    // BERT's pooler on hidden [B, L, H] -> [B, H] (as forward computes it for the batch's
+    // kernels); undefined for models without one.
+    virtual at::Tensor pooler(const Batch& batch, const at::Tensor& hidden) const = 0;
     // A checkpoint tensor by Hugging Face name (e.g. a classification head), or undefined.
     virtual at::Tensor weight(const std::string& name) const = 0;
     const model::ModelSpec& spec() const { return m_spec; }

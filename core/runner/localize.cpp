@@ -14,6 +14,7 @@ namespace probaudit::runner {
 
 using analysis::CauseStatus;
 using analysis::ItemCause;
+using probaudit::OpClass;
 
 namespace {
 
@@ -79,6 +80,8 @@ Replay replayOf(const std::vector<ledger::Record>& study, const std::vector<std:
 }
 
 using Observe = std::function<void(std::size_t pos, int index, const at::Tensor& state)>;
+// The operator classes (engine::opClassBit) of a sample item that a pass computes as A.
+using AsA = std::function<std::uint32_t(std::size_t pos)>;
 using Replace = std::function<at::Tensor(std::size_t pos, int index)>;
 
 class Localizer {
@@ -98,10 +101,21 @@ private:
     // One pass under A or B over the batches its study run had for the sample, observing and
     // replacing the sample's states (by sample position); the outcome per sample item.
     std::vector<Outcome> pass(const std::string& label, bool isA, const Observe& observe,
-                              const Replace& replace, std::int64_t* probeId = nullptr);
-    std::vector<Outcome> baseline(bool isA, States& states, std::int64_t& probeId);
-    void bisect(const States& statesA, const std::vector<Outcome>& a);
+                              const Replace& replace, std::int64_t* probeId = nullptr,
+                              const AsA& asA = {});
+    std::vector<Outcome> baseline(bool isA, States& states, std::int64_t& probeId,
+                                  bool keepStates = true);
+    std::vector<Outcome> baselineB(const States& statesA, States& statesB,
+                                   std::vector<int>& firstDiff);
+    void bisect(const States& statesA, const std::vector<Outcome>& a,
+                const std::vector<int>& firstDiff);
     void reverse(const States& statesB, const std::vector<Outcome>& a);
+    // One pass per operator class: B with that class computed as A for every item with a
+    // difference.
+    void classes();
+    // One pass for the items no class explains alone: B with a set of classes computed as A
+    // (by their single shares, largest first, until those add up to the threshold).
+    void classSets();
     // Share of Δp removed when B gives `p` and `decision` instead of its baseline (what is left
     // of the gap to A, on either side of A). Where p cannot measure it (the same p in A and B
     // with other decisions, or a p that is not finite), the decision alone: 1 back to A's, else 0.
@@ -260,10 +274,17 @@ std::vector<const analysis::ItemDiff*> Localizer::named(const analysis::Comparis
 }
 
 std::vector<Outcome> Localizer::pass(const std::string& label, bool isA, const Observe& observe,
-                                     const Replace& replace, std::int64_t* probeId) {
+                                     const Replace& replace, std::int64_t* probeId,
+                                     const AsA& asA) {
     const Replay& rp = isA ? m_replayA : m_replayB;
     engine::Counterfactual cf;
     cf.batches = rp.batches;
+    if (asA) {
+        cf.other = m_a->config;
+        cf.asOther = [&](std::size_t u) {
+            return rp.samplePos[u] >= 0 ? asA(std::size_t(rp.samplePos[u])) : 0;
+        };
+    }
     if (observe) {
         cf.observe = [&](std::size_t u, int index, const at::Tensor& state) {
             if (rp.samplePos[u] >= 0) {
@@ -305,7 +326,8 @@ std::vector<Outcome> Localizer::pass(const std::string& label, bool isA, const O
     if (probeId != nullptr) {
         *probeId = out.id;
     }
-    if (!isA && !replace) {
+    const bool baseline = !replace && !asA;
+    if (!isA && baseline) {
         m_l.baseline_b_seconds = seconds;
     }
     std::vector<Outcome> outcomes(m_sample.size());
@@ -318,26 +340,51 @@ std::vector<Outcome> Localizer::pass(const std::string& label, bool isA, const O
         const auto cls = std::size_t(m_class[pos]);
         outcomes[pos] = {cls < r.probs.size() ? double(r.probs[cls]) : NAN, r.decision};
         const auto& study = (isA ? m_studyA : m_studyB)[pos];
-        if (!replace && r.probs == study.probs) {
+        if (baseline && r.probs == study.probs) {
             ++(isA ? m_l.replayed_a : m_l.replayed_b); // the baseline repeats the study's bits
         }
     }
     return outcomes;
 }
 
-std::vector<Outcome> Localizer::baseline(bool isA, States& states, std::int64_t& probeId) {
+std::vector<Outcome> Localizer::baseline(bool isA, States& states, std::int64_t& probeId,
+                                         bool keepStates) {
     states.assign(m_sample.size(), std::vector<at::Tensor>(std::size_t(m_l.layers + 1)));
     const Observe keep = [&states](std::size_t pos, int index, const at::Tensor& state) {
         states.at(pos).at(std::size_t(index)) = state.to(at::kCPU).clone();
     };
-    return pass(isA ? "A in its study batches, its hidden states kept"
-                    : "B in its study batches, its hidden states kept",
-                isA, keep, nullptr, &probeId);
+    return pass(keepStates ? (isA ? "A in its study batches, its hidden states kept"
+                                  : "B in its study batches, its hidden states kept")
+                           : "B in its study batches",
+                isA, keepStates ? keep : Observe(), nullptr, &probeId);
 }
 
-void Localizer::bisect(const States& statesA, const std::vector<Outcome>& a) {
+// B's baseline, noting per item the first hidden index whose state is not A's bit for bit (a
+// splice before it changes nothing, so the bisection starts there; none: L + 1).
+std::vector<Outcome> Localizer::baselineB(const States& statesA, States& statesB,
+                                          std::vector<int>& firstDiff) {
+    firstDiff.assign(m_sample.size(), m_l.layers + 1);
+    statesB.assign(m_sample.size(), std::vector<at::Tensor>(std::size_t(m_l.layers + 1)));
+    const Observe compare = [&](std::size_t pos, int index, const at::Tensor& state) {
+        const at::Tensor mine = state.to(at::kCPU);
+        const at::Tensor& theirs = statesA.at(pos).at(std::size_t(index));
+        if (index < firstDiff[pos] &&
+            (mine.scalar_type() != theirs.scalar_type() || !at::equal(mine, theirs))) {
+            firstDiff[pos] = index;
+        }
+        if (m_o.reverse) {
+            statesB.at(pos).at(std::size_t(index)) = mine.clone();
+        }
+    };
+    return pass(m_o.reverse ? "B in its study batches, its hidden states kept"
+                            : "B in its study batches, its hidden states compared with A's",
+                false, compare, nullptr, &m_l.probe_b);
+}
+
+void Localizer::bisect(const States& statesA, const std::vector<Outcome>& a,
+                       const std::vector<int>& firstDiff) {
     const int L = m_l.layers;
-    std::vector<int> lo(m_sample.size(), 0), hi(m_sample.size(), L + 1), mid(m_sample.size(), -1);
+    std::vector<int> lo(firstDiff), hi(m_sample.size(), L + 1), mid(m_sample.size(), -1);
     for (std::size_t k = 0; k < m_sample.size(); ++k) {
         if (m_byPos[k]->status == CauseStatus::NoDifference) {
             lo[k] = hi[k]; // nothing to find
@@ -418,6 +465,58 @@ void Localizer::reverse(const States& statesB, const std::vector<Outcome>& a) {
     }
 }
 
+void Localizer::classes() {
+    bool any = false;
+    for (const auto* c : m_byPos) {
+        any = any || c->status != CauseStatus::NoDifference;
+    }
+    for (int k = 0; any && k < kOpClassCount; ++k) {
+        const auto cls = static_cast<OpClass>(k);
+        const AsA asA = [&](std::size_t pos) {
+            return m_byPos[pos]->status != CauseStatus::NoDifference ? engine::opClassBit(cls) : 0;
+        };
+        const auto out = pass("B with " + analysis::opClassTitle(cls) + " computed as A", false,
+                              nullptr, nullptr, nullptr, asA);
+        for (std::size_t i = 0; i < m_sample.size(); ++i) {
+            ItemCause& c = *m_byPos[i];
+            if (c.status != CauseStatus::NoDifference) {
+                c.classes.push_back(
+                    {cls, removed(c, out[i].p, out[i].decision), out[i].decision, out[i].p});
+            }
+        }
+    }
+    for (auto* c : m_byPos) {
+        analysis::chooseCause(*c, m_o.threshold);
+    }
+}
+
+void Localizer::classSets() {
+    std::vector<std::uint32_t> masks(m_sample.size(), 0);
+    bool any = false;
+    for (std::size_t i = 0; i < m_sample.size(); ++i) {
+        ItemCause& c = *m_byPos[i];
+        c.cause_set = analysis::classSetToTry(c, m_o.threshold);
+        for (OpClass k : c.cause_set) {
+            masks[i] |= engine::opClassBit(k);
+        }
+        any = any || masks[i] != 0;
+    }
+    if (!any) {
+        return;
+    }
+    const auto out = pass("B with a set of operator classes computed as A", false, nullptr, nullptr,
+                          nullptr, [&](std::size_t pos) { return masks[pos]; });
+    for (std::size_t i = 0; i < m_sample.size(); ++i) {
+        ItemCause& c = *m_byPos[i];
+        if (masks[i] != 0) {
+            c.set_removed = removed(c, out[i].p, out[i].decision);
+            c.set_decision = out[i].decision;
+            c.set_explains = c.set_removed >= m_o.threshold &&
+                             (c.decision_a == c.decision_b || c.set_decision == c.decision_a);
+        }
+    }
+}
+
 analysis::Localization Localizer::run(const std::function<void(const LocalizePlan&)>& onPlan) {
     m_a = &config(m_o.a.empty() ? m_study.reference : m_o.a);
     m_b = &config(m_o.b);
@@ -427,17 +526,19 @@ analysis::Localization Localizer::run(const std::function<void(const LocalizePla
     m_l.config_a = m_a->name;
     m_l.config_b = m_b->name;
     m_l.threshold = m_o.threshold;
+    m_l.reverse = m_o.reverse;
     const engine::Engine& eng = m_session.engine(m_head);
     m_l.layers = int(eng.checkpoint().spec().num_layers);
     m_l.final_norm = eng.checkpoint().spec().family == model::Family::Llama;
     chooseSample();
     if (onPlan) {
         onPlan({m_a->name, m_b->name, std::int64_t(m_sample.size()), m_l.layers,
-                analysis::Localization::passBudget(m_l.layers)});
+                analysis::Localization::passBudget(m_l.layers, m_o.reverse), m_o.reverse});
     }
     States statesA, statesB;
     const auto a = baseline(true, statesA, m_l.probe_a);
-    const auto b = baseline(false, statesB, m_l.probe_b);
+    std::vector<int> firstDiff;
+    const auto b = baselineB(statesA, statesB, firstDiff);
     for (std::size_t k = 0; k < m_sample.size(); ++k) {
         ItemCause& c = *m_byPos[k];
         c.p_a = a[k].p;
@@ -447,8 +548,13 @@ analysis::Localization Localizer::run(const std::function<void(const LocalizePla
         c.status = c.p_a == c.p_b && c.decision_a == c.decision_b ? CauseStatus::NoDifference
                                                                   : CauseStatus::Localised;
     }
-    bisect(statesA, a);
-    reverse(statesB, a);
+    bisect(statesA, a, firstDiff);
+    statesA.clear(); // nothing after the bisection reads A's states
+    classes();
+    classSets();
+    if (m_o.reverse) {
+        reverse(statesB, a);
+    }
     return m_l;
 }
 

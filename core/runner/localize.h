@@ -1,11 +1,13 @@
 #pragma once
 // Counterfactual localisation (`probaudit localize`): for configs A and B of an engine study
 // and a sample of items (default: B's flips against A, then the items with the largest Δp), the
-// engine reruns the sample under A and B (the baselines, every hidden state kept in memory),
-// in the batches their study runs had, then reruns B with A's hidden state after index k
-// spliced in for each item's real tokens (padding positions as B computes them), bisecting k per
-// item, and finally A with B's state after the index found (the reverse). Every pass is a probe run
-// in the ledger; the result (analysis/localization.h) is stored there too. Nothing is printed.
+// engine reruns the sample under A and B (the baselines, A's hidden states kept in memory), in
+// the batches their study runs had, then reruns B with A's hidden state after index k spliced
+// in for each item's real tokens (padding positions as B computes them), bisecting k per item;
+// then B once per operator class with that class computed as A computes it, and once with a set
+// of classes for the items no class explains alone; with `reverse`, A with B's state after the
+// index found. Every pass is a probe run in the ledger; the result (analysis/localization.h) is
+// stored there too. Nothing is printed.
 #include "core/analysis/localization.h"
 #include "core/runner/study_session.h"
 
@@ -21,6 +23,7 @@ struct LocalizeOptions {
     std::vector<std::string> items; // item ids; empty = flips, then the largest Δp
     int sample = 32;                // items localised at most
     double threshold = 0.95;        // share of Δp a splice must remove
+    bool reverse = false;           // also A with B's state after the index found
 };
 
 // What localize() is about to do, before the first pass (the CLI prints the cost).
@@ -29,6 +32,7 @@ struct LocalizePlan {
     std::int64_t items = 0;
     int layers = 0;
     int passes = 0; // at most, over the sample (Localization::passBudget)
+    bool reverse = false;
 };
 
 // Throws probaudit::Error on bad input (configs that cannot be spliced, no recorded runs, no

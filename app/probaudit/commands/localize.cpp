@@ -1,5 +1,5 @@
 // probaudit localize STUDY --b NAME [--a NAME] [--ledger L] [--head NAME] [--items ID,...]
-//   [--sample N] [--threshold S] [--json]
+//   [--sample N] [--threshold S] [--reverse] [--json]
 // Where in the forward pass the difference between configs A and B arises (runner/localize.h):
 // the cost first, then one cause line per item and the table of entering layers.
 #include "app/probaudit/command.h"
@@ -27,24 +27,58 @@ struct LocalizeArgs {
 void printCost(const runner::LocalizePlan& p) {
     std::fprintf(stderr,
                  "localize \"%s\" vs \"%s\": %lld items, %d hidden states; at most %d passes "
-                 "over them (2 baselines, the bisection, the reverse splice)\n",
-                 p.a.c_str(), p.b.c_str(), static_cast<long long>(p.items), p.layers + 1, p.passes);
+                 "over them (2 baselines, the bisection, one per operator class, one for a set "
+                 "of classes%s)\n",
+                 p.a.c_str(), p.b.c_str(), static_cast<long long>(p.items), p.layers + 1, p.passes,
+                 p.reverse ? ", the reverse splice" : "");
+}
+
+// Rows: where Δp is complete; columns: the share each operator class's splice removes on
+// average, and (in brackets) the items it is the cause of.
+void printCauseTable(const analysis::Localization& l) {
+    std::printf("\n| Δp complete by | items | A's state removes |");
+    for (int k = 0; k < kOpClassCount; ++k) {
+        std::printf(" %s |", nameString(static_cast<OpClass>(k)).c_str());
+    }
+    std::printf(" a set |\n|---|---|---|");
+    for (int k = 0; k <= kOpClassCount; ++k) {
+        std::printf("---|");
+    }
+    std::printf("\n");
+    for (const auto& r : analysis::causeTable(l)) {
+        std::printf("| %s | %lld | %.0f%% |", r.where.c_str(), static_cast<long long>(r.items),
+                    100.0 * r.mean_removed);
+        for (std::size_t k = 0; k < std::size_t(kOpClassCount); ++k) {
+            std::printf(" %.0f%% (%lld) |", 100.0 * r.class_removed[k],
+                        static_cast<long long>(r.class_items[k]));
+        }
+        std::printf(" (%lld) |\n", static_cast<long long>(r.set_items));
+    }
+    std::printf("\nEach class column: the mean share of Δp removed when B computes that operator "
+                "class as A does (A's dtype, kernels and threads, on the item's own tokens); in "
+                "brackets, the items whose cause it is (it removes %.0f%% of Δp). \"a set\": "
+                "items that no class explains alone but a set of them does.\n",
+                100.0 * l.threshold);
+    std::int64_t explained = 0, differ = 0;
+    for (const auto& c : l.items) {
+        differ += c.status != analysis::CauseStatus::NoDifference;
+        explained += c.explained();
+    }
+    std::printf("Explained by operator classes: %lld of the %lld items that differ.\n",
+                static_cast<long long>(explained), static_cast<long long>(differ));
 }
 
 void printLocalization(const analysis::Localization& l) {
-    std::printf("\nWhere \"%s\" (B) departs from \"%s\" (A), head \"%s\": for each item, the "
-                "hidden state by which the difference is complete (A's value there, spliced "
-                "into B, removes %.0f%% of Δp and gives back A's decision; A's value at the state "
-                "before it does not).\n\n",
+    std::printf("\nWhere \"%s\" (B) departs from \"%s\" (A), head \"%s\", and why: for each "
+                "item, the hidden state by which the difference is complete (A's value there, "
+                "spliced into B, removes %.0f%% of Δp and gives back A's decision; A's value at "
+                "the state before it does not), and the operator class that B computing as A "
+                "does removes that share (or a set of classes together).\n\n",
                 l.config_b.c_str(), l.config_a.c_str(), l.head.c_str(), 100.0 * l.threshold);
     for (const auto& c : l.items) {
         std::printf("- %s\n", analysis::causeLine(c, l).c_str());
     }
-    std::printf("\n| Δp complete by | items | mean share of Δp removed |\n|---|---|---|\n");
-    for (const auto& r : analysis::causeTable(l)) {
-        std::printf("| %s | %lld | %.0f%% |\n", r.where.c_str(), static_cast<long long>(r.items),
-                    100.0 * r.mean_removed);
-    }
+    printCauseTable(l);
     std::printf("\nThe baselines replay the study runs' batches: %lld of %lld items give A's "
                 "recorded probabilities bit for bit, %lld give B's.\n",
                 static_cast<long long>(l.replayed_a), static_cast<long long>(l.items.size()),
@@ -79,9 +113,10 @@ void addLocalizeCommand(CLI::App& cli, Action& chosen) {
     auto a = std::make_shared<LocalizeArgs>();
     runner::LocalizeOptions& o = a->o;
     CLI::App* sub = cli.add_subcommand(
-        "localize", "Where config B's results depart from config A's: splices A's hidden states "
-                    "into B's forward pass and bisects to the layer by which the difference is "
-                    "complete; every pass is a probe run in the ledger");
+        "localize", "Where config B's results depart from config A's and why: splices A's hidden "
+                    "states into B's forward pass and bisects to the layer by which the "
+                    "difference is complete, then computes each operator class as A does; every "
+                    "pass is a probe run in the ledger");
     sub->add_option("STUDY", o.run.study, "Study file")->required();
     sub->add_option("--b", o.b, "Config B, whose difference from A is localised")->required();
     sub->add_option("--a", o.a, "Config A (default: the study's reference)");
@@ -93,6 +128,8 @@ void addLocalizeCommand(CLI::App& cli, Action& chosen) {
         ->check(CLI::Range(std::int64_t(1), protocol::kMaxDiagnoseSample));
     sub->add_option("--threshold", o.threshold, "Share of Δp a splice must remove (default 0.95)")
         ->check(CLI::Range(0.01, 1.0));
+    sub->add_flag("--reverse", o.reverse,
+                  "Also run A with B's state after the index found (one pass more)");
     sub->add_flag("--skip-bad-lines", o.run.skipBadLines, "Skip malformed dataset lines");
     sub->add_flag("--json", a->json, "The localisation as JSON (as the ledger stores it)");
     onChosen(sub, chosen, a, [](const LocalizeArgs& args, const Invocation& inv) {
