@@ -402,6 +402,18 @@ private Q_SLOTS:
         const auto l = analysis::Localization::fromJson(*stored);
         QCOMPARE(QString::fromStdString(l.toJson().dump()),
                  QString::fromStdString(nlohmann::json::parse(js.out.toStdString()).dump()));
+        // A localisation stored before operator classes (and --reverse) still reads.
+        nlohmann::json before = l.toJson();
+        before.erase("reverse");
+        for (auto& item : before["items"]) {
+            for (const char* key : {"classes", "cause_class", "cause_removed", "cause_explains",
+                                    "cause_set", "set_removed", "set_decision", "set_explains"}) {
+                item.erase(key);
+            }
+        }
+        const auto old = analysis::Localization::fromJson(before);
+        QVERIFY(old.reverse && old.items.size() == 2 && old.items[0].classes.empty() &&
+                !old.items[0].cause_class);
         int probes = 0;
         for (const auto& run : led.runs()) {
             probes += run.kind == RunKind::Probe;

@@ -85,6 +85,9 @@ ItemCause itemFromJson(const json& j) {
         c.evaluated.push_back(
             {p.at("index").get<int>(), number(p, "removed"), p.at("decision").get<int>()});
     }
+    if (!j.contains("classes")) {
+        return c; // stored before operator classes were localised
+    }
     for (const auto& k : j.at("classes")) {
         c.classes.push_back({k.at("class").get<OpClass>(), number(k, "removed"),
                              k.at("decision").get<int>(), number(k, "p")});
@@ -249,7 +252,7 @@ Localization Localization::fromJson(const json& j) {
         l.layers = j.at("layers").get<int>();
         l.final_norm = j.at("final_norm").get<bool>();
         l.threshold = j.at("threshold").get<double>();
-        l.reverse = j.at("reverse").get<bool>();
+        l.reverse = j.value("reverse", true); // the reverse splice always ran before --reverse
         l.probe_a = j.at("probe_a").get<std::int64_t>();
         l.probe_b = j.at("probe_b").get<std::int64_t>();
         l.probes = j.at("probes").get<std::vector<std::int64_t>>();

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <map>
 
 namespace probaudit::runner {
@@ -359,6 +360,15 @@ std::vector<Outcome> Localizer::baseline(bool isA, States& states, std::int64_t&
                 isA, keepStates ? keep : Observe(), nullptr, &probeId);
 }
 
+// The same dtype, shape and bytes (at::equal compares values: -0.0 == 0.0).
+bool sameBits(const at::Tensor& x, const at::Tensor& y) {
+    if (x.scalar_type() != y.scalar_type() || !x.sizes().equals(y.sizes())) {
+        return false;
+    }
+    const at::Tensor a = x.contiguous(), b = y.contiguous();
+    return std::memcmp(a.data_ptr(), b.data_ptr(), std::size_t(a.nbytes())) == 0;
+}
+
 // B's baseline, noting per item the first hidden index whose state is not A's bit for bit (a
 // splice before it changes nothing, so the bisection starts there; none: L + 1).
 std::vector<Outcome> Localizer::baselineB(const States& statesA, States& statesB,
@@ -368,8 +378,7 @@ std::vector<Outcome> Localizer::baselineB(const States& statesA, States& statesB
     const Observe compare = [&](std::size_t pos, int index, const at::Tensor& state) {
         const at::Tensor mine = state.to(at::kCPU);
         const at::Tensor& theirs = statesA.at(pos).at(std::size_t(index));
-        if (index < firstDiff[pos] &&
-            (mine.scalar_type() != theirs.scalar_type() || !at::equal(mine, theirs))) {
+        if (index < firstDiff[pos] && !sameBits(mine, theirs)) {
             firstDiff[pos] = index;
         }
         if (m_o.reverse) {
