@@ -9,7 +9,9 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QMap>
 #include <QProcess>
+#include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -65,7 +67,7 @@ private Q_SLOTS:
         const QJsonObject d = QJsonDocument::fromJson(r.out).object();
         QCOMPARE(d.value("sample").toInt(), 16);
         const QJsonArray ladder = d.value("ladder").toArray();
-        QCOMPARE(ladder.size(), 4); // nothing decisive on this model: every step runs
+        QCOMPARE(ladder.size(), 5); // nothing decisive on this model: every step runs
         QCOMPARE(ladder[0].toObject().value("step").toString(),
                  QStringLiteral("loader and repeatability"));
         QCOMPARE(ladder[3].toObject().value("step").toString(),
@@ -140,6 +142,85 @@ private Q_SLOTS:
         QCOMPARE(bad.code, 1);
         QVERIFY(bad.out.isEmpty());
         QVERIFY(bad.err.contains("no config \"nope\""));
+    }
+
+    // The fifth rung: each config that differs from the reference is localised against it (its
+    // flips, then its largest Δp, up to the sample), stored in the diagnosis and printed; a
+    // config with the reference's bits is not; a pair that cannot be spliced gets the sentence.
+    void causeRung() {
+        QTemporaryDir dir;
+        const QString study = writeStudy(
+            QDir(dir.path()), kRoot + "/tests/fixtures/tiny-bert",
+            "{\"kind\":\"adapter\",\"path\":\"" + kRoot +
+                "/tests/fixtures/adapters/tiny-bert-mean.safetensors\"}",
+            64,
+            "\"ref\":{},\"b8\":{\"batch_size\":8},\"bf\":{\"dtype\":\"bfloat16\"},"
+            "\"nosimd\":{\"cpu_capability\":\"default\"},\"same\":{\"order\":\"shuffled\"}");
+        QCOMPARE(cli({"run", study, "--all"}).code, 0);
+        const Result r = cli({"diagnose", study, "--sample", "16", "--json"});
+        QVERIFY2(r.code == 0, r.err);
+        const QJsonObject d = QJsonDocument::fromJson(r.out).object();
+        const QJsonObject rung = d.value("ladder").toArray()[4].toObject();
+        QCOMPARE(rung.value("step").toString(), QStringLiteral("cause"));
+        QCOMPARE(rung.value("status").toString(), QStringLiteral("explains"));
+        QMap<QString, QJsonObject> configs, causes;
+        for (const auto& v : d.value("configs").toArray()) {
+            configs[v.toObject().value("config").toString()] = v.toObject();
+        }
+        for (const auto& v : d.value("causes").toArray()) {
+            causes[v.toObject().value("config").toString()] = v.toObject();
+        }
+        QCOMPARE(configs.value("same").value("bit_identical").toDouble(), 1.0);
+        QVERIFY(!causes.contains("same")); // the reference's bits: nothing to localise
+        QVERIFY(causes.value("nosimd")
+                    .value("not_localised")
+                    .toString()
+                    .contains(QStringLiteral("different CPU capabilities")));
+        QVERIFY(!causes.value("nosimd").contains("localization"));
+        QSet<qint64> probes;
+        for (const QString& name : {QStringLiteral("b8"), QStringLiteral("bf")}) {
+            const QJsonObject l = causes.value(name).value("localization").toObject();
+            QCOMPARE(l.value("config_a").toString(), QStringLiteral("ref"));
+            QCOMPARE(l.value("config_b").toString(), name);
+            const QJsonArray items = l.value("items").toArray();
+            // Up to the sample, and every item of it differs between the study runs.
+            QVERIFY(!items.isEmpty() && items.size() <= 16);
+            for (const auto& it : items) {
+                const QJsonObject c = it.toObject();
+                QVERIFY(c.value("study_dp").toDouble() > 0 || c.value("study_flip").toBool());
+                QCOMPARE(c.value("classes").toArray().size(), 8); // one splice per class
+            }
+            QVERIFY(rung.value("finding").toString().contains(
+                name + ": " + QString::number(items.size()) + " of "));
+            for (const auto& p : l.value("probes").toArray()) {
+                probes.insert(p.toInteger());
+            }
+        }
+        // bf's flip is among the items localised: the difference that matters comes first.
+        QCOMPARE(configs.value("bf").value("flips").toInt(), 1);
+        bool flipLocalised = false;
+        for (const auto& it :
+             causes.value("bf").value("localization").toObject().value("items").toArray()) {
+            flipLocalised = flipLocalised || it.toObject().value("study_flip").toBool();
+        }
+        QVERIFY(flipLocalised);
+        // Every pass is a probe run of the ledger, and the ledger still verifies.
+        const QJsonArray runs =
+            QJsonDocument::fromJson(cli({"runs", dir.filePath("s.ledger"), "--json"}).out).array();
+        int found = 0;
+        for (const auto& v : runs) {
+            const QJsonObject run = v.toObject();
+            found += probes.contains(run.value("id").toInteger()) &&
+                     run.value("kind").toString() == "probe";
+        }
+        QCOMPARE(found, probes.size());
+        QCOMPARE(cli({"verify", dir.filePath("s.ledger")}).code, 0);
+        // The text names each config's cause with its table, and the refusal in one sentence.
+        const Result text = cli({"diagnose", study, "--sample", "16"});
+        QVERIFY(text.out.contains("5. cause"));
+        QVERIFY(text.out.contains("### b8"));
+        QVERIFY(text.out.contains("| Δp complete by | items |"));
+        QVERIFY(text.out.contains("Not localised: "));
     }
 
     // An A/B of two head variants is shown beside the runtime noise floor of variant A.

@@ -218,6 +218,41 @@ private Q_SLOTS:
         QVERIFY(analysis::noiseFloor(ab, {probe})->exceeded);
     }
 
+    // The rung's phrase per config: items explained of those that differ, the classes by the
+    // items they explain (most first), the set last; an unexplained item counts nowhere. The
+    // table puts each item in the row of the state its difference is complete by.
+    void causeSummaryCountsTheCauses() {
+        analysis::Localization l;
+        l.layers = 4;
+        const auto item = [&](analysis::CauseStatus st, int by, std::optional<OpClass> cls,
+                              bool explains, bool set) {
+            analysis::ItemCause c;
+            c.status = st;
+            c.complete_by = by;
+            c.cause_class = cls;
+            c.cause_explains = explains;
+            c.set_explains = set;
+            l.items.push_back(c);
+        };
+        item(analysis::CauseStatus::Localised, 1, OpClass::Mlp, true, false);
+        item(analysis::CauseStatus::Localised, 1, OpClass::Attention, true, false);
+        item(analysis::CauseStatus::Localised, 2, OpClass::Attention, true, false);
+        item(analysis::CauseStatus::InTheHead, -1, OpClass::Head, false, true);
+        item(analysis::CauseStatus::Localised, 3, OpClass::Norms, false, false);
+        item(analysis::CauseStatus::NoDifference, -1, std::nullopt, false, false);
+        QCOMPARE(analysis::causeSummary(l),
+                 std::string("4 of 5 items that differ explained: the attention scores and "
+                             "softmax 2, the MLP 1, a set of classes 1"));
+        const auto rows = analysis::causeTable(l);
+        QCOMPARE(rows.size(), std::size_t(5)); // layers 1, 2, 3, the head, no difference
+        QCOMPARE(rows[0].where, std::string("layer 1"));
+        QCOMPARE(rows[0].items, std::int64_t(2));
+        QCOMPARE(rows[0].class_items[std::size_t(OpClass::Mlp)], std::int64_t(1));
+        QCOMPARE(rows[3].where, std::string("the head"));
+        QCOMPARE(rows[3].set_items, std::int64_t(1));
+        QCOMPARE(rows[4].index, -1);
+    }
+
     // A diagnosis made on another host, its runs imported here under other ids: every id it
     // names, in its fields and its text, becomes the id here, each once (3 -> 12 is not then
     // taken on to 40); ids it has no new id for, and words that only end in "run", stay.
@@ -231,7 +266,24 @@ private Q_SLOTS:
         d.configs.push_back({"b8", {"batch_size"}, {"shape"}, b8, {}});
         d.configs.push_back({"b4", {"batch_size"}, {"shape"}, std::nullopt, {}});
         d.reference_run = 12;
+        analysis::Localization l;
+        l.config_a = "ref";
+        l.config_b = "b8";
+        l.probe_a = 3;
+        l.probe_b = 5;
+        l.probes = {3, 5, 12};
+        d.causes.push_back({"b8", "", l});
+        d.causes.push_back({"srv", "a server", std::nullopt});
+        // The rung's localisations travel in the diagnosis's JSON.
+        d = analysis::Diagnosis::fromJson(d.toJson());
+        QCOMPARE(d.causes.size(), std::size_t(2));
+        QCOMPARE(d.causeOf("srv")->not_localised, std::string("a server"));
+        QVERIFY(!d.causeOf("srv")->localization);
         analysis::renumberRuns(d, {{12, 40}, {3, 12}});
+        // Its probe runs are named by their new ids, too.
+        QCOMPARE(d.causes[0].localization->probe_a, std::int64_t(12));
+        QCOMPARE(d.causes[0].localization->probe_b, std::int64_t(5));
+        QCOMPARE(d.causes[0].localization->probes, (std::vector<std::int64_t>{12, 5, 40}));
         QCOMPARE(d.ladder[0].finding, std::string("recorded run 40 vs fresh; run 12 again"));
         QCOMPARE(d.ladder[0].verdict, std::string("rerun 12, run 7"));
         QCOMPARE(d.table[0].what, std::string("against run 12"));

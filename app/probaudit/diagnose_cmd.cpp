@@ -1,6 +1,7 @@
 #include "app/probaudit/diagnose_cmd.h"
 
 #include "app/probaudit/events.h"
+#include "app/probaudit/localize_text.h"
 
 #include "core/common/protocol.h"
 #include "core/common/vocabulary.h"
@@ -125,6 +126,45 @@ void printConfigs(const analysis::Diagnosis& d, const std::string& study, std::s
     }
 }
 
+// The "cause" rung per config: what explains it, the table of entering layers and classes, and
+// the cause line of each flipped item (of the largest Δp where none flipped).
+void printCauses(const analysis::Diagnosis& d, const std::string& study) {
+    if (d.causes.empty()) {
+        return;
+    }
+    std::printf("\nWhy each config differs from \"%s\": B computing one operator class as the "
+                "reference (A) does, in every layer, on the item's own tokens (its flips, then "
+                "its largest Δp, up to %lld items; every pass is a probe run in the ledger).\n",
+                d.reference.c_str(), static_cast<long long>(d.sample));
+    for (const auto& c : d.causes) {
+        std::printf("\n### %s\n", c.config.c_str());
+        if (!c.localization) {
+            std::printf("Not localised: %s.\n", c.not_localised.c_str());
+            continue;
+        }
+        const analysis::Localization& l = *c.localization;
+        std::printf("%s.\n", analysis::causeSummary(l).c_str());
+        printCauseTable(l);
+        const analysis::ItemCause* largest = nullptr;
+        bool anyFlip = false;
+        for (const auto& item : l.items) {
+            anyFlip = anyFlip || item.flip();
+            if (largest == nullptr || item.dp() > largest->dp()) {
+                largest = &item;
+            }
+        }
+        std::printf("\n");
+        for (const auto& item : l.items) {
+            if (anyFlip ? item.flip() : &item == largest) {
+                std::printf("- %s\n", analysis::causeLine(item, l).c_str());
+            }
+        }
+        std::printf("Every item's splices: `probaudit diagnose %s --json` (\"causes\"), or "
+                    "`probaudit localize %s --b %s` to run them again.\n",
+                    study.c_str(), study.c_str(), c.config.c_str());
+    }
+}
+
 } // namespace
 
 namespace {
@@ -167,6 +207,7 @@ int diagnoseCommand(const runner::DiagnoseOptions& o, bool asJson, const std::st
         printLadder(d);
         const ledger::Ledger led(ledgerPath, ledger::Ledger::Mode::Read);
         printConfigs(d, o.run.study, led.items().size());
+        printCauses(d, o.run.study);
         return protocol::kExitOk;
     } catch (const std::exception& e) {
         if (jsonLines) {

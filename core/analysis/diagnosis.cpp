@@ -113,6 +113,16 @@ json forecastJson(const FlipForecast& f) {
     return j;
 }
 
+json causeJson(const ConfigCause& c) {
+    json j{{"config", c.config}};
+    if (c.localization) {
+        j["localization"] = c.localization->toJson();
+    } else {
+        j["not_localised"] = c.not_localised;
+    }
+    return j;
+}
+
 } // namespace
 
 json Diagnosis::toJson() const {
@@ -138,6 +148,13 @@ json Diagnosis::toJson() const {
         {"forecast", fc},         {"reference_run", reference_run ? json(*reference_run) : json()}};
     if (recorded_only) {
         out["recorded_only"] = true; // absent for the engine's ladder: its JSON is as it was
+    }
+    if (!causes.empty()) {
+        json cs = json::array();
+        for (const auto& c : causes) {
+            cs.push_back(causeJson(c));
+        }
+        out["causes"] = cs;
     }
     return out;
 }
@@ -202,6 +219,14 @@ Diagnosis Diagnosis::fromJson(const json& j) {
     if (j.contains("reference_run") && !j["reference_run"].is_null()) {
         d.reference_run = get<std::int64_t>(j, "reference_run", 0);
     }
+    for (const auto& c : array(j, "causes")) { // absent in diagnoses made before the rung
+        ConfigCause x{get<std::string>(c, "config", ""), get<std::string>(c, "not_localised", ""),
+                      std::nullopt};
+        if (c.contains("localization")) {
+            x.localization = Localization::fromJson(c["localization"]);
+        }
+        d.causes.push_back(std::move(x));
+    }
     return d;
 }
 
@@ -245,6 +270,24 @@ void renumberRuns(Diagnosis& d, const std::map<std::int64_t, std::int64_t>& ids)
     if (d.reference_run) {
         d.reference_run = renumbered(*d.reference_run, ids);
     }
+    for (ConfigCause& c : d.causes) {
+        if (auto& l = c.localization) {
+            l->probe_a = renumbered(l->probe_a, ids);
+            l->probe_b = renumbered(l->probe_b, ids);
+            for (auto& p : l->probes) {
+                p = renumbered(p, ids);
+            }
+        }
+    }
+}
+
+const ConfigCause* Diagnosis::causeOf(const std::string& config) const {
+    for (const auto& c : causes) {
+        if (c.config == config) {
+            return &c;
+        }
+    }
+    return nullptr;
 }
 
 const FlipForecast* Diagnosis::forecastOf(const std::string& config) const {

@@ -5,6 +5,7 @@
 // JSON form is what the ledger stores and `probaudit diagnose --json` prints. Also the pure
 // rules the ladder applies to stored comparisons, so that they are tested without an engine.
 #include "core/analysis/compare.h"
+#include "core/analysis/localization.h"
 
 #include <nlohmann/json.hpp>
 
@@ -67,6 +68,15 @@ struct FlipForecast {
     std::optional<std::int64_t> observed_flips;
 };
 
+// The ladder's fifth rung for one study config that differs from the reference: its
+// counterfactual localisation against the reference (runner/localize.h), or the sentence why it
+// cannot be localised (a server, another Python environment, another CPU capability).
+struct ConfigCause {
+    std::string config;
+    std::string not_localised; // empty when localised
+    std::optional<Localization> localization;
+};
+
 struct Diagnosis {
     std::string study, head, reference;
     std::int64_t sample = 0; // probe sample size
@@ -79,12 +89,14 @@ struct Diagnosis {
     std::vector<ConfigExplanation> configs;
     std::vector<FlipForecast> forecast;
     std::optional<std::int64_t> reference_run;
+    std::vector<ConfigCause> causes; // the "cause" rung, in the order of `configs`
 
     nlohmann::json toJson() const;
     // Reads a stored diagnosis; absent keys keep their defaults (older ledgers). Throws
     // probaudit::Error when a present key has the wrong type.
     static Diagnosis fromJson(const nlohmann::json& j);
     const FlipForecast* forecastOf(const std::string& config) const;
+    const ConfigCause* causeOf(const std::string& config) const;
 };
 
 std::string_view statusName(StepStatus s);

@@ -371,4 +371,35 @@ std::vector<CauseRow> causeTable(const Localization& l) {
     return out;
 }
 
+std::string causeSummary(const Localization& l) {
+    std::int64_t differ = 0, explained = 0, bySet = 0;
+    std::array<std::int64_t, kOpClassCount> byClass{};
+    for (const auto& c : l.items) {
+        differ += c.status != CauseStatus::NoDifference;
+        explained += c.explained();
+        if (c.cause_class && c.cause_explains) {
+            ++byClass[std::size_t(*c.cause_class)];
+        } else if (c.set_explains) {
+            ++bySet;
+        }
+    }
+    std::string out = std::to_string(explained) + " of " + std::to_string(differ) +
+                      " items that differ explained";
+    std::vector<std::pair<std::int64_t, std::string>> parts;
+    for (std::size_t k = 0; k < byClass.size(); ++k) {
+        if (byClass[k] > 0) {
+            parts.emplace_back(byClass[k], opClassTitle(static_cast<OpClass>(k)));
+        }
+    }
+    std::stable_sort(parts.begin(), parts.end(),
+                     [](const auto& x, const auto& y) { return x.first > y.first; });
+    if (bySet > 0) {
+        parts.emplace_back(bySet, "a set of classes");
+    }
+    for (std::size_t k = 0; k < parts.size(); ++k) {
+        out += (k == 0 ? ": " : ", ") + parts[k].second + " " + std::to_string(parts[k].first);
+    }
+    return out;
+}
+
 } // namespace probaudit::analysis

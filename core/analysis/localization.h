@@ -143,4 +143,9 @@ struct CauseRow {
 };
 std::vector<CauseRow> causeTable(const Localization& l);
 
+// The localisation in one phrase, as the diagnosis ladder's "cause" rung writes it per config:
+// "26 of 32 items that differ explained: the attention scores and softmax 20, the MLP 4, a set
+// of classes 2" (the classes by the items they explain, most first).
+std::string causeSummary(const Localization& l);
+
 } // namespace probaudit::analysis

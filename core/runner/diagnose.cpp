@@ -1,6 +1,7 @@
 #include "core/runner/diagnose.h"
 
 #include "core/runner/diagnose_endpoint.h"
+#include "core/runner/localize.h"
 
 #include "core/analysis/compare.h"
 #include "core/analysis/fingerprint.h"
@@ -25,8 +26,9 @@ namespace {
 // One diagnosis: the probe sample, the probe runs and their comparisons, step by step.
 class Ladder {
 public:
-    Ladder(const DiagnoseOptions& o, StudySession& session, const HeadSpec& head)
-        : m_o(o), m_session(session), m_study(session.study()), m_head(head),
+    Ladder(const DiagnoseOptions& o, StudySession& session, const HeadSpec& head,
+           const std::atomic<bool>& stop)
+        : m_o(o), m_session(session), m_stop(stop), m_study(session.study()), m_head(head),
           m_ref(m_study.config(m_study.reference)->config), m_led(session.ledger()),
           m_items(m_led.items()), m_batch(std::max(2, o.batch)) {}
 
@@ -39,6 +41,8 @@ private:
     void shapeStep();
     void kernelStep();
     void explainConfigs();
+    void causeStep();
+    analysis::ConfigCause cause(const std::string& config);
     void forecast(const study::NamedConfig& nc, const analysis::RunData& refData,
                   const std::optional<Comparison>& full);
 
@@ -60,6 +64,7 @@ private:
 
     const DiagnoseOptions& m_o;
     StudySession& m_session;
+    const std::atomic<bool>& m_stop;
     const study::Study& m_study;
     const HeadSpec& m_head;
     const RunConfig m_ref;
@@ -405,7 +410,64 @@ analysis::Diagnosis Ladder::run() {
         kernelStep();
     }
     explainConfigs();
+    if (!stopped()) {
+        causeStep();
+    }
     return m_d;
+}
+
+// One config's counterfactual localisation against the reference: its flips, then its largest
+// Δp, up to the ladder's sample size. A pair that cannot be spliced gets the sentence why.
+analysis::ConfigCause Ladder::cause(const std::string& config) {
+    LocalizeOptions lo;
+    lo.run = m_o.run;
+    lo.head = m_head.name;
+    lo.a = m_study.reference;
+    lo.b = config;
+    lo.sample = m_o.sample;
+    analysis::ConfigCause c{config, "", std::nullopt};
+    try {
+        c.localization = localizeIn(m_session, m_head, lo);
+    } catch (const Error& e) {
+        if (m_stop) {
+            throw;
+        }
+        c.not_localised = e.what();
+    }
+    return c;
+}
+
+// 5. cause: for each study config that differs from the reference, which operation in which
+// layer makes the difference (runner/localize.h).
+void Ladder::causeStep() {
+    if (!m_d.reference_run) {
+        step("cause", "no recorded run of the reference config to localise against",
+             "record the study (`probaudit run --all`), then diagnose again", StepStatus::Untested);
+        return;
+    }
+    std::string finding;
+    bool localised = false;
+    for (const auto& row : m_d.configs) {
+        if (!row.result || (row.result->flips == 0 && row.result->bit_identical == 1)) {
+            continue; // not run yet, or bit-identical to the reference: nothing to localise
+        }
+        analysis::ConfigCause c = cause(row.config);
+        finding += (finding.empty() ? "" : "; ") + row.config + ": " +
+                   (c.localization ? analysis::causeSummary(*c.localization)
+                                   : "not localised (" + c.not_localised + ")");
+        localised = localised || c.localization.has_value();
+        m_d.causes.push_back(std::move(c));
+    }
+    if (m_d.causes.empty()) {
+        step("cause", "no study config differs from the reference", "nothing to localise",
+             StepStatus::Clean);
+        return;
+    }
+    step("cause", finding,
+         localised ? "see the causes: each config's difference, by the operator class whose "
+                     "computation as the reference does it removes"
+                   : "no config's difference could be localised",
+         localised ? StepStatus::Explains : StepStatus::Untested);
 }
 
 // The head the ladder diagnoses: named, or the study's first; decision heads only.
@@ -437,7 +499,7 @@ analysis::Diagnosis diagnose(const DiagnoseOptions& o, Events& events,
     }
     StudySession session(o.run, events, stop);
     const HeadSpec& sessionHead = *session.study().head(head.name);
-    analysis::Diagnosis d = Ladder(o, session, sessionHead).run();
+    analysis::Diagnosis d = Ladder(o, session, sessionHead, stop).run();
     session.ledger().putDiagnosis(head.name, d.toJson()); // the workbench's diagnosis view
     return d;
 }

@@ -595,7 +595,12 @@ analysis::Localization localize(const LocalizeOptions& o, Events& events,
     RunOptions run = o.run;
     run.configs = {o.a.empty() ? loaded.reference : o.a, o.b};
     StudySession session(run, events, stop);
-    const HeadSpec& head = *session.study().head(localizedHead(o, loaded).name);
+    return localizeIn(session, *session.study().head(localizedHead(o, loaded).name), o, onPlan);
+}
+
+analysis::Localization localizeIn(StudySession& session, const HeadSpec& head,
+                                  const LocalizeOptions& o,
+                                  const std::function<void(const LocalizePlan&)>& onPlan) {
     analysis::Localization l;
     try {
         l = Localizer(o, session, head).run(onPlan);

@@ -42,4 +42,11 @@ analysis::Localization localize(const LocalizeOptions& o, Events& events,
                                 const std::atomic<bool>& stop,
                                 const std::function<void(const LocalizePlan&)>& onPlan = {});
 
+// The same in a session already open on the study (the diagnosis ladder's "cause" rung, whose
+// session prepared every config): `head` is the session's; the localisation is stored in its
+// ledger. Throws as localize() does; a pass cut off is marked failed in the ledger.
+analysis::Localization localizeIn(StudySession& session, const HeadSpec& head,
+                                  const LocalizeOptions& o,
+                                  const std::function<void(const LocalizePlan&)>& onPlan = {});
+
 } // namespace probaudit::runner
