@@ -2,6 +2,7 @@
 // ledger whose differences are known; the PDF's text (pdftotext) has every section, page
 // numbers, and headline numbers that match `probaudit compare --json` for the same runs.
 #include "cli_support.h"
+#include "core/analysis/localization.h"
 #include "core/analysis/review.h"
 #include "core/analysis/seed_tables.h"
 #include "core/analysis/stats.h"
@@ -332,6 +333,68 @@ private Q_SLOTS:
                  0);
         QVERIFY(!run(QStringLiteral("pdftotext"), {plain, QStringLiteral("-")})
                      .contains(QStringLiteral("Distance to exact")));
+    }
+
+    // A diagnosis with its "cause" rung: the report's "Causes" section gives each config's
+    // phrase, its layer × operator class grid (the shares and the items each class explains)
+    // and the flipped item's cause line; a config that could not be spliced, its sentence.
+    void reportNamesTheCauses() {
+        const QString ledger = m_dir.filePath(QStringLiteral("causes.ledger"));
+        testing::writeFixtureLedger(ledger.toStdString(), testing::defaultFixture(12));
+        analysis::Localization l;
+        l.config_a = "reference";
+        l.config_b = "batch-8";
+        l.layers = 4;
+        analysis::ItemCause flip;
+        flip.id = "item-3";
+        flip.p_a = 0.40;
+        flip.p_b = 0.60;
+        flip.decision_a = 0;
+        flip.decision_b = 1;
+        flip.status = analysis::CauseStatus::Localised;
+        flip.complete_by = 2;
+        flip.removed = 1;
+        for (int k = 0; k < kOpClassCount; ++k) {
+            const auto cls = static_cast<OpClass>(k);
+            flip.classes.push_back({cls, cls == OpClass::Mlp ? 0.97 : 0.0,
+                                    cls == OpClass::Mlp ? 0 : 1,
+                                    cls == OpClass::Mlp ? 0.406 : 0.6});
+        }
+        analysis::chooseCause(flip, l.threshold);
+        QVERIFY(flip.cause_explains);
+        l.items.push_back(flip);
+        {
+            const auto rv = analysis::loadReview(ledger.toStdString());
+            ledger::Ledger led(ledger.toStdString(), ledger::Ledger::Mode::Write);
+            analysis::Diagnosis d;
+            d.study = "fixture-study";
+            d.head = rv.head;
+            d.reference = "reference";
+            d.sample = 12;
+            d.causes.push_back({"batch-8", "", l});
+            d.causes.push_back({"threads-2", "A and B run under different CPU capabilities", {}});
+            led.putDiagnosis(rv.head, d.toJson());
+        }
+        const QString pdf = m_dir.filePath(QStringLiteral("causes.pdf"));
+        QCOMPARE(test::cli({QStringLiteral("report"), ledger, QStringLiteral("-o"), pdf}).code, 0);
+        const QString text =
+            run(QStringLiteral("pdftotext"), {QStringLiteral("-layout"), pdf, QStringLiteral("-")});
+        QVERIFY2(text.contains(QStringLiteral("Causes: which operation makes each difference")),
+                 qPrintable(text));
+        QVERIFY(text.contains(QStringLiteral("batch-8 against reference")));
+        QVERIFY(text.contains(QStringLiteral("1 of 1 items that differ explained: the MLP 1.")));
+        // The grid's row: the layer the flip is complete by, 1 item, A's state removes 100%,
+        // the MLP's splice 97% with its 1 item.
+        bool row = false;
+        for (const QString& line : text.split(u'\n')) {
+            row = row || (line.trimmed().startsWith(QStringLiteral("layer 2")) &&
+                          line.contains(QStringLiteral("100%")) &&
+                          line.contains(QStringLiteral("97% (1)")));
+        }
+        QVERIFY2(row, qPrintable(text));
+        QVERIFY(text.simplified().contains(
+            QString::fromStdString(analysis::causeLine(l.items[0], l)).left(40)));
+        QVERIFY(text.contains(QStringLiteral("Not localised: A and B run under different CPU")));
     }
 
     void letterPages() {

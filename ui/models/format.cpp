@@ -4,6 +4,7 @@
 
 #include <QCoreApplication>
 
+#include <algorithm>
 #include <cmath>
 
 namespace probaudit::ui {
@@ -83,6 +84,38 @@ QString formatVerdict(bool accuracy, bool decisions, bool probabilities) {
                            : QCoreApplication::translate("Format", "do NOT reproduce bit for bit"));
 }
 
+QString heatColour(double share) {
+    const double s = std::clamp(share, 0.0, 1.0);
+    // White (255, 255, 255) to (232, 116, 59).
+    const auto mix = [s](int to) { return int(std::lround(255.0 + (to - 255.0) * s)); };
+    return QStringLiteral("#%1%2%3")
+        .arg(mix(232), 2, 16, QLatin1Char('0'))
+        .arg(mix(116), 2, 16, QLatin1Char('0'))
+        .arg(mix(59), 2, 16, QLatin1Char('0'));
+}
+
+QString formatOpClass(OpClass cls) {
+    switch (cls) {
+    case OpClass::Embeddings:
+        return QCoreApplication::translate("Format", "embeddings");
+    case OpClass::Norms:
+        return QCoreApplication::translate("Format", "norms");
+    case OpClass::Projections:
+        return QCoreApplication::translate("Format", "projections");
+    case OpClass::Attention:
+        return QCoreApplication::translate("Format", "attention");
+    case OpClass::AttentionOutput:
+        return QCoreApplication::translate("Format", "attention output");
+    case OpClass::Mlp:
+        return QCoreApplication::translate("Format", "MLP");
+    case OpClass::Residual:
+        return QCoreApplication::translate("Format", "residual adds");
+    case OpClass::Head:
+        break;
+    }
+    return QCoreApplication::translate("Format", "head");
+}
+
 QString formatLadderStep(const QString& step) {
     if (step == QLatin1String("loader and repeatability")) {
         return QCoreApplication::translate("Format", "loader and repeatability");
@@ -95,6 +128,9 @@ QString formatLadderStep(const QString& step) {
     }
     if (step == QLatin1String("kernels and runtime")) {
         return QCoreApplication::translate("Format", "kernels and runtime");
+    }
+    if (step == QLatin1String("cause")) {
+        return QCoreApplication::translate("Format", "cause");
     }
     if (step == QLatin1String("repeatability")) {
         return QCoreApplication::translate("Format", "repeatability");

@@ -2,6 +2,8 @@
 // How the workbench writes numbers: one function per kind of number, so the dashboard, the
 // items table, the charts and the report say the same thing the same way. Every function is
 // translatable text; none rounds a difference away (0.9996 bit-identical is not "100%").
+#include "core/common/vocabulary.h"
+
 #include <QString>
 #include <QStringList>
 
@@ -31,6 +33,11 @@ QString formatVerdict(bool accuracy, bool decisions, bool probabilities);
 // A diagnosis ladder step's name ("loader and repeatability", …), translated; unknown names
 // are returned as they are.
 QString formatLadderStep(const QString& step);
+// A share of Δp removed (the Cause view's and the report's layer × operator class cells) as a
+// background: white at 0 or below, a deep orange at 1 or above (#rrggbb).
+QString heatColour(double share);
+// An operator class's column title ("attention", "MLP", …), translated.
+QString formatOpClass(OpClass cls);
 // An accuracy, or "–" without labels.
 QString formatAccuracy(const std::optional<double>& accuracy);
 // A top-2 logit gap (where generated outputs part) with 3 significant digits.

@@ -363,7 +363,7 @@ void diagnosis(Html& h, const analysis::Review& rv) {
     if (!rv.diagnosis) {
         h.p(QStringLiteral("No diagnosis is stored in the ledger. <i>probaudit diagnose STUDY "
                            "--ledger LEDGER</i> runs the ladder (loader and repeatability, "
-                           "neighbour interference, shape, kernels and runtime)."));
+                           "neighbour interference, shape, kernels and runtime, cause)."));
         return;
     }
     const analysis::Diagnosis& d = *rv.diagnosis;

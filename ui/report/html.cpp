@@ -99,4 +99,32 @@ QString verdictText(const analysis::Verdict& v) {
         .arg(mark(v.accuracy), mark(v.decisions), mark(v.probabilities));
 }
 
+void Html::grid(const QStringList& head, const std::vector<QStringList>& rows,
+                const std::vector<QStringList>& cellColours, const QStringList& widths) {
+    text += QStringLiteral("<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\" "
+                           "width=\"100%\" style=\"border-collapse: collapse\"><tr>");
+    for (int k = 0; k < head.size(); ++k) {
+        const QString w = k < widths.size() && !widths[k].isEmpty()
+                              ? QStringLiteral(" width=\"%1\"").arg(widths[k])
+                              : QString();
+        text += QStringLiteral("<th bgcolor=\"#e8e8e8\" align=\"left\" style=\"font-size: "
+                               "6.5pt\"%1>%2</th>")
+                    .arg(w, head[k]);
+    }
+    text += QStringLiteral("</tr>");
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        text += QStringLiteral("<tr>");
+        for (int k = 0; k < rows[r].size(); ++k) {
+            const QString colour =
+                r < cellColours.size() && k < cellColours[r].size() ? cellColours[r][k] : QString();
+            text += QStringLiteral("<td%1>%2</td>")
+                        .arg(colour.isEmpty() ? QString()
+                                              : QStringLiteral(" bgcolor=\"%1\"").arg(colour),
+                             rows[r][k]);
+        }
+        text += QStringLiteral("</tr>");
+    }
+    text += QStringLiteral("</table>");
+}
+
 } // namespace probaudit::ui::reporting

@@ -47,6 +47,10 @@ public:
     // A table with a header row; rows may be tinted, columns may have widths ("10%").
     void table(const QStringList& head, const std::vector<QStringList>& rows,
                const std::vector<QString>& rowColours = {}, const QStringList& widths = {});
+    // A table whose cells are tinted one by one (a heatmap); `cellColours` parallels `rows`,
+    // an empty colour leaves a cell white.
+    void grid(const QStringList& head, const std::vector<QStringList>& rows,
+              const std::vector<QStringList>& cellColours, const QStringList& widths = {});
 };
 
 // A config's row tint: flipped, numbers moved, bit-identical.

@@ -76,6 +76,7 @@ int buildReportDocument(const analysis::Review& review, const ReportOptions& opt
         flippedItems(all, review, options);
         boundaryItems(all, review);
         diagnosis(all, review);
+        causes(all, review);
         definitions(all);
         limits(all, review);
     }

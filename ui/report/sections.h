@@ -1,9 +1,9 @@
 #pragma once
 // The report's sections (internal to ui/report), in the order buildReportDocument() puts
 // them: the cover; for a decision study the headline, distributions, layers, flipped and
-// near-boundary items, diagnosis; for a generation study its agreement table, gap histograms
-// and outputs; then the definitions and the limits. Each appends its HTML to `h` (and its
-// images to `doc`); headings of numbered sections are collected for the contents.
+// near-boundary items, diagnosis, causes; for a generation study its agreement table, gap
+// histograms and outputs; then the definitions and the limits. Each appends its HTML to `h` (and
+// its images to `doc`); headings of numbered sections are collected for the contents.
 #include "ui/report/html.h"
 #include "ui/report/report.h"
 
@@ -28,6 +28,9 @@ void layers(Html& h, const std::shared_ptr<const analysis::Review>& rv, QTextDoc
 void flippedItems(Html& h, const analysis::Review& rv, const ReportOptions& o);
 void boundaryItems(Html& h, const analysis::Review& rv);
 void diagnosis(Html& h, const analysis::Review& rv);
+// causesection.cpp (a diagnosis with its "cause" rung): each differing config's layer × operator
+// class heatmap and the cause lines of its flips.
+void causes(Html& h, const analysis::Review& rv);
 
 // exactsection.cpp (a study with a float64 run): every config's distance to exact, a chart;
 // and, for the headline, a note for every config the reference is farther from exact than.
