@@ -3,6 +3,7 @@
 // QAbstractItemModelTester; what it shows is checked against what the fixture ledger
 // (review_fixture.h) and a typed diagnosis hold by construction.
 #include "review_fixture.h"
+#include "ui/models/causemodels.h"
 #include "ui/models/diagnosismodels.h"
 #include "ui/models/format.h"
 #include "ui/models/inspectormodels.h"
@@ -231,6 +232,73 @@ private Q_SLOTS:
         configs.setReview(m_review);
         forecast.setReview(m_review);
         QCOMPARE(probes.rowCount() + configs.rowCount() + forecast.rowCount(), 0);
+    }
+
+    // The Cause view's models: the grid is causeTable's rows of the chosen config, its cells the
+    // class shares tinted by size; a cell's items are those of its row whose cause it is; the
+    // items table gives each one's cause line without the opening the columns say.
+    void causeTables() {
+        auto rv = diagnosedReview();
+        analysis::Localization l;
+        l.config_a = "reference";
+        l.config_b = "batch-8";
+        l.layers = 4;
+        const auto item = [&](std::int64_t index, int by, OpClass cls, double share, bool set) {
+            analysis::ItemCause c;
+            c.item = index;
+            c.id = "item-" + std::to_string(index);
+            c.p_a = 0.4;
+            c.p_b = 0.5;
+            c.decision_a = c.decision_b = 0;
+            c.status = analysis::CauseStatus::Localised;
+            c.complete_by = by;
+            c.removed = 1;
+            for (int k = 0; k < kOpClassCount; ++k) {
+                c.classes.push_back({static_cast<OpClass>(k),
+                                     static_cast<OpClass>(k) == cls ? share : 0.0, 0, 0.45});
+            }
+            analysis::chooseCause(c, l.threshold);
+            c.set_explains = set;
+            l.items.push_back(c);
+        };
+        item(3, 1, OpClass::Mlp, 1.0, false);
+        item(5, 1, OpClass::Attention, 1.0, false);
+        item(7, 2, OpClass::Mlp, 0.5, true); // no class alone: a set
+        rv->diagnosis->causes = {{"batch-8", "", l}, {"threads-2", "another CPU capability", {}}};
+        CauseGridModel grid;
+        CauseItemsModel items;
+        QAbstractItemModelTester t1(&grid), t2(&items);
+        grid.setReview(rv);
+        QCOMPARE(grid.configs(), (QStringList{"batch-8", "threads-2"}));
+        QCOMPARE(grid.rowCount(), 0); // no config chosen yet
+        grid.setConfig(QStringLiteral("batch-8"));
+        QCOMPARE(grid.rowCount(), 2);
+        QCOMPARE(text(grid, 0, CauseGridModel::WhereColumn), QStringLiteral("layer 1"));
+        QCOMPARE(text(grid, 0, CauseGridModel::ItemsColumn), QStringLiteral("2"));
+        const int mlp = CauseGridModel::FirstClassColumn + int(OpClass::Mlp);
+        QCOMPARE(text(grid, 0, mlp), QStringLiteral("50% (1)"));
+        QCOMPARE(text(grid, 1, mlp), QStringLiteral("50% (0)"));
+        QCOMPARE(text(grid, 1, CauseGridModel::SetColumn), QStringLiteral("(1)"));
+        QCOMPARE(grid.index(0, mlp).data(Qt::BackgroundRole).value<QColor>(),
+                 QColor(heatColour(0.5)));
+        QVERIFY(heatColour(0.5) != heatColour(0.0) && heatColour(1.0) != heatColour(0.5));
+        QCOMPARE(heatColour(-0.3), heatColour(0.0)); // below 0 is white, not another colour
+        const auto mlpItems = grid.itemsOf(grid.index(0, mlp));
+        QCOMPARE(mlpItems.size(), std::size_t(1));
+        QCOMPARE(mlpItems[0]->id, std::string("item-3"));
+        QCOMPARE(grid.itemsOf(grid.index(0, CauseGridModel::WhereColumn)).size(), std::size_t(2));
+        QCOMPARE(grid.itemsOf(grid.index(1, CauseGridModel::SetColumn))[0]->id,
+                 std::string("item-7"));
+        items.setItems(&grid.cause()->localization.value(), mlpItems);
+        QCOMPARE(items.rowCount(), 1);
+        QCOMPARE(items.index(0, 0).data(CauseItemsModel::ItemRole), QVariant(qlonglong(3)));
+        const QString line = text(items, 0, CauseItemsModel::CauseColumn);
+        QVERIFY2(line.startsWith(QStringLiteral("complete by layer 1")), qPrintable(line));
+        QVERIFY(line.contains(QStringLiteral("the MLP computed as A removes 100%")));
+        // A config that could not be spliced: its sentence, an empty grid.
+        grid.setConfig(QStringLiteral("threads-2"));
+        QCOMPARE(grid.rowCount(), 0);
+        QCOMPARE(grid.cause()->not_localised, std::string("another CPU capability"));
     }
 
     // The kernel-trace differences of the probes: one row per operator or device kernel whose

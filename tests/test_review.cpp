@@ -19,6 +19,7 @@
 #include "ui/models/itemsmodel.h"
 #include "ui/models/pinstatus.h"
 #include "ui/models/runsmodel.h"
+#include "ui/pages/causeview.h"
 #include "ui/pages/chartspanel.h"
 #include "ui/pages/generationpage.h"
 #include "ui/pages/inspector.h"
@@ -38,6 +39,7 @@
 #include <QChart>
 #include <QChartView>
 #include <QClipboard>
+#include <QComboBox>
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
@@ -658,6 +660,59 @@ private Q_SLOTS:
                     .startsWith(QStringLiteral("Tokens not shown")));
     }
 
+    // The Cause tab: it follows the dashboard's config, a click on a grid cell lists the items
+    // whose cause that cell is, and activating one opens it in the inspector.
+    void causeView() {
+        auto rv = std::make_shared<analysis::Review>(*m_review);
+        analysis::Localization l;
+        l.config_a = "reference";
+        l.config_b = "batch-8";
+        l.layers = fixture().layers;
+        for (const std::int64_t index : {std::int64_t(2), std::int64_t(6)}) {
+            analysis::ItemCause c;
+            c.item = index;
+            c.id = "item-" + std::to_string(index);
+            c.p_a = 0.4;
+            c.p_b = 0.6;
+            c.decision_a = c.decision_b = 0;
+            c.status = analysis::CauseStatus::Localised;
+            c.complete_by = 1;
+            c.removed = 1;
+            for (int k = 0; k < kOpClassCount; ++k) {
+                const auto cls = static_cast<OpClass>(k);
+                const bool cause = cls == (index == 2 ? OpClass::Attention : OpClass::Mlp);
+                c.classes.push_back({cls, cause ? 1.0 : 0.0, 0, cause ? 0.4 : 0.6});
+            }
+            analysis::chooseCause(c, l.threshold);
+            l.items.push_back(c);
+        }
+        analysis::Diagnosis d;
+        d.reference = "reference";
+        d.sample = 16;
+        d.causes = {{"threads-2", "another CPU capability", {}}, {"batch-8", "", l}};
+        rv->diagnosis = d;
+        ReviewPage page;
+        page.resize(1400, 900);
+        page.show();
+        page.setReview(rv);
+        page.showTab(ReviewPage::CauseTab);
+        CauseView* view = page.cause();
+        auto* config = view->findChild<QComboBox*>(QStringLiteral("causeConfig"));
+        QCOMPARE(page.comparisonRow(), rowOf(*m_review, QStringLiteral("batch-8")));
+        QCOMPARE(config->currentText(), QStringLiteral("batch-8")); // the dashboard's config
+        QCOMPARE(view->grid()->model()->rowCount(), 1);
+        view->selectCell(0, 3 + int(OpClass::Mlp)); // the MLP's column
+        QCOMPARE(view->items()->model()->rowCount(), 1);
+        QCOMPARE(view->items()->model()->index(0, 0).data().toString(), QStringLiteral("item-6"));
+        Q_EMIT view->items()->activated(view->items()->model()->index(0, 0));
+        QCOMPARE(page.inspector()->item(), std::int64_t(6));
+        config->setCurrentIndex(config->findText(QStringLiteral("threads-2")));
+        QCOMPARE(view->grid()->model()->rowCount(), 0);
+        QVERIFY(view->findChild<QLabel*>(QStringLiteral("causeSummary"))
+                    ->text()
+                    .startsWith(QStringLiteral("Not localised: another CPU capability")));
+    }
+
     // A generation study's review: its agreement table and outputs, from a ledger whose
     // differences are known by construction (review_fixture.h), shown on the generation page
     // by the main window.
@@ -1126,7 +1181,7 @@ private Q_SLOTS:
         const QString dir = m_dir.filePath(QStringLiteral("tour"));
         QCOMPARE(runScreenshotTour(dir, m_ledger, QStringLiteral("-test")), 0);
         const QStringList files = QDir(dir).entryList({QStringLiteral("*-test.png")}, QDir::Files);
-        QCOMPARE(files.size(), 24); // 11 views + 6 presentation slides + 6 forms + the tables
+        QCOMPARE(files.size(), 25); // 12 views + 6 presentation slides + 6 forms + the tables
         for (const char* form :
              {"10-new-study-test.png", "10b-new-study-server-test.png",
               "10d-new-study-transformers-test.png", "10c-engine-settings-test.png",

@@ -338,12 +338,17 @@ std::string causeLine(const ItemCause& c, const Localization& l) {
     return line + classClause(c);
 }
 
+int causeRowIndex(const ItemCause& c, const Localization& l) {
+    return c.status == CauseStatus::Localised   ? c.complete_by
+           : c.status == CauseStatus::InTheHead ? l.layers + 1
+                                                : -1;
+}
+
 std::vector<CauseRow> causeTable(const Localization& l) {
     std::map<int, CauseRow> rows; // by index; L + 1: the head, L + 2: no difference
     for (const auto& c : l.items) {
-        const int key = c.status == CauseStatus::Localised   ? c.complete_by
-                        : c.status == CauseStatus::InTheHead ? l.layers + 1
-                                                             : l.layers + 2;
+        const int index = causeRowIndex(c, l);
+        const int key = index >= 0 ? index : l.layers + 2;
         CauseRow& r = rows[key];
         r.where = key <= l.layers       ? hiddenName(key, l.layers, l.final_norm)
                   : key == l.layers + 1 ? "the head"

@@ -142,6 +142,8 @@ struct CauseRow {
     std::int64_t set_items = 0; // explained by a set of classes together
 };
 std::vector<CauseRow> causeTable(const Localization& l);
+// The CauseRow::index of the row an item is counted in.
+int causeRowIndex(const ItemCause& c, const Localization& l);
 
 // The localisation in one phrase, as the diagnosis ladder's "cause" rung writes it per config:
 // "26 of 32 items that differ explained: the attention scores and softmax 20, the MLP 4, a set

@@ -72,15 +72,16 @@ void LadderChart::setLadder(const std::vector<analysis::LadderStep>& ladder,
                              QStringLiteral("runtime")}
                : QStringList{QStringLiteral("loader and repeatability"),
                              QStringLiteral("neighbour interference"), QStringLiteral("shape"),
-                             QStringLiteral("kernels and runtime")};
+                             QStringLiteral("kernels and runtime"), QStringLiteral("cause")};
     int k = 1;
     for (const auto& st : ladder) {
         m_boxes.push_back({tr("Suspect %1: %2").arg(k++).arg(formatLadderStep(str(st.step))),
                            str(st.finding), str(st.verdict),
                            QString::fromLatin1(analysis::statusName(st.status))});
     }
-    // Steps after a stop were not judged; show them greyed so the ladder stays whole.
-    for (int i = int(m_boxes.size()); i < all.size(); ++i) {
+    // Steps after a stop were not judged; show them greyed so the ladder stays whole (a
+    // diagnosis stored before the cause rung existed did not stop: it has no fifth box).
+    for (int i = int(m_boxes.size()); stoppedAt && i < all.size(); ++i) {
         m_boxes.push_back({tr("Suspect %1: %2").arg(i + 1).arg(formatLadderStep(all[i])),
                            tr("not judged: the ladder stopped at \"%1\"")
                                .arg(QString::fromStdString(stoppedAt.value_or(std::string()))),

@@ -119,6 +119,7 @@ void MainWindow::createViewMenu() {
         {tr("&Charts"), ReviewPage::ChartsTab},
         {tr("&Layers Heatmap"), ReviewPage::LayersTab},
         {tr("&Diagnosis"), ReviewPage::DiagnosisTab},
+        {tr("C&ause"), ReviewPage::CauseTab},
         {tr("&Runs"), ReviewPage::RunsTab}};
     int key = 0;
     for (const auto& [name, tab] : tabs) {

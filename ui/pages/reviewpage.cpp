@@ -6,6 +6,7 @@
 #include "ui/models/format.h"
 #include "ui/models/runsmodel.h"
 #include "ui/models/sweepmodel.h"
+#include "ui/pages/causeview.h"
 #include "ui/pages/chartspanel.h"
 #include "ui/pages/diagnosisview.h"
 #include "ui/pages/inspector.h"
@@ -113,6 +114,7 @@ ReviewPage::ReviewPage(QWidget* parent) : QWidget(parent) {
     m_charts = new ChartsPanel(this);
     QWidget* layersTab = createLayersTab();
     m_diagnosis = new DiagnosisView(this);
+    m_cause = new CauseView(this);
     QWidget* runs = createRunsView();
 
     m_tabs = new QTabWidget(this);
@@ -121,6 +123,7 @@ ReviewPage::ReviewPage(QWidget* parent) : QWidget(parent) {
     m_tabs->addTab(m_charts, tr("C&harts"));
     m_tabs->addTab(layersTab, tr("&Layers"));
     m_tabs->addTab(m_diagnosis, tr("Dia&gnosis"));
+    m_tabs->addTab(m_cause, tr("&Cause"));
     m_tabs->addTab(runs, tr("R&uns"));
 
     m_inspector = new Inspector(this);
@@ -257,6 +260,7 @@ void ReviewPage::connectViews() {
     connect(m_items, &ItemsTable::currentItemChanged, m_inspector, &Inspector::setItem);
     connect(m_charts, &ChartsPanel::filterRequested, this, &ReviewPage::showFilter);
     connect(m_charts, &ChartsPanel::itemClicked, this, &ReviewPage::inspectItem);
+    connect(m_cause, &CauseView::itemActivated, this, &ReviewPage::inspectItem);
     // A check the policy did not pass: its config compared, its items listed.
     connect(m_verdict, &VerdictStrip::checkClicked, this,
             [this](const QString& config, const std::vector<std::int64_t>& items,
@@ -321,6 +325,7 @@ void ReviewPage::setReview(const ReviewPtr& review) {
     m_dashboard->setMaximumHeight(m_dashboard->minimumHeight() + 2);
     m_heatmap->setReview(review);
     m_diagnosis->setReview(review);
+    m_cause->setReview(review);
     m_runsModel->setReview(review);
     m_sweepModel->load(QString::fromStdString(review->study_path));
     m_inspector->setReview(review);
@@ -362,6 +367,9 @@ void ReviewPage::setComparisonRow(int row) {
     const analysis::ReviewRow* rr = m_review && row >= 0 && std::size_t(row) < m_review->rows.size()
                                         ? &m_review->rows[std::size_t(row)]
                                         : nullptr;
+    if (rr != nullptr) {
+        m_cause->showConfig(QString::fromStdString(rr->config)); // when it has a cause
+    }
     if (rr == nullptr) {
         m_comparing->setText(tr("Nothing to compare yet: the ledger has no finished run."));
     } else if (!rr->cmp) {

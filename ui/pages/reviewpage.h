@@ -18,6 +18,7 @@ namespace probaudit::ui {
 
 class ChartsPanel;
 class DashboardModel;
+class CauseView;
 class DiagnosisView;
 class HeatmapWidget;
 class SweepModel;
@@ -30,7 +31,7 @@ struct ItemFilter;
 class ReviewPage : public QWidget {
     Q_OBJECT
 public:
-    enum Tab { ItemsTab, ChartsTab, LayersTab, DiagnosisTab, RunsTab };
+    enum Tab { ItemsTab, ChartsTab, LayersTab, DiagnosisTab, CauseTab, RunsTab };
 
     explicit ReviewPage(QWidget* parent = nullptr);
 
@@ -50,6 +51,7 @@ public:
     ChartsPanel* charts() const { return m_charts; }
     HeatmapWidget* heatmap() const { return m_heatmap; }
     DiagnosisView* diagnosis() const { return m_diagnosis; }
+    CauseView* cause() const { return m_cause; }
     Inspector* inspector() const { return m_inspector; }
     VerdictStrip* verdict() const { return m_verdict; }
     QTabWidget* tabs() const { return m_tabs; }
@@ -82,6 +84,7 @@ private:
     QComboBox* m_heatMeasure = nullptr;
     QComboBox* m_heatRows = nullptr;
     DiagnosisView* m_diagnosis = nullptr;
+    CauseView* m_cause = nullptr;
     RunsModel* m_runsModel = nullptr;
     SweepModel* m_sweepModel = nullptr;
     QGroupBox* m_sweepBox = nullptr;

@@ -65,6 +65,8 @@ bool saveReviewViews(MainWindow& window, const ReviewPtr& review, const QString&
     rows->setCurrentIndex(0);
     page->showTab(ReviewPage::DiagnosisTab);
     ok &= save(&window, dir, QStringLiteral("04-diagnosis"), suffix);
+    page->showTab(ReviewPage::CauseTab);
+    ok &= save(&window, dir, QStringLiteral("04b-cause"), suffix);
     page->showTab(ReviewPage::RunsTab);
     ok &= save(&window, dir, QStringLiteral("05-runs"), suffix);
     page->showTab(ReviewPage::ItemsTab);
