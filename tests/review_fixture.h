@@ -3,6 +3,7 @@
 // run and runs of other configs whose differences are known by construction (which items
 // move, by how much, which flip, from which layer the hidden states differ), so a test can
 // compute what every view must show without reading it back from the code under test.
+#include "core/analysis/localization.h"
 #include "core/ledger/ledger.h"
 #include "core/ledger/policy_record.h"
 
@@ -227,6 +228,30 @@ inline void writeGenerationFixtureLedger(const std::string& path, std::int64_t i
         led.appendGenerations(run, outs);
         led.finishRun(run);
     }
+}
+
+// A localised item "item-N" of a counterfactual localisation (the Cause view's and report's
+// tests): its difference complete by hidden index `completeBy`, the class `cause` removing
+// `share` of its Δp (every other class nothing), p 0.4 under A and 0.5 under B, no flip; its
+// cause chosen as localize chooses it.
+inline analysis::ItemCause fixtureCause(std::int64_t item, int completeBy, OpClass cause,
+                                        double share) {
+    analysis::ItemCause c;
+    c.item = item;
+    c.id = "item-" + std::to_string(item);
+    c.p_a = 0.4;
+    c.p_b = 0.5;
+    c.decision_a = c.decision_b = 0;
+    c.status = analysis::CauseStatus::Localised;
+    c.complete_by = completeBy;
+    c.removed = 1;
+    for (int k = 0; k < kOpClassCount; ++k) {
+        const auto cls = static_cast<OpClass>(k);
+        c.classes.push_back(
+            {cls, cls == cause ? share : 0.0, 0, 0.5 - 0.1 * (cls == cause ? share : 0.0)});
+    }
+    analysis::chooseCause(c, 0.95);
+    return c;
 }
 
 } // namespace probaudit::testing

@@ -244,22 +244,8 @@ private Q_SLOTS:
         l.config_b = "batch-8";
         l.layers = 4;
         const auto item = [&](std::int64_t index, int by, OpClass cls, double share, bool set) {
-            analysis::ItemCause c;
-            c.item = index;
-            c.id = "item-" + std::to_string(index);
-            c.p_a = 0.4;
-            c.p_b = 0.5;
-            c.decision_a = c.decision_b = 0;
-            c.status = analysis::CauseStatus::Localised;
-            c.complete_by = by;
-            c.removed = 1;
-            for (int k = 0; k < kOpClassCount; ++k) {
-                c.classes.push_back({static_cast<OpClass>(k),
-                                     static_cast<OpClass>(k) == cls ? share : 0.0, 0, 0.45});
-            }
-            analysis::chooseCause(c, l.threshold);
-            c.set_explains = set;
-            l.items.push_back(c);
+            l.items.push_back(testing::fixtureCause(index, by, cls, share));
+            l.items.back().set_explains = set;
         };
         item(3, 1, OpClass::Mlp, 1.0, false);
         item(5, 1, OpClass::Attention, 1.0, false);

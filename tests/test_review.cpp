@@ -668,24 +668,8 @@ private Q_SLOTS:
         l.config_a = "reference";
         l.config_b = "batch-8";
         l.layers = fixture().layers;
-        for (const std::int64_t index : {std::int64_t(2), std::int64_t(6)}) {
-            analysis::ItemCause c;
-            c.item = index;
-            c.id = "item-" + std::to_string(index);
-            c.p_a = 0.4;
-            c.p_b = 0.6;
-            c.decision_a = c.decision_b = 0;
-            c.status = analysis::CauseStatus::Localised;
-            c.complete_by = 1;
-            c.removed = 1;
-            for (int k = 0; k < kOpClassCount; ++k) {
-                const auto cls = static_cast<OpClass>(k);
-                const bool cause = cls == (index == 2 ? OpClass::Attention : OpClass::Mlp);
-                c.classes.push_back({cls, cause ? 1.0 : 0.0, 0, cause ? 0.4 : 0.6});
-            }
-            analysis::chooseCause(c, l.threshold);
-            l.items.push_back(c);
-        }
+        l.items = {testing::fixtureCause(2, 1, OpClass::Attention, 1.0),
+                   testing::fixtureCause(6, 1, OpClass::Mlp, 1.0)};
         analysis::Diagnosis d;
         d.reference = "reference";
         d.sample = 16;

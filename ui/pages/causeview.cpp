@@ -1,6 +1,7 @@
 #include "ui/pages/causeview.h"
 
 #include "ui/models/causemodels.h"
+#include "ui/pages/tableviews.h"
 
 #include "core/analysis/diagnosis.h"
 
@@ -12,22 +13,6 @@
 #include <QVBoxLayout>
 
 namespace probaudit::ui {
-
-namespace {
-
-QTableView* makeTable(QAbstractItemModel* model, QWidget* parent, const QString& name) {
-    auto* t = new QTableView(parent);
-    t->setObjectName(name);
-    t->setModel(model);
-    t->verticalHeader()->hide();
-    t->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    t->setWordWrap(true);
-    t->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    t->horizontalHeader()->setStretchLastSection(true);
-    return t;
-}
-
-} // namespace
 
 CauseView::CauseView(QWidget* parent) : QWidget(parent) {
     setObjectName(QStringLiteral("causeView"));
@@ -43,10 +28,10 @@ CauseView::CauseView(QWidget* parent) : QWidget(parent) {
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_gridModel = new CauseGridModel(this);
     m_itemsModel = new CauseItemsModel(this);
-    m_grid = makeTable(m_gridModel, this, QStringLiteral("causeGrid"));
+    m_grid = readOnlyTable(m_gridModel, this, QStringLiteral("causeGrid"));
     m_grid->setSelectionMode(QAbstractItemView::SingleSelection);
     m_grid->setSelectionBehavior(QAbstractItemView::SelectItems);
-    m_items = makeTable(m_itemsModel, this, QStringLiteral("causeItems"));
+    m_items = readOnlyTable(m_itemsModel, this, QStringLiteral("causeItems"));
     m_items->setSelectionBehavior(QAbstractItemView::SelectRows);
     // Cause lines wrap: each row as high as its line needs at the width it has.
     m_items->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);

@@ -3,6 +3,7 @@
 #include "ui/models/colors.h"
 #include "ui/models/diagnosismodels.h"
 #include "ui/models/format.h"
+#include "ui/pages/tableviews.h"
 
 #include <QHeaderView>
 #include <QLabel>
@@ -24,19 +25,11 @@ QString str(const std::string& s) {
 }
 
 QTableView* makeTable(QAbstractItemModel* model, QWidget* parent, const QString& name) {
-    auto* t = new QTableView(parent);
-    t->setObjectName(name);
-    t->setModel(model);
-    t->verticalHeader()->hide();
-    t->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    t->setWordWrap(true);
-    t->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    t->horizontalHeader()->setStretchLastSection(true);
-    t->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    QTableView* t = readOnlyTable(model, parent, name);
+    t->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff); // fitHeight() shows every row
     return t;
 }
 
-// A table exactly as tall as its rows: the view scrolls as a whole, tables do not.
 void fitHeight(QTableView* t) {
     t->resizeRowsToContents();
     int h = t->horizontalHeader()->sizeHint().height() + 4;

@@ -55,24 +55,51 @@ QImage renderWidget(QWidget* w, int width, int height) {
     return img;
 }
 
-void Html::table(const QStringList& head, const std::vector<QStringList>& rows,
-                 const std::vector<QString>& rowColours, const QStringList& widths) {
-    text += QStringLiteral("<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\" "
-                           "width=\"100%\" style=\"border-collapse: collapse\"><tr>");
+namespace {
+
+// A table's opening and its header row; `headStyle` goes into every <th>.
+QString tableHead(const QStringList& head, const QStringList& widths, const QString& headStyle) {
+    QString t = QStringLiteral("<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\" "
+                               "width=\"100%\" style=\"border-collapse: collapse\"><tr>");
     for (int k = 0; k < head.size(); ++k) {
         const QString w = k < widths.size() && !widths[k].isEmpty()
                               ? QStringLiteral(" width=\"%1\"").arg(widths[k])
                               : QString();
-        text += QStringLiteral("<th bgcolor=\"#e8e8e8\" align=\"left\"%1>%2</th>").arg(w, head[k]);
+        t += QStringLiteral("<th bgcolor=\"#e8e8e8\" align=\"left\"%1%2>%3</th>")
+                 .arg(headStyle, w, head[k]);
     }
-    text += QStringLiteral("</tr>");
+    return t + QStringLiteral("</tr>");
+}
+
+QString bgcolor(const QString& colour) {
+    return colour.isEmpty() ? QString() : QStringLiteral(" bgcolor=\"%1\"").arg(colour);
+}
+
+} // namespace
+
+void Html::table(const QStringList& head, const std::vector<QStringList>& rows,
+                 const std::vector<QString>& rowColours, const QStringList& widths) {
+    text += tableHead(head, widths, QString());
     for (std::size_t r = 0; r < rows.size(); ++r) {
-        const QString bg = r < rowColours.size() && !rowColours[r].isEmpty()
-                               ? QStringLiteral(" bgcolor=\"%1\"").arg(rowColours[r])
-                               : QString();
-        text += QStringLiteral("<tr%1>").arg(bg);
+        text += QStringLiteral("<tr%1>").arg(r < rowColours.size() ? bgcolor(rowColours[r])
+                                                                   : QString());
         for (const QString& c : rows[r]) {
             text += QStringLiteral("<td>%1</td>").arg(c);
+        }
+        text += QStringLiteral("</tr>");
+    }
+    text += QStringLiteral("</table>");
+}
+
+void Html::grid(const QStringList& head, const std::vector<QStringList>& rows,
+                const std::vector<QStringList>& cellColours, const QStringList& widths) {
+    text += tableHead(head, widths, QStringLiteral(" style=\"font-size: 6.5pt\""));
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        text += QStringLiteral("<tr>");
+        for (int k = 0; k < rows[r].size(); ++k) {
+            const bool tinted = r < cellColours.size() && k < cellColours[r].size();
+            text += QStringLiteral("<td%1>%2</td>")
+                        .arg(tinted ? bgcolor(cellColours[r][k]) : QString(), rows[r][k]);
         }
         text += QStringLiteral("</tr>");
     }
@@ -97,34 +124,6 @@ QString verdictText(const analysis::Verdict& v) {
     };
     return QStringLiteral("%1 %2 %3")
         .arg(mark(v.accuracy), mark(v.decisions), mark(v.probabilities));
-}
-
-void Html::grid(const QStringList& head, const std::vector<QStringList>& rows,
-                const std::vector<QStringList>& cellColours, const QStringList& widths) {
-    text += QStringLiteral("<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\" "
-                           "width=\"100%\" style=\"border-collapse: collapse\"><tr>");
-    for (int k = 0; k < head.size(); ++k) {
-        const QString w = k < widths.size() && !widths[k].isEmpty()
-                              ? QStringLiteral(" width=\"%1\"").arg(widths[k])
-                              : QString();
-        text += QStringLiteral("<th bgcolor=\"#e8e8e8\" align=\"left\" style=\"font-size: "
-                               "6.5pt\"%1>%2</th>")
-                    .arg(w, head[k]);
-    }
-    text += QStringLiteral("</tr>");
-    for (std::size_t r = 0; r < rows.size(); ++r) {
-        text += QStringLiteral("<tr>");
-        for (int k = 0; k < rows[r].size(); ++k) {
-            const QString colour =
-                r < cellColours.size() && k < cellColours[r].size() ? cellColours[r][k] : QString();
-            text += QStringLiteral("<td%1>%2</td>")
-                        .arg(colour.isEmpty() ? QString()
-                                              : QStringLiteral(" bgcolor=\"%1\"").arg(colour),
-                             rows[r][k]);
-        }
-        text += QStringLiteral("</tr>");
-    }
-    text += QStringLiteral("</table>");
 }
 
 } // namespace probaudit::ui::reporting
