@@ -221,6 +221,26 @@ private Q_SLOTS:
         QVERIFY(text.out.contains("### b8"));
         QVERIFY(text.out.contains("| Δp complete by | items |"));
         QVERIFY(text.out.contains("Not localised: "));
+
+        // --cause-sample bounds the items each config is localised on; 0 skips the rung.
+        const Result two =
+            cli({"diagnose", study, "--sample", "16", "--cause-sample", "2", "--json"});
+        QVERIFY2(two.code == 0, two.err);
+        const QJsonObject d2 = QJsonDocument::fromJson(two.out).object();
+        QCOMPARE(d2.value("cause_sample").toInt(), 2);
+        for (const auto& v : d2.value("causes").toArray()) {
+            const QJsonObject c = v.toObject();
+            if (c.contains("localization")) {
+                QCOMPARE(c.value("localization").toObject().value("items").toArray().size(), 2);
+            }
+        }
+        const Result none =
+            cli({"diagnose", study, "--sample", "16", "--cause-sample", "0", "--json"});
+        QVERIFY2(none.code == 0, none.err);
+        const QJsonObject d0 = QJsonDocument::fromJson(none.out).object();
+        QCOMPARE(d0.value("ladder").toArray()[4].toObject().value("status").toString(),
+                 QStringLiteral("untested"));
+        QVERIFY(!d0.contains("causes"));
     }
 
     // An A/B of two head variants is shown beside the runtime noise floor of variant A.

@@ -135,7 +135,8 @@ void printCauses(const analysis::Diagnosis& d, const std::string& study) {
     std::printf("\nWhy each config differs from \"%s\": B computing one operator class as the "
                 "reference (A) does, in every layer, on the item's own tokens (its flips, then "
                 "its largest Δp, up to %lld items; every pass is a probe run in the ledger).\n",
-                d.reference.c_str(), static_cast<long long>(d.sample));
+                d.reference.c_str(),
+                static_cast<long long>(d.cause_sample > 0 ? d.cause_sample : d.sample));
     for (const auto& c : d.causes) {
         std::printf("\n### %s\n", c.config.c_str());
         if (!c.localization) {

@@ -1,8 +1,9 @@
 #pragma once
-// `probaudit diagnose STUDY [--head NAME] [--sample N] [--batch N] [--seed S] [--json]`: runs
-// the diagnosis ladder (runner/diagnose.h) and prints it: the chain with one line of evidence
-// per step, the field report's table (what changed | largest Δp | first layer that differs |
-// flipped decisions), then each study config explained with its forecast flips.
+// `probaudit diagnose STUDY [--head NAME] [--sample N] [--batch N] [--seed S] [--cause-sample N]
+// [--json]`: runs the diagnosis ladder (runner/diagnose.h) and prints it: the chain with one
+// line of evidence per step, the field report's table (what changed | largest Δp | first layer
+// that differs | flipped decisions), each study config explained with its forecast flips, and
+// each differing config's cause (the layer × operator class table, its flips' cause lines).
 #include "app/probaudit/remote_engine.h"
 
 #include "core/runner/diagnose.h"

@@ -155,6 +155,7 @@ json Diagnosis::toJson() const {
             cs.push_back(causeJson(c));
         }
         out["causes"] = cs;
+        out["cause_sample"] = cause_sample;
     }
     return out;
 }
@@ -219,6 +220,7 @@ Diagnosis Diagnosis::fromJson(const json& j) {
     if (j.contains("reference_run") && !j["reference_run"].is_null()) {
         d.reference_run = get<std::int64_t>(j, "reference_run", 0);
     }
+    d.cause_sample = get<std::int64_t>(j, "cause_sample", 0);
     for (const auto& c : array(j, "causes")) { // absent in diagnoses made before the rung
         ConfigCause x{get<std::string>(c, "config", ""), get<std::string>(c, "not_localised", ""),
                       std::nullopt};

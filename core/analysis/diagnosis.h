@@ -90,6 +90,7 @@ struct Diagnosis {
     std::vector<FlipForecast> forecast;
     std::optional<std::int64_t> reference_run;
     std::vector<ConfigCause> causes; // the "cause" rung, in the order of `configs`
+    std::int64_t cause_sample = 0;   // items each was localised on at most (0: none)
 
     nlohmann::json toJson() const;
     // Reads a stored diagnosis; absent keys keep their defaults (older ledgers). Throws

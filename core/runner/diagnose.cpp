@@ -424,7 +424,7 @@ analysis::ConfigCause Ladder::cause(const std::string& config) {
     lo.head = m_head.name;
     lo.a = m_study.reference;
     lo.b = config;
-    lo.sample = m_o.sample;
+    lo.sample = m_o.causeSample < 0 ? m_o.sample : m_o.causeSample;
     analysis::ConfigCause c{config, "", std::nullopt};
     try {
         c.localization = localizeIn(m_session, m_head, lo);
@@ -445,6 +445,13 @@ void Ladder::causeStep() {
              "record the study (`probaudit run --all`), then diagnose again", StepStatus::Untested);
         return;
     }
+    if (m_o.causeSample == 0) {
+        step("cause", "not run (--cause-sample 0)",
+             "diagnose again without --cause-sample 0 to localise each config that differs",
+             StepStatus::Untested);
+        return;
+    }
+    m_d.cause_sample = m_o.causeSample < 0 ? m_o.sample : m_o.causeSample;
     std::string finding;
     bool localised = false;
     for (const auto& row : m_d.configs) {

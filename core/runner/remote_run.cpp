@@ -166,6 +166,9 @@ std::vector<std::string> diagnoseArguments(const DiagnoseOptions& o, const Remot
     if (o.run.skipBadLines) {
         a.push_back("--skip-bad-lines");
     }
+    if (o.causeSample >= 0) {
+        a.insert(a.end(), {"--cause-sample", std::to_string(o.causeSample)});
+    }
     return a;
 }
 

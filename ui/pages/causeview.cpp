@@ -86,7 +86,7 @@ void CauseView::setReview(const ReviewPtr& review) {
                "class's splice removes over the row's items (darker: more), with the items it "
                "is the cause of; click a cell for its items, activate an item to inspect it.")
                 .arg(QString::fromStdString(d->reference))
-                .arg(d->sample));
+                .arg(d->cause_sample > 0 ? d->cause_sample : d->sample));
     }
     m_config->setEnabled(m_config->count() > 0);
     configChosen();

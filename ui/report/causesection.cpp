@@ -88,7 +88,7 @@ void causes(Html& h, const analysis::Review& rv) {
             "items, darker for more, and in brackets the items it is the cause of. Every pass is "
             "a probe run in the ledger.")
             .arg(esc(d.reference))
-            .arg(d.sample)
+            .arg(d.cause_sample > 0 ? d.cause_sample : d.sample)
             .arg(std::lround(100.0 * (d.causes.front().localization
                                           ? d.causes.front().localization->threshold
                                           : 0.95))));

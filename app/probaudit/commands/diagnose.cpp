@@ -1,5 +1,5 @@
-// probaudit diagnose STUDY [--ledger L] [--head NAME] [--sample N] [--batch N] [--seed S] [--json]
-//   [--engine ssh://user@host]
+// probaudit diagnose STUDY [--ledger L] [--head NAME] [--sample N] [--batch N] [--seed S]
+//   [--cause-sample N] [--json] [--engine ssh://user@host]
 #include "app/probaudit/command.h"
 #include "app/probaudit/diagnose_cmd.h"
 #include "app/probaudit/remote_engine.h"
@@ -26,7 +26,7 @@ void addDiagnoseCommand(CLI::App& cli, Action& chosen) {
         cli.add_subcommand("diagnose", "The diagnosis ladder: loader and repeatability, neighbour "
                                        "interference, shape, kernels and "
                                        "runtime, on a sample; explains each config's gap from the "
-                                       "reference and forecasts its flips");
+                                       "reference, forecasts its flips and localises its cause");
     sub->add_option("STUDY", d.run.study, "Study file")->required();
     sub->add_option("--ledger", d.run.ledger, "Ledger file (default: next to the study)");
     sub->add_option("--head", d.head, "Head variant (default: the first)");
@@ -35,6 +35,10 @@ void addDiagnoseCommand(CLI::App& cli, Action& chosen) {
     sub->add_option("--batch", d.batch, "Batch size of the batch and neighbour probes (default 8)")
         ->check(CLI::Range(std::int64_t(1), protocol::kMaxDiagnoseBatch));
     sub->add_option("--seed", d.seed, "Seed of the sample (default 1)");
+    sub->add_option("--cause-sample", d.causeSample,
+                    "Items each differing config's cause is localised on (default: --sample; 0: "
+                    "no cause rung)")
+        ->check(CLI::Range(std::int64_t(0), protocol::kMaxDiagnoseSample));
     sub->add_flag("--skip-bad-lines", d.run.skipBadLines, "Skip malformed dataset lines");
     auto* json =
         sub->add_flag("--json", a->json, "The ladder, the table and the explanations as JSON");
