@@ -428,11 +428,11 @@ analysis::ConfigCause Ladder::cause(const std::string& config) {
     analysis::ConfigCause c{config, "", std::nullopt};
     try {
         c.localization = localizeIn(m_session, m_head, lo);
-    } catch (const Error& e) {
+    } catch (const std::exception& e) { // a pair that cannot be spliced, or a pass that failed
         if (m_stop) {
             throw;
         }
-        c.not_localised = e.what();
+        c.not_localised = e.what(); // the other configs are still localised
     }
     return c;
 }
