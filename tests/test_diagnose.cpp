@@ -185,13 +185,20 @@ private Q_SLOTS:
             const QJsonArray items = l.value("items").toArray();
             // Up to the sample, and every item of it differs between the study runs.
             QVERIFY(!items.isEmpty() && items.size() <= 16);
+            int explained = 0, differ = 0;
             for (const auto& it : items) {
                 const QJsonObject c = it.toObject();
                 QVERIFY(c.value("study_dp").toDouble() > 0 || c.value("study_flip").toBool());
                 QCOMPARE(c.value("classes").toArray().size(), 8); // one splice per class
+                explained += c.value("cause_explains").toBool() || c.value("set_explains").toBool();
+                differ += c.value("status").toString() != QStringLiteral("no difference");
             }
-            QVERIFY(rung.value("finding").toString().contains(
-                name + ": " + QString::number(items.size()) + " of "));
+            // The finding counts what the items' splices say.
+            const QString phrase = QStringLiteral("%1: %2 of %3 items that differ explained")
+                                       .arg(name)
+                                       .arg(explained)
+                                       .arg(differ);
+            QVERIFY2(rung.value("finding").toString().contains(phrase), qPrintable(phrase));
             for (const auto& p : l.value("probes").toArray()) {
                 probes.insert(p.toInteger());
             }
@@ -210,7 +217,7 @@ private Q_SLOTS:
         int found = 0;
         for (const auto& v : runs) {
             const QJsonObject run = v.toObject();
-            found += probes.contains(run.value("id").toInteger()) &&
+            found += probes.contains(run.value("run").toInteger()) &&
                      run.value("kind").toString() == "probe";
         }
         QCOMPARE(found, probes.size());

@@ -102,6 +102,9 @@ private Q_SLOTS:
         QTest::newRow("ladder not an array") << R"({"ladder": {"step": "shape"}})";
         QTest::newRow("sample a string") << R"({"sample": "sixteen"})";
         QTest::newRow("flips a string") << R"({"table": [{"flips": "2"}]})";
+        QTest::newRow("a cause not an object") << R"({"causes": [1]})";
+        QTest::newRow("a cause's localisation not an object")
+            << R"({"causes": [{"config": "b8", "localization": 3}]})";
     }
     void malformedDiagnosesAreRefused() {
         QFETCH(QString, text);
@@ -236,13 +239,13 @@ private Q_SLOTS:
         };
         item(analysis::CauseStatus::Localised, 1, OpClass::Mlp, true, false);
         item(analysis::CauseStatus::Localised, 1, OpClass::Attention, true, false);
-        item(analysis::CauseStatus::Localised, 2, OpClass::Attention, true, false);
+        item(analysis::CauseStatus::Localised, 2, OpClass::Mlp, true, false);
         item(analysis::CauseStatus::InTheHead, -1, OpClass::Head, false, true);
         item(analysis::CauseStatus::Localised, 3, OpClass::Norms, false, false);
         item(analysis::CauseStatus::NoDifference, -1, std::nullopt, false, false);
         QCOMPARE(analysis::causeSummary(l),
-                 std::string("4 of 5 items that differ explained: the attention scores and "
-                             "softmax 2, the MLP 1, a set of classes 1"));
+                 std::string("4 of 5 items that differ explained: the MLP 2, the attention "
+                             "scores and softmax 1, a set of classes 1"));
         const auto rows = analysis::causeTable(l);
         QCOMPARE(rows.size(), std::size_t(5)); // layers 1, 2, 3, the head, no difference
         QCOMPARE(rows[0].where, std::string("layer 1"));

@@ -267,7 +267,10 @@ private Q_SLOTS:
         QCOMPARE(text(grid, 1, CauseGridModel::SetColumn), QStringLiteral("(1)"));
         QCOMPARE(grid.index(0, mlp).data(Qt::BackgroundRole).value<QColor>(),
                  QColor(heatColour(0.5)));
-        QVERIFY(heatColour(0.5) != heatColour(0.0) && heatColour(1.0) != heatColour(0.5));
+        QCOMPARE(heatColour(0.0), QStringLiteral("#ffffff"));
+        QCOMPARE(heatColour(0.5), QStringLiteral("#f4ba9d")); // halfway to #e8743b
+        QCOMPARE(heatColour(1.0), QStringLiteral("#e8743b"));
+        QCOMPARE(heatColour(1.7), heatColour(1.0));
         QCOMPARE(heatColour(-0.3), heatColour(0.0)); // below 0 is white, not another colour
         const auto mlpItems = grid.itemsOf(grid.index(0, mlp));
         QCOMPARE(mlpItems.size(), std::size_t(1));

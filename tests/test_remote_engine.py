@@ -145,7 +145,27 @@ class TestRemoteEngine(unittest.TestCase):
     @staticmethod
     def run_ids(d: dict[str, Any]) -> list[int]:
         ids = [d["reference_run"]] + [c["run"] for c in d["configs"] if "run" in c]
-        return ids + [x for r in d["table"] for x in (r["run_a"], r["run_b"])]
+        ids += [x for r in d["table"] for x in (r["run_a"], r["run_b"])]
+        # The cause rung's passes: each localisation's baselines and every pass.
+        for c in d.get("causes", []):
+            if "localization" in c:
+                loc = c["localization"]
+                ids += [loc["probe_a"], loc["probe_b"], *loc["probes"]]
+        return ids
+
+    @staticmethod
+    def without_probe_ids(d: dict[str, Any]) -> list[dict[str, Any]]:
+        out = []
+        for c in d.get("causes", []):
+            c = dict(c)
+            if "localization" in c:
+                c["localization"] = {
+                    k: v
+                    for k, v in c["localization"].items()
+                    if k not in ("probe_a", "probe_b", "probes")
+                }
+            out.append(c)
+        return out
 
     def test_diagnose_there_brings_its_probes_and_diagnosis_here(self) -> None:
         remote_ledger = self.dir / "remote" / "diagnosed.ledger"
@@ -188,7 +208,10 @@ class TestRemoteEngine(unittest.TestCase):
             self.assertEqual(runs_there[a], runs_here[b], (a, b))
         mapping = dict(zip(ids_there, ids_here))
         self.assertEqual(len(here["ladder"]), len(there["ladder"]))
-        self.assertEqual(len(here["ladder"]), 4)
+        self.assertEqual(len(here["ladder"]), 5)
+        self.assertEqual(here["ladder"][4]["step"], "cause")
+        self.assertTrue(any("localization" in c for c in there["causes"]))
+        self.assertEqual(self.without_probe_ids(here), self.without_probe_ids(there))
         for step_there, step_here in zip(there["ladder"], here["ladder"]):
             expected = step_there["finding"]
             for old in re.findall(r"\brun (\d+)\b", expected):
@@ -201,12 +224,12 @@ class TestRemoteEngine(unittest.TestCase):
             {
                 k: v
                 for k, v in here.items()
-                if k not in ("ladder", "table", "configs", "reference_run")
+                if k not in ("ladder", "table", "configs", "reference_run", "causes")
             },
             {
                 k: v
                 for k, v in there.items()
-                if k not in ("ladder", "table", "configs", "reference_run")
+                if k not in ("ladder", "table", "configs", "reference_run", "causes")
             },
         )
         self.assertEqual(

@@ -202,7 +202,8 @@ private Q_SLOTS:
         {
             const auto rv = analysis::loadReview(ledger.toStdString());
             QVERIFY(rv.diagnosis.has_value());
-            QCOMPARE(rv.diagnosis->ladder.size(), std::size_t(4));
+            QCOMPARE(rv.diagnosis->ladder.size(), std::size_t(5)); // the cause rung last
+            QCOMPARE(rv.diagnosis->ladder.back().step, std::string("cause"));
             QVERIFY(rv.reference_run && rv.diagnosis->reference_run == rv.reference_run->id);
         }
         EngineSettings{}.save();
@@ -334,7 +335,8 @@ private Q_SLOTS:
         QVERIFY(probes.size() >= 10);
         const auto rv = analysis::loadReview(ledger.toStdString());
         QVERIFY(rv.diagnosis.has_value());
-        QCOMPARE(rv.diagnosis->ladder.size(), std::size_t(4));
+        QCOMPARE(rv.diagnosis->ladder.size(), std::size_t(5)); // the cause rung last
+        QCOMPARE(rv.diagnosis->ladder.back().step, std::string("cause"));
         QCOMPARE(rv.diagnosis->sample, std::int64_t(24));
         QVERIFY(rv.reference_run && rv.diagnosis->reference_run == rv.reference_run->id);
     }

@@ -150,7 +150,8 @@ void printCauses(const analysis::Diagnosis& d, const std::string& study) {
         bool anyFlip = false;
         for (const auto& item : l.items) {
             anyFlip = anyFlip || item.flip();
-            if (largest == nullptr || item.dp() > largest->dp()) {
+            if (item.status != analysis::CauseStatus::NoDifference &&
+                (largest == nullptr || item.dp() > largest->dp())) {
                 largest = &item;
             }
         }

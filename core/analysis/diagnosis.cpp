@@ -222,6 +222,9 @@ Diagnosis Diagnosis::fromJson(const json& j) {
     }
     d.cause_sample = get<std::int64_t>(j, "cause_sample", 0);
     for (const auto& c : array(j, "causes")) { // absent in diagnoses made before the rung
+        if (!c.is_object()) {
+            throw Error("the stored diagnosis's \"causes\" holds an entry that is not an object");
+        }
         ConfigCause x{get<std::string>(c, "config", ""), get<std::string>(c, "not_localised", ""),
                       std::nullopt};
         if (c.contains("localization")) {

@@ -432,7 +432,11 @@ analysis::ConfigCause Ladder::cause(const std::string& config) {
         if (m_stop) {
             throw;
         }
-        c.not_localised = e.what(); // the other configs are still localised
+        // The sentence without the study's path (the diagnosis names the study already, and a
+        // remote one's path is that host's).
+        const std::string prefix = m_o.run.study + ": ";
+        const std::string why = e.what();
+        c.not_localised = why.rfind(prefix, 0) == 0 ? why.substr(prefix.size()) : why;
     }
     return c;
 }
@@ -470,11 +474,19 @@ void Ladder::causeStep() {
              StepStatus::Clean);
         return;
     }
+    std::int64_t explained = 0;
+    for (const auto& c : m_d.causes) {
+        for (const auto& item :
+             c.localization ? c.localization->items : std::vector<analysis::ItemCause>{}) {
+            explained += item.explained();
+        }
+    }
     step("cause", finding,
-         localised ? "see the causes: each config's difference, by the operator class whose "
-                     "computation as the reference does it removes"
-                   : "no config's difference could be localised",
-         localised ? StepStatus::Explains : StepStatus::Untested);
+         explained > 0 ? "see the causes: each config's difference, by the operator class whose "
+                         "computation as the reference does it removes"
+         : localised   ? "localised, but no operator class or set of them explains an item"
+                       : "no config's difference could be localised",
+         explained > 0 ? StepStatus::Explains : StepStatus::Untested);
 }
 
 // The head the ladder diagnoses: named, or the study's first; decision heads only.

@@ -63,7 +63,7 @@ int CauseGridModel::rows() const {
 std::vector<const analysis::ItemCause*> CauseGridModel::itemsOf(const QModelIndex& cell) const {
     std::vector<const analysis::ItemCause*> out;
     const analysis::ConfigCause* c = cause();
-    if (!cell.isValid() || cell.model() != this || c == nullptr || !c->localization) {
+    if (!checkIndex(cell, CheckIndexOption::IndexIsValid) || c == nullptr || !c->localization) {
         return out;
     }
     const analysis::Localization& l = *c->localization;

@@ -12,6 +12,8 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace probaudit::ui {
 
 CauseView::CauseView(QWidget* parent) : QWidget(parent) {
@@ -60,6 +62,7 @@ CauseView::CauseView(QWidget* parent) : QWidget(parent) {
 }
 
 void CauseView::setReview(const ReviewPtr& review) {
+    m_itemsModel->setItems(nullptr, {}); // they point into the review being replaced
     m_review = review;
     m_gridModel->setReview(review);
     const QString before = m_config->currentText();

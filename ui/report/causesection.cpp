@@ -6,6 +6,8 @@
 
 #include "ui/models/format.h"
 
+#include <cmath>
+
 namespace probaudit::ui::reporting {
 
 namespace {
@@ -68,6 +70,16 @@ std::vector<const analysis::ItemCause*> shownItems(const analysis::Localization&
     return flips;
 }
 
+// The share a splice must remove: the localisations'. All of a diagnosis's share one.
+double threshold(const analysis::Diagnosis& d) {
+    for (const auto& c : d.causes) {
+        if (c.localization) {
+            return c.localization->threshold;
+        }
+    }
+    return 0.95;
+}
+
 } // namespace
 
 void causes(Html& h, const analysis::Review& rv) {
@@ -89,9 +101,7 @@ void causes(Html& h, const analysis::Review& rv) {
             "a probe run in the ledger.")
             .arg(esc(d.reference))
             .arg(d.cause_sample > 0 ? d.cause_sample : d.sample)
-            .arg(std::lround(100.0 * (d.causes.front().localization
-                                          ? d.causes.front().localization->threshold
-                                          : 0.95))));
+            .arg(std::lround(100.0 * threshold(d))));
     for (const analysis::ConfigCause& c : d.causes) {
         h.h2(QStringLiteral("%1 against %2")
                  .arg(QString::fromStdString(c.config), QString::fromStdString(d.reference)));
