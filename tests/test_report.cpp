@@ -400,6 +400,9 @@ private Q_SLOTS:
         QVERIFY(text.simplified().contains(
             QStringLiteral("cause: the MLP computed as A removes 97% of Δp")));
         QVERIFY(text.contains(QStringLiteral("Not localised: A and B run under different CPU")));
+        // The definitions say what an operator class and a cause are.
+        QVERIFY(text.simplified().contains(QStringLiteral("cause (counterfactual) the operator "
+                                                          "class that, computed in config B")));
     }
 
     void letterPages() {

@@ -72,6 +72,16 @@ void definitions(Html& h) {
         {QStringLiteral("fragility forecast"),
          QStringLiteral("flips predicted from the reference margins and a probe sample before the "
                         "full run.")},
+        {QStringLiteral("operator class"),
+         QStringLiteral("one kind of operation of the forward pass: the embeddings, the norms, the "
+                        "attention projections, the attention scores and softmax (with masking), "
+                        "the attention output, the MLP, the residual adds, the head.")},
+        {QStringLiteral("cause (counterfactual)"),
+         QStringLiteral("the operator class that, computed in config B as the reference computes "
+                        "it (its dtype, kernels, attention and threads, on the item alone) in "
+                        "every layer, removes at least 95% of the item's Δp and gives back the "
+                        "reference's decision; \"complete by\": the first hidden state whose "
+                        "reference value, spliced into B, does the same.")},
         {QStringLiteral("records (generation)"),
          QStringLiteral("what a pipeline extracts from a generated text: one per non-empty line, "
                         "JSON objects, or a regex's named groups, normalised; the answer is a "
