@@ -12,6 +12,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <cstring>
 
 using namespace probaudit::model;
@@ -132,6 +133,36 @@ private Q_SLOTS:
                  ref[u"sha256"].toString());
     }
 
+    // Real weights (five rows of all-MiniLM-L6-v2's first feed-forward output projection and a
+    // zero row) as llama.cpp's own quantiser writes them, in every type a common release uses:
+    // tests/golden/make_gguf_real.py.
+    void dequantizesRealWeightsLikeTheReference_data() {
+        QTest::addColumn<QString>("name");
+        for (const char* n : {"t_f16", "t_bf16", "t_q8_0", "t_q4_0", "t_q4_1", "t_q5_0", "t_q5_1",
+                              "t_q2_k", "t_q3_k", "t_q4_k", "t_q5_k", "t_q6_k"}) {
+            QTest::newRow(n) << QString::fromLatin1(n);
+        }
+    }
+    void dequantizesRealWeightsLikeTheReference() {
+        QFETCH(QString, name);
+        QFile g(QStringLiteral(PROBAUDIT_SOURCE_DIR "/tests/golden/gguf_real_types.json"));
+        QVERIFY(g.open(QIODevice::ReadOnly));
+        const QJsonObject ref = QJsonDocument::fromJson(g.readAll()).object()[name].toObject();
+        QVERIFY2(!ref.isEmpty(), qPrintable(name));
+        const GgufFile f(PROBAUDIT_SOURCE_DIR "/tests/fixtures/tiny-gguf/real_types.gguf");
+        const GgufTensorInfo* t = f.find(name.toStdString());
+        QVERIFY(t);
+        QCOMPARE(QString::fromLatin1(ggmlTypeName(t->type)), ref[u"type"].toString());
+        QVERIFY(ggmlCanDequantize(t->type));
+        QCOMPARE(t->shape, (std::vector<std::int64_t>{6, 1536}));
+        const std::vector<float> v = f.dequantize(*t);
+        QCOMPARE(QString::fromStdString(probaudit::sha256Hex(v.data(), v.size() * 4)),
+                 ref[u"sha256"].toString());
+        // The zero row stays zero; a real row does not (the fixture holds weights, not padding).
+        QVERIFY(std::all_of(v.end() - 1536, v.end(), [](float x) { return x == 0.0f; }));
+        QVERIFY(std::any_of(v.begin(), v.begin() + 1536, [](float x) { return x != 0.0f; }));
+    }
+
     void halfConversionIsExact() {
         QCOMPARE(halfToFloat(0x3C00), 1.0f);
         QCOMPARE(halfToFloat(0xC000), -2.0f);
@@ -236,18 +267,24 @@ private Q_SLOTS:
         }
     }
 
-    // A type the file may hold but this version cannot dequantize: refused when loaded.
+    // A type the file may hold but this version cannot dequantize: the file opens, and the
+    // tensor is refused in one sentence that names its type and what is supported.
     void refusesUnsupportedDequantization() {
         Builder b;
-        b.tensor("a", 256, 1, 14 /* Q6_K */, 0);
-        b.data = QByteArray(210, '\0');
+        b.tensor("a", 256, 1, 16 /* IQ2_XXS */, 0);
+        b.data = QByteArray(66, '\0');
         QTemporaryDir dir;
         const GgufFile f(write(dir, b.build()).toStdString());
+        QVERIFY(!ggmlCanDequantize(f.find("a")->type));
         try {
             f.dequantize(*f.find("a"));
-            QFAIL("dequantized Q6_K");
+            QFAIL("dequantized IQ2_XXS");
         } catch (const probaudit::Error& e) {
-            QVERIFY2(QString::fromLatin1(e.what()).contains(QStringLiteral("Q6_K")), e.what());
+            const QString msg = QString::fromLatin1(e.what());
+            QVERIFY2(msg.contains(QStringLiteral("tensor \"a\" has type IQ2_XXS, which this "
+                                                 "version cannot dequantize (supported: F32")),
+                     e.what());
+            QVERIFY2(msg.contains(QStringLiteral("Q6_K)")), e.what());
         }
     }
 

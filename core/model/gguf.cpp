@@ -22,14 +22,22 @@ struct TypeTraits {
     std::uint64_t bytes; // bytes per block
 };
 constexpr TypeTraits kTraits[] = {
-    {GgmlType::F32, "F32", 1, 4},       {GgmlType::F16, "F16", 1, 2},
-    {GgmlType::Q4_0, "Q4_0", 32, 18},   {GgmlType::Q4_1, "Q4_1", 32, 20},
-    {GgmlType::Q5_0, "Q5_0", 32, 22},   {GgmlType::Q5_1, "Q5_1", 32, 24},
-    {GgmlType::Q8_0, "Q8_0", 32, 34},   {GgmlType::Q8_1, "Q8_1", 32, 36},
-    {GgmlType::Q2_K, "Q2_K", 256, 84},  {GgmlType::Q3_K, "Q3_K", 256, 110},
-    {GgmlType::Q4_K, "Q4_K", 256, 144}, {GgmlType::Q5_K, "Q5_K", 256, 176},
-    {GgmlType::Q6_K, "Q6_K", 256, 210}, {GgmlType::Q8_K, "Q8_K", 256, 292},
-    {GgmlType::BF16, "BF16", 1, 2},
+    {GgmlType::F32, "F32", 1, 4},           {GgmlType::F16, "F16", 1, 2},
+    {GgmlType::Q4_0, "Q4_0", 32, 18},       {GgmlType::Q4_1, "Q4_1", 32, 20},
+    {GgmlType::Q5_0, "Q5_0", 32, 22},       {GgmlType::Q5_1, "Q5_1", 32, 24},
+    {GgmlType::Q8_0, "Q8_0", 32, 34},       {GgmlType::Q8_1, "Q8_1", 32, 36},
+    {GgmlType::Q2_K, "Q2_K", 256, 84},      {GgmlType::Q3_K, "Q3_K", 256, 110},
+    {GgmlType::Q4_K, "Q4_K", 256, 144},     {GgmlType::Q5_K, "Q5_K", 256, 176},
+    {GgmlType::Q6_K, "Q6_K", 256, 210},     {GgmlType::Q8_K, "Q8_K", 256, 292},
+    {GgmlType::BF16, "BF16", 1, 2},         {GgmlType::IQ2_XXS, "IQ2_XXS", 256, 66},
+    {GgmlType::IQ2_XS, "IQ2_XS", 256, 74},  {GgmlType::IQ3_XXS, "IQ3_XXS", 256, 98},
+    {GgmlType::IQ1_S, "IQ1_S", 256, 50},    {GgmlType::IQ4_NL, "IQ4_NL", 32, 18},
+    {GgmlType::IQ3_S, "IQ3_S", 256, 110},   {GgmlType::IQ2_S, "IQ2_S", 256, 82},
+    {GgmlType::IQ4_XS, "IQ4_XS", 256, 136}, {GgmlType::I8, "I8", 1, 1},
+    {GgmlType::I16, "I16", 1, 2},           {GgmlType::I32, "I32", 1, 4},
+    {GgmlType::I64, "I64", 1, 8},           {GgmlType::F64, "F64", 1, 8},
+    {GgmlType::IQ1_M, "IQ1_M", 256, 56},    {GgmlType::TQ1_0, "TQ1_0", 256, 54},
+    {GgmlType::TQ2_0, "TQ2_0", 256, 66},    {GgmlType::MXFP4, "MXFP4", 32, 17},
 };
 
 const TypeTraits* traits(std::uint32_t raw) {
@@ -145,20 +153,6 @@ const char* ggmlTypeName(GgmlType t) {
     return tr ? tr->name : "?";
 }
 
-bool ggmlCanDequantize(GgmlType t) {
-    switch (t) {
-    case GgmlType::F32:
-    case GgmlType::F16:
-    case GgmlType::BF16:
-    case GgmlType::Q8_0:
-    case GgmlType::Q4_0:
-    case GgmlType::Q4_1:
-        return true;
-    default:
-        return false;
-    }
-}
-
 std::int64_t GgufTensorInfo::numel() const {
     std::int64_t n = 1;
     for (auto d : shape) {
@@ -265,90 +259,6 @@ GgufHeader parseGguf(std::span<const std::uint8_t> bytes, const std::string& pat
     return h;
 }
 
-float halfToFloat(std::uint16_t h) {
-    const std::uint32_t sign = std::uint32_t(h & 0x8000u) << 16;
-    std::uint32_t exp = (h >> 10) & 0x1Fu;
-    std::uint32_t mant = h & 0x3FFu;
-    std::uint32_t bits;
-    if (exp == 0) {
-        if (mant == 0) {
-            bits = sign;
-        } else { // subnormal: normalize
-            exp = 127 - 15 + 1;
-            while ((mant & 0x400u) == 0) {
-                mant <<= 1;
-                --exp;
-            }
-            mant &= 0x3FFu;
-            bits = sign | (exp << 23) | (mant << 13);
-        }
-    } else if (exp == 0x1F) {
-        bits = sign | 0x7F800000u | (mant << 13);
-    } else {
-        bits = sign | ((exp + 127 - 15) << 23) | (mant << 13);
-    }
-    float f;
-    std::memcpy(&f, &bits, 4);
-    return f;
-}
-
-float bf16ToFloat(std::uint16_t b) {
-    const std::uint32_t bits = std::uint32_t(b) << 16;
-    float f;
-    std::memcpy(&f, &bits, 4);
-    return f;
-}
-
-void dequantizeRow(GgmlType type, const std::uint8_t* src, float* dst, std::int64_t count) {
-    auto u16 = [](const std::uint8_t* p) { return std::uint16_t(p[0] | (p[1] << 8)); };
-    switch (type) {
-    case GgmlType::F32:
-        std::memcpy(dst, src, std::size_t(count) * 4);
-        return;
-    case GgmlType::F16:
-        for (std::int64_t i = 0; i < count; ++i) {
-            dst[i] = halfToFloat(u16(src + 2 * i));
-        }
-        return;
-    case GgmlType::BF16:
-        for (std::int64_t i = 0; i < count; ++i) {
-            dst[i] = bf16ToFloat(u16(src + 2 * i));
-        }
-        return;
-    case GgmlType::Q8_0: // block: f16 d, int8 q[32]; x = q * d
-        for (std::int64_t b = 0; b < count / 32; ++b, src += 34) {
-            const float d = halfToFloat(u16(src));
-            for (int j = 0; j < 32; ++j) {
-                dst[32 * b + j] = float(static_cast<std::int8_t>(src[2 + j])) * d;
-            }
-        }
-        return;
-    case GgmlType::Q4_0: // block: f16 d, 16 bytes; low nibbles -> 0..15, high -> 16..31
-        for (std::int64_t b = 0; b < count / 32; ++b, src += 18) {
-            const float d = halfToFloat(u16(src));
-            for (int j = 0; j < 16; ++j) {
-                dst[32 * b + j] = d * float(int(src[2 + j] & 0x0F) - 8);
-                dst[32 * b + j + 16] = d * float(int(src[2 + j] >> 4) - 8);
-            }
-        }
-        return;
-    case GgmlType::Q4_1: // block: f16 d, f16 m, 16 bytes; x = q * d + m (two roundings)
-        for (std::int64_t b = 0; b < count / 32; ++b, src += 20) {
-            const float d = halfToFloat(u16(src));
-            const float m = halfToFloat(u16(src + 2));
-            for (int j = 0; j < 16; ++j) {
-                const float lo = d * float(src[4 + j] & 0x0F);
-                const float hi = d * float(src[4 + j] >> 4);
-                dst[32 * b + j] = lo + m;
-                dst[32 * b + j + 16] = hi + m;
-            }
-        }
-        return;
-    default:
-        throw Error(std::string("dequantization of ") + ggmlTypeName(type) + " is not supported");
-    }
-}
-
 GgufFile::GgufFile(const std::string& path) : m_file(path) {
     m_header = parseGguf({m_file.data(), m_file.size()}, m_file.path());
     for (std::size_t i = 0; i < m_header.tensors.size(); ++i) {
@@ -446,8 +356,8 @@ std::vector<std::int64_t> GgufFile::getIntArray(const std::string& key) const {
 std::vector<float> GgufFile::dequantize(const GgufTensorInfo& t) const {
     if (!ggmlCanDequantize(t.type)) {
         throw Error(path(), "tensor \"" + t.name + "\" has type " + ggmlTypeName(t.type) +
-                                ", which this version cannot dequantize (supported: F32, F16, "
-                                "BF16, Q8_0, Q4_0, Q4_1)");
+                                ", which this version cannot dequantize (supported: " +
+                                ggmlDequantizableTypes() + ")");
     }
     std::vector<float> out(static_cast<std::size_t>(t.numel()));
     dequantizeRow(t.type, bytes(t).data(), out.data(), t.numel());

@@ -1,6 +1,7 @@
 #pragma once
 // GGUF (versions 2 and 3): metadata, tensor directory, alignment, and dequantization to
-// float32 of F32, F16, BF16, Q8_0, Q4_0 and Q4_1 tensors. Torch-free; the engine converts the
+// float32 of F32, F16, BF16, Q8_0, Q4_0, Q4_1, Q5_0, Q5_1 and the K-quants Q2_K to Q6_K
+// (gguf_dequant.cpp), bit for bit as gguf-py does it. Torch-free; the engine converts the
 // float32 values into tensors. Every read is bounds-checked: a corrupt file is refused with
 // one message naming the file and the problem, never read past its end.
 #include "core/model/mapped_file.h"
@@ -31,10 +32,29 @@ enum class GgmlType : std::uint32_t {
     Q5_K = 13,
     Q6_K = 14,
     Q8_K = 15,
-    BF16 = 30
+    IQ2_XXS = 16,
+    IQ2_XS = 17,
+    IQ3_XXS = 18,
+    IQ1_S = 19,
+    IQ4_NL = 20,
+    IQ3_S = 21,
+    IQ2_S = 22,
+    IQ4_XS = 23,
+    I8 = 24,
+    I16 = 25,
+    I32 = 26,
+    I64 = 27,
+    F64 = 28,
+    IQ1_M = 29,
+    BF16 = 30,
+    TQ1_0 = 34,
+    TQ2_0 = 35,
+    MXFP4 = 39
 };
 const char* ggmlTypeName(GgmlType t);
+// Whether dequantize() reads the type (gguf_dequant.cpp), and the list of those types.
 bool ggmlCanDequantize(GgmlType t);
+const char* ggmlDequantizableTypes();
 
 struct GgufValue;
 using GgufArray = std::vector<GgufValue>;
@@ -95,8 +115,9 @@ private:
     std::map<std::string, std::size_t> m_index;
 };
 
-// Dequantizes `count` elements of `type` from `src` into `dst` (the reference's float32
-// arithmetic: Q4_1 is d*q then +m, two roundings, as gguf-py and ggml compute it).
+// Dequantizes `count` elements of `type` from `src` into `dst`, bit for bit as the reference
+// (gguf-py's dequantize) computes it: each float32 operation rounded on its own, so Q4_1 is
+// d*q then +m and Q4_K is (d*sc)*q - dmin*m. `count` is a whole number of blocks.
 void dequantizeRow(GgmlType type, const std::uint8_t* src, float* dst, std::int64_t count);
 
 // IEEE half / bfloat16 bits -> float (exact).
