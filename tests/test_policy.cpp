@@ -104,7 +104,7 @@ private slots:
             "unknown class \"colour\"");
         row("variant class", R"({"rules": [{"name": "a", "configs": [{"class": "variant"}],
              "max_flips": 0}]})",
-            "model variants are not an axis of a study yet");
+            "a class of model variants is not supported yet; name the variants' configs");
         row("unknown config", R"({"rules": [{"name": "a", "configs": ["bs9"],
              "max_flips": 0}]})",
             "\"bs9\" is not one of the configs");

@@ -85,6 +85,7 @@ int listRuns(const std::string& path, bool asJson) {
                  {"config", r.config_name},
                  {"config_hash", r.config_hash},
                  {"config_json", led.config(r.config_hash)},
+                 {"model", led.config(r.config_hash).value("model", "")},
                  {"environment", r.env_hash},
                  {"capability",
                   led.environment(r.env_hash).value("/cpu/aten_capability"_json_pointer, "")},
@@ -113,6 +114,10 @@ int listRuns(const std::string& path, bool asJson) {
                     statusText(r).c_str(), items, r.started.c_str());
         if (r.kind != RunKind::Study) {
             std::printf("     %s: %s\n", nameString(r.kind).c_str(), r.label.c_str());
+        }
+        if (const std::string variant = led.config(r.config_hash).value("model", "");
+            !variant.empty()) {
+            std::printf("     model variant: %s\n", variant.c_str());
         }
         if (!r.message.empty()) {
             std::printf("     %s\n", r.message.c_str());

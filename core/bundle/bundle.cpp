@@ -4,6 +4,7 @@
 #include "core/common/build_info.h"
 #include "core/common/file_digest.h"
 #include "core/ledger/ledger.h"
+#include "core/ledger/model_identity.h"
 #include "core/ledger/policy_record.h"
 #include "core/ledger/trust.h"
 
@@ -454,6 +455,11 @@ QString mergeLedger(const QString& ledgerCopy, const QString& intoLedger, const 
                 return QStringLiteral("its study items differ from those of %1: %2")
                     .arg(intoLedger, why);
             }
+            if (const std::string why = ledger::modelsDiffer(src.study(), peek.study());
+                !why.empty()) {
+                return QStringLiteral("its model is not the one of %1: %2")
+                    .arg(intoLedger, QString::fromStdString(why));
+            }
         }
     }
     ledger::Ledger dst(intoLedger.toStdString(), ledger::Ledger::Mode::Write);
@@ -462,6 +468,9 @@ QString mergeLedger(const QString& ledgerCopy, const QString& intoLedger, const 
         dst.atomically([&] { // every run or none, the study with them
             if (!dst.hasStudy()) {
                 dst.initStudy(src.study(), src.datasetSha256(), src.items());
+            } else if (const auto study = ledger::withVariantsOf(dst.study(), src.study());
+                       study != dst.study()) {
+                dst.updateStudy(study); // the variants of the runs it brings
             }
             std::map<std::int64_t, std::int64_t> copied;
             for (const auto& r : finished) {

@@ -28,6 +28,8 @@ const std::vector<Axis>& configAxes() {
             {"gemm", K::Choice, namesOf<Gemm>(), 0, S::Kernels, C::Engine},
             {"kernels", K::Choice, namesOf<Kernels>(), 0, S::Kernels, C::Engine, true},
             {"max_length", K::Integer, {}, 0, S::Shape, C::Engine, false, 1 << 20},
+            // The model variant (study $.models): other weights, not another way to run them.
+            {"model", K::Name, {}, 0, S::Model, C::Engine},
             {"order", K::Choice, namesOf<ItemOrder>(), 0, S::Shape, C::Engine},
             {"order_seed", K::Integer, {}, 0, S::Shape, C::Engine},
             {"pad_to", K::Choice, namesOf<PadTo>(), 0, S::Shape, C::Engine},
@@ -69,6 +71,8 @@ std::string_view suspectName(Suspect s) {
         return "kernels";
     case Suspect::Environment:
         return "environment";
+    case Suspect::Model:
+        return "model";
     }
     return "kernels";
 }

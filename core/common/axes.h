@@ -26,8 +26,8 @@ enum class Scope { Engine, Endpoint, Both };
 // Which rung of the diagnosis ladder an axis belongs to: the batch's shape (batch size,
 // padding, order, truncation), the computation path (kernels, dtype, threads, flags), or the
 // environment (which runner computes, in which Python environment: its torch build and kernel
-// libraries).
-enum class Suspect { Shape, Kernels, Environment };
+// libraries), or the model itself (a variant: other weights).
+enum class Suspect { Shape, Kernels, Environment, Model };
 
 struct Axis {
     std::string_view name;

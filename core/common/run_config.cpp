@@ -50,6 +50,9 @@ json RunConfig::toJson() const {
     if (gemm != Gemm::Aten) {
         j["gemm"] = gemm;
     }
+    if (!model.empty()) {
+        j["model"] = model;
+    }
     return j;
 }
 
@@ -63,6 +66,7 @@ json RunConfig::allAxesJson() const {
     j["runner"] = runner;
     j["env"] = env;
     j["gemm"] = gemm;
+    j["model"] = model;
     return j;
 }
 
@@ -189,6 +193,7 @@ RunConfig RunConfig::fromJson(const json& j, const std::string& path,
     values["runner"].get_to(c.runner);
     c.env = values["env"].get<std::string>();
     values["gemm"].get_to(c.gemm);
+    c.model = values["model"].get<std::string>();
     if (!c.env.empty() && !j.contains("runner")) {
         c.runner = Runner::Transformers; // an environment is the transformers runner's
     }

@@ -52,10 +52,13 @@ struct RunConfig {
     // bit for bit) or "onednn" (oneDNN's GEMM on weights packed once into its own layout: what
     // PyTorch's inductor and IPEX run on CPUs; faster, other roundings).
     Gemm gemm = Gemm::Aten;
+    // The model variant the run computes: a name of the study's $.models ("" in a study with
+    // one $.model). Unlike the other axes it changes the weights, not only how they are run.
+    std::string model;
 
     // Every axis, except that axes added after the first release (concurrency, arrival_seed,
-    // repeat, prefix_cache, seed, runner, env, gemm) appear only when they are not at their
-    // default: earlier ledgers keep their config hashes.
+    // repeat, prefix_cache, seed, runner, env, gemm, model) appear only when they are not at
+    // their default: earlier ledgers keep their config hashes.
     nlohmann::json toJson() const;
     // Every axis, the later ones too (toJson leaves them out at their defaults, so that older
     // configs keep their hashes).

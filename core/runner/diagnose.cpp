@@ -120,12 +120,13 @@ void Ladder::chooseSample() {
     sample.resize(n);
     std::sort(sample.begin(), sample.end());
     m_sample = sample;
-    const auto& enc = m_session.encodings(m_head, m_ref.max_length);
+    const auto& enc = m_session.encodings(m_head, m_ref.max_length, m_ref.model);
     std::int64_t longest = 0;
     for (std::int64_t i : m_sample) {
         longest = std::max<std::int64_t>(longest, std::int64_t(enc[std::size_t(i)].ids.size()));
     }
-    const std::int64_t maxPos = m_session.engine(m_head).checkpoint().spec().max_positions;
+    const std::int64_t maxPos =
+        m_session.engine(m_head, m_ref.model).checkpoint().spec().max_positions;
     m_padL = (longest + 7) / 8 * 8;
     m_padL2 = m_padL + 64;
     if (maxPos > 0) {

@@ -138,39 +138,70 @@ EngineRecorder::EngineRecorder(const RecorderContext& context) : m_ctx(context) 
 
 EngineRecorder::~EngineRecorder() = default;
 
-engine::Engine& EngineRecorder::engine(const HeadSpec& head) {
-    auto it = m_engines.find(head.name);
+const study::ModelVariant& EngineRecorder::variantOf(const std::string& variant) const {
+    const study::ModelVariant* v = m_ctx.study.variant(variant);
+    if (v == nullptr) { // configs are checked when the study loads: a caller's mistake
+        throw Error(m_ctx.study.file, "no model variant \"" + variant + "\"");
+    }
+    return *v;
+}
+
+engine::Engine& EngineRecorder::engine(const HeadSpec& head, const std::string& variant) {
+    const study::ModelVariant& v = variantOf(variant);
+    const auto key = std::make_pair(v.name, head.name);
+    auto it = m_engines.find(key);
     if (it == m_engines.end()) {
-        it = m_engines
-                 .emplace(head.name, std::make_unique<engine::Engine>(m_ctx.study.model_path, head))
-                 .first;
+        it = m_engines.emplace(key, std::make_unique<engine::Engine>(v.path, head)).first;
     }
     return *it->second;
 }
 
 const std::vector<tokenizer::Encoding>& EngineRecorder::encodings(const HeadSpec& head,
-                                                                  std::int64_t maxLength) {
-    const auto key = std::make_pair(head.name, maxLength);
+                                                                  std::int64_t maxLength,
+                                                                  const std::string& variant) {
+    const study::ModelVariant& v = variantOf(variant);
+    const auto key = std::make_tuple(v.name, head.name, maxLength);
     auto it = m_encodings.find(key);
     if (it == m_encodings.end()) {
-        engine::Engine& eng = engine(head);
+        engine::Engine& eng = engine(head, v.name);
         std::vector<tokenizer::Encoding> e;
         e.reserve(m_ctx.items.size());
         for (const auto& item : m_ctx.items) {
             e.push_back(eng.encode(item, maxLength));
         }
+        checkSameTokens(head, maxLength, v, e);
         it = m_encodings.emplace(key, std::move(e)).first;
     }
     return it->second;
 }
 
+void EngineRecorder::checkSameTokens(const HeadSpec& head, std::int64_t maxLength,
+                                     const study::ModelVariant& v,
+                                     const std::vector<tokenizer::Encoding>& e) {
+    const study::ModelVariant& first = m_ctx.study.models.front();
+    if (&v == &first) {
+        return;
+    }
+    const auto& ref = encodings(head, maxLength, first.name);
+    for (std::size_t i = 0; i < e.size(); ++i) {
+        if (e[i].ids != ref[i].ids) {
+            throw Error(m_ctx.study.file,
+                        "model variant \"" + v.name + "\" tokenizes item \"" + m_ctx.items[i].id +
+                            "\" into other token ids than \"" + first.name + "\" (" +
+                            std::to_string(e[i].ids.size()) + " tokens against " +
+                            std::to_string(ref[i].ids.size()) +
+                            "): their decisions cannot be compared item by item");
+        }
+    }
+}
+
 void EngineRecorder::plan(ActiveRun& run) {
     const RunRequest& r = run.req;
-    engine::Engine& eng = engine(*r.head);
+    engine::Engine& eng = engine(*r.head, r.config.model);
     const bool generation = r.head->generation();
     // Decision heads read the items tokenized once per head; a generation encodes its prompts.
     static const std::vector<tokenizer::Encoding> none;
-    const auto& all = generation ? none : encodings(*r.head, r.config.max_length);
+    const auto& all = generation ? none : encodings(*r.head, r.config.max_length, r.config.model);
     m_subset.clear();
     if (!r.items.empty() && !generation) {
         for (std::int64_t i : r.items) {
@@ -207,7 +238,7 @@ json EngineRecorder::environment(const RunRequest&) {
 
 Computed EngineRecorder::compute(ActiveRun& run, ledger::Ledger& ledger, ProgressEvents& progress) {
     const RunRequest& r = run.req;
-    engine::Engine& eng = engine(*r.head);
+    engine::Engine& eng = engine(*r.head, r.config.model);
     Computed out;
     if (r.head->generation()) {
         const engine::ServeStats serving =

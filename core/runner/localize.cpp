@@ -165,6 +165,12 @@ void Localizer::checkPair() const {
                             "localize splices the engine's own passes only");
         }
     }
+    if (m_a->config.model != m_b->config.model) {
+        throw Error(m_o.run.study, "A and B are different model variants (" + m_a->config.model +
+                                       ", " + m_b->config.model +
+                                       "): their weights differ, so one's hidden states cannot "
+                                       "stand in for the other's");
+    }
     if (m_a->config.max_length != m_b->config.max_length) {
         throw Error(m_o.run.study, "A and B cut items at different lengths (max_length): their "
                                    "hidden states cannot be spliced token for token");
@@ -299,7 +305,7 @@ std::vector<Outcome> Localizer::pass(const std::string& label, bool isA, const O
                                         : at::Tensor();
         };
     }
-    engine::Engine& eng = m_session.engine(m_head);
+    engine::Engine& eng = m_session.engine(m_head, m_a->config.model);
     struct Reset {
         engine::Engine& e;
         ~Reset() { e.setCounterfactual(nullptr); }
@@ -536,7 +542,7 @@ analysis::Localization Localizer::run(const std::function<void(const LocalizePla
     m_l.config_b = m_b->name;
     m_l.threshold = m_o.threshold;
     m_l.reverse = m_o.reverse;
-    const engine::Engine& eng = m_session.engine(m_head);
+    const engine::Engine& eng = m_session.engine(m_head, m_a->config.model);
     m_l.layers = int(eng.checkpoint().spec().num_layers);
     m_l.final_norm = eng.checkpoint().spec().family == model::Family::Llama;
     chooseSample();

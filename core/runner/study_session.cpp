@@ -1,5 +1,7 @@
 #include "core/runner/study_session.h"
 
+#include "core/ledger/model_identity.h"
+
 #include "core/analysis/records.h"
 #include "core/common/error.h"
 #include "core/common/file_digest.h"
@@ -8,6 +10,7 @@
 #include "core/endpoint/endpoint_run.h"
 #include "core/engine/engine.h"
 #include "core/ledger/ledger.h"
+#include "core/ledger/model_identity.h"
 #include "core/ledger/policy_record.h"
 #include "core/process/child_process.h"
 #include "core/runner/endpoint_recorder.h"
@@ -71,19 +74,19 @@ json headIdentity(const HeadSpec& h) {
 // The digest of the model's files. A model only the transformers runner reads (an architecture
 // the engine does not have) is digested by the files such a folder holds: config.json, the
 // safetensors files and their index, tokenizer.json, in name order.
-std::string studyModelDigest(const study::Study& s) {
-    const bool engineConfigs = std::any_of(s.configs.begin(), s.configs.end(), [](const auto& c) {
-        return c.config.runner == Runner::Engine;
+std::string variantDigest(const study::Study& s, const study::ModelVariant& v) {
+    const bool engineConfigs = std::any_of(s.configs.begin(), s.configs.end(), [&](const auto& c) {
+        return c.config.runner == Runner::Engine && s.variant(c.config.model) == &v;
     });
     try {
-        return modelDigest(model::Checkpoint::open(s.model_path).files());
+        return modelDigest(model::Checkpoint::open(v.path).files());
     } catch (const Error&) {
-        if (engineConfigs || s.model_format != "hf") {
+        if (engineConfigs || v.format != "hf") {
             throw;
         }
     }
     std::vector<std::string> files;
-    for (const auto& e : fs::directory_iterator(s.model_path)) {
+    for (const auto& e : fs::directory_iterator(v.path)) {
         const std::string name = e.path().filename().string();
         if (name == "config.json" || name == "tokenizer.json" ||
             name == "model.safetensors.index.json" || e.path().extension() == ".safetensors") {
@@ -92,6 +95,38 @@ std::string studyModelDigest(const study::Study& s) {
     }
     std::sort(files.begin(), files.end());
     return modelDigest(files);
+}
+
+// The digests of the study's model, or of each of its variants, in its stored JSON.
+void addModelDigests(const study::Study& s, json& studyJson) {
+    for (const auto& v : s.models) {
+        const std::string digest = variantDigest(s, v);
+        if (&v == &s.models.front()) {
+            studyJson["model"]["sha256"] = digest;
+        }
+        if (s.hasVariants()) {
+            studyJson["models"][v.name]["sha256"] = digest;
+        }
+    }
+}
+
+// A ledger stays with the weights it was recorded with: one model's digest, or each variant's
+// by name. A variant the study no longer names keeps its entry (its runs are in the ledger); a
+// new one is added.
+void checkModelsUnchanged(const json& stored, json& studyJson, const std::string& ledgerPath) {
+    if (stored.contains("models") != studyJson.contains("models")) {
+        throw Error(ledgerPath, std::string(stored.contains("models")
+                                                ? "this ledger was recorded with model variants "
+                                                  "($.models) and the study now has one $.model"
+                                                : "this ledger was recorded with one model and "
+                                                  "the study now has model variants ($.models)") +
+                                    "; start a new ledger (--ledger PATH)");
+    }
+    if (const std::string why = ledger::modelsDiffer(stored, studyJson); !why.empty()) {
+        throw Error(ledgerPath, why + " from the ones this ledger was recorded with; start a new "
+                                      "ledger (--ledger PATH)");
+    }
+    studyJson = ledger::withVariantsOf(studyJson, stored);
 }
 
 // A config whose ATen CPU capability differs from this process's runs in a child engine
@@ -227,7 +262,7 @@ StudySession::StudySession(const RunOptions& o, Events& events, const std::atomi
         m_endpointEnv = endpoint::preflight(m_study.endpoint, heads);
         m_endpoint = std::make_unique<EndpointRecorder>(*m_context, m_endpointEnv);
     } else {
-        studyJson["model"]["sha256"] = studyModelDigest(m_study);
+        addModelDigests(m_study, studyJson);
         preflightRunners(o);
     }
 
@@ -240,13 +275,7 @@ StudySession::StudySession(const RunOptions& o, Events& events, const std::atomi
         });
     } else {
         const json stored = m_ledger->study();
-        const json& storedModel = stored.at("model");
-        if (storedModel.value("format", "") != m_study.model_format ||
-            storedModel.value("sha256", "") != studyJson["model"].value("sha256", "")) {
-            throw Error(m_ledgerPath,
-                        "the model's files differ from the ones this ledger was recorded with; "
-                        "start a new ledger (--ledger PATH)");
-        }
+        checkModelsUnchanged(stored, studyJson, m_ledgerPath);
         const auto storedItems = m_ledger->items();
         bool same =
             m_ledger->datasetSha256() == data.sha256 && storedItems.size() == ledgerItems.size();
@@ -337,13 +366,13 @@ void StudySession::checkShardLedger(const RunOptions& o) const {
 
 StudySession::~StudySession() = default;
 
-engine::Engine& StudySession::engine(const HeadSpec& head) {
-    return m_engine->engine(head);
+engine::Engine& StudySession::engine(const HeadSpec& head, const std::string& variant) {
+    return m_engine->engine(head, variant);
 }
 
-const std::vector<tokenizer::Encoding>& StudySession::encodings(const HeadSpec& head,
-                                                                std::int64_t maxLength) {
-    return m_engine->encodings(head, maxLength);
+const std::vector<tokenizer::Encoding>&
+StudySession::encodings(const HeadSpec& head, std::int64_t maxLength, const std::string& variant) {
+    return m_engine->encodings(head, maxLength, variant);
 }
 
 void StudySession::releaseLedger() {
@@ -369,6 +398,9 @@ json startedEvent(const ActiveRun& run, const std::string& configHash, const std
            {"kind", r.kind}};
     if (!r.label.empty()) {
         e["label"] = r.label;
+    }
+    if (!r.config.model.empty()) {
+        e["model"] = r.config.model;
     }
     return e;
 }

@@ -101,8 +101,10 @@ public:
     const std::vector<engine::Item>& items() const { return m_items; }
     ledger::Ledger& ledger() { return *m_ledger; }
     const std::string& ledgerPath() const { return m_ledgerPath; }
-    engine::Engine& engine(const HeadSpec& head);
-    const std::vector<tokenizer::Encoding>& encodings(const HeadSpec& head, std::int64_t maxLength);
+    // variant: a config's "model" ("": the study's first variant).
+    engine::Engine& engine(const HeadSpec& head, const std::string& variant = "");
+    const std::vector<tokenizer::Encoding>& encodings(const HeadSpec& head, std::int64_t maxLength,
+                                                      const std::string& variant = "");
 
     // Records a run (a study run resumes an unfinished one of the same key) and seals it.
     RunOutcome record(const RunRequest& request);

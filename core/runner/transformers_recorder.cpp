@@ -104,9 +104,10 @@ TransformersRunner& TransformersRecorder::runner(const RunConfig& c) {
 
 const std::vector<RunnerItem>& TransformersRecorder::runnerItems(TransformersRunner& tr,
                                                                  const HeadSpec& head,
-                                                                 std::int64_t maxLength) {
+                                                                 std::int64_t maxLength,
+                                                                 const std::string& variant) {
     const std::string key = std::to_string(reinterpret_cast<std::uintptr_t>(&tr)) + "\n" +
-                            head.name + "\n" + std::to_string(maxLength);
+                            head.name + "\n" + std::to_string(maxLength) + "\n" + variant;
     auto it = m_runnerItems.find(key);
     if (it == m_runnerItems.end()) {
         std::vector<std::string> texts;
@@ -126,13 +127,13 @@ void TransformersRecorder::preflight(const Selection& sel) {
     for (const study::NamedConfig* nc : sel.configs) {
         const RunConfig& c = nc->config;
         if (c.runner != Runner::Transformers ||
-            !seen.insert(c.env + "\n" + nameString(c.cpu_capability)).second) {
+            !seen.insert(c.env + "\n" + nameString(c.cpu_capability) + "\n" + c.model).second) {
             continue;
         }
         TransformersRunner& tr = runner(c);
         tr.fingerprint();
         for (const HeadSpec* h : sel.heads) {
-            tr.load(m_ctx.study.model_path, h->toJson(), c.toJson());
+            tr.load(m_ctx.study.variant(c.model)->path, h->toJson(), c.toJson());
         }
     }
 }
@@ -146,9 +147,11 @@ void TransformersRecorder::plan(ActiveRun& run) {
                         "engine configs");
     }
     TransformersRunner& tr = runner(r.config);
-    tr.load(m_ctx.study.model_path, r.head->toJson(), r.config.toJson());
+    tr.load(m_ctx.study.variant(r.config.model)->path, r.head->toJson(), r.config.toJson());
     static const std::vector<RunnerItem> none;
-    m_planned = r.head->generation() ? &none : &runnerItems(tr, *r.head, r.config.max_length);
+    m_planned = r.head->generation()
+                    ? &none
+                    : &runnerItems(tr, *r.head, r.config.max_length, r.config.model);
     run.items = r.items.empty() ? m_ctx.items.size() : r.items.size();
 }
 

@@ -30,8 +30,9 @@ private:
     // The runner of a config's environment (and CPU capability: a process of its own each),
     // started on first use.
     TransformersRunner& runner(const RunConfig& config);
+    // The items as a runner's loaded model variant tokenizes them.
     const std::vector<RunnerItem>& runnerItems(TransformersRunner& runner, const HeadSpec& head,
-                                               std::int64_t maxLength);
+                                               std::int64_t maxLength, const std::string& variant);
 
     RecorderContext m_ctx;
     std::map<std::string, std::unique_ptr<TransformersRunner>> m_runners; // by env + capability

@@ -168,35 +168,84 @@ std::string probauditHome() {
 
 namespace {
 
-// $.model: the path (resolved, must exist) and its format.
+// A checkpoint ($.model, or one of $.models): the path (resolved, must exist) and its format.
+ModelVariant readCheckpoint(const ordered_json& m, const std::string& where,
+                            const std::string& baseDir, std::vector<std::string>& errors) {
+    ModelVariant v;
+    unknownFields(m, {"path", "format"}, where, errors);
+    if (stringField(m, "path", v.path, where, errors, true)) {
+        v.path = resolve(v.path, baseDir);
+        mustExist(v.path, where + ".path", errors);
+    }
+    v.format = fs::path(v.path).extension() == ".gguf" ? "gguf" : "hf";
+    std::string format;
+    if (stringField(m, "format", format, where, errors, false)) {
+        if (format != "hf" && format != "gguf") {
+            errors.push_back(where + ".format: unknown value \"" + format +
+                             "\" (one of: hf, gguf)");
+        } else if (format != v.format) {
+            errors.push_back(where + ".format: \"" + format + "\" does not match the path (" +
+                             v.format + ")");
+        }
+    }
+    return v;
+}
+
+// $.models: variant name -> checkpoint, in file order; the first is the one a config without
+// "model" runs.
+void readModels(const ordered_json& j, const std::string& baseDir, Study& s,
+                std::vector<std::string>& errors) {
+    const auto& ms = j["models"];
+    if (!ms.is_object() || ms.empty()) {
+        errors.push_back("$.models: must be an object of variant name -> {\"path\": ...}, with "
+                         "at least one variant");
+        return;
+    }
+    for (const auto& [name, m] : ms.items()) {
+        const std::string where = "$.models." + name;
+        static const std::string allowed = "abcdefghijklmnopqrstuvwxyz"
+                                           "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-";
+        if (name.empty() || name.size() > 64 || name.find_first_not_of(allowed) != name.npos) {
+            errors.push_back(where + ": a variant's name is letters, digits, '.', '_' or '-' (at "
+                                     "most 64)");
+            continue;
+        }
+        if (!m.is_object()) {
+            errors.push_back(where + ": must be an object with \"path\"");
+        } else if (m.contains("endpoint")) {
+            errors.push_back(where + ": a server as a model variant is not supported yet; audit "
+                                     "it as its own study ($.model.endpoint)");
+        } else {
+            ModelVariant v = readCheckpoint(m, where, baseDir, errors);
+            v.name = name;
+            s.models.push_back(std::move(v));
+        }
+    }
+    if (!s.models.empty()) {
+        s.model_path = s.models.front().path;
+        s.model_format = s.models.front().format;
+    }
+}
+
+// $.model (one checkpoint or a server) or $.models (variants).
 void readModel(const ordered_json& j, const std::string& baseDir, Study& s,
                std::vector<std::string>& errors) {
-    if (!j.contains("model") || !j["model"].is_object()) {
+    if (j.contains("models")) {
+        if (j.contains("model")) {
+            errors.push_back("$.models: a study has one $.model or its $.models, not both");
+        }
+        readModels(j, baseDir, s, errors);
+    } else if (!j.contains("model") || !j["model"].is_object()) {
         errors.push_back("$.model: missing (an object with \"path\", or with \"endpoint\" for a "
-                         "server)");
+                         "server; or $.models for model variants)");
+    } else if (j["model"].contains("endpoint")) {
+        s.model_format = "endpoint";
+        s.endpoint = EndpointSpec::fromJson(json::parse(j["model"].dump()), "$.model", errors);
     } else {
-        const auto& m = j["model"];
-        if (m.contains("endpoint")) {
-            s.model_format = "endpoint";
-            s.endpoint = EndpointSpec::fromJson(json::parse(m.dump()), "$.model", errors);
-            return;
-        }
-        unknownFields(m, {"path", "format"}, "$.model", errors);
-        if (stringField(m, "path", s.model_path, "$.model", errors, true)) {
-            s.model_path = resolve(s.model_path, baseDir);
-            mustExist(s.model_path, "$.model.path", errors);
-        }
-        s.model_format = fs::path(s.model_path).extension() == ".gguf" ? "gguf" : "hf";
-        std::string format;
-        if (stringField(m, "format", format, "$.model", errors, false)) {
-            if (format != "hf" && format != "gguf") {
-                errors.push_back("$.model.format: unknown value \"" + format +
-                                 "\" (one of: hf, gguf)");
-            } else if (format != s.model_format) {
-                errors.push_back("$.model.format: \"" + format + "\" does not match the path (" +
-                                 s.model_format + ")");
-            }
-        }
+        ModelVariant v = readCheckpoint(j["model"], "$.model", baseDir, errors);
+        s.model_path = v.path;
+        s.model_format = v.format;
+        s.models.push_back(std::move(v));
     }
 }
 
@@ -388,6 +437,22 @@ void checkRunners(Study& s, std::vector<std::string>& errors) {
     }
 }
 
+// A config's "model" names one of $.models; without one it runs the first variant, named in
+// the config so that two configs that differ only in the variant differ in their hash.
+void checkVariant(const Study& s, RunConfig& c, const std::string& path,
+                  std::vector<std::string>& errors) {
+    if (!s.hasVariants()) {
+        if (!c.model.empty() && !s.isEndpoint()) { // an endpoint study: checkAxesScope says it
+            errors.push_back(path + ".model: the study has one $.model; declare its variants in "
+                                    "$.models to use this axis");
+        }
+    } else if (c.model.empty()) {
+        c.model = s.models.front().name;
+    } else if (s.variant(c.model) == nullptr) {
+        errors.push_back(path + ".model: \"" + c.model + "\" is not one of $.models");
+    }
+}
+
 void readConfigs(const ordered_json& j, Study& s, std::vector<std::string>& errors) {
     if (!j.contains("configs") || !j["configs"].is_object() || j["configs"].empty()) {
         errors.push_back("$.configs: missing (an object: config name -> runtime configuration)");
@@ -396,6 +461,7 @@ void readConfigs(const ordered_json& j, Study& s, std::vector<std::string>& erro
         for (const auto& [name, c] : j["configs"].items()) {
             const std::string path = "$.configs." + name;
             NamedConfig nc{name, RunConfig::fromJson(json::parse(c.dump()), path, errors)};
+            checkVariant(s, nc.config, path, errors);
             const auto [it, fresh] = byHash.emplace(nc.config.hash(), name);
             if (!fresh) {
                 errors.push_back(path + ": the same configuration as \"" + it->second + "\"");
@@ -433,8 +499,8 @@ Study Study::fromJson(const ordered_json& j, const std::string& baseDir,
     }
     s.source = json::parse(j.dump());
     unknownFields(j,
-                  {"$comment", "name", "model", "heads", "dataset", "capture", "environments",
-                   "configs", "reference", "policy"},
+                  {"$comment", "name", "model", "models", "heads", "dataset", "capture",
+                   "environments", "configs", "reference", "policy"},
                   "$", errors);
     stringField(j, "name", s.name, "$", errors, true);
 
@@ -518,6 +584,18 @@ const HeadSpec* Study::head(const std::string& name) const {
     return nullptr;
 }
 
+const ModelVariant* Study::variant(const std::string& name) const {
+    if (name.empty()) {
+        return models.empty() ? nullptr : &models.front();
+    }
+    for (const auto& v : models) {
+        if (v.name == name) {
+            return &v;
+        }
+    }
+    return nullptr;
+}
+
 json Study::resolvedJson() const {
     json heads = json::object();
     for (const auto& h : this->heads) {
@@ -544,6 +622,14 @@ json Study::resolvedJson() const {
     }
     json out{{"name", name},       {"model", model},     {"heads", heads},        {"dataset", d},
              {"capture", capture}, {"configs", configs}, {"reference", reference}};
+    if (hasVariants()) { // absent without: earlier ledgers keep their study
+        out["model"]["variant"] = models.front().name; // what a reader of one model shows
+        json variants = json::object();
+        for (const auto& v : models) {
+            variants[v.name] = {{"path", v.path}, {"format", v.format}};
+        }
+        out["models"] = variants;
+    }
     if (!environments.empty()) { // absent without: earlier ledgers keep their study
         json envs = json::object();
         for (const auto& e : environments) {

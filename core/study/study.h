@@ -37,12 +37,23 @@ struct Environment {
     double timeout_seconds = 1800;
 };
 
+// One model variant of $.models (or the study's one $.model, named ""): a checkpoint the
+// engine or the transformers runner loads.
+struct ModelVariant {
+    std::string name;
+    std::string path;   // absolute
+    std::string format; // hf | gguf
+};
+
 struct Study {
     std::string file; // the study file (absolute)
     std::string name;
-    std::string model_path;                // absolute; "" for an endpoint
-    std::string model_format;              // hf | gguf | endpoint
-    EndpointSpec endpoint;                 // model_format "endpoint": the server
+    std::string model_path;   // absolute; "" for an endpoint
+    std::string model_format; // hf | gguf | endpoint
+    EndpointSpec endpoint;    // model_format "endpoint": the server
+    // $.models in file order, or $.model as the one variant named "" (not for an endpoint).
+    // model_path/model_format are the first variant's; a config without "model" runs it.
+    std::vector<ModelVariant> models;
     std::vector<HeadSpec> heads;           // variants, in file order; names are unique
     DatasetSpec dataset;                   // path absolute
     std::string capture = "hashes";        // none | hashes | vectors | full
@@ -64,6 +75,10 @@ struct Study {
     const NamedConfig* config(const std::string& name) const;
     const Environment* environment(const std::string& name) const;
     const HeadSpec* head(const std::string& name) const;
+    // Whether the study declares $.models (variants as an axis) rather than one $.model.
+    bool hasVariants() const { return !models.empty() && !models.front().name.empty(); }
+    // The variant a config's "model" names ("": the first); nullptr for an unknown name.
+    const ModelVariant* variant(const std::string& name) const;
     // The study as stored in a ledger: resolved paths, every default written out.
     nlohmann::json resolvedJson() const;
 };

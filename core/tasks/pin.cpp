@@ -144,6 +144,19 @@ std::vector<SampleRecord> rerunSample(const Runtime& rt, const std::vector<engin
     return out;
 }
 
+// The checkpoint a config runs: its model variant's ($.models), or the study's one model.
+std::string variantPath(const study::Study& s, const RunConfig& config) {
+    if (s.models.empty()) { // a server: no checkpoint
+        return s.model_path;
+    }
+    const study::ModelVariant* v = s.variant(config.model);
+    if (v == nullptr) {
+        throw Error(s.file, "the run's model variant \"" + config.model +
+                                "\" is not one of the study's $.models");
+    }
+    return v->path;
+}
+
 } // namespace
 
 PinResult pinRun(const PinOptions& o) {
@@ -159,7 +172,7 @@ PinResult pinRun(const PinOptions& o) {
     const HeadSpec head =
         HeadSpec::fromJson(run.head_json, "run " + std::to_string(o.run) + " head");
     const json pinnedEnv = led.environment(run.env_hash);
-    const Runtime rt{s.model_path, head, config, pythonEnvironment(s, config)};
+    const Runtime rt{variantPath(s, config), head, config, pythonEnvironment(s, config)};
     // The sample: the first K items, rerun now as one group under the run's config, so that a
     // check elsewhere reruns exactly the same batches.
     const auto items = led.items();
@@ -195,7 +208,7 @@ PinResult pinRun(const PinOptions& o) {
     if (rt.python) { // check starts the runner there again
         const study::Environment& e = *rt.python;
         lock.runner_environment = LockedRunnerEnvironment{e.name, e.python, e.vars};
-        lock.model = s.model_path;
+        lock.model = rt.modelPath;
     }
     std::ofstream out(o.output);
     if (!out) {
@@ -219,7 +232,7 @@ CheckResult checkLock(const CheckOptions& o) {
     std::optional<study::Study> s;
     if (!o.study.empty()) {
         s = study::Study::load(o.study);
-        rt.modelPath = s->model_path;
+        rt.modelPath = variantPath(*s, lock.config);
     }
     const json current = currentEnvironment(rt);
     const auto diffs = analysis::fingerprintDiff(lock.environment, current);

@@ -1,0 +1,52 @@
+#include "core/ledger/model_identity.h"
+
+namespace probaudit::ledger {
+
+using nlohmann::json;
+
+namespace {
+
+bool sameWeights(const json& a, const json& b) {
+    return a.is_object() && b.is_object() && a.value("format", "") == b.value("format", "") &&
+           a.value("sha256", "") == b.value("sha256", "");
+}
+
+const json& variantsOf(const json& study) {
+    static const json none = json::object();
+    const auto it = study.find("models");
+    return it != study.end() && it->is_object() ? *it : none;
+}
+
+} // namespace
+
+std::string modelsDiffer(const json& theirs, const json& ours) {
+    if (theirs.contains("models") != ours.contains("models")) {
+        return "one holds model variants ($.models) and the other one model";
+    }
+    if (!theirs.contains("models")) {
+        return sameWeights(theirs.value("model", json()), ours.value("model", json()))
+                   ? ""
+                   : "the model's files differ";
+    }
+    const json& mine = variantsOf(ours);
+    for (const auto& [name, v] : variantsOf(theirs).items()) {
+        if (mine.contains(name) && !sameWeights(v, mine[name])) {
+            return "the files of model variant \"" + name + "\" differ";
+        }
+    }
+    return "";
+}
+
+json withVariantsOf(json ours, const json& theirs) {
+    if (!ours.contains("models")) {
+        return ours;
+    }
+    for (const auto& [name, v] : variantsOf(theirs).items()) {
+        if (!variantsOf(ours).contains(name)) {
+            ours["models"][name] = v;
+        }
+    }
+    return ours;
+}
+
+} // namespace probaudit::ledger

@@ -1,0 +1,351 @@
+// Model variants as an axis of a study ($.models, a config's "model"): each variant's weights
+// digested into the ledger, runs named by their variant, a changed variant refused on resume, a
+// variant that tokenizes differently refused, and the study file's mistakes named.
+#include "cli_support.h"
+#include "core/ledger/ledger.h"
+#include "core/ledger/model_identity.h"
+#include "core/model/safetensors.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cstring>
+
+using probaudit::test::cli;
+
+namespace {
+
+const QString kRoot = QStringLiteral(PROBAUDIT_SOURCE_DIR);
+const QString kFixtures = kRoot + QStringLiteral("/tests/fixtures");
+
+// float32 -> bfloat16 -> float32, rounding to nearest even (finite values).
+float roundToBf16(float x) {
+    std::uint32_t bits;
+    std::memcpy(&bits, &x, 4);
+    bits = (bits + 0x7FFFu + ((bits >> 16) & 1u)) & 0xFFFF0000u;
+    float y;
+    std::memcpy(&y, &bits, 4);
+    return y;
+}
+
+// tiny-llama with its output projection rounded to bfloat16 (stored as float32): the same model
+// as a lower-precision build of it, a variant a team could be serving.
+QString writeRoundedVariant(const QDir& dir) {
+    const QString out = dir.filePath(QStringLiteral("rounded"));
+    QDir().mkpath(out);
+    const QDir src(kFixtures + QStringLiteral("/tiny-llama"));
+    for (const QString& name : src.entryList(QDir::Files)) {
+        QFile::copy(src.filePath(name), out + u'/' + name);
+    }
+    const QString shard = QStringLiteral("model-00003-of-00003.safetensors");
+    const probaudit::model::SafetensorsFile f(src.filePath(shard).toStdString());
+    std::map<std::string, probaudit::model::F32Tensor> tensors;
+    for (const auto& t : f.tensors()) {
+        if (t.dtype != probaudit::model::DType::F32) {
+            qFatal("tiny-llama is float32");
+        }
+        const auto bytes = f.bytes(t);
+        std::vector<float> v(std::size_t(t.numel()));
+        std::memcpy(v.data(), bytes.data(), bytes.size());
+        if (t.name == "lm_head.weight") {
+            for (float& x : v) {
+                x = roundToBf16(x);
+            }
+        }
+        tensors[t.name] = {t.shape, std::move(v)};
+    }
+    QFile::remove(out + u'/' + shard);
+    probaudit::model::writeSafetensorsF32((out + u'/' + shard).toStdString(), tensors,
+                                          {{"format", "pt"}});
+    return out;
+}
+
+QString writeStudy(const QDir& dir, const QString& models, const QString& configs) {
+    const QString path = dir.filePath(QStringLiteral("v.study.json"));
+    const QString text =
+        QStringLiteral(
+            R"({"name":"variants","models":%1,)"
+            R"("heads":{"h":{"kind":"label_tokens","template":"Review: {text} Verdict:",)"
+            R"("labels":[" a"," b"]}},)"
+            R"("dataset":{"path":"%2/resources/demo/sentiment-sentences/yelp.jsonl","limit":12},)"
+            R"("reference":"ref","configs":%3})")
+            .arg(models, kRoot, configs);
+    if (!probaudit::test::writeFile(path, text.toUtf8())) {
+        qFatal("cannot write the study");
+    }
+    return path;
+}
+
+QString twoVariants(const QString& rounded) {
+    return QStringLiteral(R"({"full":{"path":"%1/tiny-llama"},"rounded":{"path":"%2"}})")
+        .arg(kFixtures, rounded);
+}
+
+const QString kConfigs = QStringLiteral(
+    R"({"ref":{},"rounded":{"model":"rounded"},"rounded-b4":{"model":"rounded","batch_size":4}})");
+
+QJsonArray runsOf(const QString& ledger) {
+    const auto r = cli({QStringLiteral("runs"), ledger, QStringLiteral("--json")});
+    if (r.code != 0) {
+        qFatal("runs failed: %s", r.err.constData());
+    }
+    return QJsonDocument::fromJson(r.out).array();
+}
+
+nlohmann::json storedStudy(const QString& ledger) {
+    const probaudit::ledger::Ledger led(ledger.toStdString(),
+                                        probaudit::ledger::Ledger::Mode::Read);
+    return led.study();
+}
+
+// The study is loaded (and refused) before a ledger is opened.
+probaudit::test::CliResult load(const QString& study) {
+    return cli({QStringLiteral("run"), study, QStringLiteral("--all"), QStringLiteral("--ledger"),
+                study + QStringLiteral(".ledger")});
+}
+
+} // namespace
+
+class TestVariants : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    // Three configs over two variants: every run names its variant, both variants' digests are
+    // in the ledger, the rounded head changes the numbers, and the reference variant is the one
+    // a config without "model" runs.
+    void recordsEachVariant() {
+        QTemporaryDir dir;
+        const QString study =
+            writeStudy(dir.path(), twoVariants(writeRoundedVariant(dir.path())), kConfigs);
+        const QString ledger = dir.filePath(QStringLiteral("v.ledger"));
+        const auto r =
+            cli({QStringLiteral("run"), study, QStringLiteral("--all"), QStringLiteral("--ledger"),
+                 ledger, QStringLiteral("--events"), QStringLiteral("jsonl")});
+        QVERIFY2(r.code == 0, r.out + r.err);
+        QStringList startedModels;
+        for (const auto& e : r.events) {
+            if (e.value(u"event").toString() == u"started") {
+                startedModels << e.value(u"model").toString();
+            }
+        }
+        QCOMPARE(startedModels, (QStringList{u"full"_qs, u"rounded"_qs, u"rounded"_qs}));
+        QMap<QString, QJsonObject> byConfig;
+        for (const auto& v : runsOf(ledger)) {
+            byConfig[v.toObject().value(u"config").toString()] = v.toObject();
+        }
+        QCOMPARE(byConfig.size(), 3);
+        QCOMPARE(byConfig[u"ref"_qs].value(u"model").toString(), u"full"_qs);
+        QCOMPARE(byConfig[u"rounded-b4"_qs].value(u"model").toString(), u"rounded"_qs);
+        QVERIFY(byConfig[u"ref"_qs].value(u"numerics_sha256") !=
+                byConfig[u"rounded"_qs].value(u"numerics_sha256"));
+
+        const auto runs = cli({QStringLiteral("runs"), ledger});
+        QVERIFY2(runs.out.contains("model variant: rounded"), runs.out);
+        const nlohmann::json stored = storedStudy(ledger);
+        const auto& models = stored.at("models");
+        QCOMPARE(models.size(), std::size_t(2));
+        const std::string full = models.at("full").value("sha256", "");
+        const std::string rounded = models.at("rounded").value("sha256", "");
+        QCOMPARE(full.size(), std::size_t(64));
+        QCOMPARE(rounded.size(), std::size_t(64));
+        QVERIFY(full != rounded);
+        // A reader of one model (the report's cover, the card) sees the reference variant.
+        QCOMPARE(stored.at("model").value("sha256", ""), full);
+        QCOMPARE(stored.at("model").value("variant", ""), std::string("full"));
+    }
+
+    // A variant whose files change after it was recorded is refused on the next run, naming it;
+    // a variant added to the study is recorded beside the others.
+    void refusesAChangedVariantAndAddsANewOne() {
+        QTemporaryDir dir;
+        const QString rounded = writeRoundedVariant(dir.path());
+        const QString study = writeStudy(dir.path(), twoVariants(rounded), kConfigs);
+        const QString ledger = dir.filePath(QStringLiteral("v.ledger"));
+        const QStringList run{QStringLiteral("run"), study, QStringLiteral("--all"),
+                              QStringLiteral("--ledger"), ledger};
+        QVERIFY(cli(run).code == 0);
+
+        QDir().rename(rounded, dir.filePath(QStringLiteral("moved")));
+        const QString more =
+            QStringLiteral(R"({"full":{"path":"%1/tiny-llama"},"rounded":{"path":"%2"},)"
+                           R"("copy":{"path":"%1/tiny-llama"}})")
+                .arg(kFixtures, dir.filePath(QStringLiteral("moved")));
+        writeStudy(dir.path(), more,
+                   QStringLiteral(R"({"ref":{},"rounded":{"model":"rounded"},)"
+                                  R"("copy":{"model":"copy"}})"));
+        const auto added = cli(run);
+        QVERIFY2(added.code == 0, added.err); // moved, not changed; "copy" is new
+        QCOMPARE(runsOf(ledger).size(), 4);
+
+        writeStudy(dir.path(), twoVariants(kFixtures + QStringLiteral("/tiny-qwen3")), kConfigs);
+        const auto changed = cli(run);
+        QCOMPARE(changed.code, 1);
+        QVERIFY2(changed.err.contains("the files of model variant \"rounded\" differ from the "
+                                      "ones this ledger was recorded with; start a new ledger"),
+                 changed.err);
+        QCOMPARE(runsOf(ledger).size(), 4);
+    }
+
+    // The token ids are the items: a variant that tokenizes them otherwise is refused before a
+    // run of it starts.
+    void refusesAVariantThatTokenizesDifferently() {
+        QTemporaryDir dir;
+        const QString study = writeStudy(
+            dir.path(),
+            QStringLiteral(R"({"llama":{"path":"%1/tiny-llama"},"qwen":{"path":"%1/tiny-qwen3"}})")
+                .arg(kFixtures),
+            QStringLiteral(R"({"ref":{},"qwen":{"model":"qwen"}})"));
+        const QString ledger = dir.filePath(QStringLiteral("v.ledger"));
+        const auto r = cli({QStringLiteral("run"), study, QStringLiteral("--all"),
+                            QStringLiteral("--ledger"), ledger});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("model variant \"qwen\" tokenizes item \"") &&
+                     r.err.contains("into other token ids than \"llama\"") &&
+                     r.err.contains("cannot be compared item by item"),
+                 r.err);
+        QCOMPARE(runsOf(ledger).size(), 1); // the reference variant's run only
+    }
+
+    // Localisation splices one config's hidden states into the other's: not across weights.
+    void localizeRefusesTwoVariants() {
+        QTemporaryDir dir;
+        const QString study =
+            writeStudy(dir.path(), twoVariants(writeRoundedVariant(dir.path())), kConfigs);
+        const QString ledger = dir.filePath(QStringLiteral("v.ledger"));
+        QVERIFY(cli({QStringLiteral("run"), study, QStringLiteral("--all"),
+                     QStringLiteral("--ledger"), ledger})
+                    .code == 0);
+        const auto r = cli({QStringLiteral("localize"), study, QStringLiteral("--ledger"), ledger,
+                            QStringLiteral("--b"), QStringLiteral("rounded")});
+        QVERIFY(r.code != 0);
+        QVERIFY2(r.err.contains("A and B are different model variants (full, rounded)"), r.err);
+    }
+
+    // A study of one model whose files change is refused on the next run, as before variants.
+    void refusesAChangedSingleModel() {
+        QTemporaryDir dir;
+        const QString rounded = writeRoundedVariant(dir.path());
+        const QString path = dir.filePath(QStringLiteral("one.study.json"));
+        const QString text = QStringLiteral(
+            R"({"name":"one","model":{"path":"%1"},"heads":{"h":{"kind":"label_tokens",)"
+            R"("template":"{text}","labels":[" a"," b"]}},"dataset":{"path":"%2/resources/demo/)"
+            R"(sentiment-sentences/yelp.jsonl","limit":4},"configs":{"ref":{}},"reference":"ref"})");
+        QVERIFY(probaudit::test::writeFile(
+            path, text.arg(kFixtures + QStringLiteral("/tiny-llama"), kRoot).toUtf8()));
+        const QString ledger = dir.filePath(QStringLiteral("one.ledger"));
+        const QStringList run{QStringLiteral("run"), path, QStringLiteral("--all"),
+                              QStringLiteral("--ledger"), ledger};
+        const auto first = cli(run);
+        QVERIFY2(first.code == 0, first.err);
+        QVERIFY(probaudit::test::writeFile(path, text.arg(rounded, kRoot).toUtf8()));
+        const auto r = cli(run);
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("the model's files differ from the ones this ledger was recorded "
+                                "with; start a new ledger"),
+                 r.err);
+    }
+
+    // The one question a session, a bundle import and a merge ask of two stored studies.
+    void comparesStoredModels() {
+        using nlohmann::json;
+        using probaudit::ledger::modelsDiffer;
+        const json one{{"model", {{"path", "/a"}, {"format", "gguf"}, {"sha256", "11"}}}};
+        json moved = one;
+        moved["model"]["path"] = "/b";
+        QCOMPARE(modelsDiffer(one, moved), std::string());
+        json other = one;
+        other["model"]["sha256"] = "22";
+        QCOMPARE(modelsDiffer(one, other), std::string("the model's files differ"));
+        const json variants{{"model", one["model"]},
+                            {"models",
+                             {{"a", {{"format", "gguf"}, {"sha256", "11"}}},
+                              {"b", {{"format", "gguf"}, {"sha256", "33"}}}}}};
+        QCOMPARE(modelsDiffer(one, variants),
+                 std::string("one holds model variants ($.models) and the other one model"));
+        json fewer = variants;
+        fewer["models"].erase("b");
+        fewer["models"]["c"] = {{"format", "hf"}, {"sha256", "44"}};
+        QCOMPARE(modelsDiffer(variants, fewer), std::string()); // b, c: one side only
+        json changed = variants;
+        changed["models"]["b"]["sha256"] = "55";
+        QCOMPARE(modelsDiffer(changed, variants),
+                 std::string("the files of model variant \"b\" differ"));
+        const json all = probaudit::ledger::withVariantsOf(fewer, variants);
+        QCOMPARE(all["models"].size(), std::size_t(3));
+        QVERIFY(all["models"]["b"]["sha256"] == json("33"));
+        QVERIFY(probaudit::ledger::withVariantsOf(one, variants) == one);
+    }
+
+    void refusesBadVariantDeclarations_data() {
+        QTest::addColumn<QString>("models");
+        QTest::addColumn<QString>("configs");
+        QTest::addColumn<QString>("problem");
+        const QString two = QStringLiteral(R"({"a":{"path":"%1/tiny-llama"}})").arg(kFixtures);
+        QTest::newRow("unknown variant")
+            << two << QStringLiteral(R"({"ref":{"model":"b"}})")
+            << QStringLiteral("$.configs.ref.model: \"b\" is not one of $.models");
+        QTest::newRow("empty") << QStringLiteral("{}") << QStringLiteral(R"({"ref":{}})")
+                               << QStringLiteral("$.models: must be an object");
+        QTest::newRow("bad name")
+            << QStringLiteral(R"({"a b":{"path":"%1/tiny-llama"}})").arg(kFixtures)
+            << QStringLiteral(R"({"ref":{}})")
+            << QStringLiteral("$.models.a b: a variant's name is letters");
+        QTest::newRow("server")
+            << QStringLiteral("{\"a\":{\"endpoint\":{\"url\":\"http:/"
+                              "/127.0.0.1:1/v1\"}}}") // no double slash: moc reads it as a comment
+            << QStringLiteral(R"({"ref":{}})")
+            << QStringLiteral("$.models.a: a server as a model variant is not supported yet");
+        QTest::newRow("missing file")
+            << QStringLiteral(R"({"a":{"path":"%1/nowhere"}})").arg(kFixtures)
+            << QStringLiteral(R"({"ref":{}})") << QStringLiteral("$.models.a.path");
+        QTest::newRow("same config twice")
+            << two << QStringLiteral(R"({"ref":{},"again":{"model":"a"}})")
+            << QStringLiteral("$.configs.again: the same configuration as \"ref\"");
+    }
+    void refusesBadVariantDeclarations() {
+        QFETCH(QString, models);
+        QFETCH(QString, configs);
+        QFETCH(QString, problem);
+        QTemporaryDir dir;
+        const QString study = writeStudy(dir.path(), models, configs);
+        const auto r = load(study);
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains(problem.toUtf8()), r.err);
+        QVERIFY(!QFile::exists(study + QStringLiteral(".ledger")));
+    }
+
+    // One $.model and $.models together, and "model" in a study of one model.
+    void refusesModelAxisWithoutVariants() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("s.study.json"));
+        const QString one =
+            QStringLiteral(R"({"name":"s","model":{"path":"%1/tiny-llama"},%2)"
+                           R"("heads":{"h":{"kind":"label_tokens","template":"{text}",)"
+                           R"("labels":[" a"," b"]}},"dataset":{"path":"%3/resources/demo/)"
+                           R"(sentiment-sentences/yelp.jsonl"},"configs":{"ref":%4}})")
+                .arg(kFixtures);
+        QVERIFY(probaudit::test::writeFile(
+            path, one.arg(QString(), kRoot, QStringLiteral(R"({"model":"a"})")).toUtf8()));
+        auto r = load(path);
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("$.configs.ref.model: the study has one $.model; declare its "
+                                "variants in $.models"),
+                 r.err);
+        QVERIFY(probaudit::test::writeFile(
+            path,
+            one.arg(QStringLiteral(R"("models":{"a":{"path":"%1/tiny-llama"}},)").arg(kFixtures),
+                    kRoot, QStringLiteral("{}"))
+                .toUtf8()));
+        r = load(path);
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("$.models: a study has one $.model or its $.models, not both"),
+                 r.err);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestVariants)
+#include "test_variants.moc"
