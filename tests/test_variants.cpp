@@ -33,15 +33,22 @@ float roundToBf16(float x) {
     return y;
 }
 
+// tiny-llama's files under another name: the same weights as a variant (the control).
+QString copyOfTinyLlama(const QDir& dir, const QString& name = QStringLiteral("copy")) {
+    const QString out = dir.filePath(name);
+    QDir().mkpath(out);
+    const QDir src(kFixtures + QStringLiteral("/tiny-llama"));
+    for (const QString& file : src.entryList(QDir::Files)) {
+        QFile::copy(src.filePath(file), out + u'/' + file);
+    }
+    return out;
+}
+
 // tiny-llama with its output projection rounded to bfloat16 (stored as float32): the same model
 // as a lower-precision build of it, a variant a team could be serving.
 QString writeRoundedVariant(const QDir& dir) {
-    const QString out = dir.filePath(QStringLiteral("rounded"));
-    QDir().mkpath(out);
+    const QString out = copyOfTinyLlama(dir, QStringLiteral("rounded"));
     const QDir src(kFixtures + QStringLiteral("/tiny-llama"));
-    for (const QString& name : src.entryList(QDir::Files)) {
-        QFile::copy(src.filePath(name), out + u'/' + name);
-    }
     const QString shard = QStringLiteral("model-00003-of-00003.safetensors");
     const probaudit::model::SafetensorsFile f(src.filePath(shard).toStdString());
     std::map<std::string, probaudit::model::F32Tensor> tensors;
@@ -158,6 +165,63 @@ private Q_SLOTS:
         QCOMPARE(stored.at("model").value("variant", ""), std::string("full"));
     }
 
+    // summary --variants: each variant against the reference variant under the same runtime
+    // settings, with the runtime noise floor. A variant that is the reference's very weights
+    // (a copy) changes nothing; the rounded head moves probabilities.
+    void summarizesVariantsAgainstTheNoiseFloor() {
+        QTemporaryDir dir;
+        const QString models =
+            QStringLiteral(R"({"full":{"path":"%1/tiny-llama"},"rounded":{"path":"%2"},)"
+                           R"("copy":{"path":"%3"}})")
+                .arg(kFixtures, writeRoundedVariant(dir.path()), copyOfTinyLlama(dir.path()));
+        const QString study = writeStudy(
+            dir.path(), models,
+            QStringLiteral(
+                R"({"ref":{},"ref-b4":{"batch_size":4},"rounded":{"model":"rounded"},)"
+                R"("rounded-b4":{"model":"rounded","batch_size":4},)"
+                R"("copy":{"model":"copy"},"copy-b8":{"model":"copy","batch_size":8}})"));
+        const QString ledger = dir.filePath(QStringLiteral("v.ledger"));
+        QVERIFY(cli({QStringLiteral("run"), study, QStringLiteral("--all"),
+                     QStringLiteral("--ledger"), ledger})
+                    .code == 0);
+        const auto r = cli({QStringLiteral("summary"), ledger, QStringLiteral("--variants"),
+                            QStringLiteral("--json")});
+        QVERIFY2(r.code == 0, r.err);
+        const QJsonObject t = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(t[u"reference_variant"].toString(), u"full"_qs);
+        QCOMPARE(t[u"noise_floor"].toObject()[u"configs"].toInt(), 1);   // ref-b4
+        QCOMPARE(t[u"unpaired"].toArray(), (QJsonArray{u"copy-b8"_qs})); // no full at b8
+        QMap<QString, QJsonObject> rows;
+        for (const auto& v : t[u"rows"].toArray()) {
+            rows[v.toObject()[u"config"].toString()] = v.toObject();
+        }
+        QCOMPARE(rows.keys(), (QStringList{u"copy"_qs, u"rounded"_qs, u"rounded-b4"_qs}));
+        QCOMPARE(rows[u"rounded"_qs][u"baseline"].toString(), u"ref"_qs);
+        QCOMPARE(rows[u"rounded-b4"_qs][u"baseline"].toString(), u"ref-b4"_qs);
+        const QJsonObject copy = rows[u"copy"_qs];
+        QCOMPARE(copy[u"flips"].toInt(), 0);
+        QCOMPARE(copy[u"max_dp"].toDouble(), 0.0);
+        QCOMPARE(copy[u"churn"].toObject()[u"estimate"].toDouble(), 0.0);
+        QCOMPARE(copy[u"above_noise_floor"].toBool(), false);
+        const QJsonObject rounded = rows[u"rounded"_qs];
+        QVERIFY(rounded[u"max_dp"].toDouble() > 0);
+        const int labelled = rounded[u"labelled"].toInt();
+        QCOMPARE(labelled, 12);
+        QCOMPARE(rounded[u"churn"].toObject()[u"estimate"].toDouble(),
+                 double(rounded[u"broke"].toInt() + rounded[u"fixed"].toInt()) / labelled);
+        QCOMPARE(rounded[u"net"].toObject()[u"estimate"].toDouble(),
+                 double(rounded[u"fixed"].toInt() - rounded[u"broke"].toInt()) / labelled);
+
+        const auto text = cli({QStringLiteral("summary"), ledger, QStringLiteral("--variants")});
+        QVERIFY2(text.code == 0, text.err);
+        QVERIFY2(text.out.contains("| copy | copy | ref | 0 | 0.0% [0.0, ") &&
+                     text.out.contains("Runtime noise floor: the reference variant under 1 other "
+                                       "runtime config flips at most") &&
+                     text.out.contains("copy-b8: no run of the reference variant with the same "
+                                       "runtime settings"),
+                 text.out);
+    }
+
     // A variant whose files change after it was recorded is refused on the next run, naming it;
     // a variant added to the study is recorded beside the others.
     void refusesAChangedVariantAndAddsANewOne() {
@@ -225,7 +289,8 @@ private Q_SLOTS:
         QVERIFY2(r.err.contains("A and B are different model variants (full, rounded)"), r.err);
     }
 
-    // A study of one model whose files change is refused on the next run, as before variants.
+    // A study of one model whose files change is refused on the next run, as before variants;
+    // it has no variants table.
     void refusesAChangedSingleModel() {
         QTemporaryDir dir;
         const QString rounded = writeRoundedVariant(dir.path());
@@ -241,6 +306,10 @@ private Q_SLOTS:
                               QStringLiteral("--ledger"), ledger};
         const auto first = cli(run);
         QVERIFY2(first.code == 0, first.err);
+        const auto table = cli({QStringLiteral("summary"), ledger, QStringLiteral("--variants")});
+        QCOMPARE(table.code, 1); // one model: no variants table, one sentence
+        QVERIFY2(table.err.contains("the study has one model; --variants needs model variants"),
+                 table.err);
         QVERIFY(probaudit::test::writeFile(path, text.arg(rounded, kRoot).toUtf8()));
         const auto r = cli(run);
         QCOMPARE(r.code, 1);

@@ -1,14 +1,15 @@
-// probaudit summary LEDGER [--head H] [--json | --csv] [--seed-tables [--batched CONFIG]]: the
-// study's headline table, or the field reports' tables.
+// probaudit summary LEDGER [--head H] [--json | --csv] [--seed-tables [--batched CONFIG]]
+// [--variants]: the study's headline table, the field reports' tables, or the model variants'.
 #include "app/probaudit/command.h"
 #include "app/probaudit/compare_cmd.h"
+#include "app/probaudit/variants_cmd.h"
 
 namespace probaudit::app {
 
 namespace {
 struct SummaryArgs {
     std::string ledger, head, batched;
-    bool json = false, csv = false, seedTables = false;
+    bool json = false, csv = false, seedTables = false, variants = false;
 };
 } // namespace
 
@@ -32,7 +33,16 @@ void addSummaryCommand(CLI::App& cli, Action& chosen) {
                     "With --seed-tables: the batched path's config (default: the first config "
                     "with batch size above 1 that differs from the reference only in shape)")
         ->needs(seed);
+    sub->add_flag("--variants", a->variants,
+                  "The model variants table instead: each variant against the reference "
+                  "variant under the same runtime settings (flips, churn vs net accuracy with "
+                  "95% intervals, largest Δp) and the runtime noise floor")
+        ->excludes(seed)
+        ->excludes(csv);
     onChosen(sub, chosen, a, [](const SummaryArgs& o, const Invocation&) {
+        if (o.variants) {
+            return summarizeVariants(o.ledger, o.head, o.json);
+        }
         if (o.seedTables) {
             return seedTables(o.ledger, o.head, o.batched, o.json);
         }

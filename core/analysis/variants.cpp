@@ -1,0 +1,118 @@
+#include "core/analysis/variants.h"
+
+#include <algorithm>
+
+namespace probaudit::analysis {
+
+using nlohmann::json;
+
+namespace {
+
+// The row of the reference variant with the same runtime settings as `variantRow`.
+const ReviewRow* baselineOf(const Review& rv, const ReviewRow& variantRow,
+                            const std::string& refVariant) {
+    json want = variantRow.config_json;
+    want["model"] = refVariant;
+    for (const auto& r : rv.rows) {
+        if (!r.other_env && r.run && r.config_json == want) {
+            return &r;
+        }
+    }
+    return nullptr;
+}
+
+RuntimeFloor runtimeFloor(const Review& rv, const std::string& refVariant) {
+    RuntimeFloor f;
+    for (const auto& r : rv.rows) {
+        if (r.other_env || r.reference || !r.cmp ||
+            r.config_json.value("model", "") != refVariant) {
+            continue;
+        }
+        ++f.configs;
+        if (r.cmp->flips > f.max_flips) {
+            f.max_flips = r.cmp->flips;
+            f.max_flips_config = r.config;
+        }
+        f.max_dp = std::max(f.max_dp, r.cmp->max_dp);
+    }
+    return f;
+}
+
+VariantRow variantRow(const Review& rv, const ReviewRow& row, const ReviewRow& base) {
+    const Comparison c = compare(rv.data.at(base.run->id), rv.data.at(row.run->id), rv.items);
+    VariantRow v;
+    v.config = row.config;
+    v.variant = row.config_json.value("model", "");
+    v.baseline = base.config;
+    v.items = c.items;
+    v.flips = c.flips;
+    v.max_dp = c.max_dp;
+    v.p99_dp = c.p99_dp;
+    v.labelled = c.labelled;
+    v.broke = c.only_a_correct;
+    v.fixed = c.only_b_correct;
+    v.churn = wilson(v.broke + v.fixed, v.labelled);
+    v.net = c.accuracy_diff;
+    return v;
+}
+
+json intervalJson(const Interval& i) {
+    return {{"estimate", i.estimate}, {"low", i.low}, {"high", i.high}};
+}
+
+} // namespace
+
+VariantTable variantTable(const Review& rv) {
+    VariantTable t;
+    const auto models = rv.study.find("models");
+    if (models == rv.study.end() || !rv.reference_run) {
+        return t;
+    }
+    const ReviewRow* ref = rv.row(rv.reference_name);
+    t.reference_variant = ref ? ref->config_json.value("model", "") : "";
+    t.floor = runtimeFloor(rv, t.reference_variant);
+    for (const auto& r : rv.rows) {
+        const std::string variant = r.config_json.value("model", "");
+        if (r.other_env || !r.run || variant == t.reference_variant || rv.generation) {
+            continue;
+        }
+        const ReviewRow* base = baselineOf(rv, r, t.reference_variant);
+        if (base == nullptr || !rv.data.count(base->run->id) || !rv.data.count(r.run->id)) {
+            t.unpaired.push_back(r.config);
+            continue;
+        }
+        VariantRow v = variantRow(rv, r, *base);
+        v.above_floor = v.flips > t.floor.max_flips;
+        t.rows.push_back(std::move(v));
+    }
+    return t;
+}
+
+json toJson(const VariantTable& t) {
+    json rows = json::array();
+    for (const auto& v : t.rows) {
+        rows.push_back({{"config", v.config},
+                        {"variant", v.variant},
+                        {"baseline", v.baseline},
+                        {"items", v.items},
+                        {"flips", v.flips},
+                        {"max_dp", v.max_dp},
+                        {"p99_dp", v.p99_dp},
+                        {"labelled", v.labelled},
+                        {"broke", v.broke},
+                        {"fixed", v.fixed},
+                        {"churn", intervalJson(v.churn)},
+                        {"net", v.net ? intervalJson(*v.net) : json()},
+                        {"above_noise_floor", v.above_floor}});
+    }
+    return {{"reference_variant", t.reference_variant},
+            {"noise_floor",
+             {{"configs", t.floor.configs},
+              {"max_flips", t.floor.max_flips},
+              {"max_flips_config", t.floor.max_flips_config},
+              {"max_dp", t.floor.max_dp}}},
+            {"rows", rows},
+            {"unpaired", t.unpaired}};
+}
+
+} // namespace probaudit::analysis

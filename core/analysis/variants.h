@@ -1,0 +1,54 @@
+#pragma once
+// Model variants compared as an auditor needs it (`probaudit summary --variants`): each
+// variant's config against the reference variant's config with the same runtime settings, its
+// change split into churn (correctness changed either way) and net (the accuracy difference),
+// and all of it against the runtime noise floor: what the reference variant's own runtime
+// configs (batching, padding, dtype, threads, ...) already change.
+#include "core/analysis/review.h"
+#include "core/analysis/stats.h"
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace probaudit::analysis {
+
+struct VariantRow {
+    std::string config;   // the variant's config
+    std::string variant;  // its model variant
+    std::string baseline; // the reference variant's config with the same runtime settings
+    std::int64_t items = 0;
+    std::int64_t flips = 0; // decisions that differ from the baseline's
+    double max_dp = 0, p99_dp = 0;
+    std::int64_t labelled = 0;
+    std::int64_t broke = 0, fixed = 0; // right -> wrong, wrong -> right (labelled items)
+    Interval churn;                    // (broke + fixed) / labelled, Wilson 95%
+    std::optional<Interval> net;       // accuracy variant - baseline, paired bootstrap 95%
+    bool above_floor = false;          // more flips than any runtime config of the reference
+};
+
+// The reference variant under the study's other runtime configs, against the reference config.
+struct RuntimeFloor {
+    int configs = 0;              // runtime configs of the reference variant with a run
+    std::int64_t max_flips = 0;   // the most flips any of them has
+    std::string max_flips_config; // which ("" when none flips)
+    double max_dp = 0;            // the largest Δp any of them has
+};
+
+struct VariantTable {
+    std::string reference_variant;
+    RuntimeFloor floor;
+    std::vector<VariantRow> rows;
+    // Variant configs with a run but no baseline (no config of the reference variant with the
+    // same runtime settings has a run in the home environment).
+    std::vector<std::string> unpaired;
+};
+
+// Empty rows when the study has no model variants. Rows of other environments are left out.
+VariantTable variantTable(const Review& rv);
+
+nlohmann::json toJson(const VariantTable& t);
+
+} // namespace probaudit::analysis
