@@ -121,6 +121,33 @@ QString findLock(const analysis::Review& rv, const ReportOptions& o) {
 }
 
 // The pin status of every environment against the runtime lock, if one is found.
+// A study with model variants ($.models): every variant's file and digest, the reference first.
+void variantsSection(Html& h, const analysis::Review& rv, const ReportOptions& o) {
+    const auto models = rv.study.find("models");
+    if (models == rv.study.end() || !models->is_object()) {
+        return;
+    }
+    const std::string reference =
+        rv.study.value("model", nlohmann::json::object()).value("variant", std::string());
+    h.h2(QStringLiteral("Model variants"));
+    h.p(QStringLiteral("The study's configs run these builds of the model (a config's "
+                       "\"model\"); the one above is the reference variant, that a config "
+                       "without \"model\" runs. <i>probaudit summary --variants</i> compares "
+                       "each with it under the same runtime settings."));
+    std::vector<QStringList> rows;
+    for (const auto& [name, v] : models->items()) {
+        if (!v.is_object()) {
+            continue;
+        }
+        rows.push_back(
+            {esc(name) + (name == reference ? QStringLiteral(" (reference)") : QString()),
+             shownPath(v.value("path", std::string()), rv, o) + QStringLiteral(" (") +
+                 esc(v.value("format", std::string())) + QStringLiteral(")"),
+             esc(v.value("sha256", std::string("not recorded")))});
+    }
+    h.table({QStringLiteral("variant"), QStringLiteral("file"), QStringLiteral("SHA-256")}, rows);
+}
+
 void pinSection(Html& h, const analysis::Review& rv, const ReportOptions& o,
                 const std::map<std::string, std::vector<std::int64_t>>& byEnv) {
     h.h2(QStringLiteral("Pin status"));
@@ -187,7 +214,8 @@ void cover(Html& h, const analysis::Review& rv, const ReportOptions& o) {
              {QStringLiteral("Chain head"), rv.trust.verify.head
                                                 ? esc(rv.trust.verify.head->text())
                                                 : QStringLiteral("none that verifies")},
-             {QStringLiteral("Model"),
+             {rv.study.contains("models") ? QStringLiteral("Model (reference variant)")
+                                          : QStringLiteral("Model"),
               model.served ? QStringLiteral("%1 served at %2 (%3 API)")
                                  .arg(esc(orUnknown(model.name)), esc(orUnknown(model.endpoint)),
                                       esc(orUnknown(model.api)))
@@ -207,6 +235,7 @@ void cover(Html& h, const analysis::Review& rv, const ReportOptions& o) {
              {QStringLiteral("Written by"), QStringLiteral("ProbAudit %1 (commit %2)")
                                                 .arg(QString::fromLatin1(engineVersion()),
                                                      QString::fromLatin1(gitCommit()).left(12))}});
+    variantsSection(h, rv, o);
     h.h2(QStringLiteral("Environments of the runs"));
     std::map<std::string, std::vector<std::int64_t>> byEnv;
     for (const auto& r : rv.runs) {
