@@ -5,15 +5,18 @@
 #include "core/ledger/ledger.h"
 #include "core/ledger/model_identity.h"
 #include "core/model/safetensors.h"
+#include "shard_study.h"
 
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <csignal>
 #include <cstring>
 
 using probaudit::test::cli;
@@ -95,6 +98,28 @@ QString twoVariants(const QString& rounded) {
 
 const QString kConfigs = QStringLiteral(
     R"({"ref":{},"rounded":{"model":"rounded"},"rounded-b4":{"model":"rounded","batch_size":4}})");
+
+// Starts `probaudit run` with JSON-lines events and SIGKILLs it once a run has committed 40
+// items; returns its exit code (-1: killed).
+int runKilledAfter40(const QStringList& args) {
+    QProcess p;
+    p.start(QStringLiteral(PROBAUDIT_CLI),
+            args + QStringList{QStringLiteral("--events"), QStringLiteral("jsonl")});
+    bool killed = false;
+    while (p.state() != QProcess::NotRunning || p.canReadLine()) {
+        p.waitForReadyRead(100);
+        while (p.canReadLine()) {
+            const QJsonObject e = QJsonDocument::fromJson(p.readLine()).object();
+            if (!killed && e.value(u"event").toString() == u"progress" &&
+                e.value(u"done").toInt() >= 40) {
+                p.kill();
+                killed = true;
+            }
+        }
+    }
+    p.waitForFinished(60000);
+    return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+}
 
 QJsonArray runsOf(const QString& ledger) {
     const auto r = cli({QStringLiteral("runs"), ledger, QStringLiteral("--json")});
@@ -220,6 +245,88 @@ private Q_SLOTS:
                      text.out.contains("copy-b8: no run of the reference variant with the same "
                                        "runtime settings"),
                  text.out);
+    }
+
+    // A study of variants goes through every way a ledger is made: shards recorded apart and
+    // merged are the one-node ledger, record for record; a run of a variant killed with
+    // SIGKILL resumes to the uninterrupted run's numbers; a bundle imported into a fresh ledger
+    // brings every variant's digest with its runs; every ledger verifies.
+    void variantsShardMergeResumeBundle() {
+        QTemporaryDir dir;
+        const QString rounded = writeRoundedVariant(dir.path());
+        const QString study = writeStudy(dir.path(), twoVariants(rounded), kConfigs);
+        const QString whole = dir.filePath(QStringLiteral("whole.ledger"));
+        QVERIFY(cli({u"run"_qs, study, u"--all"_qs, u"--ledger"_qs, whole}).code == 0);
+        QStringList shards;
+        for (const QString& shard : {u"1/2"_qs, u"2/2"_qs}) {
+            shards << dir.filePath(QStringLiteral("shard-%1.ledger").arg(shard.left(1)));
+            const auto r = cli({u"run"_qs, study, u"--all"_qs, u"--shard"_qs, shard, u"--ledger"_qs,
+                                shards.back()});
+            QVERIFY2(r.code == 0, r.err);
+        }
+        const QString merged = dir.filePath(QStringLiteral("merged.ledger"));
+        const auto m = cli(QStringList{u"merge"_qs} + shards + QStringList{u"-o"_qs, merged});
+        QVERIFY2(m.code == 0, m.err);
+        QCOMPARE(cli({u"verify"_qs, merged}).code, 0);
+        QVERIFY(probaudit::test::sameAsOneNode(whole, merged));
+        QVERIFY(storedStudy(merged).at("models") == storedStudy(whole).at("models"));
+
+        // Bundle and import into a fresh ledger.
+        const QString zip = dir.filePath(QStringLiteral("v.audit.zip"));
+        const auto b = cli({u"bundle"_qs, whole, u"--study"_qs, study, u"-o"_qs, zip});
+        QVERIFY2(b.code == 0, b.err);
+        const QString imported = dir.filePath(QStringLiteral("imported.ledger"));
+        const auto i = cli({u"import"_qs, zip, u"--into"_qs, imported});
+        QVERIFY2(i.code == 0, i.err);
+        QCOMPARE(cli({u"verify"_qs, imported}).code, 0);
+        QCOMPARE(runsOf(imported).size(), 3);
+        QVERIFY(storedStudy(imported).at("models") == storedStudy(whole).at("models"));
+        // The same bundle into a ledger whose "rounded" is other weights: refused, unchanged.
+        const QString other = dir.filePath(QStringLiteral("other.ledger"));
+        const QString otherStudy = writeStudy(
+            dir.path(),
+            QStringLiteral(
+                R"({"full":{"path":"%1/tiny-llama"},"rounded":{"path":"%1/tiny-llama"}})")
+                .arg(kFixtures),
+            kConfigs);
+        QVERIFY(cli({u"run"_qs, otherStudy, u"--config"_qs, u"rounded"_qs, u"--ledger"_qs, other})
+                    .code == 0);
+        const auto refused = cli({u"import"_qs, zip, u"--into"_qs, other});
+        QVERIFY(refused.code != 0);
+        QVERIFY2(refused.err.contains("its model is not the one of") &&
+                     refused.err.contains("the files of model variant \"rounded\" differ"),
+                 refused.err);
+        QCOMPARE(runsOf(other).size(), 1);
+
+        // kill -9 in the middle of a variant's run, then resume.
+        const QString big = writeStudy(
+            dir.path(), twoVariants(rounded),
+            QStringLiteral(R"({"ref":{},"rounded-b4":{"model":"rounded","batch_size":4}})"));
+        QFile::rename(big, dir.filePath(QStringLiteral("big.study.json")));
+        const QString bigStudy = dir.filePath(QStringLiteral("big.study.json"));
+        QByteArray text;
+        {
+            QFile f(bigStudy);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            text = f.readAll().replace("\"limit\":12", "\"limit\":1000");
+        }
+        QVERIFY(probaudit::test::writeFile(bigStudy, text));
+        const QString killed = dir.filePath(QStringLiteral("killed.ledger"));
+        const QStringList runB4{u"run"_qs,        bigStudy,       u"--config"_qs,
+                                u"rounded-b4"_qs, u"--ledger"_qs, killed};
+        QCOMPARE(runKilledAfter40(runB4), -1);
+        const QJsonObject partial = runsOf(killed)[0].toObject();
+        QCOMPARE(partial[u"status"].toString(), u"unfinished"_qs);
+        QVERIFY(partial[u"items_done"].toInt() < 1000);
+        QCOMPARE(cli(runB4).code, 0);
+        const QString clean = dir.filePath(QStringLiteral("clean.ledger"));
+        QCOMPARE(cli({u"run"_qs, bigStudy, u"--config"_qs, u"rounded-b4"_qs, u"--ledger"_qs, clean})
+                     .code,
+                 0);
+        QCOMPARE(runsOf(killed).size(), 1);
+        QCOMPARE(runsOf(killed)[0].toObject()[u"numerics_sha256"],
+                 runsOf(clean)[0].toObject()[u"numerics_sha256"]);
+        QCOMPARE(runsOf(killed)[0].toObject()[u"model"].toString(), u"rounded"_qs);
     }
 
     // A variant whose files change after it was recorded is refused on the next run, naming it;
