@@ -96,6 +96,13 @@ QString twoVariants(const QString& rounded) {
         .arg(kFixtures, rounded);
 }
 
+// The reference, the rounded head and an identical copy (the control).
+QString threeVariants(const QDir& dir) {
+    return QStringLiteral(R"({"full":{"path":"%1/tiny-llama"},"rounded":{"path":"%2"},)"
+                          R"("copy":{"path":"%3"}})")
+        .arg(kFixtures, writeRoundedVariant(dir), copyOfTinyLlama(dir));
+}
+
 const QString kConfigs = QStringLiteral(
     R"({"ref":{},"rounded":{"model":"rounded"},"rounded-b4":{"model":"rounded","batch_size":4}})");
 
@@ -195,10 +202,7 @@ private Q_SLOTS:
     // (a copy) changes nothing; the rounded head moves probabilities.
     void summarizesVariantsAgainstTheNoiseFloor() {
         QTemporaryDir dir;
-        const QString models =
-            QStringLiteral(R"({"full":{"path":"%1/tiny-llama"},"rounded":{"path":"%2"},)"
-                           R"("copy":{"path":"%3"}})")
-                .arg(kFixtures, writeRoundedVariant(dir.path()), copyOfTinyLlama(dir.path()));
+        const QString models = threeVariants(dir.path());
         const QString study = writeStudy(
             dir.path(), models,
             QStringLiteral(
@@ -327,6 +331,42 @@ private Q_SLOTS:
         QCOMPARE(runsOf(killed)[0].toObject()[u"numerics_sha256"],
                  runsOf(clean)[0].toObject()[u"numerics_sha256"]);
         QCOMPARE(runsOf(killed)[0].toObject()[u"model"].toString(), u"rounded"_qs);
+    }
+
+    // The diagnosis ladder's "model variant" step: a variant alone against the reference, set
+    // against the runtime configs. The rounded head moves probabilities more than batching
+    // does (explains); the copy moves nothing and is not named; the cause rung leaves both out.
+    void diagnosisJudgesTheVariantAgainstTheRuntimeFloor() {
+        QTemporaryDir dir;
+        const QString models = threeVariants(dir.path());
+        const QString study = writeStudy(
+            dir.path(), models,
+            QStringLiteral(R"({"ref":{},"ref-b4":{"batch_size":4},"rounded":{"model":"rounded"},)"
+                           R"("copy":{"model":"copy"}})"));
+        const QString ledger = dir.filePath(QStringLiteral("v.ledger"));
+        QVERIFY(cli({u"run"_qs, study, u"--all"_qs, u"--ledger"_qs, ledger}).code == 0);
+        const auto r = cli({u"diagnose"_qs, study, u"--ledger"_qs, ledger, u"--sample"_qs, u"8"_qs,
+                            u"--batch"_qs, u"4"_qs, u"--json"_qs});
+        QVERIFY2(r.code == 0, r.err);
+        const QJsonObject d = QJsonDocument::fromJson(r.out).object();
+        QJsonObject variant;
+        QStringList steps;
+        for (const auto& s : d[u"ladder"].toArray()) {
+            steps << s.toObject()[u"step"].toString();
+            if (steps.back() == u"model variant") {
+                variant = s.toObject();
+            }
+        }
+        QCOMPARE(steps.last(), u"cause"_qs);
+        QCOMPARE(steps[steps.size() - 2], u"model variant"_qs);
+        QCOMPARE(variant[u"status"].toString(), u"explains"_qs);
+        const QString verdict = variant[u"verdict"].toString();
+        QVERIFY2(verdict.contains(u"rounded") && !verdict.contains(u"copy"), qPrintable(verdict));
+        QVERIFY2(variant[u"finding"].toString().contains(u"copy: 0 flipped, largest Δp 0 points"),
+                 qPrintable(variant[u"finding"].toString()));
+        for (const auto& c : d[u"causes"].toArray()) {
+            QVERIFY(c.toObject()[u"config"].toString() != u"rounded"_qs);
+        }
     }
 
     // A variant whose files change after it was recorded is refused on the next run, naming it;

@@ -278,6 +278,11 @@
     </message>
     <message>
         <location filename="../ui/models/format.cpp" line="133"/>
+        <source>model variant</source>
+        <translation>Modellvariante</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/format.cpp" line="133"/>
         <source>cause</source>
         <translation>Ursache</translation>
     </message>

@@ -278,6 +278,11 @@
     </message>
     <message>
         <location filename="../ui/models/format.cpp" line="133"/>
+        <source>model variant</source>
+        <translation>모델 변형</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/format.cpp" line="133"/>
         <source>cause</source>
         <translation>원인</translation>
     </message>

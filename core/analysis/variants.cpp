@@ -88,6 +88,67 @@ VariantTable variantTable(const Review& rv) {
     return t;
 }
 
+std::optional<LadderStep> variantStep(const std::vector<ConfigExplanation>& configs) {
+    const auto isVariant = [](const ConfigExplanation& c) {
+        return std::find(c.differs_in.begin(), c.differs_in.end(), "model") != c.differs_in.end();
+    };
+    std::vector<const ConfigExplanation*> alone; // differ from the reference in the variant only
+    bool any = false;
+    const ConfigExplanation* floor = nullptr; // the runtime config with the most flips
+    double floorDp = 0;
+    for (const auto& c : configs) {
+        if (isVariant(c)) {
+            any = true;
+            if (c.result && c.differs_in.size() == 1) {
+                alone.push_back(&c);
+            }
+        } else if (c.result) {
+            if (floor == nullptr || c.result->flips > floor->result->flips) {
+                floor = &c;
+            }
+            floorDp = std::max(floorDp, c.result->max_dp);
+        }
+    }
+    if (!any) {
+        return std::nullopt;
+    }
+    LadderStep s{"model variant", "", "", StepStatus::Untested};
+    if (alone.empty()) {
+        s.finding = "no config that differs from the reference in its model variant alone has a "
+                    "run";
+        s.verdict = "record one (a config with only \"model\" set) to judge the variant";
+        return s;
+    }
+    std::vector<std::string> above;
+    for (const ConfigExplanation* c : alone) {
+        const ConfigResult& r = *c->result;
+        s.finding += (s.finding.empty() ? "" : "; ") + c->config + ": " + std::to_string(r.flips) +
+                     " flipped, largest Δp " + formatPoints(r.max_dp) + " points";
+        if (floor != nullptr && (r.flips > floor->result->flips ||
+                                 (r.flips == floor->result->flips && r.max_dp > floorDp))) {
+            above.push_back(c->config);
+        }
+    }
+    if (floor == nullptr) {
+        s.verdict = "the runtime noise floor is not measured: record a runtime config of the "
+                    "reference variant (batch size, dtype, threads) to judge the variants";
+        return s;
+    }
+    s.finding += "; the runtime configs flip at most " + std::to_string(floor->result->flips) +
+                 (floor->result->flips > 0 ? " (" + floor->config + ")" : std::string()) +
+                 ", largest Δp " + formatPoints(floorDp) + " points";
+    std::string names;
+    for (const auto& a : above) {
+        names += (names.empty() ? "" : ", ") + a;
+    }
+    s.status = above.empty() ? StepStatus::Clean : StepStatus::Explains;
+    s.verdict = above.empty()
+                    ? "no variant changes more than the runtime settings already do"
+                    : "the model variant changes more than the runtime settings do: " + names +
+                          " (summary --variants: churn vs net)";
+    return s;
+}
+
 json toJson(const VariantTable& t) {
     json rows = json::array();
     for (const auto& v : t.rows) {

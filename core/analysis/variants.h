@@ -51,4 +51,11 @@ VariantTable variantTable(const Review& rv);
 
 nlohmann::json toJson(const VariantTable& t);
 
+// The diagnosis ladder's "model variant" step, from the study configs explained against the
+// reference: whether a config that differs from the reference in its model variant alone
+// changes more (flips, then Δp) than any runtime config of the reference variant does.
+// Explains when one does, clean when none does, untested when the floor or the variant is not
+// measured; none for a study without variant configs.
+std::optional<LadderStep> variantStep(const std::vector<ConfigExplanation>& configs);
+
 } // namespace probaudit::analysis

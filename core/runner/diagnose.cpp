@@ -5,6 +5,7 @@
 
 #include "core/analysis/compare.h"
 #include "core/analysis/fingerprint.h"
+#include "core/analysis/variants.h"
 #include "core/common/error.h"
 #include "core/common/vocabulary.h"
 #include "core/engine/engine.h"
@@ -411,6 +412,9 @@ analysis::Diagnosis Ladder::run() {
         kernelStep();
     }
     explainConfigs();
+    if (auto variant = analysis::variantStep(m_d.configs); variant && !stopped()) {
+        step(variant->step, variant->finding, variant->verdict, variant->status);
+    }
     if (!stopped()) {
         causeStep();
     }
@@ -462,6 +466,10 @@ void Ladder::causeStep() {
     for (const auto& row : m_d.configs) {
         if (!row.result || (row.result->flips == 0 && row.result->bit_identical == 1)) {
             continue; // not run yet, or bit-identical to the reference: nothing to localise
+        }
+        if (std::find(row.differs_in.begin(), row.differs_in.end(), "model") !=
+            row.differs_in.end()) {
+            continue; // other weights: no splice explains them (the "model variant" step)
         }
         analysis::ConfigCause c = cause(row.config);
         finding += (finding.empty() ? "" : "; ") + row.config + ": " +

@@ -129,6 +129,9 @@ QString formatLadderStep(const QString& step) {
     if (step == QLatin1String("kernels and runtime")) {
         return QCoreApplication::translate("Format", "kernels and runtime");
     }
+    if (step == QLatin1String("model variant")) {
+        return QCoreApplication::translate("Format", "model variant");
+    }
     if (step == QLatin1String("cause")) {
         return QCoreApplication::translate("Format", "cause");
     }
