@@ -177,10 +177,12 @@ void checkDemoStudies(Checks& c) {
                 if (!line.startsWith(QStringLiteral("$."))) {
                     continue; // the header: "FILE: N problems in the study:"
                 }
-                // Models and the demo adapter are fetched or made after installing.
+                // Models, model variants (demo E writes them) and the demo adapter are fetched
+                // or made after installing.
                 const bool notFetched =
                     line.contains(QStringLiteral(": no such file or folder: ")) &&
                     (line.startsWith(QStringLiteral("$.model.path")) ||
+                     line.startsWith(QStringLiteral("$.models.")) ||
                      line.startsWith(QStringLiteral("$.heads.")));
                 (notFetched ? missing : problems) << line;
             }
