@@ -160,6 +160,10 @@ private slots:
         QCOMPARE(classesOf({"attention", "gemm"}), std::vector<std::string>{"kernels"});
         QCOMPARE(classesOf({"threads"}), std::vector<std::string>{"threads"});
         QCOMPARE(classesOf({"concurrency", "arrival_seed"}), std::vector<std::string>{"serving"});
+        // Another model variant is other weights: no runtime class holds it, even with a
+        // runtime axis beside it (a shape rule must not grade a quantised build at batch 8).
+        QCOMPARE(classesOf({"model"}), std::vector<std::string>{});
+        QCOMPARE(classesOf({"model", "batch_size"}), std::vector<std::string>{});
         QCOMPARE(classesOf({"env"}), std::vector<std::string>{"environment"});
         QCOMPARE(classesOf({"environment"}), std::vector<std::string>{"environment"});
         QCOMPARE(classesOf({}), std::vector<std::string>{});

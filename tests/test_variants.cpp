@@ -184,6 +184,15 @@ private Q_SLOTS:
 
         const auto runs = cli({QStringLiteral("runs"), ledger});
         QVERIFY2(runs.out.contains("model variant: rounded"), runs.out);
+        // No runtime config of the reference variant: the floor is not measured, and no row
+        // claims to be above or below it; rounded-b4 has no baseline (no ref at batch 4).
+        const auto table = cli({u"summary"_qs, ledger, u"--variants"_qs, u"--json"_qs});
+        QVERIFY2(table.code == 0, table.err);
+        const QJsonObject t = QJsonDocument::fromJson(table.out).object();
+        QCOMPARE(t[u"noise_floor"].toObject()[u"configs"].toInt(), 0);
+        QCOMPARE(t[u"rows"].toArray().size(), 1);
+        QVERIFY(t[u"rows"].toArray()[0].toObject()[u"above_noise_floor"].isNull());
+        QCOMPARE(t[u"unpaired"].toArray(), (QJsonArray{u"rounded-b4"_qs}));
         const nlohmann::json stored = storedStudy(ledger);
         const auto& models = stored.at("models");
         QCOMPARE(models.size(), std::size_t(2));
@@ -234,6 +243,12 @@ private Q_SLOTS:
         QCOMPARE(copy[u"above_noise_floor"].toBool(), false);
         const QJsonObject rounded = rows[u"rounded"_qs];
         QVERIFY(rounded[u"max_dp"].toDouble() > 0);
+        // Above the floor: more flips than the runtime config, or as many and a larger Δp.
+        const QJsonObject floor = t[u"noise_floor"].toObject();
+        const int flips = rounded[u"flips"].toInt(), floorFlips = floor[u"max_flips"].toInt();
+        QCOMPARE(rounded[u"above_noise_floor"].toBool(),
+                 flips > floorFlips || (flips == floorFlips && rounded[u"max_dp"].toDouble() >
+                                                                   floor[u"max_dp"].toDouble()));
         const int labelled = rounded[u"labelled"].toInt();
         QCOMPARE(labelled, 12);
         QCOMPARE(rounded[u"churn"].toObject()[u"estimate"].toDouble(),
@@ -391,6 +406,14 @@ private Q_SLOTS:
         const auto added = cli(run);
         QVERIFY2(added.code == 0, added.err); // moved, not changed; "copy" is new
         QCOMPARE(runsOf(ledger).size(), 4);
+        QCOMPARE(storedStudy(ledger).at("models").size(), std::size_t(3));
+        // A study that drops "copy": the ledger keeps its digest (its run is in the ledger).
+        writeStudy(dir.path(),
+                   QStringLiteral(R"({"full":{"path":"%1/tiny-llama"},"rounded":{"path":"%2"}})")
+                       .arg(kFixtures, dir.filePath(QStringLiteral("moved"))),
+                   QStringLiteral(R"({"ref":{},"rounded":{"model":"rounded"}})"));
+        QVERIFY(cli(run).code == 0);
+        QVERIFY(storedStudy(ledger).at("models").contains("copy"));
 
         writeStudy(dir.path(), twoVariants(kFixtures + QStringLiteral("/tiny-qwen3")), kConfigs);
         const auto changed = cli(run);

@@ -97,7 +97,7 @@ int summarizeVariants(const std::string& path, const std::string& headName, bool
     printTable(t);
     std::printf("\nchurn: labelled items whose correctness changed either way (Wilson 95%%); net: "
                 "the accuracy difference (paired bootstrap 95%%); above the floor: more flips "
-                "than any runtime config of the reference variant\n");
+                "than any runtime config of the reference variant, or as many and a larger Δp\n");
     return 0;
 }
 

@@ -8,6 +8,12 @@ using nlohmann::json;
 
 namespace {
 
+// Above the runtime floor: more flips than any runtime config, or as many and a larger Δp (the
+// one rule of the variants table and the ladder's step).
+bool aboveFloor(std::int64_t flips, double dp, std::int64_t floorFlips, double floorDp) {
+    return flips > floorFlips || (flips == floorFlips && dp > floorDp);
+}
+
 // The row of the reference variant with the same runtime settings as `variantRow`.
 const ReviewRow* baselineOf(const Review& rv, const ReviewRow& variantRow,
                             const std::string& refVariant) {
@@ -82,7 +88,8 @@ VariantTable variantTable(const Review& rv) {
             continue;
         }
         VariantRow v = variantRow(rv, r, *base);
-        v.above_floor = v.flips > t.floor.max_flips;
+        v.above_floor =
+            t.floor.configs > 0 && aboveFloor(v.flips, v.max_dp, t.floor.max_flips, t.floor.max_dp);
         t.rows.push_back(std::move(v));
     }
     return t;
@@ -124,8 +131,7 @@ std::optional<LadderStep> variantStep(const std::vector<ConfigExplanation>& conf
         const ConfigResult& r = *c->result;
         s.finding += (s.finding.empty() ? "" : "; ") + c->config + ": " + std::to_string(r.flips) +
                      " flipped, largest Δp " + formatPoints(r.max_dp) + " points";
-        if (floor != nullptr && (r.flips > floor->result->flips ||
-                                 (r.flips == floor->result->flips && r.max_dp > floorDp))) {
+        if (floor != nullptr && aboveFloor(r.flips, r.max_dp, floor->result->flips, floorDp)) {
             above.push_back(c->config);
         }
     }
@@ -164,7 +170,7 @@ json toJson(const VariantTable& t) {
                         {"fixed", v.fixed},
                         {"churn", intervalJson(v.churn)},
                         {"net", v.net ? intervalJson(*v.net) : json()},
-                        {"above_noise_floor", v.above_floor}});
+                        {"above_noise_floor", t.floor.configs > 0 ? json(v.above_floor) : json()}});
     }
     return {{"reference_variant", t.reference_variant},
             {"noise_floor",

@@ -26,7 +26,8 @@ struct VariantRow {
     std::int64_t broke = 0, fixed = 0; // right -> wrong, wrong -> right (labelled items)
     Interval churn;                    // (broke + fixed) / labelled, Wilson 95%
     std::optional<Interval> net;       // accuracy variant - baseline, paired bootstrap 95%
-    bool above_floor = false;          // more flips than any runtime config of the reference
+    // More flips than any runtime config of the reference variant, or as many and a larger Δp.
+    bool above_floor = false;
 };
 
 // The reference variant under the study's other runtime configs, against the reference config.

@@ -63,7 +63,7 @@ std::string_view classOfAxis(std::string_view axis) {
         {"runner", "environment"},
         {"env", "environment"},
         {"environment", "environment"},
-        {"model", "variant"}, // not a class a rule can name yet: no class rule selects it
+        {"model", "variant"}, // classesOf gives a variant's config no class at all
     }};
     for (const auto& [a, c] : byAxis) {
         if (a == axis) {
@@ -218,6 +218,10 @@ const std::vector<std::string_view>& configClasses() {
 }
 
 std::vector<std::string> classesOf(const std::vector<std::string>& differingAxes) {
+    // Another model variant is other weights, whatever else differs: no runtime class holds it.
+    if (std::find(differingAxes.begin(), differingAxes.end(), "model") != differingAxes.end()) {
+        return {};
+    }
     std::set<std::string> found;
     for (const std::string& a : differingAxes) {
         found.insert(std::string(classOfAxis(a)));

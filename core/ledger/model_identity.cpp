@@ -20,13 +20,15 @@ const json& variantsOf(const json& study) {
 } // namespace
 
 std::string modelsDiffer(const json& theirs, const json& ours) {
+    if (!theirs.is_object() || !ours.is_object()) {
+        return "a stored study is not an object";
+    }
     if (theirs.contains("models") != ours.contains("models")) {
         return "one holds model variants ($.models) and the other one model";
     }
     if (!theirs.contains("models")) {
-        return sameWeights(theirs.value("model", json()), ours.value("model", json()))
-                   ? ""
-                   : "the model's files differ";
+        const auto model = [](const json& s) { return s.contains("model") ? s["model"] : json(); };
+        return sameWeights(model(theirs), model(ours)) ? "" : "the model's files differ";
     }
     const json& mine = variantsOf(ours);
     for (const auto& [name, v] : variantsOf(theirs).items()) {
@@ -38,7 +40,7 @@ std::string modelsDiffer(const json& theirs, const json& ours) {
 }
 
 json withVariantsOf(json ours, const json& theirs) {
-    if (!ours.contains("models")) {
+    if (!ours.is_object() || !ours.contains("models") || !ours["models"].is_object()) {
         return ours;
     }
     for (const auto& [name, v] : variantsOf(theirs).items()) {

@@ -25,8 +25,10 @@ json subject(const std::string& name, const std::string& sha256) {
 // The model: its combined digest as the ledger records it (file names and bytes, in order), and,
 // when the files are where the study says and are the ones recorded (the combined digest
 // matches), each file with its plain SHA-256, which `sha256sum` checks.
-void addModelSubjects(json& subjects, const json& model) {
-    if (!model.contains("sha256") || !model["sha256"].is_string()) {
+// `prefix` names the subjects: "model" for the study's model, "model-variant/NAME" for each of
+// its variants.
+void addModelSubjects(json& subjects, const json& model, const std::string& prefix = "model") {
+    if (!model.is_object() || !model.contains("sha256") || !model["sha256"].is_string()) {
         return;
     }
     const std::string recorded = model["sha256"].get<std::string>();
@@ -34,7 +36,7 @@ void addModelSubjects(json& subjects, const json& model) {
                                  ? model["path"].get<std::string>()
                                  : std::string("model");
     subjects.push_back(
-        subject("model-digest/" + std::filesystem::path(path).filename().string(), recorded));
+        subject(prefix + "-digest/" + std::filesystem::path(path).filename().string(), recorded));
     std::vector<std::string> files;
     try {
         files = model::Checkpoint::open(path).files();
@@ -46,7 +48,7 @@ void addModelSubjects(json& subjects, const json& model) {
     }
     for (const std::string& f : files) {
         subjects.push_back(
-            subject("model/" + std::filesystem::path(f).filename().string(), fileSha256(f)));
+            subject(prefix + "/" + std::filesystem::path(f).filename().string(), fileSha256(f)));
     }
 }
 
@@ -112,6 +114,11 @@ json attestationStatement(const GateResult& g, const std::string& ledgerPath) {
                      subject("ledger-chain-head/" + std::to_string(head->seq), head->sha256),
                      subject("dataset", led.datasetSha256())});
     addModelSubjects(subjects, study.value("model", json::object()));
+    if (const auto v = study.find("models"); v != study.end() && v->is_object()) {
+        for (const auto& [name, model] : v->items()) { // every variant the gated runs used
+            addModelSubjects(subjects, model, "model-variant/" + name);
+        }
+    }
     return {{"_type", kStatementType},
             {"subject", subjects},
             {"predicateType", kTestResultType},

@@ -178,7 +178,9 @@ const std::vector<tokenizer::Encoding>& EngineRecorder::encodings(const HeadSpec
 void EngineRecorder::checkSameTokens(const HeadSpec& head, std::int64_t maxLength,
                                      const study::ModelVariant& v,
                                      const std::vector<tokenizer::Encoding>& e) {
-    const study::ModelVariant& first = m_ctx.study.models.front();
+    // The reference config's variant: the items as the reference tokenizes them.
+    const study::NamedConfig* ref = m_ctx.study.config(m_ctx.study.reference);
+    const study::ModelVariant& first = variantOf(ref != nullptr ? ref->config.model : "");
     if (&v == &first) {
         return;
     }

@@ -27,8 +27,8 @@ public:
     // loaded on first use.
     engine::Engine& engine(const HeadSpec& head, const std::string& variant = "");
     // Every item of the study as that engine tokenizes it, truncated to maxLength. A variant
-    // whose token ids differ from the first variant's is refused: its decisions would not be
-    // about the same inputs.
+    // whose token ids differ from the reference config's variant's is refused: its decisions would
+    // not be about the same inputs.
     const std::vector<tokenizer::Encoding>& encodings(const HeadSpec& head, std::int64_t maxLength,
                                                       const std::string& variant = "");
 

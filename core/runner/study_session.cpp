@@ -99,9 +99,11 @@ std::string variantDigest(const study::Study& s, const study::ModelVariant& v) {
 
 // The digests of the study's model, or of each of its variants, in its stored JSON.
 void addModelDigests(const study::Study& s, json& studyJson) {
+    // "model" is the reference variant (Study::resolvedJson), or the study's one model.
+    const std::string shown = studyJson["model"].value("variant", s.models.front().name);
     for (const auto& v : s.models) {
         const std::string digest = variantDigest(s, v);
-        if (&v == &s.models.front()) {
+        if (v.name == shown) {
             studyJson["model"]["sha256"] = digest;
         }
         if (s.hasVariants()) {

@@ -623,7 +623,11 @@ json Study::resolvedJson() const {
     json out{{"name", name},       {"model", model},     {"heads", heads},        {"dataset", d},
              {"capture", capture}, {"configs", configs}, {"reference", reference}};
     if (hasVariants()) { // absent without: earlier ledgers keep their study
-        out["model"]["variant"] = models.front().name; // what a reader of one model shows
+        // What a reader of one model shows: the reference config's variant.
+        const NamedConfig* ref = config(reference);
+        const ModelVariant* rv = variant(ref != nullptr ? ref->config.model : std::string());
+        rv = rv != nullptr ? rv : &models.front();
+        out["model"] = {{"path", rv->path}, {"format", rv->format}, {"variant", rv->name}};
         json variants = json::object();
         for (const auto& v : models) {
             variants[v.name] = {{"path", v.path}, {"format", v.format}};

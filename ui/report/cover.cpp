@@ -120,34 +120,38 @@ QString findLock(const analysis::Review& rv, const ReportOptions& o) {
     return !o.lockPath.isEmpty() ? o.lockPath : bundle::findLockFile(rv);
 }
 
-// The pin status of every environment against the runtime lock, if one is found.
-// A study with model variants ($.models): every variant's file and digest, the reference first.
+// A string field of a stored study's object, "" when it is not one (a ledger is outside input).
+std::string textOf(const nlohmann::json& o, const char* key) {
+    return o.is_object() && o.contains(key) && o[key].is_string() ? o[key].get<std::string>()
+                                                                  : std::string();
+}
+
+// A study with model variants ($.models): every variant's file and digest.
 void variantsSection(Html& h, const analysis::Review& rv, const ReportOptions& o) {
     const auto models = rv.study.find("models");
     if (models == rv.study.end() || !models->is_object()) {
         return;
     }
-    const std::string reference =
-        rv.study.value("model", nlohmann::json::object()).value("variant", std::string());
+    const auto model = rv.study.find("model");
+    const std::string reference = model != rv.study.end() ? textOf(*model, "variant") : "";
     h.h2(QStringLiteral("Model variants"));
     h.p(QStringLiteral("The study's configs run these builds of the model (a config's "
-                       "\"model\"); the one above is the reference variant, that a config "
-                       "without \"model\" runs. <i>probaudit summary --variants</i> compares "
-                       "each with it under the same runtime settings."));
+                       "\"model\"); the reference variant is the one the reference config "
+                       "runs. <i>probaudit summary --variants</i> compares each with it under "
+                       "the same runtime settings."));
     std::vector<QStringList> rows;
     for (const auto& [name, v] : models->items()) {
-        if (!v.is_object()) {
-            continue;
-        }
+        const std::string digest = textOf(v, "sha256");
         rows.push_back(
             {esc(name) + (name == reference ? QStringLiteral(" (reference)") : QString()),
-             shownPath(v.value("path", std::string()), rv, o) + QStringLiteral(" (") +
-                 esc(v.value("format", std::string())) + QStringLiteral(")"),
-             esc(v.value("sha256", std::string("not recorded")))});
+             shownPath(textOf(v, "path"), rv, o) + QStringLiteral(" (") + esc(textOf(v, "format")) +
+                 QStringLiteral(")"),
+             esc(digest.empty() ? std::string("not recorded") : digest)});
     }
     h.table({QStringLiteral("variant"), QStringLiteral("file"), QStringLiteral("SHA-256")}, rows);
 }
 
+// The pin status of every environment against the runtime lock, if one is found.
 void pinSection(Html& h, const analysis::Review& rv, const ReportOptions& o,
                 const std::map<std::string, std::vector<std::int64_t>>& byEnv) {
     h.h2(QStringLiteral("Pin status"));
