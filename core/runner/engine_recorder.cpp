@@ -179,8 +179,9 @@ void EngineRecorder::checkSameTokens(const HeadSpec& head, std::int64_t maxLengt
                                      const study::ModelVariant& v,
                                      const std::vector<tokenizer::Encoding>& e) {
     // The reference config's variant: the items as the reference tokenizes them.
-    const study::NamedConfig* ref = m_ctx.study.config(m_ctx.study.reference);
-    const study::ModelVariant& first = variantOf(ref != nullptr ? ref->config.model : "");
+    const study::NamedConfig* refConfig = m_ctx.study.config(m_ctx.study.reference);
+    const study::ModelVariant& first =
+        variantOf(refConfig != nullptr ? refConfig->config.model : "");
     if (&v == &first) {
         return;
     }
