@@ -7,6 +7,8 @@ Speed claims are ratios against a peer measured in the same run, sides alternati
   - the engine against Hugging Face transformers (same venv, model, items, float32, threads,
     batch 1 and 8), for both real models (bench/engine_vs_transformers.py);
   - capture `hashes` and `vectors` against `none` (the engine against itself);
+  - a SmolLM2 label-head run recording the whole vocabulary against the same run without
+    (bench/vocabulary_bench.py);
   - an endpoint study's requests against the `openai` Python client with asyncio, the same
     200 requests to the same real server at concurrency 1 and 4 (bench/endpoint_vs_openai.py;
     wall times, so there the smaller ratio is the faster);
@@ -24,6 +26,7 @@ against recording those items once (bench/localize_bench.py).
     .venv/bin/python bench/run_all.py --only engine   the engine rows alone (against transformers
         with each side's GEMM share, capture overhead, SmolLM2's peak memory), printed as
         Markdown, nothing written (about 25 minutes here)
+    .venv/bin/python bench/run_all.py --only vocabulary   the vocabulary rows alone
 """
 
 import argparse
@@ -48,6 +51,7 @@ import engine_vs_transformers as evt  # noqa: E402
 import localize_bench as lb  # noqa: E402
 import runner_vs_transformers as rvt  # noqa: E402
 import sweep_bench as swb  # noqa: E402
+import vocabulary_bench as vb  # noqa: E402
 
 
 def run(cmd: Sequence[object], env: dict[str, str] | None = None, **kw: Any) -> str:
@@ -492,15 +496,21 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true", help="fewer items per run (a smoke test)")
     ap.add_argument("--out", type=pathlib.Path, default=ROOT / "docs" / "benchmarks.md")
     ap.add_argument(
-        "--only", choices=["engine"], help="only these rows, printed, docs/benchmarks.md untouched"
+        "--only",
+        choices=["engine", "vocabulary"],
+        help="only these rows, printed, docs/benchmarks.md untouched",
     )
     a = ap.parse_args()
     t0 = time.time()
     m = machine()
-    if a.only == "engine":
-        peer, gemm = engine_vs_peer(a.reps, a.quick)
-        row_hash = [row for row in micro_lines() if row["what"].startswith("capture hashes")]
-        ratios, lines = peer + capture_overhead(a.reps, a.quick), gemm + peak_memory() + row_hash
+    if a.only:
+        if a.only == "vocabulary":
+            ratios, lines = vb.vocabulary_overhead(a.reps, a.quick)
+        else:
+            peer, gemm = engine_vs_peer(a.reps, a.quick)
+            row_hash = [row for row in micro_lines() if row["what"].startswith("capture hashes")]
+            ratios = peer + capture_overhead(a.reps, a.quick)
+            lines = gemm + peak_memory() + row_hash
         print(
             "## Against a peer"
             + markdown(m, ratios, lines, "./scripts/bench")
@@ -510,15 +520,18 @@ def main() -> None:
         print(f"(machine: {m['cpu']}, {m['isa']}, {m['date']}; {time.time() - t0:.0f} s)")
         return
     peer, gemm = engine_vs_peer(a.reps, a.quick)
+    vocabulary, vocabulary_lines = vb.vocabulary_overhead(a.reps, a.quick)
     ratios = (
         peer
         + capture_overhead(a.reps, a.quick)
+        + vocabulary
         + invariant_vs_default(a.reps, a.quick)
         + evo.client_overhead(a.reps, a.quick)
         + rvt.runner_overhead(a.reps, a.quick)
     )
     lines = (
         gemm
+        + vocabulary_lines
         + peak_memory()
         + ledger_lines()
         + swb.merge_lines()

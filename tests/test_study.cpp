@@ -163,6 +163,18 @@ private Q_SLOTS:
                            "$.configs.c.gemm: onednn is a CPU path of the default kernels",
                            "$.configs.d.gemm: onednn is the engine's; the transformers runner's",
                            "$.configs.e.gemm: unknown value \"mkl\" (one of: aten, onednn)"};
+        QTest::newRow("the vocabulary where it cannot be recorded")
+            << QByteArray("{\"name\":\"x\",\"model\":{\"path\":\".\"},\"heads\":{\"c\":{\"kind\":"
+                          "\"classifier\",\"vocabulary\":true},\"y\":{\"kind\":\"label_tokens\","
+                          "\"labels\":[\"No\",\"Yes\"],\"vocabulary\":\"all\"},\"v\":{\"kind\":"
+                          "\"label_tokens\",\"labels\":[\"No\",\"Yes\"],\"vocabulary\":true}},"
+                          "\"dataset\":{\"path\":\".\"},\"environments\":{\"py\":{\"python\":"
+                          "\"/usr/bin/python3\"}},\"configs\":{\"a\":{\"runner\":\"engine\"},"
+                          "\"t\":{\"runner\":\"transformers\"}},\"reference\":\"a\"}")
+            << QStringList{"$.heads.c.vocabulary: only a label_tokens head has it",
+                           "$.heads.y.vocabulary: must be true or false",
+                           "$.configs.t: head \"v\" records the whole vocabulary's "
+                           "log-probabilities, which the engine does"};
     }
     void endpointStudyProblems_data() {
         QTest::addColumn<QByteArray>("study");
@@ -186,6 +198,12 @@ private Q_SLOTS:
         QTest::newRow("at most 1024 requests in flight")
             << study(server, yesNo, "{\"a\":{},\"b\":{\"concurrency\":1025}}")
             << QStringList{"$.configs.b.concurrency: at most 1024 requests in flight"};
+        QTest::newRow("a server gives no whole vocabulary")
+            << study(server,
+                     "{\"y\":{\"kind\":\"label_tokens\",\"labels\":[\"No\",\"Yes\"],"
+                     "\"vocabulary\":true}}",
+                     "{\"a\":{}}")
+            << QStringList{"$.heads.y.vocabulary: a server returns at most its top_logprobs"};
         QTest::newRow("a server gives tokens, not hidden states")
             << study(server, "{\"c\":{\"kind\":\"classifier\"}}", "{\"a\":{}}",
                      ",\"capture\":\"hashes\"")

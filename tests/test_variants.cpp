@@ -2,10 +2,14 @@
 // digested into the ledger, runs named by their variant, a changed variant refused on resume, a
 // variant that tokenizes differently refused, and the study file's mistakes named.
 #include "cli_support.h"
+#include "core/analysis/vocabulary_kl.h"
+#include "core/common/error.h"
 #include "core/ledger/ledger.h"
 #include "core/ledger/model_identity.h"
-#include "core/model/safetensors.h"
+#include "core/tokenizer/tokenizer.h"
+#include "ledger_samples.h"
 #include "shard_study.h"
+#include "variant_fixtures.h"
 
 #include <QDir>
 #include <QFile>
@@ -16,75 +20,37 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cmath>
 #include <csignal>
 #include <cstring>
+#include <limits>
+#include <map>
 
 using probaudit::test::cli;
+using probaudit::test::copyOfTinyLlama;
+using probaudit::test::writeRoundedVariant;
 
 namespace {
 
 const QString kRoot = QStringLiteral(PROBAUDIT_SOURCE_DIR);
 const QString kFixtures = kRoot + QStringLiteral("/tests/fixtures");
 
-// float32 -> bfloat16 -> float32, rounding to nearest even (finite values).
-float roundToBf16(float x) {
-    std::uint32_t bits;
-    std::memcpy(&bits, &x, 4);
-    bits = (bits + 0x7FFFu + ((bits >> 16) & 1u)) & 0xFFFF0000u;
-    float y;
-    std::memcpy(&y, &bits, 4);
-    return y;
+// The label_tokens head "h" ("Verdict: a" or "b").
+QString labelHeads() {
+    return QStringLiteral(R"({"h":{"kind":"label_tokens","template":"Review: {text} Verdict:",)"
+                          R"("labels":[" a"," b"]}})");
 }
 
-// tiny-llama's files under another name: the same weights as a variant (the control).
-QString copyOfTinyLlama(const QDir& dir, const QString& name = QStringLiteral("copy")) {
-    const QString out = dir.filePath(name);
-    QDir().mkpath(out);
-    const QDir src(kFixtures + QStringLiteral("/tiny-llama"));
-    for (const QString& file : src.entryList(QDir::Files)) {
-        QFile::copy(src.filePath(file), out + u'/' + file);
-    }
-    return out;
-}
-
-// tiny-llama with its output projection rounded to bfloat16 (stored as float32): the same model
-// as a lower-precision build of it, a variant a team could be serving.
-QString writeRoundedVariant(const QDir& dir) {
-    const QString out = copyOfTinyLlama(dir, QStringLiteral("rounded"));
-    const QDir src(kFixtures + QStringLiteral("/tiny-llama"));
-    const QString shard = QStringLiteral("model-00003-of-00003.safetensors");
-    const probaudit::model::SafetensorsFile f(src.filePath(shard).toStdString());
-    std::map<std::string, probaudit::model::F32Tensor> tensors;
-    for (const auto& t : f.tensors()) {
-        if (t.dtype != probaudit::model::DType::F32) {
-            qFatal("tiny-llama is float32");
-        }
-        const auto bytes = f.bytes(t);
-        std::vector<float> v(std::size_t(t.numel()));
-        std::memcpy(v.data(), bytes.data(), bytes.size());
-        if (t.name == "lm_head.weight") {
-            for (float& x : v) {
-                x = roundToBf16(x);
-            }
-        }
-        tensors[t.name] = {t.shape, std::move(v)};
-    }
-    QFile::remove(out + u'/' + shard);
-    probaudit::model::writeSafetensorsF32((out + u'/' + shard).toStdString(), tensors,
-                                          {{"format", "pt"}});
-    return out;
-}
-
-QString writeStudy(const QDir& dir, const QString& models, const QString& configs) {
+// heads: the study's heads; by default one label_tokens head "h".
+QString writeStudy(const QDir& dir, const QString& models, const QString& configs,
+                   const QString& heads = QString()) {
     const QString path = dir.filePath(QStringLiteral("v.study.json"));
     const QString text =
         QStringLiteral(
-            R"({"name":"variants","models":%1,)"
-            R"("heads":{"h":{"kind":"label_tokens","template":"Review: {text} Verdict:",)"
-            R"("labels":[" a"," b"]}},)"
+            R"({"name":"variants","models":%1,"heads":%4,)"
             R"("dataset":{"path":"%2/resources/demo/sentiment-sentences/yelp.jsonl","limit":12},)"
             R"("reference":"ref","configs":%3})")
-            .arg(models, kRoot, configs);
+            .arg(models, kRoot, configs, heads.isEmpty() ? labelHeads() : heads);
     if (!probaudit::test::writeFile(path, text.toUtf8())) {
         qFatal("cannot write the study");
     }
@@ -264,6 +230,123 @@ private Q_SLOTS:
                      text.out.contains("copy-b8: no run of the reference variant with the same "
                                        "runtime settings"),
                  text.out);
+    }
+
+    // KL over the whole vocabulary (a head with "vocabulary": true). Each stored row is a whole
+    // distribution over tiny-llama's 512 tokens that keeps the label logits' ratio at the label
+    // words; recording it leaves the label logits' bits as they were. The copy's distributions
+    // are the reference's bit for bit (KL 0, the same top token everywhere); the rounded head
+    // moves them (KL > 0: the planted cause is found); the KL printed is the one computed here
+    // from the stored rows; an edited row breaks the seal.
+    void comparesWholeVocabularyDistributions() {
+        QTemporaryDir dir;
+        const QString heads =
+            QStringLiteral(R"({"h":{"kind":"label_tokens","template":"Review: {text} Verdict:",)"
+                           R"("labels":[" a"," b"],"vocabulary":true},)"
+                           R"("plain":{"kind":"label_tokens","template":"Review: {text} Verdict:",)"
+                           R"("labels":[" a"," b"]}})");
+        const QString study = writeStudy(
+            dir.path(), threeVariants(dir.path()),
+            QStringLiteral(R"({"ref":{},"ref-b4":{"batch_size":4},"rounded":{"model":"rounded"},)"
+                           R"("copy":{"model":"copy"}})"),
+            heads);
+        const QString ledger = dir.filePath(QStringLiteral("v.ledger"));
+        const auto ran = cli({u"run"_qs, study, u"--all"_qs, u"--ledger"_qs, ledger});
+        QVERIFY2(ran.code == 0, ran.err);
+        const auto r =
+            cli({u"summary"_qs, ledger, u"--variants"_qs, u"--head"_qs, u"h"_qs, u"--json"_qs});
+        QVERIFY2(r.code == 0, r.err);
+        const QJsonObject t = QJsonDocument::fromJson(r.out).object();
+        QMap<QString, QJsonObject> rows;
+        for (const auto& v : t[u"rows"].toArray()) {
+            rows[v.toObject()[u"config"].toString()] = v.toObject();
+        }
+        const QJsonObject copy = rows[u"copy"_qs][u"vocabulary_kl"].toObject();
+        QCOMPARE(copy[u"items"].toInt(), 12);
+        QCOMPARE(copy[u"kl_max"].toDouble(), 0.0);
+        QCOMPARE(copy[u"same_top"].toInt(), 12);
+        const QJsonObject rounded = rows[u"rounded"_qs][u"vocabulary_kl"].toObject();
+        QCOMPARE(rounded[u"items"].toInt(), 12);
+        QVERIFY(rounded[u"kl_mean"].toDouble() > 0);
+        QVERIFY(t[u"noise_floor"].toObject()[u"kl_mean"].isDouble()); // ref-b4 against ref
+
+        // The stored rows, read back: whole distributions, consistent with the label logits.
+        using probaudit::ledger::Ledger;
+        const Ledger led(ledger.toStdString(), Ledger::Mode::Read);
+        std::map<std::pair<std::string, std::string>, std::int64_t> runOf; // (head, config)
+        for (const auto& run : led.runs()) {
+            runOf[{run.head, run.config_name}] = run.id;
+        }
+        const auto ref = led.records(runOf[{"h", "ref"}], false, true);
+        const auto plain = led.records(runOf[{"plain", "ref"}], false, true);
+        const auto rnd = led.records(runOf[{"h", "rounded"}], false, true);
+        const auto tok = probaudit::tokenizer::Tokenizer::fromFile(
+            (kFixtures + QStringLiteral("/tiny-llama/tokenizer.json")).toStdString());
+        const auto a = tok.encode(" a", false).ids.at(0), b = tok.encode(" b", false).ids.at(0);
+        double kl = 0;
+        for (std::size_t i = 0; i < ref.size(); ++i) {
+            const auto& v = ref[i].vocabulary;
+            QCOMPARE(v.size(), std::size_t(512));
+            QVERIFY(plain[i].vocabulary.empty());
+            QVERIFY(plain[i].logits == ref[i].logits); // the same bits with or without
+            double mass = 0;
+            for (float lp : v) {
+                mass += std::exp(double(lp));
+            }
+            QVERIFY(std::abs(mass - 1) < 1e-5);
+            const double ratio = double(v[std::size_t(a)]) - double(v[std::size_t(b)]);
+            QVERIFY(std::abs(ratio - (double(ref[i].logits[0]) - double(ref[i].logits[1]))) < 1e-4);
+            // KL(ref || rounded), by the definition, from the stored rows (float64).
+            double zp = 0, zq = 0;
+            for (std::size_t k = 0; k < v.size(); ++k) {
+                zp += std::exp(double(v[k]));
+                zq += std::exp(double(rnd[i].vocabulary[k]));
+            }
+            for (std::size_t k = 0; k < v.size(); ++k) {
+                const double lp = double(v[k]) - std::log(zp);
+                const double lq = double(rnd[i].vocabulary[k]) - std::log(zq);
+                kl += std::exp(lp) * (lp - lq) / double(ref.size());
+            }
+        }
+        // Equal up to the float64 rounding of the two sums (the KL here is small, about 3e-8
+        // nats: only the output head is rounded).
+        QVERIFY2(std::abs(kl - rounded[u"kl_mean"].toDouble()) <= 1e-6 * kl,
+                 qPrintable(QStringLiteral("%1 vs %2")
+                                .arg(kl, 0, 'g', 17)
+                                .arg(rounded[u"kl_mean"].toDouble(), 0, 'g', 17)));
+
+        const auto text = cli({u"summary"_qs, ledger, u"--variants"_qs, u"--head"_qs, u"h"_qs});
+        QVERIFY2(text.code == 0, text.err);
+        QVERIFY2(text.out.contains("| copy | copy | ref | 0 |") &&
+                     text.out.contains("| 0.0000 (p99 0.0000) | 100.0% [") &&
+                     text.out.contains("mean KL to the reference config is at most"),
+                 text.out);
+
+        // One log-probability changed in place: verify names the run.
+        QCOMPARE(cli({u"verify"_qs, ledger}).code, 0);
+        const std::string edit = "UPDATE vocabulary SET logprobs = zeroblob(2048) WHERE run = " +
+                                 std::to_string(runOf[{"h", "rounded"}]) + " AND item = 3";
+        probaudit::testing::sql(ledger, edit.c_str());
+        QCOMPARE(cli({u"verify"_qs, ledger}).code, 2);
+    }
+
+    // KL by its definition on rows small enough to do by hand, and the rows it refuses.
+    void klOverTheVocabulary() {
+        using probaudit::analysis::vocabularyKlDivergence;
+        const std::vector<float> p{std::log(0.5f), std::log(0.5f)};
+        const std::vector<float> q{std::log(0.25f), std::log(0.75f)};
+        // 0.5 ln(0.5 / 0.25) + 0.5 ln(0.5 / 0.75)
+        QVERIFY(std::abs(vocabularyKlDivergence(p, q) - 0.5 * std::log(4.0 / 3.0)) < 1e-7);
+        QCOMPARE(vocabularyKlDivergence(p, p), 0.0);
+        // Unnormalised rows are renormalised: the same distribution shifted is KL 0.
+        QVERIFY(vocabularyKlDivergence(p, {p[0] + 3.0f, p[1] + 3.0f}) < 1e-12);
+        const float inf = std::numeric_limits<float>::infinity();
+        QVERIFY(std::isinf(vocabularyKlDivergence(p, {0.0f, -inf})));
+        QCOMPARE(vocabularyKlDivergence({0.0f, -inf}, p), std::log(2.0));
+        QVERIFY_THROWS_EXCEPTION(probaudit::Error, vocabularyKlDivergence(p, {0.0f}));
+        QVERIFY_THROWS_EXCEPTION(probaudit::Error,
+                                 vocabularyKlDivergence(p, {0.0f, std::nanf("")}));
+        QCOMPARE(probaudit::analysis::topToken({-2.0f, -0.5f, -0.5f}), std::int64_t(1));
     }
 
     // A study of variants goes through every way a ledger is made: shards recorded apart and

@@ -5,6 +5,7 @@
 #include "core/analysis/variants.h"
 #include "core/common/error.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 
@@ -14,23 +15,26 @@ using nlohmann::json;
 
 namespace {
 
-// "2.5% [1.1, 5.7]" of a share interval.
-std::string percent(const analysis::Interval& i) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.1f%% [%.1f, %.1f]", 100 * i.estimate, 100 * i.low,
-                  100 * i.high);
-    return buf;
+// The KL columns of a row: mean (p99) and the share with the same top token.
+std::string klCells(const analysis::VariantRow& v, bool floorKnown) {
+    if (!v.kl) {
+        return "n/a | n/a | n/a";
+    }
+    return analysis::formatNats(v.kl->mean) + " (p99 " + analysis::formatNats(v.kl->p99) + ") | " +
+           analysis::formatShare(v.kl->same_top_share) + " | " +
+           (floorKnown ? (v.kl_above_floor ? "yes" : "no") : "not measured");
 }
 
-// "+0.5 [-1.0, 2.0]" points of an accuracy difference.
-std::string points(const std::optional<analysis::Interval>& i) {
-    if (!i) {
-        return "n/a (no labels)";
+void printFloorKl(const analysis::VariantTable& t) {
+    const auto& f = t.floor;
+    if (f.kl_mean) {
+        std::printf("Over the whole vocabulary at the decision position, the runtime configs' "
+                    "mean KL to the reference config is at most %s nats (%s)\n\n",
+                    analysis::formatNats(*f.kl_mean).c_str(), f.kl_config.c_str());
+    } else {
+        std::printf("KL over the vocabulary: the runtime floor is not measured (no runtime "
+                    "config's run records the vocabulary)\n\n");
     }
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%+.1f [%+.1f, %+.1f]", 100 * i->estimate, 100 * i->low,
-                  100 * i->high);
-    return buf;
 }
 
 void printTable(const analysis::VariantTable& t) {
@@ -47,15 +51,24 @@ void printTable(const analysis::VariantTable& t) {
                     f.max_flips_config.empty() ? "" : (" (" + f.max_flips_config + ")").c_str(),
                     analysis::formatPoints(f.max_dp).c_str());
     }
+    const bool withKl = std::any_of(t.rows.begin(), t.rows.end(),
+                                    [](const analysis::VariantRow& v) { return v.kl.has_value(); });
+    if (withKl) {
+        printFloorKl(t);
+    }
     std::printf("| variant | config | against | flips | churn (95%%) | net accuracy, points "
-                "(95%%) | largest Δp | above the floor |\n");
-    std::printf("|---|---|---|---:|---|---|---:|---|\n");
+                "(95%%) | largest Δp | above the floor |%s\n",
+                withKl ? " KL, nats: mean (p99) | same top token (95%) | KL above the floor |"
+                       : "");
+    std::printf("|---|---|---|---:|---|---|---:|---|%s\n", withKl ? "---|---|---|" : "");
     for (const auto& v : t.rows) {
-        std::printf("| %s | %s | %s | %lld | %s | %s | %s | %s |\n", v.variant.c_str(),
+        std::printf("| %s | %s | %s | %lld | %s | %s | %s | %s |%s\n", v.variant.c_str(),
                     v.config.c_str(), v.baseline.c_str(), static_cast<long long>(v.flips),
-                    v.labelled > 0 ? percent(v.churn).c_str() : "n/a (no labels)",
-                    points(v.net).c_str(), analysis::formatPoints(v.max_dp).c_str(),
-                    f.configs == 0 ? "not measured" : (v.above_floor ? "yes" : "no"));
+                    v.labelled > 0 ? analysis::formatShare(v.churn).c_str() : "n/a (no labels)",
+                    analysis::formatNetPoints(v.net).c_str(),
+                    analysis::formatPoints(v.max_dp).c_str(),
+                    f.configs == 0 ? "not measured" : (v.above_floor ? "yes" : "no"),
+                    withKl ? (" " + klCells(v, f.kl_mean.has_value()) + " |").c_str() : "");
     }
     for (const auto& c : t.unpaired) {
         std::printf("\n%s: no run of the reference variant with the same runtime settings to "
@@ -81,7 +94,8 @@ int summarizeVariants(const std::string& path, const std::string& headName, bool
         throw Error(path, "no finished run of the reference config \"" + rv.reference_name +
                               "\" for head \"" + rv.head + "\"");
     }
-    const analysis::VariantTable t = analysis::variantTable(rv);
+    analysis::VariantTable t = analysis::variantTable(rv);
+    analysis::addVocabularyKl(t, ledger::Ledger(path, ledger::Ledger::Mode::Read));
     if (asJson) {
         json out = analysis::toJson(t);
         out["study"] = rv.facts.name;
@@ -97,7 +111,10 @@ int summarizeVariants(const std::string& path, const std::string& headName, bool
     printTable(t);
     std::printf("\nchurn: labelled items whose correctness changed either way (Wilson 95%%); net: "
                 "the accuracy difference (paired bootstrap 95%%); above the floor: more flips "
-                "than any runtime config of the reference variant, or as many and a larger Δp\n");
+                "than any runtime config of the reference variant, or as many and a larger Δp; KL: "
+                "KL(reference variant || variant) over the whole vocabulary at the decision "
+                "position, per item (heads with \"vocabulary\": true); same top token: items "
+                "whose most likely vocabulary token is the same (Wilson 95%%)\n");
     return 0;
 }
 

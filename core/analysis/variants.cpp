@@ -1,6 +1,7 @@
 #include "core/analysis/variants.h"
 
 #include <algorithm>
+#include <cstdio>
 
 namespace probaudit::analysis {
 
@@ -35,6 +36,7 @@ RuntimeFloor runtimeFloor(const Review& rv, const std::string& refVariant) {
             continue;
         }
         ++f.configs;
+        f.runs.emplace_back(r.config, r.run->id);
         if (r.cmp->flips > f.max_flips) {
             f.max_flips = r.cmp->flips;
             f.max_flips_config = r.config;
@@ -59,6 +61,8 @@ VariantRow variantRow(const Review& rv, const ReviewRow& row, const ReviewRow& b
     v.fixed = c.only_b_correct;
     v.churn = wilson(v.broke + v.fixed, v.labelled);
     v.net = c.accuracy_diff;
+    v.run = row.run->id;
+    v.baseline_run = base.run->id;
     return v;
 }
 
@@ -77,6 +81,7 @@ VariantTable variantTable(const Review& rv) {
     const ReviewRow* ref = rv.row(rv.reference_name);
     t.reference_variant = ref ? ref->config_json.value("model", "") : "";
     t.floor = runtimeFloor(rv, t.reference_variant);
+    t.floor.reference_run = rv.reference_run->id;
     for (const auto& r : rv.rows) {
         const std::string variant = r.config_json.value("model", "");
         if (r.other_env || !r.run || variant == t.reference_variant || rv.generation) {
@@ -93,6 +98,25 @@ VariantTable variantTable(const Review& rv) {
         t.rows.push_back(std::move(v));
     }
     return t;
+}
+
+void addVocabularyKl(VariantTable& t, const ledger::Ledger& led) {
+    const auto kl = [&led](std::int64_t a, std::int64_t b) -> std::optional<VocabularyKl> {
+        const VocabularyKl k =
+            vocabularyKl(led.records(a, false, true), led.records(b, false, true));
+        return k.available() ? std::optional<VocabularyKl>(k) : std::nullopt;
+    };
+    for (const auto& [config, run] : t.floor.runs) {
+        if (const auto k = kl(t.floor.reference_run, run);
+            k && (!t.floor.kl_mean || k->mean > *t.floor.kl_mean)) {
+            t.floor.kl_mean = k->mean;
+            t.floor.kl_config = config;
+        }
+    }
+    for (auto& v : t.rows) {
+        v.kl = kl(v.baseline_run, v.run);
+        v.kl_above_floor = v.kl && t.floor.kl_mean && v.kl->mean > *t.floor.kl_mean;
+    }
 }
 
 std::optional<LadderStep> variantStep(const std::vector<ConfigExplanation>& configs) {
@@ -158,28 +182,56 @@ std::optional<LadderStep> variantStep(const std::vector<ConfigExplanation>& conf
 json toJson(const VariantTable& t) {
     json rows = json::array();
     for (const auto& v : t.rows) {
-        rows.push_back({{"config", v.config},
-                        {"variant", v.variant},
-                        {"baseline", v.baseline},
-                        {"items", v.items},
-                        {"flips", v.flips},
-                        {"max_dp", v.max_dp},
-                        {"p99_dp", v.p99_dp},
-                        {"labelled", v.labelled},
-                        {"broke", v.broke},
-                        {"fixed", v.fixed},
-                        {"churn", intervalJson(v.churn)},
-                        {"net", v.net ? intervalJson(*v.net) : json()},
-                        {"above_noise_floor", t.floor.configs > 0 ? json(v.above_floor) : json()}});
+        rows.push_back(
+            {{"config", v.config},
+             {"variant", v.variant},
+             {"baseline", v.baseline},
+             {"items", v.items},
+             {"flips", v.flips},
+             {"max_dp", v.max_dp},
+             {"p99_dp", v.p99_dp},
+             {"labelled", v.labelled},
+             {"broke", v.broke},
+             {"fixed", v.fixed},
+             {"churn", intervalJson(v.churn)},
+             {"net", v.net ? intervalJson(*v.net) : json()},
+             {"above_noise_floor", t.floor.configs > 0 ? json(v.above_floor) : json()},
+             {"vocabulary_kl", v.kl ? toJson(*v.kl) : json()},
+             {"kl_above_noise_floor", v.kl && t.floor.kl_mean ? json(v.kl_above_floor) : json()}});
     }
     return {{"reference_variant", t.reference_variant},
             {"noise_floor",
              {{"configs", t.floor.configs},
               {"max_flips", t.floor.max_flips},
               {"max_flips_config", t.floor.max_flips_config},
-              {"max_dp", t.floor.max_dp}}},
+              {"max_dp", t.floor.max_dp},
+              {"kl_mean", t.floor.kl_mean ? json(*t.floor.kl_mean) : json()},
+              {"kl_config", t.floor.kl_config}}},
             {"rows", rows},
             {"unpaired", t.unpaired}};
+}
+
+std::string formatShare(const Interval& i) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.1f%% [%.1f, %.1f]", 100 * i.estimate, 100 * i.low,
+                  100 * i.high);
+    return buf;
+}
+
+std::string formatNetPoints(const std::optional<Interval>& i) {
+    if (!i) {
+        return "n/a (no labels)";
+    }
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%+.1f [%+.1f, %+.1f]", 100 * i->estimate, 100 * i->low,
+                  100 * i->high);
+    return buf;
+}
+
+std::string formatNats(double kl) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, kl < 1e-4 && kl > 0 ? "%.2e" : "%.4f", kl);
+    return buf;
 }
 
 } // namespace probaudit::analysis

@@ -109,8 +109,9 @@ HeadSpec HeadSpec::fromJson(const json& j, const std::string& path,
     }
     // "sha256": the adapter file's digest, which a run's recorded head carries (its identity)
     static const std::vector<std::string> known{
-        "kind",      "name", "template",    "labels",  "path",           "pooling", "normalize",
-        "threshold", "stop", "stop_at_eos", "records", "max_new_tokens", "sha256",  "top_logprobs"};
+        "kind",    "name",           "template",  "labels",       "path",
+        "pooling", "normalize",      "threshold", "stop",         "stop_at_eos",
+        "records", "max_new_tokens", "sha256",    "top_logprobs", "vocabulary"};
     for (const auto& [key, value] : j.items()) {
         if (std::find(known.begin(), known.end(), key) == known.end()) {
             errors.push_back(path + "." + key + ": unknown field");
@@ -131,6 +132,13 @@ HeadSpec HeadSpec::fromJson(const json& j, const std::string& path,
         readLabels(j, s, path, errors, true);
         if (j.contains("labels") && s.labels.size() < 2) {
             errors.push_back(path + ".labels: label_tokens needs at least two label words");
+        }
+        if (j.contains("vocabulary")) {
+            if (!j["vocabulary"].is_boolean()) {
+                errors.push_back(path + ".vocabulary: must be true or false");
+            } else {
+                s.vocabulary = j["vocabulary"].get<bool>();
+            }
         }
     } else if (s.kind == HeadKind::Adapter) {
         readString(j, "path", s.adapter_path, path, errors, true);
@@ -159,6 +167,9 @@ HeadSpec HeadSpec::fromJson(const json& j, const std::string& path,
     } else {
         errors.push_back(path + ".kind: unknown value \"" + kindName +
                          "\" (one of: " + allowedNames<HeadKind>() + ")");
+    }
+    if (s.kind != HeadKind::LabelTokens && j.contains("vocabulary")) {
+        errors.push_back(path + ".vocabulary: only a label_tokens head has it");
     }
     if (s.kind != HeadKind::Generation) {
         for (const char* key :
@@ -214,6 +225,9 @@ json HeadSpec::toJson() const {
     json j{{"kind", kind}, {"name", name}, {"labels", labels}};
     if (kind == HeadKind::LabelTokens) {
         j["template"] = template_text;
+        if (vocabulary) { // absent when off: the heads recorded before it keep their identity
+            j["vocabulary"] = true;
+        }
     }
     if (kind == HeadKind::Adapter) {
         if (template_text != "{text}") { // adapters on the bare text keep their old form

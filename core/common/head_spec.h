@@ -38,6 +38,11 @@ struct HeadSpec {
     // are recorded (0: none), so that two runs compare token distributions (KL, same top token)
     // as endpoint runs with top_logprobs do. An endpoint study asks its server in $.model.
     int top_logprobs = 0;
+    // label_tokens: also record the log-probability of every vocabulary token at the decision
+    // position (F32 [V] per item), so that two runs compare whole next-token distributions (KL
+    // over the vocabulary, same top token), as between model variants. Off by default: it
+    // stores 4 bytes per vocabulary entry and item (196 KB an item for SmolLM2).
+    bool vocabulary = false;
 
     bool generation() const { return kind == HeadKind::Generation; }
 

@@ -327,6 +327,11 @@ std::vector<ItemRecord> runBatch(const TransformerModel& model, const Head& head
                           });
     }
     logits = logits.to(at::kCPU);
+    // A counterfactual run (a splice) keeps the label logits only: its vocabulary would mix runs.
+    const at::Tensor vocabulary =
+        cf != nullptr ? at::Tensor() : head.vocabularyLogProbs(model, b, out);
+    const at::Tensor vocabularyCpu =
+        vocabulary.defined() ? vocabulary.to(at::kCPU).contiguous() : at::Tensor();
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     for (std::size_t r = 0; r < members.size(); ++r) {
@@ -336,6 +341,10 @@ std::vector<ItemRecord> runBatch(const TransformerModel& model, const Head& head
         rec.tokens = static_cast<std::int64_t>(enc[i].ids.size());
         rec.truncated = enc[i].truncated;
         rec.head = head.decide(logits[std::int64_t(r)]);
+        if (vocabularyCpu.defined()) {
+            const float* p = vocabularyCpu[std::int64_t(r)].data_ptr<float>();
+            rec.vocabulary.assign(p, p + vocabularyCpu.size(1));
+        }
         rec.batch = static_cast<std::int64_t>(bi);
         rec.row = static_cast<std::int64_t>(r);
         rec.padded_length = b.input_ids.size(1);

@@ -37,10 +37,12 @@ struct ItemRecord {
     std::vector<std::uint64_t> layer_hashes;       // hashes+: per hidden state, real tokens
     std::vector<std::vector<float>> layer_vectors; // vectors+: decision vector per hidden state
     std::vector<at::Tensor> layer_full;            // full: [T, H] float32 per hidden state
-    std::int64_t batch = 0;                        // batch index in the run's plan
-    std::int64_t row = 0;                          // row inside the batch
-    std::int64_t padded_length = 0;                // L of its batch
-    double batch_seconds = 0;                      // wall time of its batch (forward + head)
+    std::vector<float> vocabulary;  // F32 [V]: log-probabilities at the decision position
+                                    // (a head with "vocabulary"; never in counterfactual runs)
+    std::int64_t batch = 0;         // batch index in the run's plan
+    std::int64_t row = 0;           // row inside the batch
+    std::int64_t padded_length = 0; // L of its batch
+    double batch_seconds = 0;       // wall time of its batch (forward + head)
 };
 
 struct RunPlan {

@@ -68,6 +68,17 @@ public:
         const at::Tensor ids = at::tensor(m_ids, at::kLong).to(rows.device());
         return widened(model.lmLogitsOf(rows, ids, b.invariant));
     }
+    // The whole row of language-model logits, as the default kernels compute it before they
+    // select the label words (the batch-invariant kernels give the label words' logits the
+    // same bits either way), softmaxed in the run's precision (float32 at least).
+    at::Tensor vocabularyLogProbs(const TransformerModel& model, const Batch& b,
+                                  const ForwardResult& out) const override {
+        if (!m_spec.vocabulary) {
+            return {};
+        }
+        const at::Tensor rows = rowsAt(out.last_hidden, lastPositions(b));
+        return at::log_softmax(widened(model.lmLogits(rows, b.invariant)), 1).to(at::kFloat);
+    }
 
 private:
     std::vector<std::int64_t> m_ids;
@@ -215,6 +226,11 @@ private:
 
 at::Tensor Head::decisionVector(const Batch& b, const at::Tensor& hidden) const {
     return widened(rowsAt(hidden, lastPositions(b)));
+}
+
+at::Tensor Head::vocabularyLogProbs(const TransformerModel&, const Batch&,
+                                    const ForwardResult&) const {
+    return {};
 }
 
 HeadOutput Head::decide(const at::Tensor& row) const {

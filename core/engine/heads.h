@@ -47,6 +47,11 @@ public:
     // Decision-class logits [B, C] (float32) for the rows of a batch.
     virtual at::Tensor logits(const TransformerModel& model, const Batch& batch,
                               const ForwardResult& out) const = 0;
+    // With the spec's `vocabulary` (label_tokens): the log-probability of every vocabulary
+    // token at the decision position -> [B, V] float32 (a float64 run's rounded); undefined
+    // for every other head.
+    virtual at::Tensor vocabularyLogProbs(const TransformerModel& model, const Batch& batch,
+                                          const ForwardResult& out) const;
     // The per-layer "decision vector" of each row of hidden [B, L, H] -> [B, H] float32.
     virtual at::Tensor decisionVector(const Batch& batch, const at::Tensor& hidden) const;
     int classes() const { return static_cast<int>(m_spec.labels.size()); }

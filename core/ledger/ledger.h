@@ -22,7 +22,7 @@
 
 namespace probaudit::ledger {
 
-inline constexpr int kSchemaVersion = 7;
+inline constexpr int kSchemaVersion = 8;
 
 struct Item {
     std::int64_t idx = 0; // position in the study's item list
@@ -49,6 +49,9 @@ struct Record {
     std::vector<float> layer_vectors;        // F32 [layers + 1, H], vectors and full only
     std::int64_t full_tokens = 0;            // T of layer_full
     std::vector<float> layer_full;           // F32 [layers + 1, T, H], full only
+    // F32 [V]: every vocabulary token's log-probability at the decision position (a
+    // label_tokens head with "vocabulary"); read only when asked for (records(), vocabulary()).
+    std::vector<float> vocabulary;
 };
 
 // One item's output in a generation run (a generation head): the text and, per step, what
@@ -208,7 +211,10 @@ public:
     // is returned (its item one of the study's, its decision one of its classes, blobs whole
     // values, as many layers as the run's other records): a row this ledger cannot have written
     // throws probaudit::Error naming the ledger, the run and the item.
-    std::vector<Record> records(std::int64_t run, bool withLayers = true) const;
+    // withVocabulary adds each record's vocabulary log-probabilities (F32 [V] an item, where
+    // the head records them: 196 KB an item for SmolLM2, so only where they are used).
+    std::vector<Record> records(std::int64_t run, bool withLayers = true,
+                                bool withVocabulary = false) const;
     std::vector<GenerationRecord> generations(std::int64_t run) const;
     std::int64_t itemCount() const; // the study's items
     // Items with a record or a generation output in the run.

@@ -118,6 +118,9 @@ void hashRecord(Sha256& h, const Record& r, bool withTiming = true) {
     blob(r.layer_vectors.data(), r.layer_vectors.size() * sizeof(float));
     i64(r.full_tokens);
     blob(r.layer_full.data(), r.layer_full.size() * sizeof(float));
+    if (!r.vocabulary.empty()) { // absent before schema 8: the runs sealed before keep their seal
+        blob(r.vocabulary.data(), r.vocabulary.size() * sizeof(float));
+    }
 }
 
 // The bytes a generation output is sealed with, in the same manner (no wall times in it).
@@ -306,7 +309,7 @@ struct RunDigests {
 
 void digestRun(SQLite::Database& db, const std::string& path, std::int64_t run, RunDigests& d) {
     try {
-        const auto recs = readRecords(db, path, run, true);
+        const auto recs = readRecords(db, path, run, true, true);
         const auto outputs = readGenerations(db, path, run);
         const auto exchanges = readRequests(db, path, run);
         d = {recordsHash(recs, outputs, exchanges), recordsHash(recs, outputs, exchanges, false),

@@ -39,7 +39,7 @@ std::int64_t Ledger::importRunBody(const Ledger& source, std::int64_t id, bool r
         src.head, src.head_json, src.config_name, src.config_hash, src.env_hash, src.capture,
         src.items_total, src.kind,
         src.label.empty() && !origin.empty() ? kImportedFrom + origin : src.label, src.started);
-    std::vector<Record> all = source.records(id, true);
+    std::vector<Record> all = source.records(id, true, true);
     std::vector<Record> batch;
     for (auto& r : all) {
         batch.push_back(std::move(r));

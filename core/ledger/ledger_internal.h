@@ -166,7 +166,7 @@ struct Ledger::Impl {
     bool writer = false;
     bool created = false; // this object created the file (it did not exist, and we hold it)
     // Prepared once: appendBatch runs once per batch, tens of thousands of times a run.
-    std::unique_ptr<SQLite::Statement> insRecord, insLayer, addDone;
+    std::unique_ptr<SQLite::Statement> insRecord, insLayer, insVocabulary, addDone;
 
     [[noreturn]] void fail(const std::string& path, const std::exception& e) const {
         const auto* se = dynamic_cast<const SQLite::Exception*>(&e);
@@ -212,7 +212,7 @@ std::string recordsHash(const std::vector<Record>& records,
 // --- stored rows, checked (ledger_runs.cpp, ledger_generations.cpp): a row this ledger cannot
 // have written throws an Error naming the ledger, the run and the item.
 std::vector<Record> readRecords(SQLite::Database& db, const std::string& path, std::int64_t run,
-                                bool withLayers);
+                                bool withLayers, bool withVocabulary);
 std::vector<GenerationRecord> readGenerations(SQLite::Database& db, const std::string& path,
                                               std::int64_t run);
 std::vector<RequestRecord> readRequests(SQLite::Database& db, const std::string& path,

@@ -78,6 +78,17 @@ void checkRecord(const Record& r, std::int64_t items, bool withLayers, std::size
     }
 }
 
+// A run records the vocabulary for every item or for none (a head records it or does not), over
+// one vocabulary.
+void checkVocabulary(const Record& r, const Record* firstOfRun) {
+    if (firstOfRun != nullptr && r.vocabulary.size() != firstOfRun->vocabulary.size()) {
+        throw RowProblem("a vocabulary of " + std::to_string(r.vocabulary.size()) +
+                         " log-probabilities where the run's first record has " +
+                         std::to_string(firstOfRun->vocabulary.size()) +
+                         " (a vocabulary row is missing or cut)");
+    }
+}
+
 // The columns of records(), in its SELECT order (the item in column 0).
 void readRecordRow(SQLite::Statement& st, Record& r) {
     r.tokens = storedInt(st.getColumn(1));
@@ -246,15 +257,19 @@ void Ledger::appendBatch(std::int64_t run, const std::vector<Record>& records) {
             m->insLayer = std::make_unique<SQLite::Statement>(
                 *m->db, "INSERT INTO layers(run, item, hashes, hidden, vectors, full_tokens, full) "
                         "VALUES (?, ?, ?, ?, ?, ?, ?)");
+            m->insVocabulary = std::make_unique<SQLite::Statement>(
+                *m->db, "INSERT INTO vocabulary(run, item, logprobs) VALUES (?, ?, ?)");
             m->addDone = std::make_unique<SQLite::Statement>(
                 *m->db, "UPDATE runs SET items_done = items_done + ? WHERE id = ?");
         }
         SQLite::Statement& rec = *m->insRecord;
         SQLite::Statement& lay = *m->insLayer;
+        SQLite::Statement& voc = *m->insVocabulary;
         SQLite::Statement& upd = *m->addDone;
         // A failed batch leaves a statement mid-step: start each batch from a clean state.
         rec.reset();
         lay.reset();
+        voc.reset();
         upd.reset();
         for (const Record& r : records) {
             rec.bind(1, run);
@@ -288,6 +303,13 @@ void Ledger::appendBatch(std::int64_t run, const std::vector<Record>& records) {
                 bindVector(lay, 7, r.layer_full);
                 lay.exec();
                 lay.reset();
+            }
+            if (!r.vocabulary.empty()) {
+                voc.bind(1, run);
+                voc.bind(2, r.item);
+                bindVector(voc, 3, r.vocabulary);
+                voc.exec();
+                voc.reset();
             }
         }
         upd.bind(1, static_cast<std::int64_t>(records.size()));
@@ -331,7 +353,7 @@ void Ledger::finishRun(std::int64_t id, const std::string& finished) {
     try {
         Unit t(*m->db);
         Run r = run(id);
-        const auto records = this->records(id, true);
+        const auto records = this->records(id, true, true);
         const auto outputs = generations(id);
         const auto exchanges = requests(id);
         if (static_cast<std::int64_t>(records.size() + outputs.size()) != r.items_total) {
@@ -415,7 +437,7 @@ Run Ledger::run(std::int64_t id) const {
 }
 
 std::vector<Record> readRecords(SQLite::Database& db, const std::string& path, std::int64_t run,
-                                bool withLayers) {
+                                bool withLayers, bool withVocabulary) {
     std::vector<Record> out;
     SQLite::Statement st(db, "SELECT item, tokens, truncated, decision, margin, nonfinite, probs, "
                              "logits, batch, row, padded_length, batch_seconds FROM records WHERE "
@@ -431,6 +453,13 @@ std::vector<Record> readRecords(SQLite::Database& db, const std::string& path, s
         layers->bind(1, run);
         layersLeft = layers->executeStep();
     }
+    std::optional<SQLite::Statement> vocabulary;
+    bool vocabularyLeft = false;
+    if (withVocabulary) {
+        vocabulary.emplace(db, "SELECT item, logprobs FROM vocabulary WHERE run = ? ORDER BY item");
+        vocabulary->bind(1, run);
+        vocabularyLeft = vocabulary->executeStep();
+    }
     const std::int64_t items = itemsIn(db);
     while (st.executeStep()) {
         Record r;
@@ -444,8 +473,15 @@ std::vector<Record> readRecords(SQLite::Database& db, const std::string& path, s
             if (layersLeft && layers->getColumn(0).getInt64() == r.item) {
                 readLayerRow(*layers, r);
             }
+            while (vocabularyLeft && vocabulary->getColumn(0).getInt64() < r.item) {
+                vocabularyLeft = vocabulary->executeStep();
+            }
+            if (vocabularyLeft && vocabulary->getColumn(0).getInt64() == r.item) {
+                r.vocabulary = storedBlob<float>(vocabulary->getColumn(1), false);
+            }
             checkRecord(r, items, withLayers,
                         out.empty() ? r.layer_hashes.size() : out.front().layer_hashes.size());
+            checkVocabulary(r, out.empty() ? nullptr : &out.front());
         } catch (const RowProblem& e) {
             throw malformedRow(path, run, r.item, e);
         }
@@ -453,8 +489,8 @@ std::vector<Record> readRecords(SQLite::Database& db, const std::string& path, s
     }
     return out;
 }
-std::vector<Record> Ledger::records(std::int64_t run, bool withLayers) const {
-    return guard([&] { return readRecords(*m->db, m_path, run, withLayers); });
+std::vector<Record> Ledger::records(std::int64_t run, bool withLayers, bool withVocabulary) const {
+    return guard([&] { return readRecords(*m->db, m_path, run, withLayers, withVocabulary); });
 }
 
 void Ledger::putDiagnosis(const std::string& head, const json& diagnosis) {

@@ -89,6 +89,12 @@ CREATE TABLE requests(run INTEGER NOT NULL REFERENCES runs(id), item INTEGER NOT
 ALTER TABLE generations ADD COLUMN top_tokens BLOB;
 ALTER TABLE generations ADD COLUMN top_logprobs BLOB;
 )sql",
+    // 7 -> 8: label_tokens heads with "vocabulary" keep every vocabulary token's
+    // log-probability at the decision position (KL and same top token between model variants)
+    R"sql(
+CREATE TABLE vocabulary(run INTEGER NOT NULL REFERENCES runs(id), item INTEGER NOT NULL REFERENCES items(idx),
+                        logprobs BLOB NOT NULL, PRIMARY KEY (run, item));
+)sql",
 };
 static_assert(sizeof(kMigrations) / sizeof(kMigrations[0]) == kSchemaVersion);
 
@@ -258,6 +264,7 @@ Ledger::Ledger(const std::string& path, Mode mode) : m(std::make_unique<Impl>())
 Ledger::~Ledger() {
     m->insRecord.reset();
     m->insLayer.reset();
+    m->insVocabulary.reset();
     m->addDone.reset();
     m->db.reset(); // close SQLite first: closing any descriptor of the file drops its POSIX locks
     if (m->lockFd >= 0) {
@@ -271,6 +278,7 @@ void Ledger::discardCreated() {
     }
     m->insRecord.reset();
     m->insLayer.reset();
+    m->insVocabulary.reset();
     m->addDone.reset();
     m->db.reset(); // the last connection: SQLite folds the WAL in and removes -wal and -shm
     for (const char* suffix : {"", "-wal", "-shm", "-journal"}) {

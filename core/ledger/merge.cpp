@@ -200,7 +200,7 @@ void writeRun(Ledger& out, const std::vector<ShardLedger>& all, const std::strin
             trace = part.kernel_trace;
         }
         total += part.items_total;
-        for (Record& rec : s.led->records(part.id, true)) {
+        for (Record& rec : s.led->records(part.id, true, true)) {
             records.push_back(std::move(rec));
         }
     }

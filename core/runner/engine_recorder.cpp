@@ -27,6 +27,7 @@ ledger::Record toRecord(const engine::ItemRecord& r) {
     o.padded_length = r.padded_length;
     o.batch_seconds = r.batch_seconds;
     o.layer_hashes = r.layer_hashes;
+    o.vocabulary = r.vocabulary;
     if (!r.layer_vectors.empty()) {
         o.hidden = static_cast<std::int64_t>(r.layer_vectors.front().size());
         for (const auto& v : r.layer_vectors) {

@@ -142,6 +142,11 @@ void checkEndpoint(const ordered_json& j, Study& s, std::vector<std::string>& er
                              ".top_logprobs: the server is asked for them in "
                              "$.model.top_logprobs");
         }
+        if (h.vocabulary) {
+            errors.push_back("$.heads." + h.name +
+                             ".vocabulary: a server returns at most its top_logprobs, not the "
+                             "whole vocabulary's");
+        }
     }
     if (j.contains("capture") && j["capture"] != "none") {
         errors.push_back("$.capture: an endpoint study captures none (a server returns no hidden "
@@ -433,6 +438,14 @@ void checkRunners(Study& s, std::vector<std::string>& errors) {
         if (c.concurrency > 1) {
             errors.push_back(p + ".concurrency: the serving simulation is the engine's; the "
                                  "transformers runner generates in static batches (batch_size)");
+        }
+        for (const auto& h : s.heads) {
+            if (h.vocabulary) {
+                errors.push_back(p + ": head \"" + h.name +
+                                 "\" records the whole vocabulary's log-probabilities, which "
+                                 "the engine does; the transformers runner records the label "
+                                 "logits only");
+            }
         }
     }
 }

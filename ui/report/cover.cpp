@@ -1,5 +1,6 @@
 #include "ui/report/sections.h"
 
+#include "core/analysis/variants.h"
 #include "core/bundle/lockfile.h"
 #include "core/common/build_info.h"
 #include "core/common/env_facts.h"
@@ -126,7 +127,67 @@ std::string textOf(const nlohmann::json& o, const char* key) {
                                                                   : std::string();
 }
 
-// A study with model variants ($.models): every variant's file and digest.
+// The runtime floor in one sentence: flips and Δp, and KL where it is measured.
+QString floorSentence(const analysis::VariantTable& t) {
+    const auto& f = t.floor;
+    if (f.configs == 0) {
+        return QStringLiteral("The runtime noise floor is not measured: no runtime config of the "
+                              "reference variant besides the reference has a run.");
+    }
+    QString s =
+        QStringLiteral("Runtime noise floor: the reference variant under %1 other runtime "
+                       "config(s) flips at most %2 decision(s)%3, largest Δp %4 points")
+            .arg(f.configs)
+            .arg(f.max_flips)
+            .arg(f.max_flips_config.empty() ? QString()
+                                            : QStringLiteral(" (%1)").arg(esc(f.max_flips_config)),
+                 esc(analysis::formatPoints(f.max_dp)));
+    if (f.kl_mean) {
+        s += QStringLiteral("; its largest mean KL over the vocabulary is %1 nats (%2)")
+                 .arg(esc(analysis::formatNats(*f.kl_mean)), esc(f.kl_config));
+    }
+    return s + QStringLiteral(".");
+}
+
+// Each variant against the reference variant under the same runtime settings, as
+// `probaudit summary --variants` prints it.
+void variantsCompared(Html& h, const analysis::Review& rv) {
+    analysis::VariantTable t = analysis::variantTable(rv);
+    if (t.rows.empty()) {
+        return;
+    }
+    analysis::addVocabularyKl(t, ledger::Ledger(rv.path, ledger::Ledger::Mode::Read));
+    h.p(QStringLiteral("Each variant against the reference variant's config with the same "
+                       "runtime settings. Churn: labelled items whose correctness changed either "
+                       "way (Wilson 95%); net: the accuracy difference (paired bootstrap 95%); "
+                       "KL: over the whole vocabulary at the decision position, where the head "
+                       "records it. ") +
+        floorSentence(t));
+    const auto yesNo = [](bool measured, bool above) {
+        return measured ? (above ? QStringLiteral("yes") : QStringLiteral("no"))
+                        : QStringLiteral("not measured");
+    };
+    std::vector<QStringList> rows;
+    for (const auto& v : t.rows) {
+        rows.push_back(
+            {esc(v.variant), esc(v.config + " vs " + v.baseline), QString::number(v.flips),
+             v.labelled > 0 ? esc(analysis::formatShare(v.churn)) : QStringLiteral("n/a"),
+             esc(analysis::formatNetPoints(v.net)), esc(analysis::formatPoints(v.max_dp)),
+             yesNo(t.floor.configs > 0, v.above_floor),
+             v.kl ? esc(analysis::formatNats(v.kl->mean)) : QStringLiteral("n/a"),
+             v.kl ? esc(analysis::formatShare(v.kl->same_top_share)) : QStringLiteral("n/a"),
+             v.kl ? yesNo(t.floor.kl_mean.has_value(), v.kl_above_floor) : QStringLiteral("n/a")});
+    }
+    h.table({QStringLiteral("variant"), QStringLiteral("config vs baseline"),
+             QStringLiteral("flips"), QStringLiteral("churn"), QStringLiteral("net, points"),
+             QStringLiteral("largest Δp"), QStringLiteral("above floor"),
+             QStringLiteral("KL mean, nats"), QStringLiteral("same top token"),
+             QStringLiteral("KL above floor")},
+            rows);
+}
+
+// A study with model variants ($.models): every variant's file and digest, and the variants
+// compared.
 void variantsSection(Html& h, const analysis::Review& rv, const ReportOptions& o) {
     const auto models = rv.study.find("models");
     if (models == rv.study.end() || !models->is_object()) {
@@ -149,6 +210,7 @@ void variantsSection(Html& h, const analysis::Review& rv, const ReportOptions& o
              esc(digest.empty() ? std::string("not recorded") : digest)});
     }
     h.table({QStringLiteral("variant"), QStringLiteral("file"), QStringLiteral("SHA-256")}, rows);
+    variantsCompared(h, rv);
 }
 
 // The pin status of every environment against the runtime lock, if one is found.

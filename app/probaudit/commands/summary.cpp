@@ -36,7 +36,8 @@ void addSummaryCommand(CLI::App& cli, Action& chosen) {
     sub->add_flag("--variants", a->variants,
                   "The model variants table instead: each variant against the reference "
                   "variant under the same runtime settings (flips, churn vs net accuracy with "
-                  "95% intervals, largest Δp) and the runtime noise floor")
+                  "95% intervals, largest Δp; KL over the vocabulary and same top token where "
+                  "the head records its vocabulary) and the runtime noise floor")
         ->excludes(seed)
         ->excludes(csv);
     onChosen(sub, chosen, a, [](const SummaryArgs& o, const Invocation&) {
