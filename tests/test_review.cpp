@@ -19,6 +19,7 @@
 #include "ui/models/itemsmodel.h"
 #include "ui/models/pinstatus.h"
 #include "ui/models/runsmodel.h"
+#include "ui/models/variantsmodel.h"
 #include "ui/pages/causeview.h"
 #include "ui/pages/chartspanel.h"
 #include "ui/pages/generationpage.h"
@@ -31,6 +32,7 @@
 #include "ui/pages/screenshottour.h"
 #include "ui/pages/seedtablesdialog.h"
 #include "ui/pages/verdictstrip.h"
+#include "variant_fixtures.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
@@ -244,6 +246,75 @@ private Q_SLOTS:
                         .toString()
                         .contains(QStringLiteral("libtorch")));
         }
+    }
+
+    // A study with model variants (tiny-llama, an identical copy and a build with its output
+    // head rounded to bfloat16; the head records its vocabulary): the Variants tab shows each
+    // variant against its baseline with the KL columns, the Runs view names every run's
+    // variant, and a study of one model has no Variants tab.
+    void variantsTab() {
+        QTemporaryDir dir;
+        const QString fixtures = test::kVariantFixtures;
+        const QString study = dir.filePath(QStringLiteral("v.study.json"));
+        QVERIFY(test::writeFile(
+            study,
+            QStringLiteral(
+                R"({"name":"variants","models":{"full":{"path":"%1/tiny-llama"},"rounded":)"
+                R"({"path":"%2"},"copy":{"path":"%3"}},"heads":{"h":{"kind":"label_tokens",)"
+                R"("template":"Review: {text} Verdict:","labels":[" a"," b"],"vocabulary":true}},)"
+                R"("dataset":{"path":"%4/resources/demo/sentiment-sentences/yelp.jsonl",)"
+                R"("limit":12},"reference":"ref","configs":{"ref":{},"ref-b4":{"batch_size":4},)"
+                R"("rounded":{"model":"rounded"},"copy":{"model":"copy"}}})")
+                .arg(fixtures, test::writeRoundedVariant(dir.path()),
+                     test::copyOfTinyLlama(dir.path()), QStringLiteral(PROBAUDIT_SOURCE_DIR))
+                .toUtf8()));
+        const QString ledger = dir.filePath(QStringLiteral("v.ledger"));
+        const auto ran = test::cli({QStringLiteral("run"), study, QStringLiteral("--all"),
+                                    QStringLiteral("--ledger"), ledger});
+        QVERIFY2(ran.code == 0, ran.err);
+        const ReviewPtr rv = ReviewLoader::loadNow(ledger);
+        QVERIFY(rv->variants);
+
+        VariantsModel model;
+        QAbstractItemModelTester tester(&model);
+        model.setReview(rv);
+        QCOMPARE(model.rowCount(), 2);
+        QMap<QString, int> row;
+        for (int r = 0; r < 2; ++r) {
+            row[model.index(r, VariantsModel::ConfigColumn).data().toString()] = r;
+        }
+        const auto cell = [&](const char* config, int column) {
+            return model.index(row[QString::fromLatin1(config)], column).data().toString();
+        };
+        QCOMPARE(cell("copy", VariantsModel::FlipsColumn), QStringLiteral("0"));
+        QCOMPARE(cell("copy", VariantsModel::KlMeanColumn), QStringLiteral("0.0000"));
+        QVERIFY(cell("copy", VariantsModel::SameTopColumn).startsWith(QStringLiteral("100.0% [")));
+        QCOMPARE(cell("copy", VariantsModel::BaselineColumn), QStringLiteral("ref"));
+        QVERIFY(cell("rounded", VariantsModel::KlMeanColumn) != QStringLiteral("0.0000"));
+        QVERIFY2(model.floorText().contains(QStringLiteral(
+                     "the reference variant \"full\" under 1 other runtime config(s)")),
+                 qPrintable(model.floorText()));
+
+        RunsModel runs;
+        runs.setReview(rv);
+        QCOMPARE(runs.rowCount(), 4);
+        const QMap<QString, QString> variantOf{
+            {QStringLiteral("ref"), QStringLiteral("full")},
+            {QStringLiteral("ref-b4"), QStringLiteral("full")},
+            {QStringLiteral("rounded"), QStringLiteral("rounded")},
+            {QStringLiteral("copy"), QStringLiteral("copy")}};
+        for (int r = 0; r < runs.rowCount(); ++r) {
+            const QString config = runs.index(r, RunsModel::ConfigColumn).data().toString();
+            QCOMPARE(runs.index(r, RunsModel::ModelColumn).data().toString(), variantOf[config]);
+        }
+
+        ReviewPage page;
+        page.setReview(rv);
+        QVERIFY(page.tabs()->isTabVisible(ReviewPage::VariantsTab));
+        page.setReview(m_review); // the fixture: one model
+        QVERIFY(!page.tabs()->isTabVisible(ReviewPage::VariantsTab));
+        QCOMPARE(RunsModel().headerData(RunsModel::ModelColumn, Qt::Horizontal).toString(),
+                 QStringLiteral("Model variant"));
     }
 
     // Each filter shows exactly the items the fixture's construction says it must.

@@ -282,22 +282,22 @@
         <translation>Modellvariante</translation>
     </message>
     <message>
-        <location filename="../ui/models/format.cpp" line="133"/>
+        <location filename="../ui/models/format.cpp" line="136"/>
         <source>cause</source>
         <translation>Ursache</translation>
     </message>
     <message>
-        <location filename="../ui/models/format.cpp" line="136"/>
+        <location filename="../ui/models/format.cpp" line="139"/>
         <source>repeatability</source>
         <translation>Wiederholbarkeit</translation>
     </message>
     <message>
-        <location filename="../ui/models/format.cpp" line="139"/>
+        <location filename="../ui/models/format.cpp" line="142"/>
         <source>serving</source>
         <translation>Bereitstellung</translation>
     </message>
     <message>
-        <location filename="../ui/models/format.cpp" line="142"/>
+        <location filename="../ui/models/format.cpp" line="145"/>
         <source>runtime</source>
         <translation>Laufzeitumgebung</translation>
     </message>
@@ -481,7 +481,7 @@
 <context>
     <name>ScreenshotTour</name>
     <message>
-        <location filename="../ui/pages/screenshottour.cpp" line="89"/>
+        <location filename="../ui/pages/screenshottour.cpp" line="93"/>
         <source>|margin| &lt; 1</source>
         <translation>|Marge| &lt; 1</translation>
     </message>
@@ -625,52 +625,52 @@
         <translation>Ursache</translation>
     </message>
     <message>
-        <location filename="../ui/pages/causeview.cpp" line="39"/>
+        <location filename="../ui/pages/causeview.cpp" line="26"/>
         <source>The config whose difference from the reference is shown</source>
         <translation>Die Konfiguration, deren Unterschied zur Referenz gezeigt wird</translation>
     </message>
     <message>
-        <location filename="../ui/pages/causeview.cpp" line="59"/>
+        <location filename="../ui/pages/causeview.cpp" line="46"/>
         <source>Config:</source>
         <translation>Konfiguration:</translation>
     </message>
     <message>
-        <location filename="../ui/pages/causeview.cpp" line="91"/>
+        <location filename="../ui/pages/causeview.cpp" line="79"/>
         <source>No diagnosis is stored for this head yet. probaudit diagnose STUDY runs the ladder; its fifth rung, cause, localises each config that differs from the reference.</source>
         <translation>Für diesen Kopf ist noch keine Diagnose gespeichert. probaudit diagnose STUDY führt die Leiter aus; ihre fünfte Stufe, Ursache, lokalisiert jede Konfiguration, die von der Referenz abweicht.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/causeview.cpp" line="94"/>
+        <location filename="../ui/pages/causeview.cpp" line="82"/>
         <source>The stored diagnosis has no cause rung: no config differed from the reference, or it was made before the rung existed (diagnose again).</source>
         <translation>Die gespeicherte Diagnose hat keine Ursachen-Stufe: keine Konfiguration wich von der Referenz ab, oder sie entstand, bevor es die Stufe gab (erneut diagnostizieren).</translation>
     </message>
     <message>
-        <location filename="../ui/pages/causeview.cpp" line="98"/>
+        <location filename="../ui/pages/causeview.cpp" line="86"/>
         <source>Why each config differs from the reference &quot;%1&quot;: B ran again with one operator class at a time computed as the reference computes it, in every layer, on its flips, then its largest Δp (up to %2 items). A cell is the mean share of Δp that class&apos;s splice removes over the row&apos;s items (darker: more), with the items it is the cause of; click a cell for its items, activate an item to inspect it.</source>
         <translation>Warum jede Konfiguration von der Referenz „%1“ abweicht: B lief erneut, jeweils mit einer Operatorklasse so berechnet, wie die Referenz sie berechnet, in jeder Schicht, auf seinen gekippten Items, dann seinen größten Δp (bis zu %2 Items). Eine Zelle ist der mittlere Anteil von Δp, den das Einsetzen dieser Klasse über die Items der Zeile entfernt (dunkler: mehr), mit den Items, deren Ursache sie ist; klicken Sie auf eine Zelle für ihre Items, aktivieren Sie ein Item, um es zu untersuchen.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/causeview.cpp" line="128"/>
+        <location filename="../ui/pages/causeview.cpp" line="116"/>
         <source>Not localised: %1.</source>
         <translation>Nicht lokalisiert: %1.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/causeview.cpp" line="152"/>
+        <location filename="../ui/pages/causeview.cpp" line="140"/>
         <source>Items complete by %1 whose cause is %2</source>
         <translation>Items, vollständig bis %1, deren Ursache %2 ist</translation>
     </message>
     <message>
-        <location filename="../ui/pages/causeview.cpp" line="155"/>
+        <location filename="../ui/pages/causeview.cpp" line="143"/>
         <source>Items complete by %1 that a set of classes explains</source>
         <translation>Items, vollständig bis %1, die eine Menge von Klassen erklärt</translation>
     </message>
     <message>
-        <location filename="../ui/pages/causeview.cpp" line="156"/>
+        <location filename="../ui/pages/causeview.cpp" line="144"/>
         <source>Items complete by %1</source>
         <translation>Items, vollständig bis %1</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/pages/causeview.cpp" line="158"/>
+        <location filename="../ui/pages/causeview.cpp" line="146"/>
         <source>%1: %n item(s)</source>
         <translation>
             <numerusform>%1: %n Item</numerusform>
@@ -1019,27 +1019,27 @@
         <translation>Sonden-Stichprobe</translation>
     </message>
     <message>
-        <location filename="../ui/pages/diagnosisview.cpp" line="225"/>
+        <location filename="../ui/pages/diagnosisview.cpp" line="218"/>
         <source>Probes</source>
         <translation>Sonden</translation>
     </message>
     <message>
-        <location filename="../ui/pages/diagnosisview.cpp" line="227"/>
+        <location filename="../ui/pages/diagnosisview.cpp" line="220"/>
         <source>Kernel trace: operators whose counts differ between a probe and its baseline</source>
         <translation>Kernel-Trace: Operatoren, deren Anzahl sich zwischen einer Sonde und ihrer Baseline unterscheidet</translation>
     </message>
     <message>
-        <location filename="../ui/pages/diagnosisview.cpp" line="232"/>
+        <location filename="../ui/pages/diagnosisview.cpp" line="225"/>
         <source>The study&apos;s configs, explained by the suspects they differ in</source>
         <translation>Die Konfigurationen der Studie, erklärt durch die Verdächtigen, in denen sie abweichen</translation>
     </message>
     <message>
-        <location filename="../ui/pages/diagnosisview.cpp" line="234"/>
+        <location filename="../ui/pages/diagnosisview.cpp" line="227"/>
         <source>Fragility forecast against the full runs</source>
         <translation>Fragilitätsprognose im Vergleich mit den vollständigen Läufen</translation>
     </message>
     <message>
-        <location filename="../ui/pages/diagnosisview.cpp" line="251"/>
+        <location filename="../ui/pages/diagnosisview.cpp" line="244"/>
         <source>No diagnosis is stored for this head yet. Run it with:
   probaudit diagnose STUDY --ledger %1
 It probes a seeded sample: the reference twice, neighbours changed, the batch shape, kernels and runtime, and explains every config.</source>
@@ -1048,7 +1048,7 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
 Sie sondiert eine Stichprobe mit festem Seed: die Referenz zweimal, geänderte Nachbarn, die Batch-Form, Kernel und Laufzeit, und erklärt jede Konfiguration.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/diagnosisview.cpp" line="266"/>
+        <location filename="../ui/pages/diagnosisview.cpp" line="259"/>
         <source>Why do results differ from the reference config &quot;%1&quot;? Probes on a seeded sample of %2 items (seed %3, batch %4); every probe run is in the ledger.</source>
         <translation>Warum weichen die Ergebnisse von der Referenzkonfiguration &quot;%1&quot; ab? Sonden auf einer Stichprobe von %2 Items mit festem Seed (Seed %3, Batch %4); jeder Sondenlauf steht im Ledger.</translation>
     </message>
@@ -1089,7 +1089,7 @@ Sie sondiert eine Stichprobe mit festem Seed: die Referenz zweimal, geänderte N
         <translation>Fehler (vorhergesagt − beobachtet)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/diagnosisview.cpp" line="262"/>
+        <location filename="../ui/pages/diagnosisview.cpp" line="255"/>
         <source>Why do results differ from the reference config &quot;%1&quot;? Read from the study&apos;s recorded runs over all %2 items; a server is not probed.</source>
         <translation>Warum weichen die Ergebnisse von der Referenzkonfiguration „%1“ ab? Aus den aufgezeichneten Läufen der Studie über alle %2 Items gelesen; ein Server wird nicht erprobt.</translation>
     </message>
@@ -1949,53 +1949,53 @@ Sie sondiert eine Stichprobe mit festem Seed: die Referenz zweimal, geänderte N
 <context>
     <name>probaudit::ui::LadderChart</name>
     <message>
+        <location filename="../ui/pages/diagnosisview.cpp" line="71"/>
         <location filename="../ui/pages/diagnosisview.cpp" line="78"/>
-        <location filename="../ui/pages/diagnosisview.cpp" line="85"/>
         <source>Suspect %1: %2</source>
         <translation>Verdächtiger %1: %2</translation>
     </message>
     <message>
-        <location filename="../ui/pages/diagnosisview.cpp" line="86"/>
+        <location filename="../ui/pages/diagnosisview.cpp" line="79"/>
         <source>not judged: the ladder stopped at &quot;%1&quot;</source>
         <translation>nicht bewertet: die Leiter hat bei &quot;%1&quot; angehalten</translation>
     </message>
     <message>
-        <location filename="../ui/pages/diagnosisview.cpp" line="96"/>
+        <location filename="../ui/pages/diagnosisview.cpp" line="89"/>
         <source>Then: pin</source>
         <translation>Danach: fixieren</translation>
     </message>
     <message>
-        <location filename="../ui/pages/diagnosisview.cpp" line="97"/>
+        <location filename="../ui/pages/diagnosisview.cpp" line="90"/>
         <source>Pin the runtime that reproduces the reference (probaudit pin), so that a different build or kernel library is reported before it moves a decision.</source>
         <translation>Fixieren Sie die Laufzeit, die die Referenz reproduziert (probaudit pin), damit ein anderer Build oder eine andere Kernel-Bibliothek gemeldet wird, bevor sie eine Entscheidung ändert.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/diagnosisview.cpp" line="148"/>
+        <location filename="../ui/pages/diagnosisview.cpp" line="141"/>
         <source>clean</source>
         <translation>sauber</translation>
     </message>
     <message>
-        <location filename="../ui/pages/diagnosisview.cpp" line="151"/>
+        <location filename="../ui/pages/diagnosisview.cpp" line="144"/>
         <source>moves the numbers</source>
         <translation>ändert die Zahlen</translation>
     </message>
     <message>
-        <location filename="../ui/pages/diagnosisview.cpp" line="154"/>
+        <location filename="../ui/pages/diagnosisview.cpp" line="147"/>
         <source>stop</source>
         <translation>Stopp</translation>
     </message>
     <message>
-        <location filename="../ui/pages/diagnosisview.cpp" line="156"/>
+        <location filename="../ui/pages/diagnosisview.cpp" line="149"/>
         <source>not judged</source>
         <translation>nicht bewertet</translation>
     </message>
     <message>
-        <location filename="../ui/pages/diagnosisview.cpp" line="91"/>
+        <location filename="../ui/pages/diagnosisview.cpp" line="84"/>
         <source>Then: declare</source>
         <translation>Dann: deklarieren</translation>
     </message>
     <message>
-        <location filename="../ui/pages/diagnosisview.cpp" line="92"/>
+        <location filename="../ui/pages/diagnosisview.cpp" line="85"/>
         <source>Declare the server&apos;s settings in the study ($.model.labels) and record the reference again after every change of the server, so that the change shows as a runtime step.</source>
         <translation>Deklarieren Sie die Einstellungen des Servers in der Studie ($.model.labels) und zeichnen Sie die Referenz nach jeder Änderung des Servers erneut auf, damit die Änderung als Laufzeitschritt erscheint.</translation>
     </message>
@@ -2129,22 +2129,22 @@ Sie sondiert eine Stichprobe mit festem Seed: die Referenz zweimal, geänderte N
         <translation>&amp;Läufe</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="134"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="135"/>
         <source>&amp;Next Config</source>
         <translation>&amp;Nächste Konfiguration</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="136"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="137"/>
         <source>&amp;Previous Config</source>
         <translation>&amp;Vorherige Konfiguration</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="138"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="139"/>
         <source>Show &amp;Flipped Items Only</source>
         <translation>Nur ge&amp;kippte Items anzeigen</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="146"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="147"/>
         <source>&amp;Search Items…</source>
         <translation>Items s&amp;uchen …</translation>
     </message>
@@ -2222,42 +2222,47 @@ Sie sondiert eine Stichprobe mit festem Seed: die Referenz zweimal, geänderte N
         <translation>&amp;Ursache</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="160"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="124"/>
+        <source>&amp;Variants</source>
+        <translation>Vari&amp;anten</translation>
+    </message>
+    <message>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="161"/>
         <source>&amp;Presentation Mode</source>
         <translation>&amp;Präsentationsmodus</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="167"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="168"/>
         <source>&amp;Theme</source>
         <translation>&amp;Farbschema</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="168"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="169"/>
         <source>Follow the &amp;System</source>
         <translation>&amp;System folgen</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="169"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="170"/>
         <source>&amp;Light</source>
         <translation>&amp;Hell</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="170"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="171"/>
         <source>&amp;Dark</source>
         <translation>&amp;Dunkel</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="182"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="183"/>
         <source>&amp;Language</source>
         <translation>Sp&amp;rache</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="188"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="189"/>
         <source>Language</source>
         <translation>Sprache</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="189"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="190"/>
         <source>The workbench uses the new language from its next start.</source>
         <translation>Die Workbench verwendet die neue Sprache ab dem nächsten Start.</translation>
     </message>
@@ -2280,7 +2285,7 @@ Sie sondiert eine Stichprobe mit festem Seed: die Referenz zweimal, geänderte N
         <location filename="../ui/pages/mainwindow.cpp" line="327"/>
         <location filename="../ui/pages/mainwindow.cpp" line="345"/>
         <location filename="../ui/pages/mainwindow.cpp" line="386"/>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="238"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="239"/>
         <source>Open a study or ledger first.</source>
         <translation>Öffnen Sie zuerst eine Studie oder ein Ledger.</translation>
     </message>
@@ -2349,19 +2354,19 @@ Sie sondiert eine Stichprobe mit festem Seed: die Referenz zweimal, geänderte N
         <translation>Bericht &amp;exportieren …</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="238"/>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="242"/>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="329"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="239"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="243"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="330"/>
         <source>Export Report</source>
         <translation>Bericht exportieren</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="243"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="244"/>
         <source>PDF (*.pdf)</source>
         <translation>PDF (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="332"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="333"/>
         <source>Report written to %1</source>
         <translation>Bericht geschrieben: %1</translation>
     </message>
@@ -2371,13 +2376,13 @@ Sie sondiert eine Stichprobe mit festem Seed: die Referenz zweimal, geänderte N
         <translation>&amp;Items dieses Vergleichs exportieren …</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="253"/>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="384"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="254"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="385"/>
         <source>Export Items</source>
         <translation>Items exportieren</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="254"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="255"/>
         <source>CSV (*.csv);;JSON lines (*.jsonl)</source>
         <translation>CSV (*.csv);;JSON Lines (*.jsonl)</translation>
     </message>
@@ -2387,29 +2392,29 @@ Sie sondiert eine Stichprobe mit festem Seed: die Referenz zweimal, geänderte N
         <translation>Übersichts&amp;tabelle exportieren …</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="304"/>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="405"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="305"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="406"/>
         <source>Export Headline</source>
         <translation>Übersicht exportieren</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="305"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="306"/>
         <source>Markdown (*.md);;CSV (*.csv)</source>
         <translation>Markdown (*.md);;CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="385"/>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="406"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="386"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="407"/>
         <source>%1 cannot be written.</source>
         <translation>%1 kann nicht geschrieben werden.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="388"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="389"/>
         <source>Items written to %1</source>
         <translation>Items geschrieben: %1</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="409"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="410"/>
         <source>Headline written to %1</source>
         <translation>Übersicht geschrieben: %1</translation>
     </message>
@@ -2419,19 +2424,19 @@ Sie sondiert eine Stichprobe mit festem Seed: die Referenz zweimal, geänderte N
         <translation>Audit-&amp;Bündel exportieren …</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="265"/>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="359"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="266"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="360"/>
         <source>Export Audit Bundle</source>
         <translation>Audit-Bündel exportieren</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="266"/>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="274"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="267"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="275"/>
         <source>Audit bundles (*.zip)</source>
         <translation>Audit-Bündel (*.zip)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="362"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="363"/>
         <source>Audit bundle written to %1</source>
         <translation>Audit-Bündel geschrieben: %1</translation>
     </message>
@@ -2441,28 +2446,28 @@ Sie sondiert eine Stichprobe mit festem Seed: die Referenz zweimal, geänderte N
         <translation>Audit-Bündel &amp;importieren …</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="273"/>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="292"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="274"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="293"/>
         <source>Import Audit Bundle</source>
         <translation>Audit-Bündel importieren</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="283"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="284"/>
         <source>Import Into Ledger</source>
         <translation>In Ledger importieren</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="284"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="285"/>
         <source>Ledgers (*.ledger)</source>
         <translation>Ledger (*.ledger)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="296"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="297"/>
         <source>%1 runs imported, %2 already there</source>
         <translation>%1 Läufe importiert, %2 schon vorhanden</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="156"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="157"/>
         <source>Field Report &amp;Tables…</source>
         <translation>Tabellen der &amp;Feldberichte…</translation>
     </message>
@@ -2492,7 +2497,7 @@ Sie sondiert eine Stichprobe mit festem Seed: die Referenz zweimal, geänderte N
         <translation>Ledger: wird geprüft…</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="364"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="365"/>
         <source>%1, without the study file: %2</source>
         <translation>%1, ohne die Studiendatei: %2</translation>
     </message>
@@ -3054,127 +3059,132 @@ Sie sondiert eine Stichprobe mit festem Seed: die Referenz zweimal, geänderte N
 <context>
     <name>probaudit::ui::ReviewPage</name>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="43"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="44"/>
         <source>accuracy</source>
         <translation>Genauigkeit</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="43"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="44"/>
         <source>decisions</source>
         <translation>Entscheidungen</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="43"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="44"/>
         <source>bits</source>
         <translation>Bits</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="105"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="106"/>
         <source>The head variant under review</source>
         <translation>Die geprüfte Head-Variante</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="184"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="188"/>
         <source>Share of items bitwise different</source>
         <translation>Anteil bitweise abweichender Items</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="185"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="189"/>
         <source>Relative L2 of the decision-token vector (median)</source>
         <translation>Relatives L2 des Entscheidungstoken-Vektors (Median)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="194"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="198"/>
         <source>Colour:</source>
         <translation>Farbe:</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="122"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="124"/>
         <source>&amp;Items</source>
         <translation>&amp;Items</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="123"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="125"/>
         <source>C&amp;harts</source>
         <translation>Diag&amp;ramme</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="124"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="126"/>
         <source>&amp;Layers</source>
         <translation>S&amp;chichten</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="125"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="127"/>
         <source>Dia&amp;gnosis</source>
         <translation>Dia&amp;gnose</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="126"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="128"/>
         <source>&amp;Cause</source>
         <translation>&amp;Ursache</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="127"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="129"/>
         <source>R&amp;uns</source>
         <translation>&amp;Läufe</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="150"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="130"/>
+        <source>Va&amp;riants</source>
+        <translation>&amp;Varianten</translation>
+    </message>
+    <message>
+        <location filename="../ui/pages/reviewpage.cpp" line="154"/>
         <source>Head:</source>
         <translation>Head:</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="281"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="308"/>
         <source>%1 differs</source>
         <translation>%1 weicht ab</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="305"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="332"/>
         <source>%1 — %2</source>
         <translation>%1 — %2</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="374"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="404"/>
         <source>Nothing to compare yet: the ledger has no finished run.</source>
         <translation>Noch nichts zu vergleichen: Das Ledger hat keinen abgeschlossenen Lauf.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="378"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="408"/>
         <source>Config %1 has no finished run yet.</source>
         <translation>Konfiguration %1 hat noch keinen abgeschlossenen Lauf.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="379"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="409"/>
         <source>The reference config %1 has no finished run, so nothing can be compared.</source>
         <translation>Die Referenzkonfiguration %1 hat keinen abgeschlossenen Lauf, daher kann nichts verglichen werden.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="383"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="413"/>
         <source>Comparing the reference config &quot;%1&quot; (run %2) with &quot;%3&quot; (run %4): %5</source>
         <translation>Vergleich der Referenzkonfiguration &quot;%1&quot; (Lauf %2) mit &quot;%3&quot; (Lauf %4): %5</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="188"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="192"/>
         <source>Configs</source>
         <translation>Konfigurationen</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="189"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="193"/>
         <source>Items of the selected config (the 40 most moved)</source>
         <translation>Items der gewählten Konfiguration (die 40 am stärksten bewegten)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="192"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="196"/>
         <source>Rows:</source>
         <translation>Zeilen:</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="225"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="252"/>
         <source>Sweep: the study&apos;s shards on the cluster</source>
         <translation>Sweep: die Shards der Studie auf dem Cluster</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="231"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="258"/>
         <source>Refresh</source>
         <translation>Aktualisieren</translation>
     </message>
@@ -3331,87 +3341,92 @@ Kette SHA-256 %2</translation>
         <translation>Studie</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="122"/>
+        <location filename="../ui/models/runsmodel.cpp" line="126"/>
         <source>finished</source>
         <translation>abgeschlossen</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="124"/>
+        <location filename="../ui/models/runsmodel.cpp" line="128"/>
         <source>interrupted</source>
         <translation>unterbrochen</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="126"/>
+        <location filename="../ui/models/runsmodel.cpp" line="130"/>
         <source>failed</source>
         <translation>fehlgeschlagen</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="128"/>
+        <location filename="../ui/models/runsmodel.cpp" line="132"/>
         <source>running</source>
         <translation>läuft</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="128"/>
+        <location filename="../ui/models/runsmodel.cpp" line="132"/>
         <source>cut off (resumable)</source>
         <translation>abgebrochen (fortsetzbar)</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="132"/>
+        <location filename="../ui/models/runsmodel.cpp" line="136"/>
         <source>%1 / %2</source>
         <translation>%1 / %2</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="142"/>
+        <location filename="../ui/models/runsmodel.cpp" line="146"/>
         <source>not sealed</source>
         <translation>nicht versiegelt</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="150"/>
+        <location filename="../ui/models/runsmodel.cpp" line="154"/>
         <source>Run</source>
         <translation>Lauf</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="150"/>
+        <location filename="../ui/models/runsmodel.cpp" line="154"/>
         <source>Kind</source>
         <translation>Art</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="150"/>
+        <location filename="../ui/models/runsmodel.cpp" line="154"/>
         <source>Config or probe</source>
         <translation>Konfig. oder Sonde</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="150"/>
+        <location filename="../ui/models/runsmodel.cpp" line="154"/>
+        <source>Model variant</source>
+        <translation>Modellvariante</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/runsmodel.cpp" line="155"/>
         <source>Head</source>
         <translation>Head</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="150"/>
+        <location filename="../ui/models/runsmodel.cpp" line="155"/>
         <source>Status</source>
         <translation>Status</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="151"/>
+        <location filename="../ui/models/runsmodel.cpp" line="155"/>
         <source>Items</source>
         <translation>Items</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="151"/>
+        <location filename="../ui/models/runsmodel.cpp" line="155"/>
         <source>Capture</source>
         <translation>Erfassung</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="151"/>
+        <location filename="../ui/models/runsmodel.cpp" line="156"/>
         <source>Environment</source>
         <translation>Umgebung</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="151"/>
+        <location filename="../ui/models/runsmodel.cpp" line="156"/>
         <source>Started (UTC)</source>
         <translation>Gestartet (UTC)</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="152"/>
+        <location filename="../ui/models/runsmodel.cpp" line="156"/>
         <source>Seal</source>
         <translation>Siegel</translation>
     </message>
@@ -3451,7 +3466,7 @@ Server %2 (%3-API), Modell %4</translation>
         <translation>%1 Items in %2 s über %3 Sitzung(en); gleichzeitige Anfragen im Mittel %4 (gemessen an Sende- und Antwortzeiten); Latenz Median %5 s, p99 %6 s; %7 Wiederholungen, %8 Items fehlgeschlagen</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="151"/>
+        <location filename="../ui/models/runsmodel.cpp" line="156"/>
         <source>Serving</source>
         <translation>Bereitstellung</translation>
     </message>
@@ -3570,6 +3585,150 @@ Server %2 (%3-API), Modell %4</translation>
         <location filename="../ui/models/sweepmodel.cpp" line="75"/>
         <source>%1 of %2 shards complete, %3 running, %4 queued, %5 failed</source>
         <translation>%1 von %2 Shards fertig, %3 laufend, %4 wartend, %5 fehlgeschlagen</translation>
+    </message>
+</context>
+<context>
+    <name>probaudit::ui::VariantsModel</name>
+    <message>
+        <location filename="../ui/models/variantsmodel.cpp" line="34"/>
+        <source>Runtime noise floor: not measured (no runtime config of &quot;%1&quot; besides the reference has a run).</source>
+        <translation>Laufzeit-Rauschboden: nicht gemessen (außer der Referenz hat keine Laufzeit-Konfiguration von „%1“ einen Lauf).</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/variantsmodel.cpp" line="37"/>
+        <source>Runtime noise floor: the reference variant &quot;%1&quot; under %2 other runtime config(s) flips at most %3 decision(s), largest Δp %4 points.</source>
+        <translation>Laufzeit-Rauschboden: die Referenzvariante „%1“ kippt unter %2 anderen Laufzeit-Konfiguration(en) höchstens %3 Entscheidung(en), größtes Δp %4 Punkte.</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/variantsmodel.cpp" line="44"/>
+        <source>Its largest mean KL over the vocabulary: %1 nats (%2).</source>
+        <translation>Ihre größte mittlere KL über das Vokabular: %1 nats (%2).</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/variantsmodel.cpp" line="48"/>
+        <source>%1 has no run of the reference variant with the same runtime settings to compare it with.</source>
+        <translation>Für %1 gibt es keinen Lauf der Referenzvariante mit denselben Laufzeit-Einstellungen zum Vergleich.</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/variantsmodel.cpp" line="58"/>
+        <source>yes</source>
+        <translation>ja</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/variantsmodel.cpp" line="58"/>
+        <source>no</source>
+        <translation>nein</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/variantsmodel.cpp" line="58"/>
+        <source>not measured</source>
+        <translation>nicht gemessen</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/variantsmodel.cpp" line="70"/>
+        <location filename="../ui/models/variantsmodel.cpp" line="72"/>
+        <source>no labels</source>
+        <translation>keine Labels</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/variantsmodel.cpp" line="78"/>
+        <source>not recorded</source>
+        <translation>nicht aufgezeichnet</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/variantsmodel.cpp" line="111"/>
+        <source>Variant</source>
+        <translation>Variante</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/variantsmodel.cpp" line="111"/>
+        <source>Config</source>
+        <translation>Konfig.</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/variantsmodel.cpp" line="111"/>
+        <source>Against</source>
+        <translation>Gegen</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/variantsmodel.cpp" line="112"/>
+        <source>Flips</source>
+        <translation>Gekippt</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/variantsmodel.cpp" line="112"/>
+        <source>Churn (95%)</source>
+        <translation>Churn (95 %)</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/variantsmodel.cpp" line="112"/>
+        <source>Net, points</source>
+        <translation>Netto, Punkte</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/variantsmodel.cpp" line="113"/>
+        <source>Largest Δp</source>
+        <translation>Größtes Δp</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/variantsmodel.cpp" line="113"/>
+        <source>Above the floor</source>
+        <translation>Über dem Boden</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/variantsmodel.cpp" line="113"/>
+        <source>KL mean (nats)</source>
+        <translation>KL-Mittel (nats)</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/variantsmodel.cpp" line="114"/>
+        <source>KL p99</source>
+        <translation>KL p99</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/variantsmodel.cpp" line="114"/>
+        <source>Same top token</source>
+        <translation>Gleiches Top-Token</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/variantsmodel.cpp" line="114"/>
+        <source>KL above the floor</source>
+        <translation>KL über dem Boden</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/variantsmodel.cpp" line="120"/>
+        <source>The reference variant&apos;s config with the same runtime settings</source>
+        <translation>Die Konfiguration der Referenzvariante mit denselben Laufzeit-Einstellungen</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/variantsmodel.cpp" line="122"/>
+        <source>Labelled items whose correctness changed either way (Wilson 95%)</source>
+        <translation>Gelabelte Items, deren Richtigkeit sich in eine der beiden Richtungen änderte (Wilson 95 %)</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/variantsmodel.cpp" line="124"/>
+        <source>The accuracy difference, variant minus baseline (paired bootstrap 95%)</source>
+        <translation>Der Genauigkeitsunterschied, Variante minus Basis (gepaarter Bootstrap 95 %)</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/variantsmodel.cpp" line="126"/>
+        <source>More flips than any runtime config of the reference variant, or as many and a larger Δp</source>
+        <translation>Mehr gekippte Entscheidungen als jede Laufzeit-Konfiguration der Referenzvariante, oder gleich viele und ein größeres Δp</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/variantsmodel.cpp" line="129"/>
+        <source>KL(baseline || variant) over the whole vocabulary at the decision position, mean over items (heads that record their vocabulary)</source>
+        <translation>KL(Basis || Variante) über das ganze Vokabular an der Entscheidungsposition, gemittelt über die Items (Heads, die ihr Vokabular aufzeichnen)</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/variantsmodel.cpp" line="132"/>
+        <source>Items whose most likely vocabulary token is the same (Wilson 95%)</source>
+        <translation>Items, deren wahrscheinlichstes Vokabular-Token gleich bleibt (Wilson 95 %)</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/variantsmodel.cpp" line="134"/>
+        <source>A mean KL above every runtime config&apos;s</source>
+        <translation>Eine mittlere KL über der jeder Laufzeit-Konfiguration</translation>
     </message>
 </context>
 <context>

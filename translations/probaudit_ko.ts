@@ -282,22 +282,22 @@
         <translation>모델 변형</translation>
     </message>
     <message>
-        <location filename="../ui/models/format.cpp" line="133"/>
+        <location filename="../ui/models/format.cpp" line="136"/>
         <source>cause</source>
         <translation>원인</translation>
     </message>
     <message>
-        <location filename="../ui/models/format.cpp" line="136"/>
+        <location filename="../ui/models/format.cpp" line="139"/>
         <source>repeatability</source>
         <translation>반복 가능성</translation>
     </message>
     <message>
-        <location filename="../ui/models/format.cpp" line="139"/>
+        <location filename="../ui/models/format.cpp" line="142"/>
         <source>serving</source>
         <translation>서빙</translation>
     </message>
     <message>
-        <location filename="../ui/models/format.cpp" line="142"/>
+        <location filename="../ui/models/format.cpp" line="145"/>
         <source>runtime</source>
         <translation>런타임</translation>
     </message>
@@ -481,7 +481,7 @@
 <context>
     <name>ScreenshotTour</name>
     <message>
-        <location filename="../ui/pages/screenshottour.cpp" line="89"/>
+        <location filename="../ui/pages/screenshottour.cpp" line="93"/>
         <source>|margin| &lt; 1</source>
         <translation>|마진| &lt; 1</translation>
     </message>
@@ -624,52 +624,52 @@
         <translation>원인</translation>
     </message>
     <message>
-        <location filename="../ui/pages/causeview.cpp" line="39"/>
+        <location filename="../ui/pages/causeview.cpp" line="26"/>
         <source>The config whose difference from the reference is shown</source>
         <translation>기준과의 차이를 보여 줄 구성</translation>
     </message>
     <message>
-        <location filename="../ui/pages/causeview.cpp" line="59"/>
+        <location filename="../ui/pages/causeview.cpp" line="46"/>
         <source>Config:</source>
         <translation>구성:</translation>
     </message>
     <message>
-        <location filename="../ui/pages/causeview.cpp" line="91"/>
+        <location filename="../ui/pages/causeview.cpp" line="79"/>
         <source>No diagnosis is stored for this head yet. probaudit diagnose STUDY runs the ladder; its fifth rung, cause, localises each config that differs from the reference.</source>
         <translation>이 헤드에 저장된 진단이 아직 없습니다. probaudit diagnose STUDY가 사다리를 실행하며, 다섯 번째 단계인 원인이 기준과 다른 각 구성을 국소화합니다.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/causeview.cpp" line="94"/>
+        <location filename="../ui/pages/causeview.cpp" line="82"/>
         <source>The stored diagnosis has no cause rung: no config differed from the reference, or it was made before the rung existed (diagnose again).</source>
         <translation>저장된 진단에 원인 단계가 없습니다: 기준과 다른 구성이 없었거나, 이 단계가 생기기 전에 만들어졌습니다(다시 진단하세요).</translation>
     </message>
     <message>
-        <location filename="../ui/pages/causeview.cpp" line="98"/>
+        <location filename="../ui/pages/causeview.cpp" line="86"/>
         <source>Why each config differs from the reference &quot;%1&quot;: B ran again with one operator class at a time computed as the reference computes it, in every layer, on its flips, then its largest Δp (up to %2 items). A cell is the mean share of Δp that class&apos;s splice removes over the row&apos;s items (darker: more), with the items it is the cause of; click a cell for its items, activate an item to inspect it.</source>
         <translation>각 구성이 기준 &quot;%1&quot;과 다른 이유: B를 다시 실행하되, 한 번에 한 연산자 클래스를 모든 레이어에서 기준처럼 계산했습니다. 대상은 뒤집힌 항목, 그다음 Δp가 가장 큰 항목입니다(최대 %2개). 셀은 그 클래스를 끼워 넣었을 때 행의 항목에서 사라지는 Δp의 평균 비율(진할수록 큼)과 그 클래스가 원인인 항목 수입니다. 셀을 클릭하면 항목이 나오고, 항목을 활성화하면 검사합니다.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/causeview.cpp" line="128"/>
+        <location filename="../ui/pages/causeview.cpp" line="116"/>
         <source>Not localised: %1.</source>
         <translation>국소화되지 않음: %1.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/causeview.cpp" line="152"/>
+        <location filename="../ui/pages/causeview.cpp" line="140"/>
         <source>Items complete by %1 whose cause is %2</source>
         <translation>%1까지 완성되고 원인이 %2인 항목</translation>
     </message>
     <message>
-        <location filename="../ui/pages/causeview.cpp" line="155"/>
+        <location filename="../ui/pages/causeview.cpp" line="143"/>
         <source>Items complete by %1 that a set of classes explains</source>
         <translation>%1까지 완성되고 클래스 집합이 설명하는 항목</translation>
     </message>
     <message>
-        <location filename="../ui/pages/causeview.cpp" line="156"/>
+        <location filename="../ui/pages/causeview.cpp" line="144"/>
         <source>Items complete by %1</source>
         <translation>%1까지 완성되는 항목</translation>
     </message>
     <message numerus="yes">
-        <location filename="../ui/pages/causeview.cpp" line="158"/>
+        <location filename="../ui/pages/causeview.cpp" line="146"/>
         <source>%1: %n item(s)</source>
         <translation>
             <numerusform>%1: 항목 %n개</numerusform>
@@ -1017,27 +1017,27 @@
         <translation>프로브 표본</translation>
     </message>
     <message>
-        <location filename="../ui/pages/diagnosisview.cpp" line="225"/>
+        <location filename="../ui/pages/diagnosisview.cpp" line="218"/>
         <source>Probes</source>
         <translation>프로브</translation>
     </message>
     <message>
-        <location filename="../ui/pages/diagnosisview.cpp" line="227"/>
+        <location filename="../ui/pages/diagnosisview.cpp" line="220"/>
         <source>Kernel trace: operators whose counts differ between a probe and its baseline</source>
         <translation>커널 트레이스: 프로브와 그 베이스라인 사이에서 실행 횟수가 다른 연산자</translation>
     </message>
     <message>
-        <location filename="../ui/pages/diagnosisview.cpp" line="232"/>
+        <location filename="../ui/pages/diagnosisview.cpp" line="225"/>
         <source>The study&apos;s configs, explained by the suspects they differ in</source>
         <translation>의심 요인으로 설명한 스터디의 구성</translation>
     </message>
     <message>
-        <location filename="../ui/pages/diagnosisview.cpp" line="234"/>
+        <location filename="../ui/pages/diagnosisview.cpp" line="227"/>
         <source>Fragility forecast against the full runs</source>
         <translation>취약성 예측과 전체 실행 비교</translation>
     </message>
     <message>
-        <location filename="../ui/pages/diagnosisview.cpp" line="251"/>
+        <location filename="../ui/pages/diagnosisview.cpp" line="244"/>
         <source>No diagnosis is stored for this head yet. Run it with:
   probaudit diagnose STUDY --ledger %1
 It probes a seeded sample: the reference twice, neighbours changed, the batch shape, kernels and runtime, and explains every config.</source>
@@ -1046,7 +1046,7 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
 시드를 고정한 표본으로 기준 두 번, 이웃 변경, 배치 형태, 커널과 런타임을 프로브하고 모든 구성을 설명합니다.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/diagnosisview.cpp" line="266"/>
+        <location filename="../ui/pages/diagnosisview.cpp" line="259"/>
         <source>Why do results differ from the reference config &quot;%1&quot;? Probes on a seeded sample of %2 items (seed %3, batch %4); every probe run is in the ledger.</source>
         <translation>결과가 기준 구성 &quot;%1&quot;의 결과와 다른 이유는 무엇일까요? 시드를 고정한 표본 항목 %2개에 대한 프로브입니다(시드 %3, 배치 %4). 모든 프로브 실행은 원장에 있습니다.</translation>
     </message>
@@ -1087,7 +1087,7 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
         <translation>오차 (예측 − 관측)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/diagnosisview.cpp" line="262"/>
+        <location filename="../ui/pages/diagnosisview.cpp" line="255"/>
         <source>Why do results differ from the reference config &quot;%1&quot;? Read from the study&apos;s recorded runs over all %2 items; a server is not probed.</source>
         <translation>결과가 기준 구성 &quot;%1&quot;과(와) 다른 이유는 무엇입니까? 연구에 기록된 전체 %2개 항목의 실행에서 읽었으며, 서버는 탐색하지 않습니다.</translation>
     </message>
@@ -1946,53 +1946,53 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
 <context>
     <name>probaudit::ui::LadderChart</name>
     <message>
+        <location filename="../ui/pages/diagnosisview.cpp" line="71"/>
         <location filename="../ui/pages/diagnosisview.cpp" line="78"/>
-        <location filename="../ui/pages/diagnosisview.cpp" line="85"/>
         <source>Suspect %1: %2</source>
         <translation>의심 요인 %1: %2</translation>
     </message>
     <message>
-        <location filename="../ui/pages/diagnosisview.cpp" line="86"/>
+        <location filename="../ui/pages/diagnosisview.cpp" line="79"/>
         <source>not judged: the ladder stopped at &quot;%1&quot;</source>
         <translation>판정 안 함: 사다리가 &quot;%1&quot;에서 멈춤</translation>
     </message>
     <message>
-        <location filename="../ui/pages/diagnosisview.cpp" line="96"/>
+        <location filename="../ui/pages/diagnosisview.cpp" line="89"/>
         <source>Then: pin</source>
         <translation>다음: 고정</translation>
     </message>
     <message>
-        <location filename="../ui/pages/diagnosisview.cpp" line="97"/>
+        <location filename="../ui/pages/diagnosisview.cpp" line="90"/>
         <source>Pin the runtime that reproduces the reference (probaudit pin), so that a different build or kernel library is reported before it moves a decision.</source>
         <translation>기준을 재현하는 런타임을 고정하세요(probaudit pin). 그러면 다른 빌드나 커널 라이브러리가 결정을 바꾸기 전에 보고됩니다.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/diagnosisview.cpp" line="148"/>
+        <location filename="../ui/pages/diagnosisview.cpp" line="141"/>
         <source>clean</source>
         <translation>이상 없음</translation>
     </message>
     <message>
-        <location filename="../ui/pages/diagnosisview.cpp" line="151"/>
+        <location filename="../ui/pages/diagnosisview.cpp" line="144"/>
         <source>moves the numbers</source>
         <translation>수치를 바꿈</translation>
     </message>
     <message>
-        <location filename="../ui/pages/diagnosisview.cpp" line="154"/>
+        <location filename="../ui/pages/diagnosisview.cpp" line="147"/>
         <source>stop</source>
         <translation>중단</translation>
     </message>
     <message>
-        <location filename="../ui/pages/diagnosisview.cpp" line="156"/>
+        <location filename="../ui/pages/diagnosisview.cpp" line="149"/>
         <source>not judged</source>
         <translation>판정 안 함</translation>
     </message>
     <message>
-        <location filename="../ui/pages/diagnosisview.cpp" line="91"/>
+        <location filename="../ui/pages/diagnosisview.cpp" line="84"/>
         <source>Then: declare</source>
         <translation>다음: 선언</translation>
     </message>
     <message>
-        <location filename="../ui/pages/diagnosisview.cpp" line="92"/>
+        <location filename="../ui/pages/diagnosisview.cpp" line="85"/>
         <source>Declare the server&apos;s settings in the study ($.model.labels) and record the reference again after every change of the server, so that the change shows as a runtime step.</source>
         <translation>연구에 서버 설정을 선언하고($.model.labels) 서버가 바뀔 때마다 기준 구성을 다시 기록하십시오. 그러면 변경이 런타임 단계로 나타납니다.</translation>
     </message>
@@ -2126,22 +2126,22 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
         <translation>실행(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="134"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="135"/>
         <source>&amp;Next Config</source>
         <translation>다음 구성(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="136"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="137"/>
         <source>&amp;Previous Config</source>
         <translation>이전 구성(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="138"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="139"/>
         <source>Show &amp;Flipped Items Only</source>
         <translation>뒤집힌 항목만 표시(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="146"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="147"/>
         <source>&amp;Search Items…</source>
         <translation>항목 검색(&amp;S)…</translation>
     </message>
@@ -2219,42 +2219,47 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
         <translation>원인(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="160"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="124"/>
+        <source>&amp;Variants</source>
+        <translation>변형(&amp;V)</translation>
+    </message>
+    <message>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="161"/>
         <source>&amp;Presentation Mode</source>
         <translation>프레젠테이션 모드(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="167"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="168"/>
         <source>&amp;Theme</source>
         <translation>테마(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="168"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="169"/>
         <source>Follow the &amp;System</source>
         <translation>시스템 설정 따르기(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="169"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="170"/>
         <source>&amp;Light</source>
         <translation>밝게(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="170"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="171"/>
         <source>&amp;Dark</source>
         <translation>어둡게(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="182"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="183"/>
         <source>&amp;Language</source>
         <translation>언어(&amp;G)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="188"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="189"/>
         <source>Language</source>
         <translation>언어</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="189"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="190"/>
         <source>The workbench uses the new language from its next start.</source>
         <translation>워크벤치를 다음에 시작할 때부터 새 언어가 적용됩니다.</translation>
     </message>
@@ -2277,7 +2282,7 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
         <location filename="../ui/pages/mainwindow.cpp" line="327"/>
         <location filename="../ui/pages/mainwindow.cpp" line="345"/>
         <location filename="../ui/pages/mainwindow.cpp" line="386"/>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="238"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="239"/>
         <source>Open a study or ledger first.</source>
         <translation>먼저 스터디나 원장을 여세요.</translation>
     </message>
@@ -2346,19 +2351,19 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
         <translation>보고서 내보내기(&amp;X)…</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="238"/>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="242"/>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="329"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="239"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="243"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="330"/>
         <source>Export Report</source>
         <translation>보고서 내보내기</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="243"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="244"/>
         <source>PDF (*.pdf)</source>
         <translation>PDF (*.pdf)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="332"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="333"/>
         <source>Report written to %1</source>
         <translation>보고서를 저장했습니다: %1</translation>
     </message>
@@ -2368,13 +2373,13 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
         <translation>이 비교의 항목 내보내기(&amp;I)…</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="253"/>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="384"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="254"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="385"/>
         <source>Export Items</source>
         <translation>항목 내보내기</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="254"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="255"/>
         <source>CSV (*.csv);;JSON lines (*.jsonl)</source>
         <translation>CSV (*.csv);;JSON 줄 (*.jsonl)</translation>
     </message>
@@ -2384,29 +2389,29 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
         <translation>요약 표 내보내기(&amp;H)…</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="304"/>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="405"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="305"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="406"/>
         <source>Export Headline</source>
         <translation>요약 내보내기</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="305"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="306"/>
         <source>Markdown (*.md);;CSV (*.csv)</source>
         <translation>Markdown (*.md);;CSV (*.csv)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="385"/>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="406"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="386"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="407"/>
         <source>%1 cannot be written.</source>
         <translation>%1에 쓸 수 없습니다.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="388"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="389"/>
         <source>Items written to %1</source>
         <translation>항목을 저장했습니다: %1</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="409"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="410"/>
         <source>Headline written to %1</source>
         <translation>요약을 저장했습니다: %1</translation>
     </message>
@@ -2416,19 +2421,19 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
         <translation>감사 번들 내보내기(&amp;B)…</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="265"/>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="359"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="266"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="360"/>
         <source>Export Audit Bundle</source>
         <translation>감사 번들 내보내기</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="266"/>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="274"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="267"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="275"/>
         <source>Audit bundles (*.zip)</source>
         <translation>감사 번들 (*.zip)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="362"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="363"/>
         <source>Audit bundle written to %1</source>
         <translation>감사 번들을 저장했습니다: %1</translation>
     </message>
@@ -2438,28 +2443,28 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
         <translation>감사 번들 가져오기(&amp;M)…</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="273"/>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="292"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="274"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="293"/>
         <source>Import Audit Bundle</source>
         <translation>감사 번들 가져오기</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="283"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="284"/>
         <source>Import Into Ledger</source>
         <translation>원장으로 가져오기</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="284"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="285"/>
         <source>Ledgers (*.ledger)</source>
         <translation>원장 (*.ledger)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="296"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="297"/>
         <source>%1 runs imported, %2 already there</source>
         <translation>실행 %1개를 가져왔고, %2개는 이미 있습니다</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="156"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="157"/>
         <source>Field Report &amp;Tables…</source>
         <translation>현장 보고서 표(&amp;T)…</translation>
     </message>
@@ -2489,7 +2494,7 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
         <translation>원장: 검증 중…</translation>
     </message>
     <message>
-        <location filename="../ui/pages/mainwindowmenus.cpp" line="364"/>
+        <location filename="../ui/pages/mainwindowmenus.cpp" line="365"/>
         <source>%1, without the study file: %2</source>
         <translation>%1, 스터디 파일 없이: %2</translation>
     </message>
@@ -3050,127 +3055,132 @@ It probes a seeded sample: the reference twice, neighbours changed, the batch sh
 <context>
     <name>probaudit::ui::ReviewPage</name>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="43"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="44"/>
         <source>accuracy</source>
         <translation>정확도</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="43"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="44"/>
         <source>decisions</source>
         <translation>결정</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="43"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="44"/>
         <source>bits</source>
         <translation>비트</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="105"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="106"/>
         <source>The head variant under review</source>
         <translation>검토 중인 헤드 변형</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="184"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="188"/>
         <source>Share of items bitwise different</source>
         <translation>비트 단위로 다른 항목 비율</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="185"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="189"/>
         <source>Relative L2 of the decision-token vector (median)</source>
         <translation>결정 토큰 벡터의 상대 L2 (중앙값)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="194"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="198"/>
         <source>Colour:</source>
         <translation>색상:</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="122"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="124"/>
         <source>&amp;Items</source>
         <translation>항목(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="123"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="125"/>
         <source>C&amp;harts</source>
         <translation>차트(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="124"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="126"/>
         <source>&amp;Layers</source>
         <translation>레이어(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="125"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="127"/>
         <source>Dia&amp;gnosis</source>
         <translation>진단(&amp;G)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="126"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="128"/>
         <source>&amp;Cause</source>
         <translation>원인(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="127"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="129"/>
         <source>R&amp;uns</source>
         <translation>실행(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="150"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="130"/>
+        <source>Va&amp;riants</source>
+        <translation>변형(&amp;R)</translation>
+    </message>
+    <message>
+        <location filename="../ui/pages/reviewpage.cpp" line="154"/>
         <source>Head:</source>
         <translation>헤드:</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="281"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="308"/>
         <source>%1 differs</source>
         <translation>%1 다름</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="305"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="332"/>
         <source>%1 — %2</source>
         <translation>%1 — %2</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="374"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="404"/>
         <source>Nothing to compare yet: the ledger has no finished run.</source>
         <translation>아직 비교할 것이 없습니다. 원장에 완료된 실행이 없습니다.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="378"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="408"/>
         <source>Config %1 has no finished run yet.</source>
         <translation>구성 %1에는 아직 완료된 실행이 없습니다.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="379"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="409"/>
         <source>The reference config %1 has no finished run, so nothing can be compared.</source>
         <translation>기준 구성 %1에 완료된 실행이 없어 아무것도 비교할 수 없습니다.</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="383"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="413"/>
         <source>Comparing the reference config &quot;%1&quot; (run %2) with &quot;%3&quot; (run %4): %5</source>
         <translation>기준 구성 &quot;%1&quot;(실행 %2) 대 &quot;%3&quot;(실행 %4) 비교: %5</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="188"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="192"/>
         <source>Configs</source>
         <translation>구성</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="189"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="193"/>
         <source>Items of the selected config (the 40 most moved)</source>
         <translation>선택한 구성의 항목 (가장 많이 바뀐 40개)</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="192"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="196"/>
         <source>Rows:</source>
         <translation>행:</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="225"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="252"/>
         <source>Sweep: the study&apos;s shards on the cluster</source>
         <translation>스윕: 클러스터에서 실행한 연구의 샤드</translation>
     </message>
     <message>
-        <location filename="../ui/pages/reviewpage.cpp" line="231"/>
+        <location filename="../ui/pages/reviewpage.cpp" line="258"/>
         <source>Refresh</source>
         <translation>새로 고침</translation>
     </message>
@@ -3327,87 +3337,92 @@ chain SHA-256 %2</source>
         <translation>스터디</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="122"/>
+        <location filename="../ui/models/runsmodel.cpp" line="126"/>
         <source>finished</source>
         <translation>완료</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="124"/>
+        <location filename="../ui/models/runsmodel.cpp" line="128"/>
         <source>interrupted</source>
         <translation>중단됨</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="126"/>
+        <location filename="../ui/models/runsmodel.cpp" line="130"/>
         <source>failed</source>
         <translation>실패</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="128"/>
+        <location filename="../ui/models/runsmodel.cpp" line="132"/>
         <source>running</source>
         <translation>실행 중</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="128"/>
+        <location filename="../ui/models/runsmodel.cpp" line="132"/>
         <source>cut off (resumable)</source>
         <translation>끊김 (재개 가능)</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="132"/>
+        <location filename="../ui/models/runsmodel.cpp" line="136"/>
         <source>%1 / %2</source>
         <translation>%1 / %2</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="142"/>
+        <location filename="../ui/models/runsmodel.cpp" line="146"/>
         <source>not sealed</source>
         <translation>봉인 안 됨</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="150"/>
+        <location filename="../ui/models/runsmodel.cpp" line="154"/>
         <source>Run</source>
         <translation>실행</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="150"/>
+        <location filename="../ui/models/runsmodel.cpp" line="154"/>
         <source>Kind</source>
         <translation>종류</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="150"/>
+        <location filename="../ui/models/runsmodel.cpp" line="154"/>
         <source>Config or probe</source>
         <translation>구성 또는 프로브</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="150"/>
+        <location filename="../ui/models/runsmodel.cpp" line="154"/>
+        <source>Model variant</source>
+        <translation>모델 변형</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/runsmodel.cpp" line="155"/>
         <source>Head</source>
         <translation>헤드</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="150"/>
+        <location filename="../ui/models/runsmodel.cpp" line="155"/>
         <source>Status</source>
         <translation>상태</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="151"/>
+        <location filename="../ui/models/runsmodel.cpp" line="155"/>
         <source>Items</source>
         <translation>항목</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="151"/>
+        <location filename="../ui/models/runsmodel.cpp" line="155"/>
         <source>Capture</source>
         <translation>캡처</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="151"/>
+        <location filename="../ui/models/runsmodel.cpp" line="156"/>
         <source>Environment</source>
         <translation>환경</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="151"/>
+        <location filename="../ui/models/runsmodel.cpp" line="156"/>
         <source>Started (UTC)</source>
         <translation>시작 (UTC)</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="152"/>
+        <location filename="../ui/models/runsmodel.cpp" line="156"/>
         <source>Seal</source>
         <translation>봉인</translation>
     </message>
@@ -3447,7 +3462,7 @@ server %2 (%3 API), model %4</source>
         <translation>%3개 세션에서 %2초 동안 %1개 항목; 평균 동시 요청 %4 (전송 및 응답 시간으로 측정); 지연 시간 중앙값 %5초, p99 %6초; 재시도 %7회, 실패 항목 %8개</translation>
     </message>
     <message>
-        <location filename="../ui/models/runsmodel.cpp" line="151"/>
+        <location filename="../ui/models/runsmodel.cpp" line="156"/>
         <source>Serving</source>
         <translation>서빙</translation>
     </message>
@@ -3566,6 +3581,150 @@ server %2 (%3 API), model %4</source>
         <location filename="../ui/models/sweepmodel.cpp" line="75"/>
         <source>%1 of %2 shards complete, %3 running, %4 queued, %5 failed</source>
         <translation>샤드 %2개 중 %1개 완료, 실행 중 %3, 대기 %4, 실패 %5</translation>
+    </message>
+</context>
+<context>
+    <name>probaudit::ui::VariantsModel</name>
+    <message>
+        <location filename="../ui/models/variantsmodel.cpp" line="34"/>
+        <source>Runtime noise floor: not measured (no runtime config of &quot;%1&quot; besides the reference has a run).</source>
+        <translation>런타임 노이즈 플로어: 측정되지 않음(기준 외에 &quot;%1&quot;의 런타임 구성 실행이 없음).</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/variantsmodel.cpp" line="37"/>
+        <source>Runtime noise floor: the reference variant &quot;%1&quot; under %2 other runtime config(s) flips at most %3 decision(s), largest Δp %4 points.</source>
+        <translation>런타임 노이즈 플로어: 기준 변형 &quot;%1&quot;은(는) 다른 런타임 구성 %2개에서 최대 %3개의 결정이 뒤집힘, 최대 Δp %4 포인트.</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/variantsmodel.cpp" line="44"/>
+        <source>Its largest mean KL over the vocabulary: %1 nats (%2).</source>
+        <translation>어휘 전체에 대한 최대 평균 KL: %1 nats (%2).</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/variantsmodel.cpp" line="48"/>
+        <source>%1 has no run of the reference variant with the same runtime settings to compare it with.</source>
+        <translation>%1: 비교할 같은 런타임 설정의 기준 변형 실행이 없습니다.</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/variantsmodel.cpp" line="58"/>
+        <source>yes</source>
+        <translation>예</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/variantsmodel.cpp" line="58"/>
+        <source>no</source>
+        <translation>아니요</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/variantsmodel.cpp" line="58"/>
+        <source>not measured</source>
+        <translation>측정되지 않음</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/variantsmodel.cpp" line="70"/>
+        <location filename="../ui/models/variantsmodel.cpp" line="72"/>
+        <source>no labels</source>
+        <translation>레이블 없음</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/variantsmodel.cpp" line="78"/>
+        <source>not recorded</source>
+        <translation>기록되지 않음</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/variantsmodel.cpp" line="111"/>
+        <source>Variant</source>
+        <translation>변형</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/variantsmodel.cpp" line="111"/>
+        <source>Config</source>
+        <translation>구성</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/variantsmodel.cpp" line="111"/>
+        <source>Against</source>
+        <translation>비교 대상</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/variantsmodel.cpp" line="112"/>
+        <source>Flips</source>
+        <translation>뒤집힘</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/variantsmodel.cpp" line="112"/>
+        <source>Churn (95%)</source>
+        <translation>이탈 (95%)</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/variantsmodel.cpp" line="112"/>
+        <source>Net, points</source>
+        <translation>순 차이, 포인트</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/variantsmodel.cpp" line="113"/>
+        <source>Largest Δp</source>
+        <translation>최대 Δp</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/variantsmodel.cpp" line="113"/>
+        <source>Above the floor</source>
+        <translation>플로어 초과</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/variantsmodel.cpp" line="113"/>
+        <source>KL mean (nats)</source>
+        <translation>KL 평균 (nats)</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/variantsmodel.cpp" line="114"/>
+        <source>KL p99</source>
+        <translation>KL p99</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/variantsmodel.cpp" line="114"/>
+        <source>Same top token</source>
+        <translation>같은 최상위 토큰</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/variantsmodel.cpp" line="114"/>
+        <source>KL above the floor</source>
+        <translation>KL 플로어 초과</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/variantsmodel.cpp" line="120"/>
+        <source>The reference variant&apos;s config with the same runtime settings</source>
+        <translation>같은 런타임 설정의 기준 변형 구성</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/variantsmodel.cpp" line="122"/>
+        <source>Labelled items whose correctness changed either way (Wilson 95%)</source>
+        <translation>정답 여부가 어느 쪽으로든 바뀐 레이블 항목 (Wilson 95%)</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/variantsmodel.cpp" line="124"/>
+        <source>The accuracy difference, variant minus baseline (paired bootstrap 95%)</source>
+        <translation>정확도 차이, 변형 빼기 기준선 (쌍체 부트스트랩 95%)</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/variantsmodel.cpp" line="126"/>
+        <source>More flips than any runtime config of the reference variant, or as many and a larger Δp</source>
+        <translation>기준 변형의 어떤 런타임 구성보다 뒤집힘이 많거나, 같은 수이면서 Δp가 더 큼</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/variantsmodel.cpp" line="129"/>
+        <source>KL(baseline || variant) over the whole vocabulary at the decision position, mean over items (heads that record their vocabulary)</source>
+        <translation>결정 위치에서 어휘 전체에 대한 KL(기준선 || 변형), 항목 평균 (어휘를 기록하는 헤드)</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/variantsmodel.cpp" line="132"/>
+        <source>Items whose most likely vocabulary token is the same (Wilson 95%)</source>
+        <translation>가장 가능성 높은 어휘 토큰이 같은 항목 (Wilson 95%)</translation>
+    </message>
+    <message>
+        <location filename="../ui/models/variantsmodel.cpp" line="134"/>
+        <source>A mean KL above every runtime config&apos;s</source>
+        <translation>모든 런타임 구성보다 큰 평균 KL</translation>
     </message>
 </context>
 <context>

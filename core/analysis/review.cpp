@@ -400,6 +400,31 @@ void attachDistanceToExact(Review& rv) {
     }
 }
 
+// Every run, with what the Runs view shows beside it: its environment, its model variant (a
+// study with $.models) and, for an endpoint run, how the server served it.
+void readRuns(const ledger::Ledger& led, Review& rv) {
+    rv.runs = led.runs();
+    std::map<std::string, std::string> variantOf; // config hash -> variant
+    for (const auto& r : rv.runs) {
+        if (rv.study.contains("models")) {
+            if (!variantOf.count(r.config_hash)) {
+                const json c = led.config(r.config_hash);
+                variantOf[r.config_hash] = c.is_object() ? c.value("model", "") : "";
+            }
+            rv.run_variants[r.id] = variantOf[r.config_hash];
+        }
+        if (!rv.environments.count(r.env_hash)) {
+            rv.environments[r.env_hash] = led.environment(r.env_hash);
+        }
+        // An endpoint run: what its exchanges say about the serving (the Runs view's column).
+        if (envKind(rv.environments[r.env_hash]) == EnvKind::Endpoint) {
+            if (const auto exchanges = led.requests(r.id); !exchanges.empty()) {
+                rv.serving.emplace(r.id, requestStats(exchanges));
+            }
+        }
+    }
+}
+
 Review loadReviewOf(const std::string& ledgerPath, const std::string& headName,
                     const ReviewProgress& progress, bool checkChain) {
     auto report = [&](float f) {
@@ -423,18 +448,7 @@ Review loadReviewOf(const std::string& ledgerPath, const std::string& headName,
     rv.dataset_sha256 = led.datasetSha256();
     rv.facts = StudyFacts::read(rv.study);
     rv.reference_name = rv.facts.reference;
-    rv.runs = led.runs();
-    for (const auto& r : rv.runs) {
-        if (!rv.environments.count(r.env_hash)) {
-            rv.environments[r.env_hash] = led.environment(r.env_hash);
-        }
-        // An endpoint run: what its exchanges say about the serving (the Runs view's column).
-        if (envKind(rv.environments[r.env_hash]) == EnvKind::Endpoint) {
-            if (const auto exchanges = led.requests(r.id); !exchanges.empty()) {
-                rv.serving.emplace(r.id, requestStats(exchanges));
-            }
-        }
-    }
+    readRuns(led, rv);
     for (const auto& r : rv.runs) {
         if (r.kind == RunKind::Study && r.status == ledger::RunStatus::Finished &&
             std::find(rv.heads.begin(), rv.heads.end(), r.head) == rv.heads.end()) {

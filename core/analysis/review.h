@@ -18,11 +18,14 @@
 
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace probaudit::analysis {
+
+struct VariantTable; // variants.h
 
 struct ReviewRow {
     // The row's name in every view: the config's name, or for a run recorded in another
@@ -94,8 +97,13 @@ struct Review {
     std::vector<std::string> heads; // head variants with at least one finished study run
     std::string head;               // the one reviewed
     std::vector<ledger::Item> items;
-    std::vector<ledger::Run> runs;                      // every run in the ledger, probes included
-    std::map<std::int64_t, RequestStats> serving;       // endpoint runs: items/s, in flight
+    std::vector<ledger::Run> runs;                // every run in the ledger, probes included
+    std::map<std::int64_t, RequestStats> serving; // endpoint runs: items/s, in flight
+    // A study with model variants ($.models): each run's variant, by run id.
+    std::map<std::int64_t, std::string> run_variants;
+    // The variants table (variants.h) with its KL columns, where the caller computed it (the
+    // workbench's loader does, off the GUI thread); null otherwise.
+    std::shared_ptr<const VariantTable> variants;
     std::map<std::string, nlohmann::json> environments; // fingerprint of every run, by hash
     std::optional<ledger::Run> reference_run;
     // The exact reference: the first row of a float64 config with a finished run in the home

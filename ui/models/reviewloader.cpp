@@ -1,5 +1,7 @@
 #include "ui/models/reviewloader.h"
 
+#include "core/analysis/variants.h"
+
 #include <QMetaObject>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -28,9 +30,23 @@ void ReviewLoader::cancel() {
     }
 }
 
+namespace {
+
+// A study with model variants: its variants table, KL columns included (they read every
+// compared run's vocabulary from the ledger, so never on the GUI thread).
+ReviewPtr withVariants(analysis::Review rv) {
+    if (rv.study.contains("models") && !rv.generation && rv.reference_run) {
+        auto table = std::make_shared<analysis::VariantTable>(analysis::variantTable(rv));
+        analysis::addVocabularyKl(*table, ledger::Ledger(rv.path, ledger::Ledger::Mode::Read));
+        rv.variants = std::move(table);
+    }
+    return std::make_shared<const analysis::Review>(std::move(rv));
+}
+
+} // namespace
+
 ReviewPtr ReviewLoader::loadNow(const QString& ledgerPath, const QString& head) {
-    return std::make_shared<const analysis::Review>(
-        analysis::loadReview(ledgerPath.toStdString(), head.toStdString()));
+    return withVariants(analysis::loadReview(ledgerPath.toStdString(), head.toStdString()));
 }
 
 void ReviewLoader::load(const QString& ledgerPath, const QString& head) {
@@ -64,9 +80,7 @@ void ReviewLoader::load(const QString& ledgerPath, const QString& head) {
             };
             // The chain is verified by the window afterwards, in the background: reading every
             // sealed run again must not delay the dashboard.
-            return {std::make_shared<const analysis::Review>(
-                        analysis::loadReview(path, headName, report, false)),
-                    {}};
+            return {withVariants(analysis::loadReview(path, headName, report, false)), {}};
         } catch (const std::exception& e) {
             return {nullptr, QString::fromStdString(e.what())};
         }

@@ -114,6 +114,10 @@ QVariant RunsModel::cellData(const QModelIndex& index, int role) const {
     case ConfigColumn:
         return r.kind == RunKind::Probe && !r.label.empty() ? QString::fromStdString(r.label)
                                                             : QString::fromStdString(r.config_name);
+    case ModelColumn: {
+        const auto v = review()->run_variants.find(r.id);
+        return v == review()->run_variants.end() ? QVariant() : QString::fromStdString(v->second);
+    }
     case HeadColumn:
         return QString::fromStdString(r.head);
     case StatusColumn:
@@ -147,9 +151,9 @@ QVariant RunsModel::cellData(const QModelIndex& index, int role) const {
 }
 
 QStringList RunsModel::headerTitles() const {
-    return {tr("Run"),   tr("Kind"),    tr("Config or probe"), tr("Head"),          tr("Status"),
-            tr("Items"), tr("Capture"), tr("Environment"),     tr("Started (UTC)"), tr("Serving"),
-            tr("Seal")};
+    return {tr("Run"),         tr("Kind"),          tr("Config or probe"), tr("Model variant"),
+            tr("Head"),        tr("Status"),        tr("Items"),           tr("Capture"),
+            tr("Environment"), tr("Started (UTC)"), tr("Serving"),         tr("Seal")};
 }
 
 } // namespace probaudit::ui

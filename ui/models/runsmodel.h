@@ -13,6 +13,7 @@ public:
         IdColumn,
         KindColumn,
         ConfigColumn,
+        ModelColumn, // a study with model variants: the run's variant
         HeadColumn,
         StatusColumn,
         ItemsColumn,

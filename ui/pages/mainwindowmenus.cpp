@@ -120,7 +120,8 @@ void MainWindow::createViewMenu() {
         {tr("&Layers Heatmap"), ReviewPage::LayersTab},
         {tr("&Diagnosis"), ReviewPage::DiagnosisTab},
         {tr("C&ause"), ReviewPage::CauseTab},
-        {tr("&Runs"), ReviewPage::RunsTab}};
+        {tr("&Runs"), ReviewPage::RunsTab},
+        {tr("&Variants"), ReviewPage::VariantsTab}};
     int key = 0;
     for (const auto& [name, tab] : tabs) {
         QAction* a = view->addAction(name, this, [this, tab = tab] {

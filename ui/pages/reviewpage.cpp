@@ -6,6 +6,7 @@
 #include "ui/models/format.h"
 #include "ui/models/runsmodel.h"
 #include "ui/models/sweepmodel.h"
+#include "ui/models/variantsmodel.h"
 #include "ui/pages/causeview.h"
 #include "ui/pages/chartspanel.h"
 #include "ui/pages/diagnosisview.h"
@@ -116,6 +117,7 @@ ReviewPage::ReviewPage(QWidget* parent) : QWidget(parent) {
     m_diagnosis = new DiagnosisView(this);
     m_cause = new CauseView(this);
     QWidget* runs = createRunsView();
+    QWidget* variants = createVariantsView();
 
     m_tabs = new QTabWidget(this);
     m_tabs->setObjectName(QStringLiteral("reviewTabs"));
@@ -125,6 +127,8 @@ ReviewPage::ReviewPage(QWidget* parent) : QWidget(parent) {
     m_tabs->addTab(m_diagnosis, tr("Dia&gnosis"));
     m_tabs->addTab(m_cause, tr("&Cause"));
     m_tabs->addTab(runs, tr("R&uns"));
+    m_tabs->addTab(variants, tr("Va&riants"));
+    m_tabs->setTabVisible(VariantsTab, false);
 
     m_inspector = new Inspector(this);
     auto* inspectorScroll = new QScrollArea(this);
@@ -217,6 +221,29 @@ QWidget* ReviewPage::createRunsView() {
     runs->horizontalHeader()->setStretchLastSection(true);
     layout->addWidget(runs, 3);
     layout->addWidget(createSweepBox(tab), 1);
+    return tab;
+}
+
+// A study with model variants: each variant against the reference variant under the same
+// runtime settings, and the runtime noise floor it is judged against.
+QWidget* ReviewPage::createVariantsView() {
+    auto* tab = new QWidget(this);
+    auto* layout = new QVBoxLayout(tab);
+    layout->setContentsMargins(0, 0, 0, 0);
+    m_variantsFloor = new QLabel(tab);
+    m_variantsFloor->setObjectName(QStringLiteral("variantsFloor"));
+    m_variantsFloor->setWordWrap(true);
+    m_variantsFloor->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_variantsModel = new VariantsModel(this);
+    m_variantsView = new QTableView(tab);
+    m_variantsView->setObjectName(QStringLiteral("variantsView"));
+    m_variantsView->setModel(m_variantsModel);
+    m_variantsView->verticalHeader()->hide();
+    m_variantsView->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_variantsView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_variantsView->horizontalHeader()->setStretchLastSection(true);
+    layout->addWidget(m_variantsFloor);
+    layout->addWidget(m_variantsView, 1);
     return tab;
 }
 
@@ -327,6 +354,9 @@ void ReviewPage::setReview(const ReviewPtr& review) {
     m_diagnosis->setReview(review);
     m_cause->setReview(review);
     m_runsModel->setReview(review);
+    m_variantsModel->setReview(review);
+    m_variantsFloor->setText(m_variantsModel->floorText());
+    m_tabs->setTabVisible(VariantsTab, review && review->variants);
     m_sweepModel->load(QString::fromStdString(review->study_path));
     m_inspector->setReview(review);
     m_verdict->setReview(review);
@@ -408,6 +438,9 @@ void ReviewPage::showFilter(const QString& description, const ItemFilter& filter
 }
 
 void ReviewPage::showTab(Tab tab) {
+    if (!m_tabs->isTabVisible(int(tab))) {
+        return; // the Variants tab of a study of one model
+    }
     m_tabs->setCurrentIndex(int(tab));
 }
 

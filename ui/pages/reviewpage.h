@@ -26,12 +26,13 @@ class Inspector;
 class VerdictStrip;
 class ItemsTable;
 class RunsModel;
+class VariantsModel;
 struct ItemFilter;
 
 class ReviewPage : public QWidget {
     Q_OBJECT
 public:
-    enum Tab { ItemsTab, ChartsTab, LayersTab, DiagnosisTab, CauseTab, RunsTab };
+    enum Tab { ItemsTab, ChartsTab, LayersTab, DiagnosisTab, CauseTab, RunsTab, VariantsTab };
 
     explicit ReviewPage(QWidget* parent = nullptr);
 
@@ -55,6 +56,7 @@ public:
     Inspector* inspector() const { return m_inspector; }
     VerdictStrip* verdict() const { return m_verdict; }
     QTabWidget* tabs() const { return m_tabs; }
+    VariantsModel* variantsModel() const { return m_variantsModel; }
 
 Q_SIGNALS:
     void headChangeRequested(const QString& head);
@@ -64,6 +66,7 @@ private:
     void createDashboard();
     QWidget* createLayersTab();
     QWidget* createRunsView();
+    QWidget* createVariantsView();
     QWidget* createSweepBox(QWidget* parent);
     void connectViews();
     void onDashboardClicked(const QModelIndex& index);
@@ -86,6 +89,9 @@ private:
     DiagnosisView* m_diagnosis = nullptr;
     CauseView* m_cause = nullptr;
     RunsModel* m_runsModel = nullptr;
+    VariantsModel* m_variantsModel = nullptr;
+    QTableView* m_variantsView = nullptr;
+    QLabel* m_variantsFloor = nullptr;
     SweepModel* m_sweepModel = nullptr;
     QGroupBox* m_sweepBox = nullptr;
     QLabel* m_sweepSummary = nullptr;

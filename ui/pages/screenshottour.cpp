@@ -69,6 +69,10 @@ bool saveReviewViews(MainWindow& window, const ReviewPtr& review, const QString&
     ok &= save(&window, dir, QStringLiteral("04b-cause"), suffix);
     page->showTab(ReviewPage::RunsTab);
     ok &= save(&window, dir, QStringLiteral("05-runs"), suffix);
+    if (review->variants) { // a study with model variants
+        page->showTab(ReviewPage::VariantsTab);
+        ok &= save(&window, dir, QStringLiteral("05b-variants"), suffix);
+    }
     page->showTab(ReviewPage::ItemsTab);
     const std::int64_t item = tellingItem(*review, page->comparisonRow());
     page->inspectItem(item);
