@@ -20,6 +20,8 @@ to one fault:
     "nologprobs" forward, then remove the log-probabilities from the reply (a server that
                 returns none)
     "badserver" forward, with a Server header that is not UTF-8 (GET requests: the default only)
+    "swap:A,B"  forward, then swap the log-probabilities of tokens A and B among every token's
+                alternatives and in the tokens chosen (a server whose model decides the other way)
     "manytop"   forward, then give every token 100,000 more alternatives than the server did
     "echo"      forward, then echo the request's Authorization header in everything the reply
                 carries: its text, its model's system_fingerprint, its Server header (GET
@@ -185,12 +187,26 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 for top in (choice.get("logprobs") or {}).get("top_logprobs") or []:
                     top.update({f"x{i}": -30.0 - i * 1e-6 for i in range(100000)})
             data = json.dumps(j).encode()
+        if fault.startswith("swap:"):
+            data = swapped(data, *fault[5:].split(",", 1))
         if fault == "nologprobs":
             j = json.loads(data)
             for choice in j.get("choices", []):
                 choice["logprobs"] = None
             data = json.dumps(j).encode()
         self.reply(status, headers, data)
+
+
+def swapped(data: bytes, a: str, b: str) -> bytes:
+    """A completion whose tokens A and B trade their log-probabilities."""
+    j = json.loads(data)
+    for choice in j.get("choices", []):
+        logprobs = choice.get("logprobs") or {}
+        for top in logprobs.get("top_logprobs") or []:
+            if a in top and b in top:
+                top[a], top[b] = top[b], top[a]
+        logprobs["tokens"] = [{a: b, b: a}.get(t, t) for t in logprobs.get("tokens") or []]
+    return json.dumps(j).encode()
 
 
 class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):

@@ -10,6 +10,7 @@
 //   FaultProxy      tests/endpoint_proxy.py in front of a server: drops, delays, truncates or
 //                   fails the requests its plan names.
 #include "core/endpoint/http_pool.h"
+#include "core/ledger/ledger.h"
 #include "free_port.h"
 
 #include <QByteArray>
@@ -131,6 +132,22 @@ inline bool waitForHttp(const std::string& url, double seconds, QProcess* alive 
         std::this_thread::sleep_for(std::chrono::milliseconds(200));
     }
     return false;
+}
+
+// Waits (up to a minute) until the ledger's first run has `n` items recorded; how many it has.
+inline std::size_t waitForItems(const QString& ledgerPath, std::size_t n) {
+    std::size_t recorded = 0;
+    for (int i = 0; i < 600 && recorded < n; ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        try {
+            const probaudit::ledger::Ledger led(ledgerPath.toStdString(),
+                                                probaudit::ledger::Ledger::Mode::Read);
+            const auto runs = led.runs();
+            recorded = runs.empty() ? 0 : led.recordedItems(runs.front().id).size();
+        } catch (const std::exception&) { // not created yet
+        }
+    }
+    return recorded;
 }
 
 class LlamaCppServer {

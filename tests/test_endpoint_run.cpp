@@ -135,21 +135,6 @@ class TestEndpointRun : public QObject {
         return p;
     }
 
-    // Waits (up to a minute) until the ledger's first run has `n` items recorded; how many it has.
-    static std::size_t waitForItems(const QString& ledgerPath, std::size_t n) {
-        std::size_t recorded = 0;
-        for (int i = 0; i < 600 && recorded < n; ++i) {
-            std::this_thread::sleep_for(std::chrono::milliseconds(100));
-            try {
-                const ledger::Ledger led(ledgerPath.toStdString(), ledger::Ledger::Mode::Read);
-                const auto runs = led.runs();
-                recorded = runs.empty() ? 0 : led.recordedItems(runs.front().id).size();
-            } catch (const std::exception&) { // not created yet
-            }
-        }
-        return recorded;
-    }
-
 private Q_SLOTS:
     void initTestCase() {
         if (const QString why = LlamaCppServer::unavailable(); !why.isEmpty()) {

@@ -221,8 +221,8 @@ private Q_SLOTS:
         QTest::newRow("endpoint axes in an engine study")
             << study("{\"path\":\".\"}", "{\"c\":{\"kind\":\"classifier\"}}",
                      "{\"a\":{},\"b\":{\"prefix_cache\":\"warm\",\"seed\":3}}")
-            << QStringList{"$.configs.b.prefix_cache: applies to endpoint studies only",
-                           "$.configs.b.seed: applies to endpoint studies only"};
+            << QStringList{"$.configs.b.prefix_cache: applies to a server's configs only",
+                           "$.configs.b.seed: applies to a server's configs only"};
     }
     void endpointStudyProblems() { reportsEveryProblemWithItsPath(); }
 

@@ -616,11 +616,43 @@ private Q_SLOTS:
             << QStringLiteral(R"({"a b":{"path":"%1/tiny-llama"}})").arg(kFixtures)
             << QStringLiteral(R"({"ref":{}})")
             << QStringLiteral("$.models.a b: a variant's name is letters");
-        QTest::newRow("server")
-            << QStringLiteral("{\"a\":{\"endpoint\":{\"url\":\"http:/"
-                              "/127.0.0.1:1/v1\"}}}") // no double slash: moc reads it as a comment
+        // A server variant (the study is refused before any server is asked).
+        const auto server = [](const QString& serves) {
+            return QStringLiteral("{\"endpoint\":\"http:/" // no double slash: moc reads a comment
+                                  "/127.0.0.1:9/v1\",\"name\":\"m\"%1}")
+                .arg(serves.isEmpty() ? QString()
+                                      : QStringLiteral(",\"serves\":\"%1\"").arg(serves));
+        };
+        const QString local = QStringLiteral(R"("a":{"path":"%1/tiny-llama"})").arg(kFixtures);
+        const QString served = u'{' + local + QStringLiteral(R"(,"p":)") + server(u"a"_qs) + u'}';
+        QTest::newRow("server without serves")
+            << u'{' + local + QStringLiteral(R"(,"p":)") + server({}) + u'}'
+            << QStringLiteral(R"({"ref":{}})") << QStringLiteral("$.models.p.serves: missing");
+        QTest::newRow("server serves a server")
+            << u'{' + local + QStringLiteral(R"(,"p":)") + server(u"q"_qs) +
+                   QStringLiteral(R"(,"q":)") + server(u"a"_qs) + u'}'
             << QStringLiteral(R"({"ref":{}})")
-            << QStringLiteral("$.models.a: a server as a model variant is not supported yet");
+            << QStringLiteral("$.models.p.serves: \"q\" is not a local variant of $.models");
+        QTest::newRow("server first")
+            << QStringLiteral(R"({"p":)") + server(u"a"_qs) + u',' + local + u'}'
+            << QStringLiteral(R"({"ref":{"model":"a"}})")
+            << QStringLiteral("$.models.p: the first variant is the one configs without");
+        QTest::newRow("reference on a server")
+            << served << QStringLiteral(R"({"ref":{"model":"p"}})")
+            << QStringLiteral("$.reference: \"ref\" runs a server; the reference runs local "
+                              "weights");
+        QTest::newRow("engine axis on a server")
+            << served << QStringLiteral(R"({"ref":{},"s":{"model":"p","batch_size":4}})")
+            << QStringLiteral("$.configs.s.batch_size: a setting of the server, not of the "
+                              "requests ProbAudit sends; declare the server's settings in "
+                              "$.models.p.labels");
+        QTest::newRow("server axis on local weights")
+            << served << QStringLiteral(R"({"ref":{"prefix_cache":"warm"}})")
+            << QStringLiteral("$.configs.ref.prefix_cache: applies to a server's configs only");
+        QTest::newRow("hidden-state head next to a server")
+            << served << QStringLiteral(R"({"ref":{}})")
+            << QStringLiteral("$.heads.c: a study with a server among its variants has "
+                              "label_tokens or generation heads");
         QTest::newRow("missing file")
             << QStringLiteral(R"({"a":{"path":"%1/nowhere"}})").arg(kFixtures)
             << QStringLiteral(R"({"ref":{}})") << QStringLiteral("$.models.a.path");
@@ -633,7 +665,10 @@ private Q_SLOTS:
         QFETCH(QString, configs);
         QFETCH(QString, problem);
         QTemporaryDir dir;
-        const QString study = writeStudy(dir.path(), models, configs);
+        const QString heads = QString::fromUtf8(QTest::currentDataTag()).startsWith(u"hidden")
+                                  ? QStringLiteral(R"({"c":{"kind":"classifier"}})")
+                                  : QString();
+        const QString study = writeStudy(dir.path(), models, configs, heads);
         const auto r = load(study);
         QCOMPARE(r.code, 1);
         QVERIFY2(r.err.contains(problem.toUtf8()), r.err);

@@ -1,5 +1,6 @@
 #include "app/probaudit/variants_cmd.h"
 
+#include "core/analysis/conformance.h"
 #include "core/analysis/diagnosis.h"
 #include "core/analysis/review.h"
 #include "core/analysis/variants.h"
@@ -78,6 +79,41 @@ void printTable(const analysis::VariantTable& t) {
     std::printf("%s", t.unpaired.empty() ? "" : "\n");
 }
 
+// "Is the provider serving my model?": each server variant's config against the local variant
+// it claims to serve, its floor, and the local variant its decisions are closest to.
+void printServers(const std::vector<analysis::ServerConformance>& servers) {
+    if (servers.empty()) {
+        return;
+    }
+    std::printf("\nServers against the variant they claim to serve:\n\n");
+    std::printf("| server | config | serves | against | flips | largest Δp | no decision / "
+                "label unlisted | floor: flips, Δp | closest variant | verdict |\n");
+    std::printf("|---|---|---|---|---:|---:|---|---|---|---|\n");
+    for (const auto& c : servers) {
+        const std::string floor = c.floor_configs == 0
+                                      ? "not measured"
+                                      : std::to_string(c.floor_flips) + ", " +
+                                            analysis::formatPoints(c.floor_dp) + " (" +
+                                            std::to_string(c.floor_configs) + " config" +
+                                            (c.floor_configs == 1 ? ")" : "s)");
+        std::string closest;
+        for (const auto& v : c.closest) {
+            closest += (closest.empty() ? "" : ", ") + v;
+        }
+        closest = closest.empty() ? "n/a" : closest;
+        std::printf("| %s | %s | %s | %s | %lld | %s | %lld / %lld | %s | %s | %s |\n",
+                    c.variant.c_str(), c.config.c_str(), c.serves.c_str(),
+                    c.baseline.empty() ? "none" : c.baseline.c_str(),
+                    static_cast<long long>(c.flips), analysis::formatPoints(c.max_dp).c_str(),
+                    static_cast<long long>(c.undecided), static_cast<long long>(c.inexact),
+                    floor.c_str(), closest.c_str(), analysis::verdictName(c.verdict));
+    }
+    std::printf("\n");
+    for (const auto& c : servers) {
+        std::printf("%s (%s): %s\n", c.variant.c_str(), c.config.c_str(), c.finding.c_str());
+    }
+}
+
 } // namespace
 
 int summarizeVariants(const std::string& path, const std::string& headName, bool asJson) {
@@ -96,8 +132,13 @@ int summarizeVariants(const std::string& path, const std::string& headName, bool
     }
     analysis::VariantTable t = analysis::variantTable(rv);
     analysis::addVocabularyKl(t, ledger::Ledger(path, ledger::Ledger::Mode::Read));
+    const std::vector<analysis::ServerConformance> servers = analysis::serverConformance(rv);
     if (asJson) {
         json out = analysis::toJson(t);
+        out["servers"] = json::array();
+        for (const auto& c : servers) {
+            out["servers"].push_back(analysis::toJson(c));
+        }
         out["study"] = rv.facts.name;
         out["head"] = rv.head;
         out["items"] = rv.items.size();
@@ -109,6 +150,7 @@ int summarizeVariants(const std::string& path, const std::string& headName, bool
                 rv.facts.name.c_str(), rv.head.c_str(), t.reference_variant.c_str(),
                 rv.items.size());
     printTable(t);
+    printServers(servers);
     std::printf("\nchurn: labelled items whose correctness changed either way (Wilson 95%%); net: "
                 "the accuracy difference (paired bootstrap 95%%); above the floor: more flips "
                 "than any runtime config of the reference variant, or as many and a larger Δp; KL: "

@@ -164,13 +164,30 @@ std::vector<std::string> rowOrder(const std::string& reference, const json& conf
 // The rows of one config (records not loaded yet): its latest run in the home environment
 // under its own name (also when not run, unless the config was dropped from the study), then
 // its latest run in each other environment it was recorded in, labelled with it.
+// A server variant's config ($.models.NAME.endpoint) is at home on its server: its latest run's.
+std::string homeOf(const Review& rv, const std::vector<const ledger::Run*>& runs,
+                   const std::string& name, const json& cfg) {
+    const json& models = rv.study.contains("models") ? rv.study["models"] : json::object();
+    const std::string variant = cfg.value("model", "");
+    if (!models.is_object() || !models.contains(variant) ||
+        models[variant].value("format", "") != "endpoint") {
+        return rv.home_machine;
+    }
+    std::string home = rv.home_machine;
+    for (const ledger::Run* r : runs) {
+        home = r->config_name == name ? rv.machines.at(r->env_hash) : home;
+    }
+    return home;
+}
+
 std::vector<ReviewRow> rowsOf(const Review& rv, const std::vector<const ledger::Run*>& runs,
                               const std::string& name, const json& cfg, const json& refJson,
                               bool dropped) {
+    const std::string homeMachine = homeOf(rv, runs, name, cfg);
     std::vector<std::string> others; // machines, in the order they were first recorded
     for (const ledger::Run* r : runs) {
         const std::string& m = rv.machines.at(r->env_hash);
-        if (r->config_name == name && m != rv.home_machine &&
+        if (r->config_name == name && m != homeMachine &&
             std::find(others.begin(), others.end(), m) == others.end()) {
             others.push_back(m);
         }
@@ -181,10 +198,10 @@ std::vector<ReviewRow> rowsOf(const Review& rv, const std::vector<const ledger::
     home.config_json = cfg;
     home.reference = name == rv.reference_name;
     home.differs_in = differingAxes(refJson, cfg);
-    home.run = latestOn(rv, runs, name, rv.home_machine);
+    home.run = latestOn(rv, runs, name, homeMachine);
     if (home.run) {
         home.env_hash = home.run->env_hash;
-        home.machine = rv.home_machine;
+        home.machine = homeMachine;
     }
     if (home.run || !dropped || others.empty()) {
         out.push_back(home);

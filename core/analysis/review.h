@@ -114,7 +114,8 @@ struct Review {
     std::map<std::string, std::string> machines;
     // The environment of the rows named by their config alone: that of the reference config's
     // latest run recorded here (not imported), else of its latest run, else of the latest run;
-    // and its machine digest. Rows of other machines are labelled "NAME @ env:HASH".
+    // and its machine digest. Rows of other machines are labelled "NAME @ env:HASH". A server
+    // variant's config is at home on its server: the machine of its latest run.
     std::string home_env, home_machine;
     std::vector<ReviewRow> rows;          // the reference first, then the study's other configs
     std::map<std::int64_t, RunData> data; // records (with layers) of every row's run

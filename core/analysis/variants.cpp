@@ -84,8 +84,10 @@ VariantTable variantTable(const Review& rv) {
     t.floor.reference_run = rv.reference_run->id;
     for (const auto& r : rv.rows) {
         const std::string variant = r.config_json.value("model", "");
-        if (r.other_env || !r.run || variant == t.reference_variant || rv.generation) {
-            continue;
+        const bool server = models->contains(variant) &&
+                            (*models)[variant].value("format", "") == "endpoint";
+        if (r.other_env || !r.run || variant == t.reference_variant || rv.generation || server) {
+            continue; // a server is judged against the variant it serves (conformance.h)
         }
         const ReviewRow* base = baselineOf(rv, r, t.reference_variant);
         if (base == nullptr || !rv.data.count(base->run->id) || !rv.data.count(r.run->id)) {

@@ -191,6 +191,7 @@ void writeRun(Ledger& out, const std::vector<ShardLedger>& all, const std::strin
     std::string started = r.started, finished = r.finished;
     json trace;
     std::vector<Record> records;
+    std::vector<RequestRecord> exchanges; // a server's run: its exchanges, from the shard that sent
     std::int64_t total = 0;
     for (const ShardLedger& s : all) {
         const Run& part = s.runs.at(key);
@@ -203,6 +204,9 @@ void writeRun(Ledger& out, const std::vector<ShardLedger>& all, const std::strin
         for (Record& rec : s.led->records(part.id, true, true)) {
             records.push_back(std::move(rec));
         }
+        for (RequestRecord& x : s.led->requests(part.id)) {
+            exchanges.push_back(std::move(x));
+        }
     }
     std::sort(records.begin(), records.end(),
               [](const Record& a, const Record& b) { return a.item < b.item; });
@@ -212,6 +216,11 @@ void writeRun(Ledger& out, const std::vector<ShardLedger>& all, const std::strin
         out.appendBatch(id, std::vector<Record>(records.begin() + std::ptrdiff_t(k),
                                                 records.begin() + std::ptrdiff_t(std::min(
                                                                       k + 256, records.size()))));
+    }
+    if (!exchanges.empty()) {
+        std::sort(exchanges.begin(), exchanges.end(),
+                  [](const RequestRecord& a, const RequestRecord& b) { return a.item < b.item; });
+        out.appendEndpointItems(id, {}, {}, exchanges);
     }
     out.setKernelTrace(id, trace);
     out.finishRun(id, finished);

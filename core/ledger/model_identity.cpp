@@ -6,9 +6,24 @@ using nlohmann::json;
 
 namespace {
 
+// A server variant is the same when it serves the same model name and claims the same local
+// variant; where it is (its URL) may move, and what it is is its runs' environment fingerprint.
+bool sameServer(const json& a, const json& b) {
+    const auto served = [](const json& v) {
+        const auto it = v.find("server");
+        return it != v.end() && it->is_object() ? it->value("name", "") : std::string();
+    };
+    return a.value("serves", "") == b.value("serves", "") && served(a) == served(b);
+}
+
 bool sameWeights(const json& a, const json& b) {
-    return a.is_object() && b.is_object() && a.value("format", "") == b.value("format", "") &&
-           a.value("sha256", "") == b.value("sha256", "");
+    if (!a.is_object() || !b.is_object() || a.value("format", "") != b.value("format", "")) {
+        return false;
+    }
+    if (a.value("format", "") == "endpoint") {
+        return sameServer(a, b);
+    }
+    return a.value("sha256", "") == b.value("sha256", "");
 }
 
 const json& variantsOf(const json& study) {
@@ -33,7 +48,11 @@ std::string modelsDiffer(const json& theirs, const json& ours) {
     const json& mine = variantsOf(ours);
     for (const auto& [name, v] : variantsOf(theirs).items()) {
         if (mine.contains(name) && !sameWeights(v, mine[name])) {
-            return "the files of model variant \"" + name + "\" differ";
+            return v.value("format", "") == "endpoint"
+                       ? "server variant \"" + name +
+                             "\" serves another model or claims another "
+                             "variant"
+                       : "the files of model variant \"" + name + "\" differ";
         }
     }
     return "";

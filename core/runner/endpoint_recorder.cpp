@@ -15,11 +15,11 @@ namespace {
 
 // An endpoint run's requests: the prompts of the items it covers, their places in the run's
 // arrival order (seeded by arrival_seed) and, in that order, the ones not recorded yet.
-endpoint::EndpointRun endpointRun(const study::Study& s, const ActiveRun& run,
+endpoint::EndpointRun endpointRun(const EndpointSpec& server, const ActiveRun& run,
                                   const std::vector<engine::Item>& items) {
     const RunRequest& r = run.req;
     endpoint::EndpointRun er;
-    er.endpoint = &s.endpoint;
+    er.endpoint = &server;
     er.head = r.head;
     er.config = r.config;
     for (std::size_t k = 0; k < run.items; ++k) {
@@ -39,11 +39,19 @@ endpoint::EndpointRun endpointRun(const study::Study& s, const ActiveRun& run,
 
 } // namespace
 
-EndpointRecorder::EndpointRecorder(const RecorderContext& context, json environment)
-    : m_ctx(context), m_environment(std::move(environment)) {}
+EndpointRecorder::EndpointRecorder(const RecorderContext& context, const EndpointSpec& server,
+                                   json environment)
+    : m_ctx(context), m_server(server), m_environment(std::move(environment)) {}
 
+// A shard of a study with a server variant: the server's runs are recorded whole by shard 1
+// (their requests share one server; split, each shard's would meet other concurrency), and
+// the other shards hold them with no item.
 void EndpointRecorder::plan(ActiveRun& run) {
     run.items = run.req.items.empty() ? m_ctx.items.size() : run.req.items.size();
+    const Shard& shard = m_ctx.options.shard;
+    if (shard.active() && run.req.kind == RunKind::Study) {
+        run.outside.assign(run.items, shard.index != 1);
+    }
 }
 
 json EndpointRecorder::environment(const RunRequest&) {
@@ -57,7 +65,7 @@ Computed EndpointRecorder::compute(ActiveRun& run, ledger::Ledger& ledger,
                                    ProgressEvents& progress) {
     const bool generation = run.req.head->generation();
     const endpoint::EndpointStats stats = endpoint::runEndpoint(
-        endpointRun(m_ctx.study, run, m_ctx.items),
+        endpointRun(m_server, run, m_ctx.items),
         [&](endpoint::ItemOutcome&& o) {
             ledger.appendEndpointItems(
                 run.id, generation ? std::vector<ledger::Record>{} : std::vector{o.record},
@@ -71,7 +79,7 @@ Computed EndpointRecorder::compute(ActiveRun& run, ledger::Ledger& ledger,
     Computed out;
     out.finished["endpoint"] = analysis::toJson(analysis::requestStats(ledger.requests(run.id)));
     out.finished["endpoint"]["failed_here"] = stats.failed;
-    out.stopped = run.already + std::int64_t(run.doneHere) < std::int64_t(run.items);
+    out.stopped = run.already + std::int64_t(run.doneHere) < std::int64_t(run.total());
     return out;
 }
 

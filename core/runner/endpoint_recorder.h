@@ -8,8 +8,10 @@ namespace probaudit::runner {
 
 class EndpointRecorder : public Recorder {
 public:
-    // `environment`: the server as the session's preflight found it (its fingerprint).
-    EndpointRecorder(const RecorderContext& context, nlohmann::json environment);
+    // `server`: the endpoint its requests go to; `environment`: the server as the session's
+    // preflight found it (its fingerprint).
+    EndpointRecorder(const RecorderContext& context, const EndpointSpec& server,
+                     nlohmann::json environment);
 
     void plan(ActiveRun& run) override;
     nlohmann::json environment(const RunRequest& request) override;
@@ -18,6 +20,7 @@ public:
 
 private:
     RecorderContext m_ctx;
+    const EndpointSpec& m_server;
     nlohmann::json m_environment;
 };
 

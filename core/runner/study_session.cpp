@@ -102,6 +102,9 @@ void addModelDigests(const study::Study& s, json& studyJson) {
     // "model" is the reference variant (Study::resolvedJson), or the study's one model.
     const std::string shown = studyJson["model"].value("variant", s.models.front().name);
     for (const auto& v : s.models) {
+        if (v.isEndpoint()) {
+            continue; // a server: what it serves is in its runs' environment fingerprint
+        }
         const std::string digest = variantDigest(s, v);
         if (v.name == shown) {
             studyJson["model"]["sha256"] = digest;
@@ -262,10 +265,12 @@ StudySession::StudySession(const RunOptions& o, Events& events, const std::atomi
         }
         // Before the ledger is touched: a server that cannot be audited leaves it as it was.
         m_endpointEnv = endpoint::preflight(m_study.endpoint, heads);
-        m_endpoint = std::make_unique<EndpointRecorder>(*m_context, m_endpointEnv);
+        m_endpoints[""] =
+            std::make_unique<EndpointRecorder>(*m_context, m_study.endpoint, m_endpointEnv);
     } else {
         addModelDigests(m_study, studyJson);
         preflightRunners(o);
+        preflightServers(o);
     }
 
     m_ledger = std::make_unique<ledger::Ledger>(m_ledgerPath, ledger::Ledger::Mode::Write);
@@ -523,8 +528,16 @@ RunOutcome StudySession::record(const RunRequest& r) {
 }
 
 Recorder& StudySession::recorderFor(const RunRequest& r) {
-    if (m_study.isEndpoint()) {
-        return *m_endpoint;
+    if (m_study.onServer(r.config)) {
+        const auto server = m_endpoints.find(m_study.isEndpoint() ? "" : r.config.model);
+        if (server == m_endpoints.end()) { // a probe or a config not selected at the start
+            throw Error(m_opt.study, "config \"" + r.configName + "\" runs on server variant \"" +
+                                         r.config.model +
+                                         "\", which this session did not check before it "
+                                         "started; record it with --config " +
+                                         r.configName);
+        }
+        return *server->second;
     }
     if (r.config.runner == Runner::Transformers) {
         return *m_transformers;
@@ -538,6 +551,32 @@ void StudySession::preflightRunners(const RunOptions& o) {
     RunOptions every = o;
     every.all = every.all || every.configs.empty();
     m_transformers->preflight(selectRuns(m_study, every));
+}
+
+void StudySession::preflightServers(const RunOptions& o) {
+    if (!m_study.hasServerVariant()) {
+        return;
+    }
+    RunOptions every = o;
+    every.all = every.all || every.configs.empty();
+    const Selection sel = selectRuns(m_study, every);
+    for (const study::NamedConfig* c : sel.configs) {
+        if (!m_study.onServer(c->config) || m_endpoints.count(c->config.model) != 0) {
+            continue;
+        }
+        if (o.jobs > 1) {
+            throw Error(o.study,
+                        "config \"" + c->name +
+                            "\" runs on a server, which records one "
+                            "run at a time (runs at once would share the server and change "
+                            "each other's concurrency); run it without --jobs");
+        }
+        const EndpointSpec& server = m_study.serverOf(c->config);
+        json env = endpoint::preflight(server, sel.heads);
+        env["variant"] = c->config.model;
+        m_endpoints[c->config.model] =
+            std::make_unique<EndpointRecorder>(*m_context, server, std::move(env));
+    }
 }
 
 RunOutcome StudySession::endRun(std::int64_t run, json& finished, bool stopped, bool whole) {
@@ -596,7 +635,7 @@ int runStudy(const RunOptions& o, Events& events, const std::atomic<bool>& stop)
                 req.head = head;
                 req.configName = nc->name;
                 req.config = cfg;
-                req.capture = s.capture;
+                req.capture = s.captureOf(cfg);
                 req.again = o.again;
                 if (session->record(req).cancelled) {
                     return protocol::kExitInterrupted;

@@ -124,13 +124,16 @@ private:
                                                const std::string& configHash,
                                                const std::string& envHash);
 
-    // What computes a request's run: the endpoint (an endpoint study), the transformers runner
-    // (a config with runner "transformers") or the engine.
+    // What computes a request's run: a server (an endpoint study, a server variant's config),
+    // the transformers runner (a config with runner "transformers") or the engine.
     Recorder& recorderFor(const RunRequest& request);
     // Before the ledger is touched: every environment the selected configs name starts its
     // runner, answers "env" and loads the model, so an environment or model it cannot use
     // leaves the ledger as it was.
     void preflightRunners(const RunOptions& o);
+    // Before the ledger is touched: every server variant the selected configs run answers its
+    // preflight (endpoint/endpoint_run.h), so a server that cannot be audited leaves it as it was.
+    void preflightServers(const RunOptions& o);
     // Refuses what a shard cannot record (before the ledger is opened), and a ledger of another
     // shard, or of the whole study (before anything is written to it).
     void checkShard(const RunOptions& o) const;
@@ -159,7 +162,8 @@ private:
     std::unique_ptr<RecorderContext> m_context;
     std::unique_ptr<EngineRecorder> m_engine;
     std::unique_ptr<TransformersRecorder> m_transformers;
-    std::unique_ptr<EndpointRecorder> m_endpoint;
+    // By server: "" for an endpoint study's, else the server variant's name ($.models).
+    std::map<std::string, std::unique_ptr<EndpointRecorder>> m_endpoints;
 };
 
 // Returns the exit code (common/protocol.h): 0 done, 130 interrupted (finished batches kept),

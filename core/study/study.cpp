@@ -3,6 +3,8 @@
 #include "core/common/axes.h"
 #include "core/common/error.h"
 #include "core/common/json_read.h"
+#include "core/study/study_fields.h"
+#include "core/study/study_models.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -19,48 +21,10 @@ using nlohmann::ordered_json;
 
 namespace {
 
-std::string resolve(const std::string& p, const std::string& baseDir) {
-    static const std::string kHome = "${PROBAUDIT_HOME}";
-    if (p.rfind(kHome, 0) == 0) {
-        return (fs::path(probauditHome()) / fs::path(p.substr(kHome.size())).relative_path())
-            .lexically_normal()
-            .string();
-    }
-    const fs::path path(p);
-    return (path.is_relative() ? fs::path(baseDir) / path : path).lexically_normal().string();
-}
-
-void unknownFields(const ordered_json& j, const std::set<std::string>& known,
-                   const std::string& path, std::vector<std::string>& errors) {
-    for (const auto& [key, value] : j.items()) {
-        if (!known.count(key)) {
-            errors.push_back(path + "." + key + ": unknown field");
-        }
-    }
-}
-
-bool stringField(const ordered_json& j, const char* key, std::string& out, const std::string& path,
-                 std::vector<std::string>& errors, bool required) {
-    if (!j.contains(key)) {
-        if (required) {
-            errors.push_back(path + "." + key + ": missing");
-        }
-        return false;
-    }
-    if (!j[key].is_string() || j[key].get<std::string>().empty()) {
-        errors.push_back(path + "." + key + ": must be a non-empty string");
-        return false;
-    }
-    out = j[key].get<std::string>();
-    return true;
-}
-
-void mustExist(const std::string& file, const std::string& path, std::vector<std::string>& errors) {
-    std::error_code ec;
-    if (!fs::exists(file, ec)) {
-        errors.push_back(path + ": no such file or folder: " + file);
-    }
-}
+using detail::mustExist;
+using detail::resolve;
+using detail::stringField;
+using detail::unknownFields;
 
 // A study generates or decides, not both: its configs mean different things to each (the
 // serving simulation's concurrency and arrival order exist only for generation, the padding and
@@ -72,13 +36,13 @@ void checkGeneration(const Study& s, std::vector<std::string>& errors) {
         errors.push_back("$.heads: generation heads and decision heads cannot share a study");
         return;
     }
-    if (s.isEndpoint()) {
-        return; // checkEndpoint: the serving axes are the requests' own
-    }
     const RunConfig defaults;
     for (const auto& nc : s.configs) {
         const std::string p = "$.configs." + nc.name;
         const RunConfig& c = nc.config;
+        if (s.onServer(c)) {
+            continue; // checkAxesScope: the serving axes are the requests' own
+        }
         if (gen == 0) {
             if (c.concurrency != 1 || c.arrival_seed != defaults.arrival_seed) {
                 errors.push_back(p + ": concurrency and arrival_seed apply to generation heads "
@@ -106,18 +70,24 @@ void checkAxesScope(const Study& s, std::vector<std::string>& errors) {
     const nlohmann::json defaults = RunConfig().allAxesJson();
     for (const auto& nc : s.configs) {
         const nlohmann::json values = nc.config.allAxesJson();
+        const bool server = s.onServer(nc.config);
         for (const Axis& axis : configAxes()) {
             const std::string key(axis.name);
-            if (axisApplies(axis, s.isEndpoint()) || values[key] == defaults[key]) {
+            if (axisApplies(axis, server) || values[key] == defaults[key] ||
+                (key == "model" && s.hasVariants())) {
                 continue;
             }
+            const std::string labels =
+                s.isEndpoint() ? "$.model.labels" : "$.models." + nc.config.model + ".labels";
             errors.push_back("$.configs." + nc.name + "." + key +
-                             (s.isEndpoint() ? ": a setting of the server, not of the requests "
-                                               "ProbAudit sends; declare the server's settings in "
-                                               "$.model.labels"
-                                             : ": applies to endpoint studies only"));
+                             (server
+                                  ? ": a setting of the server, not of the requests ProbAudit "
+                                    "sends; declare the server's settings in " +
+                                        labels
+                                  : std::string(": applies to a server's configs only (an endpoint "
+                                                "study's, or a server variant's)")));
         }
-        if (s.isEndpoint() && nc.config.concurrency > kMaxEndpointConcurrency) {
+        if (server && nc.config.concurrency > kMaxEndpointConcurrency) {
             errors.push_back("$.configs." + nc.name + ".concurrency: at most " +
                              std::to_string(kMaxEndpointConcurrency) + " requests in flight");
         }
@@ -172,87 +142,6 @@ std::string probauditHome() {
 }
 
 namespace {
-
-// A checkpoint ($.model, or one of $.models): the path (resolved, must exist) and its format.
-ModelVariant readCheckpoint(const ordered_json& m, const std::string& where,
-                            const std::string& baseDir, std::vector<std::string>& errors) {
-    ModelVariant v;
-    unknownFields(m, {"path", "format"}, where, errors);
-    if (stringField(m, "path", v.path, where, errors, true)) {
-        v.path = resolve(v.path, baseDir);
-        mustExist(v.path, where + ".path", errors);
-    }
-    v.format = fs::path(v.path).extension() == ".gguf" ? "gguf" : "hf";
-    std::string format;
-    if (stringField(m, "format", format, where, errors, false)) {
-        if (format != "hf" && format != "gguf") {
-            errors.push_back(where + ".format: unknown value \"" + format +
-                             "\" (one of: hf, gguf)");
-        } else if (format != v.format) {
-            errors.push_back(where + ".format: \"" + format + "\" does not match the path (" +
-                             v.format + ")");
-        }
-    }
-    return v;
-}
-
-// $.models: variant name -> checkpoint, in file order; the first is the one a config without
-// "model" runs.
-void readModels(const ordered_json& j, const std::string& baseDir, Study& s,
-                std::vector<std::string>& errors) {
-    const auto& ms = j["models"];
-    if (!ms.is_object() || ms.empty()) {
-        errors.push_back("$.models: must be an object of variant name -> {\"path\": ...}, with "
-                         "at least one variant");
-        return;
-    }
-    for (const auto& [name, m] : ms.items()) {
-        const std::string where = "$.models." + name;
-        static const std::string allowed = "abcdefghijklmnopqrstuvwxyz"
-                                           "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-";
-        if (name.empty() || name.size() > 64 || name.find_first_not_of(allowed) != name.npos) {
-            errors.push_back(where + ": a variant's name is letters, digits, '.', '_' or '-' (at "
-                                     "most 64)");
-            continue;
-        }
-        if (!m.is_object()) {
-            errors.push_back(where + ": must be an object with \"path\"");
-        } else if (m.contains("endpoint")) {
-            errors.push_back(where + ": a server as a model variant is not supported yet; audit "
-                                     "it as its own study ($.model.endpoint)");
-        } else {
-            ModelVariant v = readCheckpoint(m, where, baseDir, errors);
-            v.name = name;
-            s.models.push_back(std::move(v));
-        }
-    }
-    if (!s.models.empty()) {
-        s.model_path = s.models.front().path;
-        s.model_format = s.models.front().format;
-    }
-}
-
-// $.model (one checkpoint or a server) or $.models (variants).
-void readModel(const ordered_json& j, const std::string& baseDir, Study& s,
-               std::vector<std::string>& errors) {
-    if (j.contains("models")) {
-        if (j.contains("model")) {
-            errors.push_back("$.models: a study has one $.model or its $.models, not both");
-        }
-        readModels(j, baseDir, s, errors);
-    } else if (!j.contains("model") || !j["model"].is_object()) {
-        errors.push_back("$.model: missing (an object with \"path\", or with \"endpoint\" for a "
-                         "server; or $.models for model variants)");
-    } else if (j["model"].contains("endpoint")) {
-        s.model_format = "endpoint";
-        s.endpoint = EndpointSpec::fromJson(json::parse(j["model"].dump()), "$.model", errors);
-    } else {
-        ModelVariant v = readCheckpoint(j["model"], "$.model", baseDir, errors);
-        s.model_path = v.path;
-        s.model_format = v.format;
-        s.models.push_back(std::move(v));
-    }
-}
 
 // $.heads: an object of variant name -> head.
 void readHeads(const ordered_json& j, const std::string& baseDir, Study& s,
@@ -413,8 +302,8 @@ void checkRunners(Study& s, std::vector<std::string>& errors) {
             }
             continue;
         }
-        if (s.isEndpoint()) {
-            continue; // checkAxesScope names runner as not an endpoint study's axis
+        if (s.onServer(c)) {
+            continue; // checkAxesScope names runner as not a server's axis
         }
         if (c.env.empty() && s.environments.size() == 1) {
             c.env = s.environments.front().name;
@@ -447,22 +336,6 @@ void checkRunners(Study& s, std::vector<std::string>& errors) {
                                  "logits only");
             }
         }
-    }
-}
-
-// A config's "model" names one of $.models; without one it runs the first variant, named in
-// the config so that two configs that differ only in the variant differ in their hash.
-void checkVariant(const Study& s, RunConfig& c, const std::string& path,
-                  std::vector<std::string>& errors) {
-    if (!s.hasVariants()) {
-        if (!c.model.empty() && !s.isEndpoint()) { // an endpoint study: checkAxesScope says it
-            errors.push_back(path + ".model: the study has one $.model; declare its variants in "
-                                    "$.models to use this axis");
-        }
-    } else if (c.model.empty()) {
-        c.model = s.models.front().name;
-    } else if (s.variant(c.model) == nullptr) {
-        errors.push_back(path + ".model: \"" + c.model + "\" is not one of $.models");
     }
 }
 
@@ -540,6 +413,7 @@ Study Study::fromJson(const ordered_json& j, const std::string& baseDir,
         s.config(s.reference) == nullptr) {
         errors.push_back("$.reference: \"" + s.reference + "\" is not one of the configs");
     }
+    checkServerVariants(s, errors);
     readPolicy(j, s, errors);
     return s;
 }
@@ -644,6 +518,10 @@ json Study::resolvedJson() const {
         json variants = json::object();
         for (const auto& v : models) {
             variants[v.name] = {{"path", v.path}, {"format", v.format}};
+            if (v.isEndpoint()) {
+                variants[v.name] = {
+                    {"format", v.format}, {"serves", v.serves}, {"server", v.endpoint.toJson()}};
+            }
         }
         out["models"] = variants;
     }

@@ -38,11 +38,16 @@ struct Environment {
 };
 
 // One model variant of $.models (or the study's one $.model, named ""): a checkpoint the
-// engine or the transformers runner loads.
+// engine or the transformers runner loads, or a server (an endpoint) that claims to serve one of
+// the study's checkpoints, `serves` ("Is the provider serving my model?").
 struct ModelVariant {
     std::string name;
-    std::string path;   // absolute
-    std::string format; // hf | gguf
+    std::string path;      // absolute; "" for a server
+    std::string format;    // hf | gguf | endpoint
+    EndpointSpec endpoint; // format "endpoint": the server
+    std::string serves;    // format "endpoint": the local variant it claims to serve
+
+    bool isEndpoint() const { return format == "endpoint"; }
 };
 
 struct Study {
@@ -79,6 +84,15 @@ struct Study {
     bool hasVariants() const { return !models.empty() && !models.front().name.empty(); }
     // The variant a config's "model" names ("": the first); nullptr for an unknown name.
     const ModelVariant* variant(const std::string& name) const;
+    // Whether a config's requests go to a server: every config of an endpoint study, and the
+    // configs of a server variant in $.models.
+    bool onServer(const RunConfig& c) const;
+    // The server a config's requests go to (onServer(c) only).
+    const EndpointSpec& serverOf(const RunConfig& c) const;
+    // What a config's runs capture: the study's capture, none on a server.
+    std::string captureOf(const RunConfig& c) const { return onServer(c) ? "none" : capture; }
+    // Whether $.models has a server variant.
+    bool hasServerVariant() const;
     // The study as stored in a ledger: resolved paths, every default written out.
     nlohmann::json resolvedJson() const;
 };
