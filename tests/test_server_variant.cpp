@@ -276,8 +276,11 @@ private Q_SLOTS:
                             {"claims", {{"model", "claims"}}}};
         const QString study = writeStudy(QStringLiteral("judged"), models, configs);
         const QString ledgerPath = path(QStringLiteral("judged.ledger"));
-        const auto r = cli({u"run"_qs, study, u"--all"_qs, u"--ledger"_qs, ledgerPath});
+        // --jobs: the local configs two at a time, the servers after them one at a time.
+        const auto r =
+            cli({u"run"_qs, study, u"--all"_qs, u"--jobs"_qs, u"2"_qs, u"--ledger"_qs, ledgerPath});
         QVERIFY2(r.code == 0, r.err);
+        QCOMPARE(runsOf(ledgerPath).size(), 10);
         const auto summary = cli({u"summary"_qs, ledgerPath, u"--variants"_qs, u"--json"_qs});
         QVERIFY2(summary.code == 0, summary.err);
         const json out = json::parse(summary.out.toStdString());
@@ -322,6 +325,18 @@ private Q_SLOTS:
         const json& terse = servers.at("terse");
         QVERIFY2(terse.at("verdict") == "too_little", terse.dump().c_str());
         QVERIFY(terse.at("finding").get<std::string>().find("top_logprobs") != std::string::npos);
+
+        // The report's cover lists the servers and judges them as the summary does.
+        const QString pdf = path(QStringLiteral("judged.pdf"));
+        const auto report = cli({u"report"_qs, ledgerPath, u"-o"_qs, pdf});
+        QVERIFY2(report.code == 0, report.err);
+        QProcess pdftotext;
+        pdftotext.start(QStringLiteral("pdftotext"), {pdf, QStringLiteral("-")});
+        QVERIFY(pdftotext.waitForFinished(60000));
+        const QString pages = QString::fromUtf8(pdftotext.readAllStandardOutput()).simplified();
+        QVERIFY2(pages.contains(u"claims to serve") && pages.contains(u"too_little:") &&
+                     pages.contains(u"differs:"),
+                 qPrintable(pages));
 
         const auto text = cli({u"summary"_qs, ledgerPath, u"--variants"_qs});
         QVERIFY2(text.out.contains("Servers against the variant they claim to serve") &&

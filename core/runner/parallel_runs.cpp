@@ -366,15 +366,49 @@ private:
 
 } // namespace
 
+namespace {
+
+// A server variant's runs, after the jobs, one at a time in this process (runs at once would
+// share the server and change each other's concurrency).
+int recordOnServers(const RunOptions& o, StudySession& session,
+                    const std::vector<std::pair<const HeadSpec*, const study::NamedConfig*>>& runs,
+                    const std::atomic<bool>& stop) {
+    for (const auto& [head, config] : runs) {
+        if (stop) {
+            return protocol::kExitInterrupted;
+        }
+        RunRequest req;
+        req.head = head;
+        req.configName = config->name;
+        req.config = config->config;
+        req.capture = session.study().captureOf(config->config);
+        req.again = o.again;
+        if (session.record(req).cancelled) {
+            return protocol::kExitInterrupted;
+        }
+    }
+    return 0;
+}
+
+} // namespace
+
 int runJobs(const RunOptions& o, StudySession& session, const Selection& selection, Events& events,
             const std::atomic<bool>& stop) {
     JobPool pool(o, session, events, stop);
+    std::vector<std::pair<const HeadSpec*, const study::NamedConfig*>> onServers;
     for (const HeadSpec* head : selection.heads) {
         for (const study::NamedConfig* config : selection.configs) {
-            pool.add(*head, *config);
+            if (session.study().onServer(config->config)) {
+                onServers.emplace_back(head, config);
+            } else {
+                pool.add(*head, *config);
+            }
         }
     }
-    const int rc = pool.run();
+    int rc = pool.run();
+    if (rc == 0 && !stop) {
+        rc = recordOnServers(o, session, onServers, stop);
+    }
     if (rc == 0 && stop) {
         return protocol::kExitInterrupted;
     }

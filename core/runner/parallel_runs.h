@@ -4,7 +4,8 @@
 // LEDGER.jobs/. A finished job's run is imported into the study's ledger (sealed again there,
 // Ledger::importRun) in the order a serial run records them, so run ids, records and seals are
 // those of `run --all` without --jobs. A config with `threads` T occupies T of the N slots. A
-// job that was cut off keeps its job ledger and resumes from it on the next `run --jobs`.
+// job that was cut off keeps its job ledger and resumes from it on the next `run --jobs`. A
+// server variant's configs are recorded after the jobs, one at a time, by this process.
 #include "core/runner/events.h"
 #include "core/runner/study_session.h"
 

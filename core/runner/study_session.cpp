@@ -554,22 +554,15 @@ void StudySession::preflightRunners(const RunOptions& o) {
 }
 
 void StudySession::preflightServers(const RunOptions& o) {
-    if (!m_study.hasServerVariant()) {
+    // A session that names no configs (the diagnosis: its probes follow the reference, which
+    // runs local weights) asks no server.
+    if (!m_study.hasServerVariant() || (!o.all && o.configs.empty())) {
         return;
     }
-    RunOptions every = o;
-    every.all = every.all || every.configs.empty();
-    const Selection sel = selectRuns(m_study, every);
+    const Selection sel = selectRuns(m_study, o);
     for (const study::NamedConfig* c : sel.configs) {
         if (!m_study.onServer(c->config) || m_endpoints.count(c->config.model) != 0) {
             continue;
-        }
-        if (o.jobs > 1) {
-            throw Error(o.study,
-                        "config \"" + c->name +
-                            "\" runs on a server, which records one "
-                            "run at a time (runs at once would share the server and change "
-                            "each other's concurrency); run it without --jobs");
         }
         const EndpointSpec& server = m_study.serverOf(c->config);
         json env = endpoint::preflight(server, sel.heads);

@@ -133,6 +133,7 @@ private:
     void preflightRunners(const RunOptions& o);
     // Before the ledger is touched: every server variant the selected configs run answers its
     // preflight (endpoint/endpoint_run.h), so a server that cannot be audited leaves it as it was.
+    // A session that selects no configs (the diagnosis) asks none.
     void preflightServers(const RunOptions& o);
     // Refuses what a shard cannot record (before the ledger is opened), and a ledger of another
     // shard, or of the whole study (before anything is written to it).

@@ -1,5 +1,6 @@
 #include "ui/report/sections.h"
 
+#include "core/analysis/conformance.h"
 #include "core/analysis/variants.h"
 #include "core/bundle/lockfile.h"
 #include "core/common/build_info.h"
@@ -186,6 +187,53 @@ void variantsCompared(Html& h, const analysis::Review& rv) {
             rows);
 }
 
+// "Is the provider serving my model?": each server variant's config against the variant it
+// claims to serve, as `probaudit summary --variants` prints it.
+void serversJudged(Html& h, const analysis::Review& rv) {
+    const std::vector<analysis::ServerConformance> servers = analysis::serverConformance(rv);
+    if (servers.empty()) {
+        return;
+    }
+    h.p(QStringLiteral("Each server against the local variant it claims to serve, under the same "
+                       "engine settings, and against that variant's runtime noise floor (its "
+                       "other runtime configs); closest: the local variants whose decisions the "
+                       "server's are nearest."));
+    std::vector<QStringList> rows;
+    for (const auto& c : servers) {
+        QStringList closest;
+        for (const auto& v : c.closest) {
+            closest << esc(v);
+        }
+        rows.push_back(
+            {esc(c.variant), esc(c.config + " vs " + c.baseline), esc(c.serves),
+             QString::number(c.flips), esc(analysis::formatPoints(c.max_dp)),
+             c.floor_configs == 0 ? QStringLiteral("not measured")
+                                  : QStringLiteral("%1, %2")
+                                        .arg(c.floor_flips)
+                                        .arg(esc(analysis::formatPoints(c.floor_dp))),
+             closest.join(QStringLiteral(", ")),
+             QStringLiteral("<b>%1</b>: %2")
+                 .arg(esc(std::string(analysis::verdictName(c.verdict))), esc(c.finding))});
+    }
+    h.table({QStringLiteral("server"), QStringLiteral("config vs baseline"),
+             QStringLiteral("claims to serve"), QStringLiteral("flips"),
+             QStringLiteral("largest Δp"), QStringLiteral("floor: flips, Δp"),
+             QStringLiteral("closest"), QStringLiteral("verdict")},
+            rows);
+}
+
+// Where a variant is: a checkpoint's file, or a server's URL and model and what it claims.
+QString variantLocation(const json& v, const analysis::Review& rv, const ReportOptions& o) {
+    if (textOf(v, "format") == "endpoint") {
+        const json server = v.value("server", json::object());
+        return QStringLiteral("server %1, model %2; claims to serve %3")
+            .arg(esc(textOf(server, "endpoint")), esc(textOf(server, "name")),
+                 esc(textOf(v, "serves")));
+    }
+    return shownPath(textOf(v, "path"), rv, o) + QStringLiteral(" (") + esc(textOf(v, "format")) +
+           QStringLiteral(")");
+}
+
 // A study with model variants ($.models): every variant's file and digest, and the variants
 // compared.
 void variantsSection(Html& h, const analysis::Review& rv, const ReportOptions& o) {
@@ -203,14 +251,16 @@ void variantsSection(Html& h, const analysis::Review& rv, const ReportOptions& o
     std::vector<QStringList> rows;
     for (const auto& [name, v] : models->items()) {
         const std::string digest = textOf(v, "sha256");
+        const bool server = textOf(v, "format") == "endpoint";
         rows.push_back(
             {esc(name) + (name == reference ? QStringLiteral(" (reference)") : QString()),
-             shownPath(textOf(v, "path"), rv, o) + QStringLiteral(" (") + esc(textOf(v, "format")) +
-                 QStringLiteral(")"),
-             esc(digest.empty() ? std::string("not recorded") : digest)});
+             variantLocation(v, rv, o),
+             server ? QStringLiteral("none (a server: its runs' environment names it)")
+                    : esc(digest.empty() ? std::string("not recorded") : digest)});
     }
     h.table({QStringLiteral("variant"), QStringLiteral("file"), QStringLiteral("SHA-256")}, rows);
     variantsCompared(h, rv);
+    serversJudged(h, rv);
 }
 
 // The pin status of every environment against the runtime lock, if one is found.
