@@ -213,6 +213,9 @@ private Q_SLOTS:
         }
         QCOMPARE(runOfConfig(shards[0], u"served"_qs)[u"items_done"].toInt(), 12);
         QCOMPARE(runOfConfig(shards[1], u"served"_qs)[u"items_done"].toInt(), 0);
+        // A shard's ledger reads as it is: the server's run there has no item to compare.
+        const auto shardSummary = cli({u"summary"_qs, shards[1], u"--variants"_qs});
+        QVERIFY2(shardSummary.code == 0, shardSummary.err);
         const QString merged = path(QStringLiteral("merged.ledger"));
         const auto m = cli(QStringList{u"merge"_qs} + shards + QStringList{u"-o"_qs, merged});
         QVERIFY2(m.code == 0, m.err);
@@ -264,6 +267,11 @@ private Q_SLOTS:
         models["inverted"] = {{"path", inverted.toStdString()}};
         models["claims"] = server(m_server.base());
         models["claims"]["serves"] = "inverted";
+        // One reply that is not JSON: that item fails, the run goes on. (Request 1 is the
+        // preflight's probe.)
+        FaultProxy flaky;
+        QVERIFY(flaky.start(m_server.port(), QStringLiteral(R"({"5": "garbage"})")));
+        models["flaky"] = server(flaky.base());
         const ojson configs{{"ref", ojson::object()},
                             {"b4", {{"batch_size", 4}}},
                             {"copy", {{"model", "copy"}}},
@@ -273,14 +281,15 @@ private Q_SLOTS:
                             {"served", {{"model", "provider"}}},
                             {"swapped", {{"model", "swapped"}}},
                             {"terse", {{"model", "terse"}}},
-                            {"claims", {{"model", "claims"}}}};
+                            {"claims", {{"model", "claims"}}},
+                            {"flaky", {{"model", "flaky"}}}};
         const QString study = writeStudy(QStringLiteral("judged"), models, configs);
         const QString ledgerPath = path(QStringLiteral("judged.ledger"));
         // --jobs: the local configs two at a time, the servers after them one at a time.
         const auto r =
             cli({u"run"_qs, study, u"--all"_qs, u"--jobs"_qs, u"2"_qs, u"--ledger"_qs, ledgerPath});
         QVERIFY2(r.code == 0, r.err);
-        QCOMPARE(runsOf(ledgerPath).size(), 10);
+        QCOMPARE(runsOf(ledgerPath).size(), 11);
         const auto summary = cli({u"summary"_qs, ledgerPath, u"--variants"_qs, u"--json"_qs});
         QVERIFY2(summary.code == 0, summary.err);
         const json out = json::parse(summary.out.toStdString());
@@ -288,7 +297,7 @@ private Q_SLOTS:
         for (const auto& c : out.at("servers")) {
             servers[c.at("variant").get<std::string>()] = c;
         }
-        QCOMPARE(servers.size(), std::size_t(4));
+        QCOMPARE(servers.size(), std::size_t(5));
         for (const auto& row : out.at("rows")) { // servers are judged, not tabled as variants
             QVERIFY(row.at("variant") != "provider" && row.at("variant") != "swapped");
         }
@@ -321,6 +330,19 @@ private Q_SLOTS:
         QVERIFY(swapped.at("flips").get<int>() > served.at("flips").get<int>() + 6);
         QVERIFY(swapped.at("finding").get<std::string>().find("more decisions than the runtime "
                                                               "floor") != std::string::npos);
+
+        // A failed request is no decision: counted once, never as a flip.
+        const json& flakyRow = servers.at("flaky");
+        QCOMPARE(flakyRow.at("undecided").get<int>(), 1);
+        QVERIFY2(flakyRow.at("inexact").get<int>() <= served.at("inexact").get<int>() &&
+                     flakyRow.at("flips").get<int>() <= served.at("flips").get<int>() &&
+                     flakyRow.at("flips").get<int>() >= served.at("flips").get<int>() - 1 &&
+                     flakyRow.at("verdict") != "too_little",
+                 flakyRow.dump().c_str());
+
+        // The diagnosis of a study with servers probes the local reference only.
+        const auto diagnosis = cli({u"diagnose"_qs, study, u"--ledger"_qs, ledgerPath});
+        QVERIFY2(diagnosis.code == 0, diagnosis.err);
 
         const json& terse = servers.at("terse");
         QVERIFY2(terse.at("verdict") == "too_little", terse.dump().c_str());

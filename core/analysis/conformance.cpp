@@ -38,6 +38,23 @@ Comparison quickCompare(const Review& rv, std::int64_t a, std::int64_t b) {
     return compare(rv.data.at(a), rv.data.at(b), rv.items, o);
 }
 
+// What a verdict counts of a comparison: flips among the items decided in both runs (a failed
+// request is no decision, not another one), the items without a decision in either run, and
+// the items decided in both whose Δp is unknown (a label the server did not list).
+struct Counted {
+    std::int64_t flips = 0, undecided = 0, unlisted = 0;
+};
+Counted counted(const Comparison& k) {
+    Counted c;
+    for (const ItemDiff& d : k.diffs) {
+        const bool decided = d.decision_a >= 0 && d.decision_b >= 0;
+        c.flips += decided && d.flip;
+        c.undecided += !decided;
+        c.unlisted += decided && !d.exact();
+    }
+    return c;
+}
+
 // A config's engine-side settings: its JSON without the axes of a server's requests (toJson
 // leaves them out at their defaults), with `variant` as its model.
 json engineSettings(json config, const std::string& variant) {
@@ -66,10 +83,11 @@ void measureFloor(const Review& rv, const ReviewRow& base, ServerConformance& c)
             continue;
         }
         const Comparison k = quickCompare(rv, base.run->id, r.run->id);
+        const std::int64_t flips = counted(k).flips;
         ++c.floor_configs;
-        if (k.flips > c.floor_flips || c.floor_flips_config.empty()) {
-            c.floor_flips_config = k.flips > 0 ? r.config : c.floor_flips_config;
-            c.floor_flips = std::max(c.floor_flips, k.flips);
+        if (flips > c.floor_flips) {
+            c.floor_flips = flips;
+            c.floor_flips_config = r.config;
         }
         c.floor_dp = std::max(c.floor_dp, k.max_dp);
     }
@@ -84,7 +102,7 @@ void measureDistances(const Review& rv, const std::set<std::string>& locals, con
             continue;
         }
         const Comparison k = quickCompare(rv, r->run->id, c.run);
-        c.distances.push_back({v, r->config, k.flips, k.max_dp});
+        c.distances.push_back({v, r->config, counted(k).flips, k.max_dp});
     }
     const auto nearer = [](const ServerDistance& a, const ServerDistance& b) {
         return a.flips != b.flips ? a.flips < b.flips : a.max_dp < b.max_dp;
@@ -111,7 +129,7 @@ std::string count(std::int64_t n, const char* one, const char* many) {
 
 void judge(ServerConformance& c) {
     const std::string served = "\"" + c.serves + "\"";
-    const std::int64_t unknown = c.undecided + c.inexact;
+    const std::int64_t unknown = c.undecided + c.inexact; // disjoint (counted())
     if (c.items > 0 && double(unknown) > kTooLittleShare * double(c.items)) {
         c.verdict = ConformanceVerdict::TooLittle;
         c.finding = "the server returned too little to decide: " + std::to_string(unknown) +
@@ -167,7 +185,7 @@ std::vector<ServerConformance> serverConformance(const Review& rv) {
     }
     std::set<std::string> locals;
     for (const auto& [name, m] : models->items()) {
-        if (m.value("format", "") != "endpoint") {
+        if (m.is_object() && m.value("format", "") != "endpoint") {
             locals.insert(name);
         }
     }
@@ -175,8 +193,9 @@ std::vector<ServerConformance> serverConformance(const Review& rv) {
         const std::string variant = r.config_json.value("model", "");
         const auto m = models->find(variant);
         if (r.other_env || !r.run || !rv.data.count(r.run->id) || m == models->end() ||
-            m->value("format", "") != "endpoint") {
-            continue;
+            !m->is_object() || m->value("format", "") != "endpoint" ||
+            rv.data.at(r.run->id).records.empty()) {
+            continue; // not a server's run, or a shard's part of one without items
         }
         ServerConformance c;
         c.config = r.config;
@@ -196,10 +215,11 @@ std::vector<ServerConformance> serverConformance(const Review& rv) {
         c.baseline = base->config;
         c.baseline_run = base->run->id;
         const Comparison k = quickCompare(rv, c.baseline_run, c.run);
+        const Counted n = counted(k);
         c.items = k.items;
-        c.flips = k.flips;
-        c.undecided = k.undecided;
-        c.inexact = k.inexact;
+        c.flips = n.flips;
+        c.undecided = n.undecided;
+        c.inexact = n.unlisted;
         c.max_dp = k.max_dp;
         c.p99_dp = k.p99_dp;
         measureFloor(rv, *base, c);

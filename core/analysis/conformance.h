@@ -43,9 +43,10 @@ struct ServerConformance {
     std::string serves;   // the local variant it claims to serve
     std::string baseline; // `serves`'s config with the engine settings the server's config has
     std::int64_t run = 0, baseline_run = 0;
-    std::int64_t items = 0, flips = 0;
+    std::int64_t items = 0;
+    std::int64_t flips = 0;     // among the items decided in both runs
     std::int64_t undecided = 0; // items without a decision in either run (failed requests)
-    std::int64_t inexact = 0;   // items whose Δp is unknown (a label not in top_logprobs)
+    std::int64_t inexact = 0;   // decided in both, Δp unknown (a label not in top_logprobs)
     double max_dp = 0, p99_dp = 0;
     // The served variant's runtime floor: its other runtime configs against the baseline.
     int floor_configs = 0;

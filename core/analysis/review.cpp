@@ -530,7 +530,9 @@ Review loadReviewOf(const std::string& ledgerPath, const std::string& headName,
                     row.serving = it->second;
                 }
             }
-            if (row.run && rv.reference_run && !rv.generation) {
+            // A shard's part of a server variant's run holds no item (shard 1 records it).
+            if (row.run && rv.reference_run && !rv.generation &&
+                !rv.data.at(row.run->id).records.empty()) {
                 row.cmp =
                     compare(rv.data.at(rv.reference_run->id), rv.data.at(row.run->id), rv.items);
                 row.modal_first_layer = modalFirstLayer(*row.cmp);

@@ -84,8 +84,8 @@ VariantTable variantTable(const Review& rv) {
     t.floor.reference_run = rv.reference_run->id;
     for (const auto& r : rv.rows) {
         const std::string variant = r.config_json.value("model", "");
-        const bool server =
-            models->contains(variant) && (*models)[variant].value("format", "") == "endpoint";
+        const bool server = models->contains(variant) && (*models)[variant].is_object() &&
+                            (*models)[variant].value("format", "") == "endpoint";
         if (r.other_env || !r.run || variant == t.reference_variant || rv.generation || server) {
             continue; // a server is judged against the variant it serves (conformance.h)
         }

@@ -338,6 +338,9 @@ void Ladder::forecast(const study::NamedConfig& nc, const analysis::RunData& ref
     if (nc.config.cpu_capability != CpuCapability::Auto) {
         return; // needs its own engine process; not probed here
     }
+    if (m_study.onServer(nc.config)) {
+        return; // a server variant's: its requests are not the engine's logits to perturb
+    }
     const std::int64_t p = probe("forecast: " + nc.name, nc.config);
     const auto delta = analysis::logitPerturbation(load(m_r1).records, load(p).records);
     analysis::FlipForecast f{nc.name, analysis::predictedFlips(refData.records, delta),

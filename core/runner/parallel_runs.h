@@ -3,7 +3,8 @@
 // process (the same `probaudit run`, one config) that records into a job ledger of its own in
 // LEDGER.jobs/. A finished job's run is imported into the study's ledger (sealed again there,
 // Ledger::importRun) in the order a serial run records them, so run ids, records and seals are
-// those of `run --all` without --jobs. A config with `threads` T occupies T of the N slots. A
+// those of `run --all` without --jobs (a study with a server variant: its servers' runs come
+// after the others). A config with `threads` T occupies T of the N slots. A
 // job that was cut off keeps its job ledger and resumes from it on the next `run --jobs`. A
 // server variant's configs are recorded after the jobs, one at a time, by this process.
 #include "core/runner/events.h"
